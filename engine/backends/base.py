@@ -1,0 +1,93 @@
+"""The contract between the sampler session and a model family.
+
+A backend turns a :class:`~engine.canvas.Canvas` into a generator of :class:`StepResult`, one per
+denoising forward pass. The session (:mod:`engine.session`) pulls one step at a time and checks
+the cancel flag *before* each pull, so a backend never needs to know about cancellation: when
+the session stops early it closes the generator, and the backend's ``finally`` cleans up.
+
+Constraints live outside the sampler as hooks (Dream's ``(step, x, logits) -> logits`` idea):
+:func:`constraint_bias` builds, once per request, the additive logit bias that pins locked
+positions to their token and restricts free/slot positions to their allowed sets.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import Protocol
+
+import torch
+
+from engine.canvas import Canvas, Kind
+from engine.config import SamplerSettings
+from engine.plan import EditPlan, Slot
+from engine.protocol import TokenState
+from engine.tokens import TokenTable
+
+# Finite, so a fully banned row can never turn softmax into NaN, yet far beyond any real logit.
+BANNED = -1.0e4
+
+
+@dataclass
+class StepResult:
+    """The canvas after one denoising step.
+
+    ``ids`` is the sampler's current canvas (what assembly would use if this were the last step);
+    ``draft_ids`` is what the overlay shows (the model's best guess at every position).
+    """
+
+    step: int
+    max_steps: int
+    ids: list[int]
+    draft_ids: list[int]
+    states: list[TokenState]
+    confidence: list[float]
+    forwards: int
+    done: bool = False
+
+
+class Backend(Protocol):
+    """What every model family provides to the session."""
+
+    family: str
+    table: TokenTable
+    max_canvas_tokens: int
+
+    def denoise(
+        self, canvas: Canvas, plan: EditPlan, settings: SamplerSettings
+    ) -> Iterator[StepResult]:
+        """Yield one :class:`StepResult` per forward pass; the last one has ``done=True``."""
+        ...
+
+
+def allowed_mask(canvas: Canvas, table: TokenTable, vocab_size: int) -> torch.Tensor:
+    """Boolean ``(len(canvas), vocab)``: which tokens each position may take.
+
+    Locked positions allow only their own token; free positions everything but the banned
+    specials (the filler stays allowed so a segment can end early); slots their constraint's set.
+    """
+    mask = torch.ones(len(canvas), vocab_size, dtype=torch.bool)
+    banned = torch.tensor(sorted(i for i in table.specials.banned if i < vocab_size), dtype=torch.long)
+    if banned.numel():
+        mask[:, banned] = False
+    mask[:, len(table.tokenizer) :] = False  # padding rows of the embedding decode to nothing
+    for position, kind in enumerate(canvas.kinds):
+        if kind is Kind.LOCKED:
+            mask[position] = False
+            mask[position, canvas.seed_ids[position]] = True
+    for index, segment in enumerate(canvas.plan.segments):
+        if isinstance(segment, Slot):
+            allowed = torch.zeros(vocab_size, dtype=torch.bool)
+            allowed[sorted(i for i in table.allowed_ids(segment.constraint) if i < vocab_size)] = True
+            for position in canvas.segment_positions(index):
+                mask[position] = allowed
+    return mask
+
+
+def constraint_bias(mask: torch.Tensor, dtype: torch.dtype = torch.float32) -> torch.Tensor:
+    """Additive logit bias from an allowed mask: 0 where allowed, ``BANNED`` elsewhere."""
+    return torch.where(mask, 0.0, BANNED).to(dtype)
+
+
+def locked_states(canvas: Canvas) -> list[TokenState]:
+    return [TokenState.LOCKED if k is Kind.LOCKED else TokenState.NOISE for k in canvas.kinds]

@@ -1,0 +1,80 @@
+"""Sampler settings: the one source of defaults for the engine, the worker, the CLI and the window.
+
+The CLI builds its flags from these fields (their ``metadata["help"]``), so a default can only
+be changed here. ``SamplerSettings`` is frozen and picklable: it travels inside requests.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, fields, replace
+from typing import Any
+
+
+def _opt(default: Any, help_text: str) -> Any:
+    return field(default=default, metadata={"help": help_text})
+
+
+@dataclass(frozen=True)
+class SamplerSettings:
+    """How a request is denoised. Validated on construction, so a bad value never reaches a model."""
+
+    steps: int = _opt(32, "denoising steps at most (masked: spread over blocks; Gemma: per canvas)")
+    threshold: float | None = _opt(
+        None, "confidence threshold for parallel decoding (commit every token above it, >=1 a step)"
+    )
+    block_length: int = _opt(32, "semi-autoregressive block length in tokens (0: whole canvas)")
+    temperature: float = _opt(0.0, "sampling temperature (0: greedy)")
+    strength: float = _opt(
+        1.0, "rewrite strength: share of the original tokens renoised (0.3 polishes, 1 rewrites)"
+    )
+    seed: int = _opt(0, "random seed; the same seed gives the same output")
+    draft_tokens: int = _opt(64, "token budget of a draft inserted at the cursor")
+    slack: float = _opt(0.25, "extra room a rewritten gap gets over its original token count")
+    context_tokens: int = _opt(768, "tokens of document context kept before the target")
+    suffix_tokens: int = _opt(256, "tokens of document context kept after the target")
+    entropy_bound: float = _opt(
+        1.0, "DiffusionGemma: entropy bound of the sampler (higher: more tokens per step)"
+    )
+    adaptive_stop: bool = _opt(True, "DiffusionGemma: stop a canvas once it is stable and confident")
+
+    def __post_init__(self) -> None:
+        problems = []
+        if self.steps < 1:
+            problems.append(f"steps must be at least 1 (got {self.steps})")
+        if self.threshold is not None and not 0.0 < self.threshold <= 1.0:
+            problems.append(f"threshold must be in (0, 1] (got {self.threshold})")
+        if self.block_length < 0:
+            problems.append(f"block_length must be >= 0 (got {self.block_length})")
+        if self.temperature < 0:
+            problems.append(f"temperature must be >= 0 (got {self.temperature})")
+        if not 0.0 < self.strength <= 1.0:
+            problems.append(f"strength must be in (0, 1] (got {self.strength})")
+        if self.draft_tokens < 1:
+            problems.append(f"draft_tokens must be at least 1 (got {self.draft_tokens})")
+        if self.slack < 0:
+            problems.append(f"slack must be >= 0 (got {self.slack})")
+        if self.context_tokens < 0 or self.suffix_tokens < 0:
+            problems.append("context_tokens and suffix_tokens must be >= 0")
+        if self.entropy_bound <= 0:
+            problems.append(f"entropy_bound must be > 0 (got {self.entropy_bound})")
+        if problems:
+            raise ValueError("; ".join(problems))
+
+    def with_changes(self, **changes: Any) -> SamplerSettings:
+        return replace(self, **changes)
+
+
+# Speed–quality presets: the window's slider and the CLI's --quality pick one of these.
+PRESETS: dict[str, dict[str, Any]] = {
+    "fast": {"steps": 8, "threshold": 0.7, "entropy_bound": 2.0},
+    "balanced": {"steps": 32, "threshold": 0.9, "entropy_bound": 1.0},
+    "best": {"steps": 64, "threshold": None, "entropy_bound": 0.5},
+}
+
+# Rewrite-strength presets (DESIGN §4).
+STRENGTH_PRESETS: dict[str, float] = {"fix": 0.3, "polish": 0.5, "rewrite": 1.0}
+
+
+def setting_fields() -> list[tuple[str, Any, str]]:
+    """(name, default, help) for every setting, in declaration order: what the CLI derives from."""
+    return [(f.name, f.default, f.metadata.get("help", "")) for f in fields(SamplerSettings)]

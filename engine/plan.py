@@ -1,0 +1,152 @@
+"""Plans: what a request asks the model to produce, as an ordered list of text-level segments.
+
+* :class:`Locked` is copied verbatim (user locks; later, JSON keys and table pipes).
+* :class:`Free` is generated text of at most ``budget`` tokens (rewrite and draft regions).
+* :class:`Slot` is a constrained value generated under a per-position allowed-token set.
+
+This module knows no tokenizer: budgets left as ``None`` are derived from the seed text when the
+plan becomes a canvas (:mod:`engine.canvas`). All validation of a user's edit (selection, locks)
+happens in :func:`plan_edit`, before any model work, and raises :class:`BadRequest`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from engine.errors import BadRequest
+from engine.protocol import Edit, EditMode, Span
+
+
+@dataclass(frozen=True)
+class CharsetConstraint:
+    """Allows a token only when every character of its text is in ``chars``.
+
+    Hashable, so the allowed-id set it yields is computed once per tokenizer and cached.
+    """
+
+    name: str
+    chars: frozenset[str]
+
+    def allows(self, token_text: str) -> bool:
+        return bool(token_text) and all(ch in self.chars for ch in token_text)
+
+
+@dataclass(frozen=True)
+class Locked:
+    text: str
+
+
+@dataclass(frozen=True)
+class Free:
+    """Generated text. ``seed`` is the original text (rewrites start from it at strength < 1)."""
+
+    seed: str = ""
+    budget: int | None = None
+
+
+@dataclass(frozen=True)
+class Slot:
+    constraint: CharsetConstraint
+    budget: int
+    seed: str = ""
+
+
+Segment = Locked | Free | Slot
+
+
+@dataclass(frozen=True)
+class EditPlan:
+    """A plan for one edit, with the document context around the target."""
+
+    target: Span
+    segments: tuple[Segment, ...]
+    before: str  # document text before the target (context / prompt)
+    after: str  # document text after the target
+    instruction: str
+    mode: EditMode
+
+    @property
+    def locked_texts(self) -> tuple[str, ...]:
+        return tuple(s.text for s in self.segments if isinstance(s, Locked))
+
+
+def validate_edit(edit: Edit) -> None:
+    """Raise :class:`BadRequest` with a clear message for any selection or lock a user can get wrong."""
+    n = len(edit.text)
+    t = edit.target
+    if not 0 <= t.start <= t.end <= n:
+        raise BadRequest(f"The selection {t.start}:{t.end} lies outside the text (length {n}).")
+    if edit.mode is EditMode.REWRITE and t.start == t.end:
+        raise BadRequest("The selection is empty: select the text to rewrite.")
+    if edit.mode is EditMode.DRAFT and edit.locks:
+        raise BadRequest("A draft inserts new text: it has nothing to lock.")
+    ordered = sorted(edit.locks)
+    for lock in ordered:
+        if lock.start >= lock.end:
+            raise BadRequest(f"The lock {lock.start}:{lock.end} is empty.")
+        if not t.contains(lock):
+            raise BadRequest(
+                f"The lock {lock.start}:{lock.end} ({edit.text[lock.start:lock.end]!r}) lies "
+                f"outside the selection {t.start}:{t.end}."
+            )
+    for first, second in zip(ordered, ordered[1:], strict=False):
+        if first.overlaps(second):
+            raise BadRequest(
+                f"The locks {first.start}:{first.end} and {second.start}:{second.end} overlap."
+            )
+    if edit.mode is EditMode.REWRITE and _locked_length(ordered) == len(t):
+        raise BadRequest("The whole selection is locked: there is nothing left to rewrite.")
+
+
+def _locked_length(locks: list[Span]) -> int:
+    return sum(len(lock) for lock in locks)
+
+
+def plan_edit(edit: Edit) -> EditPlan:
+    """Turn a validated edit into Locked/Free segments: locks verbatim, every gap free."""
+    validate_edit(edit)
+    t = edit.target
+    segments: list[Segment] = []
+    if edit.mode is EditMode.DRAFT:
+        segments.append(Free(seed="", budget=edit.settings.draft_tokens))
+    else:
+        cursor = t.start
+        for lock in sorted(edit.locks):
+            if lock.start > cursor:
+                segments.append(Free(seed=edit.text[cursor : lock.start]))
+            segments.append(Locked(edit.text[lock.start : lock.end]))
+            cursor = lock.end
+        if cursor < t.end:
+            segments.append(Free(seed=edit.text[cursor : t.end]))
+    return EditPlan(
+        target=t,
+        segments=tuple(segments),
+        before=edit.text[: t.start],
+        after=edit.text[t.end :],
+        instruction=edit.instruction.strip(),
+        mode=edit.mode,
+    )
+
+
+def find_locks(text: str, target: Span, phrases: list[str]) -> tuple[Span, ...]:
+    """Lock every occurrence of each phrase inside ``target`` (what the CLI's ``--lock`` means)."""
+    spans: list[Span] = []
+    for phrase in phrases:
+        if not phrase:
+            raise BadRequest("A lock phrase is empty.")
+        found = _occurrences(text, target, phrase)
+        if not found:
+            raise BadRequest(
+                f"The lock phrase {phrase!r} does not occur in the selection {target.start}:{target.end}."
+            )
+        spans.extend(found)
+    return tuple(sorted(spans))
+
+
+def _occurrences(text: str, target: Span, phrase: str) -> list[Span]:
+    found = []
+    at = text.find(phrase, target.start, target.end)
+    while at != -1:
+        found.append(Span(at, at + len(phrase)))
+        at = text.find(phrase, at + len(phrase), target.end)
+    return found

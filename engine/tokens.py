@@ -1,0 +1,139 @@
+"""Tokenizer-facing helpers: the special tokens a sampler needs, and cached per-token texts.
+
+Special tokens are named, never magic ids: a family picks its mask and filler by token *string*
+from the tokenizer's vocabulary (see :func:`special_tokens`), and a model without a usable mask
+token is refused with a clear message.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from functools import cache
+from typing import Any
+
+from engine.errors import ModelLoadError
+from engine.plan import CharsetConstraint
+
+
+@dataclass(frozen=True)
+class SpecialTokens:
+    """The ids a sampler treats specially. ``banned`` are never generated at free positions."""
+
+    mask_id: int | None
+    filler_id: int
+    eos_ids: tuple[int, ...]
+    bos_id: int | None
+    banned: frozenset[int]
+    vocab_size: int
+
+
+def _token_id(tokenizer: Any, token: str | None) -> int | None:
+    if not token:
+        return None
+    vocab = tokenizer.get_vocab()
+    return vocab.get(token)
+
+
+def _all_special_ids(tokenizer: Any) -> set[int]:
+    ids = set(getattr(tokenizer, "all_special_ids", []) or [])
+    for token_id, added in getattr(tokenizer, "added_tokens_decoder", {}).items():
+        if getattr(added, "special", False):
+            ids.add(int(token_id))
+    return ids
+
+
+def special_tokens(
+    tokenizer: Any,
+    vocab_size: int,
+    mask_candidates: Sequence[str] = (),
+    filler_candidates: Sequence[str] = (),
+    need_mask: bool = True,
+) -> SpecialTokens:
+    """Pick mask and filler tokens: the tokenizer's own first, then the named candidates.
+
+    Raises :class:`ModelLoadError` when a masked-diffusion model has no usable mask token, since
+    guessing one would silently corrupt every generation.
+    """
+    mask_id = _token_id(tokenizer, getattr(tokenizer, "mask_token", None))
+    for name in mask_candidates:
+        mask_id = mask_id if mask_id is not None else _token_id(tokenizer, name)
+    if need_mask and mask_id is None:
+        raise ModelLoadError(
+            "This model has no usable mask token (its tokenizer defines none and none of "
+            f"{list(mask_candidates) or 'the known candidates'} exists), so it cannot run as a "
+            "masked-diffusion model."
+        )
+    filler_id = _first_present(tokenizer, filler_candidates, exclude={mask_id})
+    if filler_id is None:
+        filler_id = _token_id(tokenizer, getattr(tokenizer, "pad_token", None))
+    if filler_id is None or filler_id == mask_id:
+        raise ModelLoadError("This model's tokenizer has no token that can serve as filler.")
+    eos = _ids(tokenizer.convert_tokens_to_ids(t) for t in _eos_tokens(tokenizer))
+    bos_id = _token_id(tokenizer, getattr(tokenizer, "bos_token", None))
+    specials = _all_special_ids(tokenizer) | set(eos) | {i for i in (mask_id, bos_id) if i is not None}
+    banned = frozenset(i for i in specials if i != filler_id and i < vocab_size)
+    return SpecialTokens(mask_id, filler_id, eos, bos_id, banned, vocab_size)
+
+
+def _first_present(tokenizer: Any, names: Sequence[str], exclude: set[int | None]) -> int | None:
+    for name in names:
+        token_id = _token_id(tokenizer, name)
+        if token_id is not None and token_id not in exclude:
+            return token_id
+    return None
+
+
+def _eos_tokens(tokenizer: Any) -> list[str]:
+    token = getattr(tokenizer, "eos_token", None)
+    return [token] if token else []
+
+
+def _ids(values: Iterable[Any]) -> tuple[int, ...]:
+    return tuple(int(v) for v in values if isinstance(v, int) and v >= 0)
+
+
+class TokenTable:
+    """Per-token display texts and constraint id sets for one tokenizer, computed lazily, cached."""
+
+    def __init__(self, tokenizer: Any, specials: SpecialTokens) -> None:
+        self.tokenizer = tokenizer
+        self.specials = specials
+        self._texts: dict[int, str] = {}
+        self._allowed: dict[CharsetConstraint, frozenset[int]] = {}
+
+    def encode(self, text: str) -> list[int]:
+        if not text:
+            return []
+        return list(self.tokenizer(text, add_special_tokens=False)["input_ids"])
+
+    def decode(self, ids: Sequence[int]) -> str:
+        kept = [i for i in ids if i != self.specials.filler_id and i != self.specials.mask_id]
+        return str(self.tokenizer.decode(kept, skip_special_tokens=False)) if kept else ""
+
+    def text(self, token_id: int) -> str:
+        """What one token looks like in the draft overlay (filler and mask show as nothing)."""
+        if token_id in (self.specials.filler_id, self.specials.mask_id):
+            return ""
+        cached = self._texts.get(token_id)
+        if cached is None:
+            cached = self._texts[token_id] = str(self.tokenizer.decode([token_id]))
+        return cached
+
+    def allowed_ids(self, constraint: CharsetConstraint) -> frozenset[int]:
+        """Ids whose whole text satisfies ``constraint``, plus the filler; computed once."""
+        cached = self._allowed.get(constraint)
+        if cached is None:
+            cached = frozenset(self._scan(constraint)) | {self.specials.filler_id}
+            self._allowed[constraint] = cached
+        return cached
+
+    def _scan(self, constraint: CharsetConstraint) -> Iterable[int]:
+        for token_id in range(min(self.specials.vocab_size, len(self.tokenizer))):
+            if token_id not in self.specials.banned and constraint.allows(self.text(token_id)):
+                yield token_id
+
+
+@cache
+def charset(name: str, chars: str) -> CharsetConstraint:
+    return CharsetConstraint(name, frozenset(chars))

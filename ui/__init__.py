@@ -1,0 +1,1 @@
+"""Settle's widgets. No torch or transformers here: widgets receive `engine.protocol` data."""

@@ -1,0 +1,179 @@
+"""The headless command line: ``settle rewrite``, ``settle draft`` and ``settle models``.
+
+It runs the same engine generator as the window (:func:`engine.session.run_edit`), in-process:
+there is no editor to protect, so no worker process is needed. Sampler flags are derived from
+:class:`engine.config.SamplerSettings`, so their defaults cannot drift from the engine's.
+
+Exit codes: 0 success, 2 bad input (nothing written), 3 the model could not be loaded,
+1 anything else.
+"""
+
+from __future__ import annotations
+
+import argparse
+import difflib
+import json
+import sys
+from collections.abc import Sequence
+from dataclasses import asdict
+from pathlib import Path
+from typing import Any
+
+from engine.config import PRESETS, SamplerSettings, setting_fields
+from engine.errors import BadRequest, ModelLoadError, SettleError
+from engine.plan import find_locks, validate_edit
+from engine.protocol import Edit, EditMode, LoadProgress, Proposal, Span
+
+from app.files import DocumentError, read_document, write_atomically
+
+EXIT_BAD_INPUT = 2
+EXIT_MODEL = 3
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    try:
+        return int(args.handler(args))
+    except (BadRequest, DocumentError, ValueError) as error:
+        print(f"settle: {error}", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    except ModelLoadError as error:
+        print(f"settle: {error}", file=sys.stderr)
+        return EXIT_MODEL
+    except SettleError as error:
+        print(f"settle: {error}", file=sys.stderr)
+        return 1
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="settle", description="Settle: diffusion-powered editing.")
+    commands = parser.add_subparsers(dest="command", required=True)
+    rewrite = commands.add_parser("rewrite", help="rewrite a range of a file, keeping locked text")
+    rewrite.add_argument("file", type=Path)
+    rewrite.add_argument("--range", required=True, type=parse_range, help="START:END character offsets")
+    rewrite.add_argument("--lock", action="append", default=[], metavar="TEXT",
+                         help="keep every occurrence of TEXT in the range (repeatable)")
+    rewrite.add_argument("--instruction", default="", help='e.g. "tighter", "formal"')
+    rewrite.set_defaults(handler=run_rewrite)
+    draft = commands.add_parser("draft", help="draft new text at an offset of a file")
+    draft.add_argument("file", type=Path)
+    draft.add_argument("--at", required=True, type=int, help="character offset to insert at")
+    draft.add_argument("--prompt", default="", help="what to write")
+    draft.set_defaults(handler=run_draft)
+    for sub in (rewrite, draft):
+        add_engine_options(sub)
+        sub.add_argument("--write", action="store_true", help="save the result into the file (atomic)")
+        sub.add_argument("--json", action="store_true", help="print one JSON object instead of a diff")
+    models = commands.add_parser("models", help="list the models Settle can find")
+    models.add_argument("--json", action="store_true")
+    models.set_defaults(handler=run_models)
+    return parser
+
+
+def add_engine_options(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--model", default="embedded", help="registry id, cached repo id or folder")
+    parser.add_argument("--device", default="auto", choices=["auto", "cpu", "cuda", "mps"])
+    parser.add_argument("--allow-remote-code", action="store_true",
+                        help="consent to run this model's own code (LLaDA, Dream)")
+    parser.add_argument("--quality", choices=sorted(PRESETS), help="speed-quality preset")
+    group = parser.add_argument_group("sampler settings")
+    for name, default, help_text in setting_fields():
+        flag = "--" + name.replace("_", "-")
+        if isinstance(default, bool):
+            group.add_argument(flag, dest=name, action=argparse.BooleanOptionalAction, default=None,
+                               help=f"{help_text} (default: {default})")
+        else:
+            kind = float if name == "threshold" else type(default)
+            group.add_argument(flag, dest=name, type=kind, default=None,
+                               help=f"{help_text} (default: {default})")
+
+
+def parse_range(value: str) -> Span:
+    start, sep, end = value.partition(":")
+    if not sep or not start.strip().isdigit() or not end.strip().isdigit():
+        raise argparse.ArgumentTypeError(f"expected START:END character offsets, got {value!r}")
+    return Span(int(start), int(end))
+
+
+def settings_from(args: argparse.Namespace) -> SamplerSettings:
+    values: dict[str, Any] = dict(PRESETS[args.quality]) if args.quality else {}
+    for name, _, _ in setting_fields():
+        if getattr(args, name, None) is not None:
+            values[name] = getattr(args, name)
+    return SamplerSettings(**values)
+
+
+def run_rewrite(args: argparse.Namespace) -> int:
+    text = read_document(args.file)
+    locks = find_locks(text, args.range, args.lock) if args.lock else ()
+    edit = Edit(1, text, args.range, locks, args.instruction, EditMode.REWRITE, settings_from(args))
+    return finish(args, text, edit)
+
+
+def run_draft(args: argparse.Namespace) -> int:
+    text = read_document(args.file)
+    edit = Edit(1, text, Span(args.at, args.at), (), args.prompt, EditMode.DRAFT, settings_from(args))
+    return finish(args, text, edit)
+
+
+def finish(args: argparse.Namespace, text: str, edit: Edit) -> int:
+    from app.headless import run_request  # imports torch: only once the input is known good
+
+    validate_edit(edit)
+    proposal, model_name = run_request(edit, args.model, args.device, args.allow_remote_code,
+                                       report_load)
+    updated = text[: edit.target.start] + proposal.text + text[edit.target.end :]
+    diff = unified_diff(text, updated, str(args.file))
+    if args.json:
+        print(json.dumps(proposal_json(proposal, model_name, diff), ensure_ascii=False, indent=2))
+    else:
+        sys.stdout.write(diff or "(no change)\n")
+        print(f"# {model_name}: {proposal.metrics.summary()}", file=sys.stderr)
+    if args.write and updated != text:
+        write_atomically(args.file, updated)
+        print(f"# wrote {args.file}", file=sys.stderr)
+    return 0
+
+
+def report_load(progress: LoadProgress) -> None:
+    share = f" {progress.fraction:.0%}" if progress.fraction >= 0 else ""
+    print(f"# {progress.stage}{share} {progress.message}".rstrip(), file=sys.stderr)
+
+
+def unified_diff(before: str, after: str, name: str) -> str:
+    lines = difflib.unified_diff(
+        before.splitlines(keepends=True), after.splitlines(keepends=True),
+        fromfile=f"a/{name}", tofile=f"b/{name}",
+    )
+    return "".join(line if line.endswith("\n") else line + "\n\\ No newline at end of file\n"
+                   for line in lines)
+
+
+def proposal_json(proposal: Proposal, model_name: str, diff: str) -> dict[str, Any]:
+    return {
+        "text": proposal.text,
+        "range": [proposal.target.start, proposal.target.end],
+        "locks": list(proposal.locks),
+        "segments": [asdict(segment) for segment in proposal.segments],
+        "metrics": asdict(proposal.metrics),
+        "model": model_name,
+        "diff": diff,
+    }
+
+
+def run_models(args: argparse.Namespace) -> int:
+    from engine.models import discover
+
+    specs = discover()
+    if args.json:
+        print(json.dumps([asdict(spec) for spec in specs], default=str, indent=2))
+        return 0
+    for spec in specs:
+        consent = "  (runs its own code: needs consent)" if spec.needs_remote_code else ""
+        print(f"{spec.id:40}  {spec.family:16}  {spec.display_name}{consent}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

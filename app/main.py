@@ -1,0 +1,23 @@
+"""The ``settle`` entry point: a subcommand runs the headless CLI, otherwise the window opens."""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Sequence
+
+CLI_COMMANDS = {"rewrite", "draft", "models"}
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = list(sys.argv[1:] if argv is None else argv)
+    if args and (args[0] in CLI_COMMANDS or args[0] in {"-h", "--help"}):
+        from app.cli import main as cli_main
+
+        return cli_main(args)
+    from app.gui import run_gui
+
+    return run_gui(args)
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

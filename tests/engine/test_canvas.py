@@ -1,0 +1,96 @@
+"""Canvases: tokenizing a plan, textual assembly, and the invariant check before any proposal."""
+
+from __future__ import annotations
+
+import pytest
+
+from engine.canvas import Kind, assemble, build_canvas, check_proposal, free_budget
+from engine.config import SamplerSettings
+from engine.errors import BadRequest, InvariantViolation, ModelLoadError
+from engine.plan import find_locks, plan_edit
+from engine.protocol import Edit, SegmentText, Span
+from engine.tokens import TokenTable, charset, special_tokens
+from tests.helpers.tiny import tiny_tokenizer
+
+DOC = "Intro. Alice met Bob in Paris. Outro."
+SETTINGS = SamplerSettings()
+
+
+@pytest.fixture(scope="module")
+def table() -> TokenTable:
+    tok = tiny_tokenizer()
+    specials = special_tokens(tok, len(tok), filler_candidates=("<fill>",))
+    return TokenTable(tok, specials)
+
+
+def rewrite_plan(phrases: list[str]):
+    target = Span(7, 30)
+    return plan_edit(Edit(1, DOC, target, find_locks(DOC, target, phrases)))
+
+
+def test_special_tokens_are_named_not_guessed(table: TokenTable) -> None:
+    tok = table.tokenizer
+    assert table.specials.mask_id == tok.convert_tokens_to_ids("<mask>")
+    assert table.specials.filler_id == tok.convert_tokens_to_ids("<fill>")
+    assert table.specials.mask_id in table.specials.banned
+    assert table.specials.filler_id not in table.specials.banned
+
+
+def test_a_tokenizer_without_mask_token_is_refused() -> None:
+    tok = tiny_tokenizer(with_mask=False)
+    with pytest.raises(ModelLoadError, match="no usable mask token"):
+        special_tokens(tok, len(tok), filler_candidates=("<fill>",))
+
+
+def test_canvas_layout_seeds_free_gaps_and_pads_with_filler(table: TokenTable) -> None:
+    plan = rewrite_plan(["Bob"])
+    canvas = build_canvas(plan, table, SETTINGS, max_tokens=512)
+    first_gap = table.encode("Alice met ")
+    positions = canvas.segment_positions(0)
+    assert len(positions) == free_budget(len(first_gap), SETTINGS)
+    seeded = [canvas.seed_ids[i] for i in positions]
+    assert seeded[: len(first_gap)] == first_gap
+    assert set(seeded[len(first_gap) :]) == {table.specials.filler_id}
+    locked = canvas.segment_positions(1)
+    assert all(canvas.kinds[i] is Kind.LOCKED for i in locked)
+    assert table.decode([canvas.seed_ids[i] for i in locked]) == "Bob"
+
+
+def test_assembling_the_seed_gives_back_the_target_exactly(table: TokenTable) -> None:
+    plan = rewrite_plan(["Bob", "Paris"])
+    canvas = build_canvas(plan, table, SETTINGS, max_tokens=512)
+    segments = assemble(canvas, canvas.seed_ids, table)
+    assert check_proposal(plan, segments, DOC, ["<fill>"]) == DOC[7:30]
+
+
+def test_too_long_a_selection_is_refused_before_any_model_work(table: TokenTable) -> None:
+    with pytest.raises(BadRequest, match="too long for this model"):
+        build_canvas(rewrite_plan([]), table, SETTINGS, max_tokens=4)
+
+
+def test_charset_constraint_allows_only_matching_tokens_and_filler(table: TokenTable) -> None:
+    digits = charset("digits", "0123456789")
+    allowed = table.allowed_ids(digits)
+    assert table.specials.filler_id in allowed
+    assert all(table.text(i).isdigit() for i in allowed if i != table.specials.filler_id)
+    assert table.allowed_ids(digits) is allowed  # cached per constraint
+
+
+def test_check_refuses_a_changed_lock() -> None:
+    plan = rewrite_plan(["Bob"])
+    bad = (SegmentText("Alice met ", False), SegmentText("Rob", True), SegmentText(" x", False))
+    with pytest.raises(InvariantViolation, match="locked text"):
+        check_proposal(plan, bad, DOC, [])
+
+
+def test_check_refuses_a_leaked_filler() -> None:
+    plan = rewrite_plan(["Bob"])
+    bad = (SegmentText("A <fill>", False), SegmentText("Bob", True), SegmentText(" x", False))
+    with pytest.raises(InvariantViolation, match="special tokens"):
+        check_proposal(plan, bad, DOC, ["<fill>"])
+
+
+def test_check_refuses_a_missing_segment() -> None:
+    plan = rewrite_plan(["Bob"])
+    with pytest.raises(InvariantViolation, match="segment"):
+        check_proposal(plan, (SegmentText("Bob", True),), DOC, [])

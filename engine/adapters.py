@@ -1,0 +1,75 @@
+"""Merging a LoRA adapter (PEFT's on-disk format) into a loaded model's weights.
+
+The embedded model becomes a diffusion model through an adapter kept in
+``resources/models/smollm2-diffusion/`` (``adapter_config.json`` + ``adapter_model.safetensors``,
+as ``peft`` saves them). Merging it once at load (``W += scale · B @ A``) costs nothing per step
+and needs no ``peft`` dependency. Anything beyond plain LoRA on linear layers is refused with a
+clear error rather than half-applied, since a half-applied adapter would look adapted and not be.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from pathlib import Path
+from typing import Any
+
+import torch
+
+from engine.errors import ModelLoadError
+
+CONFIG = "adapter_config.json"
+WEIGHTS = "adapter_model.safetensors"
+# PEFT saves keys as "base_model.model.<module path>.lora_A.weight".
+KEY_PREFIX = "base_model.model."
+UNSUPPORTED_OPTIONS = ("use_dora", "fan_in_fan_out")
+
+
+def lora_scale(config: dict[str, Any]) -> float:
+    """PEFT's scaling: ``alpha / r``, or ``alpha / sqrt(r)`` for rank-stabilised LoRA."""
+    rank = int(config["r"])
+    alpha = float(config.get("lora_alpha", rank))
+    return alpha / math.sqrt(rank) if config.get("use_rslora") else alpha / rank
+
+
+def read_adapter(folder: Path) -> tuple[float, dict[str, tuple[torch.Tensor, torch.Tensor]]]:
+    """The scale and, per module path, its ``(A, B)`` pair; a malformed adapter is refused."""
+    from safetensors.torch import load_file
+
+    try:
+        config = json.loads((folder / CONFIG).read_text(encoding="utf-8"))
+        scale = lora_scale(config)
+        tensors = load_file(str(folder / WEIGHTS))
+    except Exception as exc:  # unreadable JSON, missing keys, corrupt safetensors
+        raise ModelLoadError(f"The adapter in {folder} cannot be read: {exc}") from exc
+    problems = [o for o in UNSUPPORTED_OPTIONS if config.get(o)]
+    if config.get("peft_type", "LORA") != "LORA" or problems or config.get("modules_to_save"):
+        raise ModelLoadError(
+            f"The adapter in {folder} is not a plain LoRA adapter ({config.get('peft_type')}, "
+            f"{problems or config.get('modules_to_save')}); Settle can merge plain LoRA only."
+        )
+    pairs: dict[str, dict[str, torch.Tensor]] = {}
+    for key, tensor in tensors.items():
+        module, _, part = key.removeprefix(KEY_PREFIX).rpartition(".lora_")
+        if part not in ("A.weight", "B.weight"):
+            raise ModelLoadError(f"The adapter in {folder} has an unexpected tensor {key!r}.")
+        pairs.setdefault(module, {})[part[0]] = tensor
+    if any(len(pair) != 2 for pair in pairs.values()):
+        raise ModelLoadError(f"The adapter in {folder} has a LoRA layer without its A or B half.")
+    return scale, {module: (pair["A"], pair["B"]) for module, pair in pairs.items()}
+
+
+def merge_lora(model: Any, folder: Path) -> int:
+    """Add the adapter's low-rank updates into ``model``'s linear weights; returns layers merged."""
+    scale, pairs = read_adapter(folder)
+    modules = dict(model.named_modules())
+    for name, (a, b) in pairs.items():
+        weight = getattr(modules.get(name), "weight", None)
+        if not isinstance(weight, torch.Tensor) or weight.shape != (b.shape[0], a.shape[1]):
+            raise ModelLoadError(
+                f"The adapter in {folder} does not fit this model (layer {name!r})."
+            )
+        delta = scale * (b.to(torch.float32) @ a.to(torch.float32))
+        with torch.no_grad():
+            weight.add_(delta.to(device=weight.device, dtype=weight.dtype))
+    return len(pairs)

@@ -1,0 +1,199 @@
+"""The instruction bar: what to do with the selection, and how strongly to rewrite it.
+
+A slim bar (like a find bar) with a line edit for the instruction, one-click instruction
+presets, and a rewrite-strength slider with the presets of :data:`engine.config.STRENGTH_PRESETS`
+("fix" polishes lightly, "rewrite" starts from scratch; DESIGN §4). Enter submits, Esc closes.
+For a draft at the cursor the strength row is hidden: there is no original text to keep.
+
+Public API of :class:`InstructionBar`:
+
+- signals ``submitted(str instruction, float strength)``, ``closed()``
+- ``open_for(draft=False, instruction="")`` — show, reset the mode, focus the line edit
+- ``instruction()`` / ``set_instruction(text)``
+- ``strength()`` / ``set_strength(value)`` — clamped to ``[MIN_STRENGTH, 1]``
+- ``submit()`` / ``close_bar()`` — what Enter and Esc do
+- ``INSTRUCTION_PRESETS`` — ``(label, instruction)`` pairs shown as chips
+"""
+
+from __future__ import annotations
+
+from PySide6.QtCore import Qt, Signal
+from PySide6.QtGui import QKeyEvent
+from PySide6.QtWidgets import (
+    QButtonGroup,
+    QFrame,
+    QHBoxLayout,
+    QLabel,
+    QLineEdit,
+    QPushButton,
+    QSlider,
+    QToolButton,
+    QVBoxLayout,
+    QWidget,
+)
+
+from engine.config import STRENGTH_PRESETS
+from ui.shortcuts import key_text, matches
+
+INSTRUCTION_PRESETS: tuple[tuple[str, str], ...] = (
+    ("Tighter", "Make it tighter: same meaning, fewer words."),
+    ("Clearer", "Make it clearer and easier to follow."),
+    ("Formal", "Rewrite it in a formal register."),
+    ("Casual", "Rewrite it in a relaxed, casual tone."),
+    ("Fix grammar", "Fix grammar, spelling and punctuation only."),
+)
+
+SLIDER_STEPS = 20  # strength moves in steps of 1/20
+MIN_STRENGTH = 1 / SLIDER_STEPS  # the engine refuses 0: nothing would be renoised
+
+_CHIP_STYLE = """
+QToolButton[chip="true"] { border: 1px solid #d0d7de; border-radius: 11px; padding: 2px 8px;
+              background: #f6f8fa; color: #24292f; }
+QToolButton[chip="true"]:hover { background: #eef2f7; border-color: #9db4dc; }
+QToolButton[chip="true"]:checked { background: #dbe7fb; border-color: #3d6fd1; color: #0b3d91; }
+"""
+
+
+def _tool_button(text: str, tooltip: str, chip: bool = True) -> QToolButton:
+    """A button that never takes focus, so typing stays in the line edit."""
+    button = QToolButton()
+    button.setText(text)
+    button.setToolTip(tooltip)
+    button.setFocusPolicy(Qt.FocusPolicy.NoFocus)
+    button.setProperty("chip", chip)
+    return button
+
+
+class InstructionBar(QFrame):
+    """Instruction line + presets + strength; see the module docstring for the API."""
+
+    submitted = Signal(str, float)
+    closed = Signal()
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName("InstructionBar")
+        self.setStyleSheet(
+            "#InstructionBar { background: #fbfcfe; border-top: 1px solid #d8dee4; }" + _CHIP_STYLE
+        )
+        self._edit = QLineEdit()
+        self._edit.setPlaceholderText(
+            "What should change? e.g. “tighter”, “formal”, “a paragraph on …”"
+        )
+        self._edit.setClearButtonEnabled(True)
+        self._run = QPushButton("Run")
+        self._run.setToolTip(f"Run the instruction ({key_text('prompt.submit')})")
+        self._close = _tool_button("✕", f"Close ({key_text('prompt.close')})", chip=False)
+        self._close.setAutoRaise(True)
+        self._slider = QSlider(Qt.Orientation.Horizontal)
+        self._slider.setRange(1, SLIDER_STEPS)
+        self._value = QLabel()
+        self._strength_presets = QButtonGroup(self)
+        self._strength_row = QWidget()
+        self._build()
+        self.set_strength(STRENGTH_PRESETS["polish"])
+
+    # --- construction ----------------------------------------------------------------------
+
+    def _build(self) -> None:
+        top = QHBoxLayout()
+        top.addWidget(self._edit, 1)
+        top.addWidget(self._run)
+        top.addWidget(self._close)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(10, 8, 10, 8)
+        layout.setSpacing(6)
+        layout.addLayout(top)
+        layout.addLayout(self._lower_row())
+        self._edit.returnPressed.connect(self.submit)
+        self._run.clicked.connect(self.submit)
+        self._close.clicked.connect(self.close_bar)
+        self._slider.valueChanged.connect(self._on_slider)
+        for button in (self._run, self._close, self._slider):
+            button.setFocusPolicy(Qt.FocusPolicy.NoFocus)  # typing stays in the line edit
+        self.setFocusProxy(self._edit)
+
+    def _lower_row(self) -> QHBoxLayout:
+        row = QHBoxLayout()
+        row.setSpacing(6)
+        for label, instruction in INSTRUCTION_PRESETS:
+            chip = _tool_button(label, instruction)
+            chip.clicked.connect(lambda _=False, text=instruction: self._use_preset(text))
+            row.addWidget(chip)
+        row.addStretch(1)
+        row.addWidget(self._strength_row)
+        self._build_strength_row()
+        return row
+
+    def _build_strength_row(self) -> None:
+        strength = QHBoxLayout(self._strength_row)
+        strength.setContentsMargins(12, 0, 0, 0)
+        strength.setSpacing(6)
+        caption = QLabel("Strength")
+        caption.setStyleSheet("color: #57606a;")
+        strength.addWidget(caption)
+        for name, value in STRENGTH_PRESETS.items():
+            chip = _tool_button(name.capitalize(), f"Strength {value:g}")
+            chip.setCheckable(True)
+            chip.setProperty("strength", value)
+            chip.clicked.connect(lambda _=False, v=value: self.set_strength(v))
+            self._strength_presets.addButton(chip)
+            strength.addWidget(chip)
+        self._slider.setFixedWidth(100)
+        self._slider.setToolTip(
+            "Share of the original tokens renoised: low keeps more of your text"
+        )
+        strength.addWidget(self._slider)
+        self._value.setMinimumWidth(self.fontMetrics().horizontalAdvance("0.00") + 4)
+        strength.addWidget(self._value)
+
+    # --- public API ----------------------------------------------------------------------
+
+    def open_for(self, draft: bool = False, instruction: str = "") -> None:
+        self._strength_row.setVisible(not draft)
+        self._edit.setText(instruction)
+        self.show()
+        self._edit.setFocus()
+        self._edit.selectAll()
+
+    def instruction(self) -> str:
+        return self._edit.text().strip()
+
+    def set_instruction(self, text: str) -> None:
+        self._edit.setText(text)
+
+    def strength(self) -> float:
+        return self._slider.value() / SLIDER_STEPS
+
+    def set_strength(self, value: float) -> None:
+        clamped = min(1.0, max(MIN_STRENGTH, value))
+        self._slider.setValue(round(clamped * SLIDER_STEPS))
+        self._on_slider(self._slider.value())
+
+    def submit(self) -> None:
+        self.submitted.emit(self.instruction(), self.strength())
+
+    def close_bar(self) -> None:
+        self.hide()
+        self.closed.emit()
+
+    # --- internals -----------------------------------------------------------------------
+
+    def _use_preset(self, instruction: str) -> None:
+        self._edit.setText(instruction)
+        self._edit.setFocus()
+
+    def _on_slider(self, position: int) -> None:
+        value = position / SLIDER_STEPS
+        self._value.setText(f"{value:.2f}")
+        self._strength_presets.setExclusive(False)  # lets no chip be checked between presets
+        for chip in self._strength_presets.buttons():
+            chip.setChecked(abs(float(chip.property("strength")) - value) < 1e-9)
+        self._strength_presets.setExclusive(True)
+
+    def keyPressEvent(self, event: QKeyEvent) -> None:
+        if matches("prompt.close", event):
+            self.close_bar()
+            event.accept()
+            return
+        super().keyPressEvent(event)

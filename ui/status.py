@@ -1,0 +1,229 @@
+"""Engine status for the status bar, and the banner shown when the engine process stops.
+
+:class:`EngineStatus` is one compact row: a state dot, the model's name, the device, load
+progress (stage, bar, time left) while loading, and while drafting the step, tokens per forward
+and tokens per second (DESIGN §9). :class:`EngineBanner` is a dismissable strip that says the
+engine stopped, that the text is safe, and offers a restart.
+
+Public API of :class:`EngineStatus`:
+
+- ``set_model(info | None)`` — a :class:`engine.protocol.ModelInfo`, or None for "no model"
+- ``show_loading(progress, model_name="")`` — a :class:`engine.protocol.LoadProgress`
+  (fraction -1: unknown), optionally naming the model being loaded
+- ``show_frame(frame, settled=None)`` — step x/y; with ``settled`` (tokens settled so far) also
+  tokens per forward and tokens per second
+- ``show_metrics(metrics)`` — the finished request's :class:`engine.protocol.Metrics`
+- ``set_stopped(message)`` — the engine died; ``text()`` — everything shown, for tests
+- ``EngineStatus(clock=time.monotonic)`` — the clock used for the load ETA
+
+Public API of :class:`EngineBanner`: ``show_stopped(message="")``, ``dismiss()``; signals
+``restartRequested()`` and ``dismissed()``.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+
+from PySide6.QtCore import Qt, Signal
+from PySide6.QtWidgets import (
+    QFrame,
+    QHBoxLayout,
+    QLabel,
+    QProgressBar,
+    QPushButton,
+    QToolButton,
+    QWidget,
+)
+
+from engine.protocol import Frame, LoadProgress, Metrics, ModelInfo
+
+_DOT = {
+    "none": "#afb8c1",
+    "loading": "#d4a72c",
+    "ready": "#2da44e",
+    "running": "#3d6fd1",
+    "stopped": "#cf222e",
+}
+
+
+def _eta_text(seconds: float) -> str:
+    if seconds < 1:
+        return "almost done"
+    if seconds < 90:
+        return f"~{seconds:.0f} s left"
+    return f"~{seconds / 60:.0f} min left"
+
+
+class EngineStatus(QWidget):
+    """Status-bar row about the engine; see the module docstring for the API."""
+
+    def __init__(
+        self, parent: QWidget | None = None, clock: Callable[[], float] = time.monotonic
+    ) -> None:
+        super().__init__(parent)
+        self._clock = clock
+        self._stage: tuple[str, float] | None = None  # stage name, when it started
+        self._dot = QLabel("●")
+        self._model = QLabel()
+        self._device = QLabel()
+        self._stage_label = QLabel()
+        self._bar = QProgressBar()
+        self._bar.setTextVisible(False)
+        self._bar.setMaximumSize(120, 10)
+        self._eta = QLabel()
+        self._step = QLabel()
+        self._speed = QLabel()
+        self._build()
+        self.set_model(None)
+
+    def _build(self) -> None:
+        self._device.setStyleSheet(
+            "color: #57606a; border: 1px solid #d0d7de; border-radius: 8px; padding: 0 6px;"
+        )
+        for label in (self._stage_label, self._eta, self._step, self._speed):
+            label.setStyleSheet("color: #57606a;")
+        layout = QHBoxLayout(self)
+        layout.setContentsMargins(4, 0, 4, 0)
+        layout.setSpacing(8)
+        layout.addStretch(1)  # spare width goes left: the row stays packed at the right edge
+        for widget in (self._dot, self._model, self._device, self._stage_label, self._bar):
+            layout.addWidget(widget)
+        for widget in (self._eta, self._step, self._speed):
+            layout.addWidget(widget)
+
+    # --- public API ----------------------------------------------------------------------
+
+    def set_model(self, info: ModelInfo | None) -> None:
+        self._stage = None
+        self._show_loading_widgets(False)
+        self._step.clear()
+        self._speed.clear()
+        if info is None:
+            self._set_dot("none", "No model loaded")
+            self._model.setText("No model")
+            self._device.hide()
+            return
+        self._set_dot("ready", "Ready")
+        self._model.setText(info.display_name)
+        self._model.setToolTip(
+            f"{info.model_id}\n{info.parameters / 1e6:.0f}M parameters\n{info.placement}".strip()
+        )
+        self._device.setText(info.device)
+        self._device.show()
+
+    def show_loading(self, progress: LoadProgress, model_name: str = "") -> None:
+        now = self._clock()
+        if model_name:
+            self._model.setText(model_name)
+        if self._stage is None or self._stage[0] != progress.stage:
+            self._stage = (progress.stage, now)
+        self._set_dot("loading", progress.message or progress.stage)
+        self._show_loading_widgets(True)
+        self._stage_label.setText(progress.stage.capitalize())
+        if progress.fraction < 0:
+            self._bar.setRange(0, 0)  # busy indicator: no fraction to show
+            self._eta.clear()
+            return
+        self._bar.setRange(0, 1000)
+        self._bar.setValue(round(1000 * min(1.0, progress.fraction)))
+        elapsed = now - self._stage[1]
+        if 0 < progress.fraction < 1 and elapsed > 0:
+            self._eta.setText(_eta_text(elapsed * (1 - progress.fraction) / progress.fraction))
+        else:
+            self._eta.clear()
+
+    def show_frame(self, frame: Frame, settled: int | None = None) -> None:
+        self._set_dot("running", "Drafting")
+        self._show_loading_widgets(False)
+        self._step.setText(f"step {frame.step}/{frame.max_steps}")
+        if settled is not None and frame.forwards > 0 and frame.elapsed_s > 0:
+            per_forward = settled / frame.forwards
+            self._speed.setText(
+                f"{per_forward:.2f} tok/forward · {settled / frame.elapsed_s:.1f} tok/s"
+            )
+
+    def show_metrics(self, metrics: Metrics) -> None:
+        self._set_dot("ready", "Ready")
+        self._step.setText(f"{metrics.steps} steps")
+        self._speed.setText(
+            f"{metrics.tokens_per_forward:.2f} tok/forward · {metrics.tokens_per_second:.1f} tok/s"
+        )
+        self._speed.setToolTip(metrics.summary())
+
+    def set_stopped(self, message: str = "") -> None:
+        self._show_loading_widgets(False)
+        self._set_dot("stopped", message or "The engine stopped")
+        self._step.setText("engine stopped")
+        self._speed.clear()
+
+    def text(self) -> str:
+        parts = [self._model, self._device, self._stage_label, self._eta, self._step, self._speed]
+        return " | ".join(w.text() for w in parts if w.isVisibleTo(self) and w.text())
+
+    # --- internals -----------------------------------------------------------------------
+
+    def _set_dot(self, state: str, tooltip: str) -> None:
+        self._dot.setStyleSheet(f"color: {_DOT[state]};")
+        self._dot.setToolTip(tooltip)
+        self._dot.setProperty("state", state)
+
+    def state(self) -> str:
+        return str(self._dot.property("state"))
+
+    def _show_loading_widgets(self, visible: bool) -> None:
+        for widget in (self._stage_label, self._bar, self._eta):
+            widget.setVisible(visible)
+
+
+class EngineBanner(QFrame):
+    """ "The engine stopped" strip with a restart button; see the module docstring."""
+
+    restartRequested = Signal()
+    dismissed = Signal()
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName("EngineBanner")
+        self.setStyleSheet(
+            "#EngineBanner { background: #fff1f0; border-bottom: 1px solid #f3b5b0; }"
+            "#EngineBanner QLabel { color: #82071e; }"
+        )
+        self._message = QLabel()
+        self._message.setWordWrap(True)
+        self._message.setTextFormat(Qt.TextFormat.PlainText)
+        restart = QPushButton("Restart engine")
+        close = QToolButton()
+        close.setText("✕")
+        close.setAutoRaise(True)
+        close.setToolTip("Dismiss")
+        layout = QHBoxLayout(self)
+        layout.setContentsMargins(12, 6, 8, 6)
+        layout.addWidget(QLabel("⚠"))
+        layout.addWidget(self._message, 1)
+        layout.addWidget(restart)
+        layout.addWidget(close)
+        restart.clicked.connect(self.restartRequested)
+        restart.clicked.connect(self.hide)
+        close.clicked.connect(self.dismiss)
+        self._restart = restart
+        self.hide()
+
+    def show_stopped(self, message: str = "") -> None:
+        detail = f" ({message})" if message else ""
+        self._message.setText(
+            f"The engine stopped{detail}. Your text is safe and you can keep editing; "
+            "drafting needs a restart."
+        )
+        self.show()
+
+    def message(self) -> str:
+        return self._message.text()
+
+    def dismiss(self) -> None:
+        self.hide()
+        self.dismissed.emit()
+
+    def restart(self) -> None:
+        """What the "Restart engine" button does."""
+        self._restart.click()

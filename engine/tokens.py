@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+import unicodedata
 from functools import cache
 from typing import Any
 
@@ -101,6 +102,7 @@ class TokenTable:
         self.specials = specials
         self._texts: dict[int, str] = {}
         self._allowed: dict[CharsetConstraint, frozenset[int]] = {}
+        self._control: frozenset[int] | None = None
 
     def encode(self, text: str) -> list[int]:
         if not text:
@@ -128,10 +130,28 @@ class TokenTable:
             self._allowed[constraint] = cached
         return cached
 
+    def control_ids(self) -> frozenset[int]:
+        """Tokens whose text holds a control character other than newline or tab.
+
+        Prose never wants them, and an editor turns a stray carriage return into a line break,
+        which would make the applied text differ from the reviewed one. Computed once.
+        """
+        if self._control is None:
+            self._control = frozenset(
+                token_id
+                for token_id in range(min(self.specials.vocab_size, len(self.tokenizer)))
+                if token_id not in self.specials.banned and _has_control(self.text(token_id))
+            )
+        return self._control
+
     def _scan(self, constraint: CharsetConstraint) -> Iterable[int]:
         for token_id in range(min(self.specials.vocab_size, len(self.tokenizer))):
             if token_id not in self.specials.banned and constraint.allows(self.text(token_id)):
                 yield token_id
+
+
+def _has_control(text: str) -> bool:
+    return any(unicodedata.category(ch) == "Cc" and ch not in "\n\t" for ch in text)
 
 
 @cache

@@ -12,7 +12,7 @@ positions to their token and restricts free/slot positions to their allowed sets
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Generator
 from dataclasses import dataclass
 from typing import Protocol
 
@@ -55,7 +55,7 @@ class Backend(Protocol):
 
     def denoise(
         self, canvas: Canvas, plan: EditPlan, settings: SamplerSettings
-    ) -> Iterator[StepResult]:
+    ) -> Generator[StepResult, None, None]:
         """Yield one :class:`StepResult` per forward pass; the last one has ``done=True``."""
         ...
 
@@ -64,13 +64,17 @@ def allowed_mask(canvas: Canvas, table: TokenTable, vocab_size: int) -> torch.Te
     """Boolean ``(len(canvas), vocab)``: which tokens each position may take.
 
     Locked positions allow only their own token; free positions everything but the banned
-    specials (the filler stays allowed so a segment can end early); slots their constraint's set.
+    specials and control characters (the filler stays allowed so a segment can end early);
+    slots their constraint's set.
     """
     mask = torch.ones(len(canvas), vocab_size, dtype=torch.bool)
     banned = torch.tensor(sorted(i for i in table.specials.banned if i < vocab_size), dtype=torch.long)
     if banned.numel():
         mask[:, banned] = False
     mask[:, len(table.tokenizer) :] = False  # padding rows of the embedding decode to nothing
+    control = torch.tensor(sorted(i for i in table.control_ids() if i < vocab_size), dtype=torch.long)
+    if control.numel():
+        mask[:, control] = False
     for position, kind in enumerate(canvas.kinds):
         if kind is Kind.LOCKED:
             mask[position] = False

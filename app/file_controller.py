@@ -1,0 +1,205 @@
+"""Files: new, open, save, save as, recent files, unsaved-changes prompt, autosave and recovery.
+
+Every dialog is shown with ``open()`` and answered through signals (never ``exec()``, which
+would nest the event loop inside qasync). Saves go through ``QSaveFile``, so a failed write
+leaves the old file whole; a failed open leaves the editor untouched. Line endings are folded
+to "\\n" for editing and restored on save, so locks stay where they were put.
+"""
+
+from __future__ import annotations
+
+import uuid
+from collections.abc import Callable
+from pathlib import Path
+
+from PySide6.QtCore import QObject, QSaveFile, QTimer, Signal
+from PySide6.QtWidgets import QFileDialog, QMessageBox, QWidget
+
+from app.files import DocumentError, read_document
+from app.recovery import RecoveryStore, Snapshot
+from app.settings import Settings
+from ui.editor import DocumentEditor
+
+AUTOSAVE_MS = 5000
+FILE_FILTER = "Documents (*.md *.markdown *.txt *.json);;Markdown (*.md *.markdown);;All files (*)"
+
+
+class FileController(QObject):
+    """Signals: ``message(str)``, ``documentChanged(str title, bool modified)``, ``recentChanged()``."""
+
+    message = Signal(str)
+    documentChanged = Signal(str, bool)
+    recentChanged = Signal()
+
+    def __init__(self, editor: DocumentEditor, window: QWidget, settings: Settings,
+                 recovery: RecoveryStore) -> None:
+        super().__init__(window)
+        self.editor, self.window, self.settings, self.recovery = editor, window, settings, recovery
+        self.path: Path | None = None
+        self.newline = "\n"
+        self.doc_id = uuid.uuid4().hex
+        self._dialog: QWidget | None = None  # keeps the open dialog alive
+        self.autosave = QTimer(self, interval=AUTOSAVE_MS)
+        self.autosave.timeout.connect(self.snapshot)
+        self.autosave.start()
+        editor.document().modificationChanged.connect(self._announce)
+        editor.locksChanged.connect(self._announce)
+
+    @property
+    def modified(self) -> bool:
+        return self.editor.document().isModified()
+
+    def title(self) -> str:
+        return self.path.name if self.path else "Untitled"
+
+    # --- opening -------------------------------------------------------------------------
+    def new(self) -> None:
+        self.when_saved_or_discarded(self._new)
+
+    def _new(self) -> None:
+        self._replace(None, "", [], "\n")
+
+    def ask_open(self) -> None:
+        def chosen(path: str) -> None:
+            self.when_saved_or_discarded(lambda: self.open_path(Path(path)))
+
+        self._file_dialog(QFileDialog.AcceptMode.AcceptOpen, chosen)
+
+    def open_path(self, path: Path) -> bool:
+        """Open ``path``; on any problem say why and leave the current document as it was."""
+        try:
+            raw = read_document(path)
+        except DocumentError as error:
+            self._warn("Cannot open the file", str(error))
+            return False
+        newline = "\r\n" if "\r\n" in raw else "\n"
+        text = raw.replace("\r\n", "\n")
+        locks = [(s, e) for s, e in self.settings.locks_for(path) if e <= len(text)]
+        self._replace(path, text, locks, newline)
+        self.settings.add_recent(path)
+        self.recentChanged.emit()
+        return True
+
+    def _replace(self, path: Path | None, text: str, locks: list[tuple[int, int]], newline: str) -> None:
+        self.recovery.discard(self.doc_id)
+        self.doc_id = uuid.uuid4().hex
+        self.path, self.newline = path, newline
+        self.editor.load_text(text, locks)
+        self.editor.document().setModified(False)
+        self._announce()
+
+    # --- saving --------------------------------------------------------------------------
+    def save(self) -> bool:
+        if self.path is None:
+            self.ask_save_as()
+            return False
+        return self.save_to(self.path)
+
+    def ask_save_as(self, then: Callable[[], None] | None = None) -> None:
+        def chosen(path: str) -> None:
+            if self.save_to(Path(path)) and then is not None:
+                then()
+
+        self._file_dialog(QFileDialog.AcceptMode.AcceptSave, chosen)
+
+    def save_to(self, path: Path) -> bool:
+        """Write atomically with QSaveFile; on failure the document stays modified, nothing lost."""
+        data = self.editor.plain_text().replace("\n", self.newline).encode("utf-8")
+        out = QSaveFile(str(path))
+        if not out.open(QSaveFile.OpenModeFlag.WriteOnly):
+            self._warn("Cannot save", f"{path} cannot be written: {out.errorString()}. "
+                       "Your text is still here; try another location.")
+            return False
+        out.write(data)
+        if not out.commit():
+            self._warn("Cannot save", f"Saving {path} failed: {out.errorString()}. "
+                       "The old file is unchanged and your text is still here.")
+            return False
+        self.path = path
+        self.settings.set_locks(path, self.editor.lock_spans())
+        self.settings.add_recent(path)
+        self.recentChanged.emit()
+        self.editor.document().setModified(False)
+        self.recovery.discard(self.doc_id)
+        self.message.emit(f"Saved {path.name}.")
+        return True
+
+    # --- closing -------------------------------------------------------------------------
+    def when_saved_or_discarded(self, proceed: Callable[[], None]) -> None:
+        """Run ``proceed`` now, or after the user saved or discarded unsaved changes."""
+        if not self.modified:
+            proceed()
+            return
+        box = QMessageBox(QMessageBox.Icon.Warning, "Unsaved changes",
+                          f"Save the changes to {self.title()}?",
+                          QMessageBox.StandardButton.Save | QMessageBox.StandardButton.Discard
+                          | QMessageBox.StandardButton.Cancel, self.window)
+        box.setDefaultButton(QMessageBox.StandardButton.Save)
+
+        def answered(button: int) -> None:
+            choice = QMessageBox.StandardButton(button)
+            if choice == QMessageBox.StandardButton.Discard:
+                self.recovery.discard(self.doc_id)
+                self.editor.document().setModified(False)
+                proceed()
+            elif choice == QMessageBox.StandardButton.Save:
+                if self.path is None:
+                    self.ask_save_as(then=proceed)
+                elif self.save_to(self.path):
+                    proceed()
+
+        box.finished.connect(answered)
+        self._show(box)
+
+    # --- autosave and recovery -----------------------------------------------------------
+    def snapshot(self) -> None:
+        if self.modified:
+            path = str(self.path) if self.path else None
+            self.recovery.save(self.doc_id, path, self.editor.plain_text(), self.editor.lock_spans())
+
+    def offer_recovery(self) -> None:
+        snapshots = self.recovery.snapshots()
+        if not snapshots:
+            return
+        latest = snapshots[0]
+        box = QMessageBox(QMessageBox.Icon.Question, "Recover unsaved text",
+                          f"Settle closed without saving {latest.title}. Recover the text it had?",
+                          QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No, self.window)
+        box.finished.connect(lambda button: self._recover(latest, button))
+        self._show(box)
+
+    def _recover(self, snapshot: Snapshot, button: int) -> None:
+        if QMessageBox.StandardButton(button) != QMessageBox.StandardButton.Yes:
+            self.recovery.discard(snapshot.doc_id)
+            return
+        self.recover(snapshot)
+
+    def recover(self, snapshot: Snapshot) -> None:
+        self._replace(Path(snapshot.path) if snapshot.path else None, snapshot.text,
+                      list(snapshot.locks), "\n")
+        self.editor.document().setModified(True)
+        self.recovery.discard(snapshot.doc_id)
+        self.message.emit(f"Recovered {snapshot.title}: save it to keep it.")
+
+    # --- helpers -------------------------------------------------------------------------
+    def _announce(self) -> None:
+        self.documentChanged.emit(self.title(), self.modified)
+
+    def _file_dialog(self, mode: QFileDialog.AcceptMode, chosen: Callable[[str], None]) -> None:
+        folder = str(self.path.parent) if self.path else ""
+        dialog = QFileDialog(self.window, "Save as" if mode == QFileDialog.AcceptMode.AcceptSave
+                             else "Open", folder, FILE_FILTER)
+        dialog.setAcceptMode(mode)
+        if mode == QFileDialog.AcceptMode.AcceptSave:
+            dialog.setDefaultSuffix("md")
+        dialog.fileSelected.connect(chosen)
+        self._show(dialog)
+
+    def _warn(self, title: str, text: str) -> None:
+        self.message.emit(text)
+        self._show(QMessageBox(QMessageBox.Icon.Warning, title, text,
+                               QMessageBox.StandardButton.Ok, self.window))
+
+    def _show(self, dialog: QWidget) -> None:
+        self._dialog = dialog
+        dialog.open()  # type: ignore[attr-defined]

@@ -1,0 +1,165 @@
+"""Start-up of the window, in named stages, and the crash handler that saves the user's text.
+
+Stages run in order and each is named in the log and in any start-up error: ``qt`` (the
+application and its identity), ``loop`` (qasync), ``window`` (widgets and controllers, shown
+before anything heavy is imported), ``crash-handler``, ``worker`` (the model process, spawned
+after the window is up), ``documents`` (files from the command line, then the recovery offer).
+No torch or transformers is imported in this process: the worker does that.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import sys
+import traceback
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from types import TracebackType
+
+from PySide6.QtWidgets import QApplication, QMessageBox
+
+from app.edit_controller import EditController
+from app.file_controller import FileController
+from app.identity import APP_ID, APP_NAME, ORGANIZATION, version
+from app.model_controller import ModelController
+from app.recovery import RecoveryStore
+from app.settings import Settings
+from app.window import MainWindow
+from app.worker_client import AsyncWorkerClient
+from engine.client import WorkerClient, WorkerHandle
+
+log = logging.getLogger("settle")
+
+
+@dataclass
+class Session:
+    """Everything the running app holds; built by :func:`build_session`, used by tests too."""
+
+    window: MainWindow
+    client: AsyncWorkerClient
+    files: FileController
+    edits: EditController
+    models: ModelController
+    settings: Settings
+    crash_box: QMessageBox | None = field(default=None)
+
+
+def build_session(worker: WorkerClient, settings: Settings | None = None,
+                  recovery: RecoveryStore | None = None) -> Session:
+    """Create the window and its controllers, wired; nothing is started or shown."""
+    settings = settings or Settings()
+    window = MainWindow()
+    client = AsyncWorkerClient(worker, window)
+    files = FileController(window.editor, window, settings, recovery or RecoveryStore())
+    edits = EditController(window.editor, window.overlay, window.review, window.bar,
+                           window.engine_status, client)
+    models = ModelController(window, client, window.engine_status, window.banner, settings)
+    session = Session(window, client, files, edits, models, settings)
+    _wire(session)
+    return session
+
+
+def _wire(s: Session) -> None:
+    w = s.window
+    handlers: dict[str, Callable[[], object]] = {
+        "file.new": s.files.new, "file.open": s.files.ask_open, "file.save": s.files.save,
+        "file.save_as": s.files.ask_save_as, "file.quit": w.close,
+        "edit.undo": w.editor.undo, "edit.redo": w.editor.redo, "edit.find": w.find_bar.open_bar,
+        "edit.lock": w.editor.toggle_lock, "ask.rewrite": s.edits.begin_rewrite,
+        "ask.draft": s.edits.begin_draft, "ask.cancel": s.edits.cancel,
+        "model.choose": s.models.choose, "view.preview": w.toggle_preview,
+        "help.shortcuts": w.show_shortcuts,
+    }
+    for action_id, handler in handlers.items():
+        w.action(action_id).triggered.connect(lambda _checked=False, h=handler: h())
+    for controller in (s.files, s.edits, s.models):
+        controller.message.connect(w.show_message)
+    w.editor.editRefused.connect(w.show_message)
+    s.files.documentChanged.connect(w.set_document_title)
+    s.edits.stateChanged.connect(lambda state: _enable_for(w, state))
+    w.closeRequested.connect(lambda: s.files.when_saved_or_discarded(lambda: _close(s)))
+    _enable_for(w, "idle")
+
+
+def _enable_for(window: MainWindow, state: str) -> None:
+    """Esc cancels only while a draft runs; Ctrl+Enter belongs to the review while it shows."""
+    window.action("ask.cancel").setEnabled(state == "running")
+    for action_id in ("ask.rewrite", "ask.draft"):
+        window.action(action_id).setEnabled(state != "reviewing")
+
+
+def _close(session: Session) -> None:
+    session.files.recovery.discard(session.files.doc_id)
+    session.settings.set_geometry(session.window.saveGeometry())
+    session.window.allow_close = True
+    session.window.close()
+    QApplication.quit()
+
+
+def install_crash_handler(session: Session) -> None:
+    """On any unhandled error: snapshot the text to recovery first, then say so (non-modal)."""
+
+    def handle(kind: type[BaseException], error: BaseException, tb: TracebackType | None) -> None:
+        details = "".join(traceback.format_exception(kind, error, tb))
+        log.error("unhandled error\n%s", details)
+        saved = _rescue_text(session)
+        box = QMessageBox(QMessageBox.Icon.Critical, f"{APP_NAME} hit an error",
+                          f"Something went wrong: {error}\n\n{saved}",
+                          QMessageBox.StandardButton.Ok, session.window)
+        box.setDetailedText(details)
+        session.crash_box = box
+        box.open()
+
+    sys.excepthook = handle
+
+
+def _rescue_text(session: Session) -> str:
+    files = session.files
+    try:
+        path = str(files.path) if files.path else None
+        files.recovery.save(files.doc_id, path, session.window.editor.plain_text(),
+                            session.window.editor.lock_spans())
+    except Exception as error:  # noqa: BLE001 - the rescue must never raise over the crash
+        return f"Your text could not be saved to recovery ({error}); save it now."
+    return "Your text is safe: a copy was saved for recovery. Save your document to be sure."
+
+
+def run_gui(args: Sequence[str]) -> int:
+    stage = "qt"
+    try:
+        app = QApplication.instance() or QApplication([sys.argv[0], *args])
+        app.setApplicationName(APP_NAME)
+        app.setOrganizationName(ORGANIZATION)
+        app.setApplicationVersion(version())
+        app.setDesktopFileName(APP_ID)
+        stage = "loop"
+        import qasync
+
+        loop = qasync.QEventLoop(app)
+        asyncio.set_event_loop(loop)
+        stage = "window"
+        session = build_session(WorkerHandle())
+        geometry = session.settings.geometry()
+        if geometry is not None:
+            session.window.restoreGeometry(geometry)
+        session.window.show()
+        stage = "crash-handler"
+        install_crash_handler(session)
+        stage = "worker"
+        session.client.start()
+        session.models.load_saved()
+        stage = "documents"
+        for name in args:
+            session.files.open_path(Path(name))
+        if not args:
+            session.files.offer_recovery()
+    except Exception:
+        log.exception("start-up failed in stage %r", stage)
+        print(f"settle: start-up failed in stage {stage!r}", file=sys.stderr)
+        return 1
+    with loop:
+        loop.run_forever()
+    session.client.close()
+    return 0

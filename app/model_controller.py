@@ -1,0 +1,106 @@
+"""Which model runs, and the engine's health: picker, loading, consent, failures, restart.
+
+Remote-code models (LLaDA, Dream) are loaded only after the user ticked consent for that model
+in the picker; the answer is remembered per model. A model that cannot load, or runs out of
+memory, is reported in the status bar and a non-modal message; the editor stays usable. When
+the worker process dies, the banner says so and one click restarts it (the last model reloads).
+"""
+
+from __future__ import annotations
+
+import asyncio
+
+from PySide6.QtCore import QObject, Signal
+from PySide6.QtWidgets import QMessageBox, QWidget
+
+from app.settings import Settings
+from app.worker_client import AsyncWorkerClient
+from engine.protocol import Failed, LoadProgress, ModelReady
+from ui.models import ModelEntry, ModelPicker
+from ui.status import EngineBanner, EngineStatus
+
+SOURCES = {"embedded": "embedded", "hf-cache": "Hugging Face cache", "folder": "folder"}
+
+
+class ModelController(QObject):
+    """Signals: ``message(str)``."""
+
+    message = Signal(str)
+
+    def __init__(self, window: QWidget, client: AsyncWorkerClient, status: EngineStatus,
+                 banner: EngineBanner, settings: Settings) -> None:
+        super().__init__(window)
+        self.window, self.client, self.status = window, client, status
+        self.banner, self.settings = banner, settings
+        self.loading_name = ""
+        self.picker: ModelPicker | None = None
+        self._box: QMessageBox | None = None
+        client.loadProgress.connect(self.on_progress)
+        client.modelReady.connect(self.on_ready)
+        client.failed.connect(self.on_failed)
+        banner.restartRequested.connect(self.restart)
+
+    def load_saved(self) -> None:
+        model_id, device = self.settings.model()
+        self.load(model_id, device, self.settings.remote_code_allowed(model_id))
+
+    def load(self, model_id: str, device: str, allow_remote_code: bool) -> None:
+        self.loading_name = model_id
+        self.status.show_loading(LoadProgress("starting", -1.0, f"Loading {model_id}…"), model_id)
+        self.client.load(model_id, device, allow_remote_code)
+
+    def choose(self) -> None:
+        """Open the picker (non-modal ``open()``); the choice arrives through a signal."""
+        from engine.models import discover  # reads config files only: no torch
+
+        picker = ModelPicker(self.window)
+        picker.set_models([self._entry(spec) for spec in discover()])
+        picker.set_current(*self.settings.model())
+        picker.modelRequested.connect(self.on_requested)
+        self.picker = picker
+        picker.open()
+
+    @staticmethod
+    def _entry(spec: object) -> ModelEntry:
+        return ModelEntry(
+            id=str(getattr(spec, "id")),
+            display_name=str(getattr(spec, "display_name")),
+            source=SOURCES.get(str(getattr(spec, "source")), str(getattr(spec, "source"))),
+            needs_remote_code=bool(getattr(spec, "needs_remote_code")),
+            note=str(getattr(spec, "notes", "") or ""),
+        )
+
+    def on_requested(self, model_id: str, device: str, allow_remote_code: bool) -> None:
+        if allow_remote_code:
+            self.settings.allow_remote_code(model_id)
+        allowed = allow_remote_code or self.settings.remote_code_allowed(model_id)
+        self.settings.set_model(model_id, device)
+        self.load(model_id, device, allowed)
+
+    def on_progress(self, progress: LoadProgress) -> None:
+        self.status.show_loading(progress, self.loading_name)
+
+    def on_ready(self, ready: ModelReady) -> None:
+        self.status.set_model(ready.info)
+        self.message.emit(f"{ready.info.display_name} is ready on {ready.info.device}.")
+
+    def on_failed(self, event: Failed) -> None:
+        if event.kind == "worker-died":
+            self.banner.show_stopped(event.message)
+            self.status.set_stopped(event.message)
+        elif event.kind in ("model-load", "out-of-memory"):
+            self.status.set_model(None)
+            self.message.emit(event.message)
+            self._inform("The model could not be loaded", event.message)
+
+    def restart(self) -> None:
+        self.banner.dismiss()
+        self.status.show_loading(LoadProgress("restarting", -1.0, "Restarting the engine…"))
+        asyncio.get_event_loop().create_task(self.client.restart())
+
+    def _inform(self, title: str, text: str) -> None:
+        box = QMessageBox(QMessageBox.Icon.Warning, title,
+                          f"{text}\n\nThe editor keeps working; pick another model or device.",
+                          QMessageBox.StandardButton.Ok, self.window)
+        self._box = box
+        box.open()

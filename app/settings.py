@@ -1,0 +1,80 @@
+"""Persistent preferences in ``QSettings`` under the app id: recent files, locks per document,
+the last model and device, remote-code consent per model, window geometry.
+
+Locks are kept per document path (not in a sidecar file beside it), so opening a file never
+litters its folder and a file shared with others carries no Settle state.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from pathlib import Path
+
+from PySide6.QtCore import QByteArray, QSettings
+
+from app.identity import APP_ID, ORGANIZATION
+
+MAX_RECENT = 10
+
+
+class Settings:
+    def __init__(self, store: QSettings | None = None) -> None:
+        self.store = store or QSettings(ORGANIZATION, APP_ID)
+
+    # recent files ----------------------------------------------------------------------
+    def recent_files(self) -> list[str]:
+        value = self.store.value("files/recent", [])
+        items = [value] if isinstance(value, str) else list(value or [])
+        return [str(item) for item in items if item]
+
+    def add_recent(self, path: Path) -> None:
+        entry = str(path.resolve())
+        recent = [entry, *(p for p in self.recent_files() if p != entry)][:MAX_RECENT]
+        self.store.setValue("files/recent", recent)
+
+    # locks per document ----------------------------------------------------------------
+    def locks_for(self, path: Path) -> list[tuple[int, int]]:
+        raw = self.store.value(self._lock_key(path), "")
+        try:
+            return [(int(s), int(e)) for s, e in json.loads(str(raw) or "[]")]
+        except (ValueError, TypeError):
+            return []
+
+    def set_locks(self, path: Path, locks: list[tuple[int, int]]) -> None:
+        key = self._lock_key(path)
+        if locks:
+            self.store.setValue(key, json.dumps([list(lock) for lock in locks]))
+        else:
+            self.store.remove(key)
+
+    @staticmethod
+    def _lock_key(path: Path) -> str:
+        digest = hashlib.sha1(str(path.resolve()).encode("utf-8")).hexdigest()
+        return f"locks/{digest}"
+
+    # model -----------------------------------------------------------------------------
+    def model(self) -> tuple[str, str]:
+        return str(self.store.value("model/id", "embedded")), str(self.store.value("model/device", "auto"))
+
+    def set_model(self, model_id: str, device: str) -> None:
+        self.store.setValue("model/id", model_id)
+        self.store.setValue("model/device", device)
+
+    def remote_code_allowed(self, model_id: str) -> bool:
+        return model_id in self._consents()
+
+    def allow_remote_code(self, model_id: str) -> None:
+        self.store.setValue("model/remote_code_consent", sorted({*self._consents(), model_id}))
+
+    def _consents(self) -> set[str]:
+        value = self.store.value("model/remote_code_consent", [])
+        return {value} if isinstance(value, str) and value else {str(v) for v in (value or [])}
+
+    # window ----------------------------------------------------------------------------
+    def geometry(self) -> QByteArray | None:
+        value = self.store.value("window/geometry")
+        return value if isinstance(value, QByteArray) else None
+
+    def set_geometry(self, geometry: QByteArray) -> None:
+        self.store.setValue("window/geometry", geometry)

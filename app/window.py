@@ -1,0 +1,137 @@
+"""The main window: lays out the widgets and owns the menu actions, nothing more.
+
+Flow lives in the controllers (:mod:`app.edit_controller`, :mod:`app.file_controller`,
+:mod:`app.model_controller`); :mod:`app.gui` connects the actions created here to them. Every
+key comes from the one table in :mod:`ui.shortcuts`.
+"""
+
+from __future__ import annotations
+
+from PySide6.QtCore import Qt, Signal
+from PySide6.QtGui import QAction, QCloseEvent
+from PySide6.QtWidgets import QLabel, QMainWindow, QMenu, QSplitter, QVBoxLayout, QWidget
+
+from app.identity import APP_NAME
+from ui.editor import DocumentEditor
+from ui.findbar import FindBar
+from ui.overlay import DraftOverlay
+from ui.preview import MarkdownPreview
+from ui.prompt import InstructionBar
+from ui.review import DiffReview
+from ui.shortcuts import ShortcutsWindow, key_sequences
+from ui.status import EngineBanner, EngineStatus
+
+MENUS: tuple[tuple[str, tuple[tuple[str, str], ...]], ...] = (
+    ("&File", (("file.new", "&New"), ("file.open", "&Open…"), ("", ""), ("file.save", "&Save"),
+               ("file.save_as", "Save &As…"), ("", ""), ("file.quit", "&Quit"))),
+    ("&Edit", (("edit.undo", "&Undo"), ("edit.redo", "&Redo"), ("", ""),
+               ("edit.find", "&Find…"), ("edit.lock", "&Lock / unlock selection"))),
+    ("&Model", (("ask.rewrite", "&Rewrite selection…"), ("ask.draft", "&Draft here…"),
+                ("ask.cancel", "&Cancel draft"), ("", ""), ("model.choose", "Choose &model…"))),
+    ("&View", (("view.preview", "Markdown &preview"),)),
+    ("&Help", (("help.shortcuts", "&Keyboard shortcuts"),)),
+)
+
+
+class MainWindow(QMainWindow):
+    """Signal ``closeRequested()``: the file controller decides whether the window may close."""
+
+    closeRequested = Signal()
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.setWindowTitle(APP_NAME)
+        self.resize(1100, 760)
+        self.editor = DocumentEditor()
+        self.preview = MarkdownPreview()
+        self.overlay = DraftOverlay(self.editor)
+        self.banner = EngineBanner()
+        self.find_bar = FindBar(self.editor)
+        self.bar = InstructionBar()
+        self.review = DiffReview()
+        self.engine_status = EngineStatus()
+        self.word_count = QLabel()
+        self.actions_by_id: dict[str, QAction] = {}
+        self.shortcuts_window: ShortcutsWindow | None = None
+        self.allow_close = False
+        self._layout()
+        self._menus()
+        self.editor.textChanged.connect(self._text_changed)
+        self._text_changed()
+
+    def _layout(self) -> None:
+        splitter = QSplitter(Qt.Orientation.Horizontal)
+        splitter.addWidget(self.editor)
+        splitter.addWidget(self.preview)
+        splitter.setStretchFactor(0, 3)
+        splitter.setStretchFactor(1, 2)
+        self.preview.hide()
+        central = QWidget()
+        column = QVBoxLayout(central)
+        column.setContentsMargins(0, 0, 0, 0)
+        column.setSpacing(0)
+        for widget, stretch in ((self.banner, 0), (splitter, 1), (self.find_bar, 0),
+                                (self.bar, 0), (self.review, 0)):
+            column.addWidget(widget, stretch)
+        self.banner.hide()
+        self.bar.hide()
+        self.review.hide()
+        self.setCentralWidget(central)
+        self.statusBar().addPermanentWidget(self.word_count)
+        self.statusBar().addPermanentWidget(self.engine_status)
+
+    def _menus(self) -> None:
+        for title, entries in MENUS:
+            menu = self.menuBar().addMenu(title)
+            for action_id, text in entries:
+                if not action_id:
+                    menu.addSeparator()
+                    continue
+                menu.addAction(self._action(action_id, text))
+
+    def _action(self, action_id: str, text: str) -> QAction:
+        action = QAction(text, self)
+        action.setShortcuts(key_sequences(action_id))
+        # Esc also closes bars and the review: only the window-level cancel binds it globally
+        # while a draft runs (the controller enables it then).
+        action.setShortcutContext(Qt.ShortcutContext.WindowShortcut)
+        self.actions_by_id[action_id] = action
+        self.addAction(action)
+        return action
+
+    def action(self, action_id: str) -> QAction:
+        return self.actions_by_id[action_id]
+
+    def menu(self, title: str) -> QMenu | None:
+        for action in self.menuBar().actions():
+            if action.text().replace("&", "") == title:
+                return action.menu()
+        return None
+
+    def show_message(self, text: str) -> None:
+        self.statusBar().showMessage(text, 8000)
+
+    def set_document_title(self, title: str, modified: bool) -> None:
+        self.setWindowTitle(f"{'• ' if modified else ''}{title} — {APP_NAME}")
+
+    def toggle_preview(self) -> None:
+        self.preview.setVisible(not self.preview.isVisible())
+        self.preview.set_source(self.editor.plain_text())
+
+    def show_shortcuts(self) -> None:
+        if self.shortcuts_window is None:
+            self.shortcuts_window = ShortcutsWindow(self)
+        self.shortcuts_window.show()
+        self.shortcuts_window.raise_()
+
+    def _text_changed(self) -> None:
+        text = self.editor.plain_text()
+        self.word_count.setText(f"{len(text.split())} words")
+        self.preview.set_source(text)
+
+    def closeEvent(self, event: QCloseEvent) -> None:
+        if self.allow_close:
+            event.accept()
+            return
+        event.ignore()
+        self.closeRequested.emit()

@@ -1,0 +1,100 @@
+"""Files in the window: open, save (atomic), bad files, unsaved-changes prompt, autosave and
+recovery after a crash, locks remembered per document."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from PySide6.QtWidgets import QApplication, QMessageBox
+
+from app.gui import Session, build_session
+from app.recovery import RecoveryStore
+from engine.client import ThreadWorker
+
+
+def message_box(session: Session) -> QMessageBox:
+    box = session.files._dialog
+    assert isinstance(box, QMessageBox) and box.isVisible()
+    return box
+
+
+def test_open_edit_save_round_trip_keeps_crlf_and_locks(qtbot, session: Session, tmp_path: Path) -> None:
+    path = tmp_path / "doc.md"
+    path.write_bytes(b"line one\r\nline two\r\n")
+    assert session.files.open_path(path)
+    editor = session.window.editor
+    assert editor.plain_text() == "line one\nline two\n"
+    editor.set_lock_spans([(0, 4)])
+    cursor = editor.textCursor()
+    cursor.setPosition(len(editor.plain_text()))
+    editor.setTextCursor(cursor)
+    qtbot.keyClicks(editor, "three")
+    assert session.files.modified
+    assert session.files.save()
+    assert path.read_bytes() == b"line one\r\nline two\r\nthree"
+    assert not session.files.modified
+    # Reopened, the lock is where it was.
+    session.files.open_path(path)
+    assert editor.lock_spans() == [(0, 4)]
+
+
+def test_binary_and_non_utf8_files_are_refused_and_nothing_is_lost(qtbot, session: Session, tmp_path: Path) -> None:
+    editor = session.window.editor
+    editor.load_text("my unsaved words")
+    for name, data in (("bad.md", b"caf\xe9"), ("img.png", b"\x89PNG\x00\x00\x01")):
+        path = tmp_path / name
+        path.write_bytes(data)
+        assert not session.files.open_path(path)
+        box = message_box(session)
+        assert str(path) in box.text()
+        box.close()
+        assert editor.plain_text() == "my unsaved words"
+    assert not session.files.open_path(tmp_path / "missing.md")
+    assert "does not exist" in message_box(session).text()
+    assert editor.plain_text() == "my unsaved words"
+
+
+def test_saving_to_an_unwritable_place_keeps_the_text_and_the_modified_flag(qtbot, session: Session, tmp_path: Path) -> None:
+    editor = session.window.editor
+    editor.load_text("")
+    qtbot.keyClicks(editor, "precious")
+    assert not session.files.save_to(tmp_path / "no-such-folder" / "doc.md")
+    assert "cannot be written" in message_box(session).text()
+    assert editor.plain_text() == "precious"
+    assert session.files.modified
+    assert not (tmp_path / "no-such-folder").exists()
+
+
+def test_autosave_then_crash_then_recovery_offer(qtbot, qloop, settings, tmp_path: Path) -> None:
+    recovery_dir = tmp_path / "recovery"
+    first = build_session(ThreadWorker(), settings, RecoveryStore(recovery_dir))
+    qtbot.addWidget(first.window)
+    qtbot.keyClicks(first.window.editor, "written before the crash")
+    first.window.editor.set_lock_spans([(0, 7)])
+    first.files.autosave.setInterval(10)
+    qtbot.waitUntil(lambda: bool(RecoveryStore(recovery_dir).snapshots()), timeout=5000)
+    # The process dies here: no save, no clean close. A new start finds the snapshot.
+    second = build_session(ThreadWorker(), settings, RecoveryStore(recovery_dir))
+    qtbot.addWidget(second.window)
+    second.files.offer_recovery()
+    box = message_box(second)
+    assert "Recover" in box.windowTitle()
+    box.button(QMessageBox.StandardButton.Yes).click()
+    assert second.window.editor.plain_text() == "written before the crash"
+    assert second.window.editor.lock_spans() == [(0, 7)]
+    assert second.files.modified
+    assert RecoveryStore(recovery_dir).snapshots() == []
+
+
+def test_closing_with_unsaved_changes_asks_and_cancel_keeps_everything(qtbot, session: Session) -> None:
+    editor = session.window.editor
+    qtbot.keyClicks(editor, "draft")
+    session.window.close()
+    box = message_box(session)
+    box.button(QMessageBox.StandardButton.Cancel).click()
+    assert session.window.isVisible()
+    assert editor.plain_text() == "draft"
+    session.window.close()
+    message_box(session).button(QMessageBox.StandardButton.Discard).click()
+    QApplication.processEvents()
+    assert not session.window.isVisible()

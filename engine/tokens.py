@@ -107,7 +107,10 @@ class TokenTable:
     def encode(self, text: str) -> list[int]:
         if not text:
             return []
-        return list(self.tokenizer(text, add_special_tokens=False)["input_ids"])
+        # split_special_tokens: a document that contains "<mask>" or "<|im_end|>" as text must
+        # stay text; otherwise the model would see real control tokens in the user's words.
+        encoded = self.tokenizer(text, add_special_tokens=False, split_special_tokens=True)
+        return list(encoded["input_ids"])
 
     def decode(self, ids: Sequence[int]) -> str:
         kept = [i for i in ids if i != self.specials.filler_id and i != self.specials.mask_id]

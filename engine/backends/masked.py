@@ -1,0 +1,339 @@
+"""The masked-diffusion family: LLaDA, Dream, masked LMs, causal models adapted to diffusion.
+
+The model sees one sequence, ``[start] + instruction + before + canvas + after``: a start token
+(so a shifted model always has a row before the canvas), the instruction header, the windowed
+document context on both sides (:mod:`engine.context`), and the canvas in between. Free and
+slot positions start as the mask token; locked positions hold their tokens and are never masked.
+
+Each forward pass predicts the masked positions of the current block (later blocks show
+nothing yet, and skipping their rows keeps the LM head and sampling cheap at large
+vocabularies); the sampler then commits some predictions
+(the most confident ones: LLaDA's low-confidence remasking, or all above a threshold:
+Fast-dLLM's parallel decoding) and leaves the rest masked for the next pass. Semi-autoregressive
+blocks of ``block_length`` positions are finished left to right, which keeps long canvases
+coherent. Constraints enter as an additive logit bias built once per request
+(:func:`~engine.backends.base.constraint_bias`), so the mask token, banned specials and
+out-of-set tokens are never committed.
+
+The step budget holds in both modes: ``settings.steps`` is spread over the blocks, each block's
+steps re-spread what is still masked (LLaDA's even schedule), and a confidence threshold commits
+*at least* that share plus every position above it (so parallel decoding only ever saves
+forwards). No KV cache is reused yet: with bidirectional attention the prefix's keys depend on
+the canvas, so reusing them is an approximation (Fast-dLLM's) left for later.
+
+``shifted`` models (Dream, adapted autoregressive checkpoints) predict token ``i`` from row
+``i - 1``; ``force_bidirectional`` passes ``is_causal=False`` to the forward, which is how an
+adapted causal Llama attends both ways (setting it on the attention modules does not work).
+"""
+
+from __future__ import annotations
+
+import inspect
+from collections.abc import Iterator
+from dataclasses import dataclass
+from itertools import pairwise
+from typing import Any
+
+import torch
+
+from engine.backends.base import StepResult, allowed_mask, constraint_bias
+from engine.canvas import Canvas, Kind
+from engine.config import SamplerSettings
+from engine.context import after_ids, before_ids, instruction_ids
+from engine.errors import BadRequest, ModelLoadError
+from engine.plan import EditPlan
+from engine.protocol import TokenState
+from engine.sampling import (
+    pick_tokens,
+    select_fixed,
+    select_threshold,
+    shift_logits,
+    transfer_schedule,
+)
+from engine.tokens import TokenTable
+
+# Canvases beyond this many tokens make a step too slow to watch on a laptop CPU.
+CANVAS_CAP = 1024
+# Positions kept for the instruction and document context around even the longest canvas.
+CONTEXT_ROOM = 256
+# Where configs keep their context length, by family (Llama/BERT, LLaDA, GPT-2 style).
+POSITION_KEYS = ("max_position_embeddings", "max_sequence_length", "n_positions")
+
+
+@dataclass
+class Denoising:
+    """One request's mutable state; every tensor is indexed by canvas position."""
+
+    seq: torch.Tensor  # (L,) the model's input; the canvas part holds the mask id where masked
+    start: int  # index of canvas position 0 in ``seq``
+    locked: torch.Tensor  # bool
+    masked: torch.Tensor  # bool: not yet committed
+    guess: torch.Tensor  # what the overlay shows: committed token, latest prediction, or mask
+    confidence: torch.Tensor  # float: at commit time, else of the latest prediction (or 0)
+    bias: torch.Tensor  # (n, vocab) additive constraint bias
+    forwards: int = 0
+
+    @property
+    def ids(self) -> torch.Tensor:
+        """The canvas part of ``seq`` (a view: writing to it updates the model's input)."""
+        return self.seq[self.start : self.start + len(self.masked)]
+
+
+class MaskedBackend:
+    """Runs a masked-diffusion model as a Settle :class:`~engine.backends.base.Backend`."""
+
+    family = "masked"
+
+    def __init__(
+        self,
+        model: Any,
+        table: TokenTable,
+        *,
+        shifted: bool,
+        force_bidirectional: bool,
+        device: torch.device | str = "cpu",
+    ) -> None:
+        specials = table.specials
+        if specials.mask_id is None:
+            raise ModelLoadError("A masked-diffusion model needs a mask token; this one has none.")
+        start = (
+            specials.bos_id if specials.bos_id is not None else next(iter(specials.eos_ids), None)
+        )
+        if start is None:
+            raise ModelLoadError("This model's tokenizer has neither a BOS nor an EOS token.")
+        self.model = model
+        self.table = table
+        self.shifted = shifted
+        self.force_bidirectional = force_bidirectional
+        self.device = torch.device(device)
+        self.mask_id: int = specials.mask_id
+        self.start_id: int = start
+        config = model.config.get_text_config()
+        self.vocab_size = int(config.vocab_size)
+        self.max_positions = max_positions(config)
+        self.max_canvas_tokens = max_canvas(self.max_positions)
+        # Models that take ``logits_to_keep`` skip the LM head outside the canvas (a large share
+        # of a forward at a 49k vocabulary); the others are sliced after the fact.
+        self._keeps_rows = "logits_to_keep" in inspect.signature(model.forward).parameters
+
+    def denoise(
+        self, canvas: Canvas, plan: EditPlan, settings: SamplerSettings
+    ) -> Iterator[StepResult]:
+        """Yield one :class:`StepResult` per forward; nothing runs until the first ``next``."""
+        if len(canvas) > self.max_canvas_tokens:
+            raise BadRequest(
+                f"The canvas needs {len(canvas)} tokens; this model takes at most "
+                f"{self.max_canvas_tokens}."
+            )
+        generator = torch.Generator(device=self.device).manual_seed(settings.seed)
+        state = self._start(canvas, plan, settings, generator)
+        blocks = plan_blocks(state.masked, settings.block_length, settings.steps)
+        total = sum(share for _, share in blocks)
+        if not blocks:
+            yield self._result(state, state.masked, total)
+            return
+        for block, share in blocks:
+            for steps_left in range(share, 0, -1):
+                eligible = state.masked & block
+                if not eligible.any():
+                    break  # the threshold finished this block early
+                self._step(state, eligible, steps_left, settings, generator)
+                yield self._result(state, block, total)
+
+    @torch.inference_mode()
+    def _start(
+        self,
+        canvas: Canvas,
+        plan: EditPlan,
+        settings: SamplerSettings,
+        generator: torch.Generator,
+    ) -> Denoising:
+        n = len(canvas)
+        seed = torch.tensor(canvas.seed_ids, dtype=torch.long, device=self.device)
+        locked = torch.tensor([k is Kind.LOCKED for k in canvas.kinds], device=self.device)
+        allowed = allowed_mask(canvas, self.table, self.vocab_size).to(self.device)
+        allowed[~locked, self.mask_id] = False  # whatever a tokenizer lists as special
+        # A seed token its position may not hold (a letter in a digits slot, a special token
+        # typed into the document) is always renoised, so the output keeps every constraint.
+        fits = allowed[torch.arange(n, device=self.device), seed]
+        masked = choose_masked(~locked, fits, settings.strength, generator)
+        ids = torch.where(masked, self.mask_id, seed)
+        prefix, before, after = self._context(plan, settings, n)
+        seq = torch.tensor([*prefix, *before, *ids.tolist(), *after], device=self.device)
+        return Denoising(
+            seq=seq,
+            start=len(prefix) + len(before),
+            locked=locked,
+            masked=masked,
+            guess=ids.clone(),
+            confidence=(~masked).float(),
+            bias=constraint_bias(allowed),
+        )
+
+    def _context(
+        self, plan: EditPlan, settings: SamplerSettings, n: int
+    ) -> tuple[list[int], list[int], list[int]]:
+        """Start token + instruction, then before/after ids cut to what fits around ``n``."""
+        room = self.max_positions - 1 - n
+        instruction, before, after = fit_context(
+            instruction_ids(plan, self.table),
+            before_ids(plan, self.table, settings),
+            after_ids(plan, self.table, settings),
+            room,
+        )
+        return [self.start_id, *instruction], before, after
+
+    @torch.inference_mode()
+    def _step(
+        self,
+        state: Denoising,
+        eligible: torch.Tensor,
+        steps_left: int,
+        settings: SamplerSettings,
+        generator: torch.Generator,
+    ) -> None:
+        """One forward, then commit this step's share of the eligible positions.
+
+        Only eligible positions (masked, in the current block) are predicted: committed ones
+        cannot change and later blocks show nothing yet, and at a 49k vocabulary the LM head
+        and the sampling of the rows nobody uses would cost more than the transformer body.
+        """
+        positions = eligible.nonzero().flatten()
+        logits = self._predict(state, positions) + state.bias[positions]
+        ids, confidence = pick_tokens(logits, settings.temperature, generator)
+        guess, scores = state.guess.clone(), state.confidence.clone()
+        guess[positions], scores[positions] = ids, confidence
+        # Re-spreading what is left over the steps left gives LLaDA's schedule in fixed mode and
+        # keeps the step budget when a threshold has committed more than its share.
+        quota = transfer_schedule(len(positions), steps_left)[0]
+        chosen = select_fixed(scores, eligible, quota)
+        if settings.threshold is not None:
+            chosen |= select_threshold(scores, eligible, settings.threshold)
+        state.ids[chosen] = guess[chosen]
+        state.masked &= ~chosen
+        state.guess, state.confidence = guess, scores
+        state.forwards += 1
+
+    def _predict(self, state: Denoising, positions: torch.Tensor) -> torch.Tensor:
+        """Float32 logits ``(len(positions), vocab)`` predicting those canvas positions."""
+        at = state.start + positions
+        kwargs: dict[str, Any] = {"is_causal": False} if self.force_bidirectional else {}
+        if self._keeps_rows:
+            # The LM head runs on the needed rows only: in a shifted model, the row before each
+            # position (the alignment :func:`shift_logits` gives a whole sequence).
+            kwargs["logits_to_keep"] = at - int(self.shifted)
+            return self._forward(state.seq, kwargs).float()
+        logits = self._forward(state.seq, kwargs)
+        return (shift_logits(logits) if self.shifted else logits)[at].float()
+
+    def _forward(self, seq: torch.Tensor, kwargs: dict[str, Any]) -> torch.Tensor:
+        return self.model(input_ids=seq.unsqueeze(0), **kwargs).logits[0]
+
+    def _result(self, state: Denoising, block: torch.Tensor, total: int) -> StepResult:
+        return StepResult(
+            step=state.forwards,
+            max_steps=total,
+            ids=state.ids.tolist(),
+            draft_ids=state.guess.tolist(),
+            states=position_states(state.locked, state.masked, block),
+            confidence=state.confidence.tolist(),
+            forwards=state.forwards,
+            done=not bool(state.masked.any()),
+        )
+
+
+def max_positions(config: Any) -> int:
+    """The model's context length from its config, or enough for the largest canvas if unknown."""
+    for key in POSITION_KEYS:
+        value = getattr(config, key, None)
+        if isinstance(value, int) and value > 0:
+            return value
+    return CANVAS_CAP + CONTEXT_ROOM
+
+
+def max_canvas(positions: int) -> int:
+    """Canvas tokens a model of ``positions`` context takes, leaving room for its context."""
+    return max(0, min(CANVAS_CAP, positions - min(CONTEXT_ROOM, positions // 2)))
+
+
+def fit_context(
+    instruction: list[int], before: list[int], after: list[int], room: int
+) -> tuple[list[int], list[int], list[int]]:
+    """Cut the context to ``room`` tokens: instruction first, then mostly the text before.
+
+    Text before the target matters most (it is what the canvas continues), so the text after
+    gets at most a third of what is left unless the text before needs less.
+    """
+    instruction = instruction[: max(room, 0)]
+    room = max(room - len(instruction), 0)
+    keep_after = min(len(after), room // 3)
+    keep_before = min(len(before), room - keep_after)
+    keep_after = min(len(after), room - keep_before)
+    return instruction, before[len(before) - keep_before :], after[:keep_after]
+
+
+def choose_masked(
+    generated: torch.Tensor, fits: torch.Tensor, strength: float, generator: torch.Generator
+) -> torch.Tensor:
+    """Which generated positions start masked: all at strength 1, else a random ``strength`` share.
+
+    The rest keep their seed token (SDEdit-style rewriting: a low strength polishes the
+    original instead of replacing it). At least one position is renoised, so a request always
+    has work to do; seeds that do not ``fit`` their position are renoised regardless.
+    """
+    if strength >= 1.0:
+        return generated.clone()
+    candidates = generated.nonzero().flatten()
+    count = max(1, round(strength * len(candidates))) if len(candidates) else 0
+    order = torch.randperm(len(candidates), generator=generator, device=generated.device)
+    masked = torch.zeros_like(generated)
+    masked[candidates[order[:count]]] = True
+    return masked | (generated & ~fits)
+
+
+def plan_blocks(
+    masked: torch.Tensor, block_length: int, steps: int
+) -> list[tuple[torch.Tensor, int]]:
+    """Semi-autoregressive blocks that hold masked positions, each with its share of ``steps``.
+
+    Blocks are ``block_length`` canvas positions (0: the whole canvas) finished left to right.
+    ``steps`` is a budget for the whole request, so with more blocks than steps neighbouring
+    blocks are merged until each gets at least one step.
+    """
+    n = len(masked)
+    size = block_length or n
+    blocks = [torch.zeros_like(masked) for _ in range(0, n, size)]
+    for number, block in enumerate(blocks):
+        block[number * size : (number + 1) * size] = True
+    active = [block for block in blocks if bool((block & masked).any())]
+    if len(active) > steps:
+        groups = transfer_schedule(len(active), steps)  # blocks per merged block
+        bounds = [sum(groups[:i]) for i in range(len(groups) + 1)]
+        active = [_union(active[a:b]) for a, b in pairwise(bounds)]
+    shares = transfer_schedule(steps, len(active))  # steps per block, spread evenly
+    # A block never needs more forwards than it has masked positions.
+    return [
+        (block, min(share, int((block & masked).sum())))
+        for block, share in zip(active, shares, strict=True)
+    ]
+
+
+def _union(blocks: list[torch.Tensor]) -> torch.Tensor:
+    return torch.stack(blocks).any(dim=0)
+
+
+def position_states(
+    locked: torch.Tensor, masked: torch.Tensor, block: torch.Tensor
+) -> list[TokenState]:
+    """Overlay states: locked, committed, guessed in the current block, or untouched noise."""
+    states = []
+    for is_locked, is_masked, in_block in zip(
+        locked.tolist(), masked.tolist(), block.tolist(), strict=True
+    ):
+        if is_locked:
+            states.append(TokenState.LOCKED)
+        elif not is_masked:
+            states.append(TokenState.SETTLED)
+        else:
+            states.append(TokenState.PROVISIONAL if in_block else TokenState.NOISE)
+    return states

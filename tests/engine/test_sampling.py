@@ -1,0 +1,123 @@
+"""The pure sampling functions: Gumbel-max sampling, schedules, commit selection, logit shift."""
+
+from __future__ import annotations
+
+import math
+
+import torch
+from hypothesis import given
+from hypothesis import strategies as st
+
+from engine.sampling import (
+    add_gumbel_noise,
+    pick_tokens,
+    select_fixed,
+    select_threshold,
+    shift_logits,
+    transfer_schedule,
+)
+
+
+def _generator(seed: int = 0) -> torch.Generator:
+    return torch.Generator().manual_seed(seed)
+
+
+def test_zero_temperature_is_greedy_and_leaves_logits_alone() -> None:
+    logits = torch.tensor([[0.1, 2.0, -1.0], [3.0, 0.0, 2.9]])
+    assert add_gumbel_noise(logits, 0.0, _generator()) is logits
+    ids, confidence = pick_tokens(logits, 0.0, _generator())
+    assert ids.tolist() == [1, 0]
+    expected = torch.softmax(logits, dim=-1).max(dim=-1).values
+    assert torch.allclose(confidence, expected)
+
+
+def test_gumbel_noise_is_float64_and_seeded() -> None:
+    logits = torch.randn(4, 50, dtype=torch.bfloat16)
+    first = add_gumbel_noise(logits, 1.0, _generator(7))
+    again = add_gumbel_noise(logits, 1.0, _generator(7))
+    other = add_gumbel_noise(logits, 1.0, _generator(8))
+    assert first.dtype == torch.float64
+    assert torch.equal(first, again)
+    assert not torch.equal(first, other)
+
+
+def test_gumbel_max_samples_from_the_tempered_softmax() -> None:
+    # Gumbel-max with temperature T must draw index j with probability softmax(logits / T)_j.
+    logits = torch.tensor([0.0, math.log(3.0), -1.0])
+    rows = logits.expand(20000, 3)
+    for temperature in (1.0, 2.0):
+        ids, _ = pick_tokens(rows, temperature, _generator(1))
+        freq = torch.bincount(ids, minlength=3).double() / len(ids)
+        expected = torch.softmax(logits.double() / temperature, dim=-1)
+        assert torch.allclose(freq, expected, atol=0.015), (temperature, freq, expected)
+
+
+def test_confidence_is_the_noise_free_probability_of_the_chosen_token() -> None:
+    logits = torch.randn(64, 30, generator=_generator(3))
+    ids, confidence = pick_tokens(logits, 1.5, _generator(4))
+    probs = torch.softmax(logits, dim=-1)
+    assert torch.allclose(confidence, probs[torch.arange(64), ids])
+
+
+def test_a_banned_token_is_never_sampled_even_when_hot() -> None:
+    logits = torch.zeros(500, 4)
+    logits[:, 2] = -1.0e4  # the constraint bias of engine.backends.base
+    ids, _ = pick_tokens(logits, 5.0, _generator(5))
+    assert 2 not in ids.tolist()
+
+
+def test_transfer_schedule_examples() -> None:
+    assert transfer_schedule(10, 4) == [3, 3, 2, 2]
+    assert transfer_schedule(8, 4) == [2, 2, 2, 2]
+    assert transfer_schedule(3, 8) == [1, 1, 1]  # no step that commits nothing
+    assert transfer_schedule(0, 5) == []
+
+
+@given(st.integers(0, 300), st.integers(1, 64))
+def test_transfer_schedule_spreads_evenly(masked: int, steps: int) -> None:
+    schedule = transfer_schedule(masked, steps)
+    assert sum(schedule) == masked
+    assert len(schedule) == min(masked, steps)
+    assert all(count >= 1 for count in schedule)
+    assert schedule == sorted(schedule, reverse=True)
+    assert not schedule or max(schedule) - min(schedule) <= 1
+
+
+def test_select_fixed_takes_the_most_confident_eligible() -> None:
+    confidence = torch.tensor([0.9, 0.1, 0.5, 0.8, 0.3])
+    eligible = torch.tensor([False, True, True, True, True])
+    assert select_fixed(confidence, eligible, 2).tolist() == [False, False, True, True, False]
+    assert select_fixed(confidence, eligible, 9).tolist() == eligible.tolist()
+    assert not select_fixed(confidence, eligible, 0).any()
+    assert not select_fixed(confidence, torch.zeros(5, dtype=torch.bool), 3).any()
+
+
+def test_select_threshold_commits_all_confident_and_at_least_one() -> None:
+    confidence = torch.tensor([0.95, 0.2, 0.91, 0.4, 0.99])
+    eligible = torch.tensor([True, True, True, True, False])
+    assert select_threshold(confidence, eligible, 0.9).tolist() == [True, False, True, False, False]
+    # Nothing above the threshold: the single most confident eligible one still goes.
+    only_best = select_threshold(confidence, eligible, 0.999)
+    assert only_best.tolist() == [True, False, False, False, False]
+    assert not select_threshold(confidence, torch.zeros(5, dtype=torch.bool), 0.1).any()
+
+
+@given(st.lists(st.floats(0, 1), min_size=1, max_size=40), st.floats(0.01, 1), st.data())
+def test_select_threshold_properties(
+    values: list[float], threshold: float, data: st.DataObject
+) -> None:
+    confidence = torch.tensor(values)
+    eligible = torch.tensor(
+        data.draw(st.lists(st.booleans(), min_size=len(values), max_size=len(values)))
+    )
+    chosen = select_threshold(confidence, eligible, threshold)
+    assert not (chosen & ~eligible).any()
+    assert int(chosen.sum()) >= min(1, int(eligible.sum()))
+    assert ((confidence > threshold) & eligible).le(chosen).all()
+
+
+def test_shift_logits_moves_each_row_one_position_on() -> None:
+    logits = torch.arange(12.0).reshape(4, 3)
+    shifted = shift_logits(logits)
+    assert torch.equal(shifted[1:], logits[:-1])
+    assert torch.equal(shifted[0], logits[0])

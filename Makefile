@@ -7,7 +7,7 @@ BIN := $(VENV)/bin
 PIP := $(BIN)/python -m pip
 LOCK := requirements/lock.txt
 
-.PHONY: run test lint typecheck check clean
+.PHONY: run test lint typecheck check screenshots clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -30,6 +30,10 @@ run: $(VENV)/.runtime
 
 test: $(VENV)/.testtools
 	QT_QPA_PLATFORM=offscreen $(BIN)/python -m pytest
+
+# Needs xvfb-run (Debian: xvfb xauth) and the Qt libraries listed in .ci/run.
+screenshots: $(VENV)/.runtime
+	xvfb-run -a -s "-screen 0 1400x900x24" $(BIN)/python -m app.screenshots
 
 lint: $(VENV)/.testtools
 	$(BIN)/ruff check .

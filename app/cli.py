@@ -19,12 +19,11 @@ from dataclasses import asdict
 from pathlib import Path
 from typing import Any
 
+from app.files import DocumentError, read_document, write_atomically
 from engine.config import PRESETS, SamplerSettings, setting_fields
 from engine.errors import BadRequest, ModelLoadError, SettleError
 from engine.plan import find_locks, validate_edit
 from engine.protocol import Edit, EditMode, LoadProgress, Proposal, Span
-
-from app.files import DocumentError, read_document, write_atomically
 
 EXIT_BAD_INPUT = 2
 EXIT_MODEL = 3
@@ -47,13 +46,22 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="settle", description="Settle: diffusion-powered editing.")
+    parser = argparse.ArgumentParser(
+        prog="settle", description="Settle: diffusion-powered editing."
+    )
     commands = parser.add_subparsers(dest="command", required=True)
     rewrite = commands.add_parser("rewrite", help="rewrite a range of a file, keeping locked text")
     rewrite.add_argument("file", type=Path)
-    rewrite.add_argument("--range", required=True, type=parse_range, help="START:END character offsets")
-    rewrite.add_argument("--lock", action="append", default=[], metavar="TEXT",
-                         help="keep every occurrence of TEXT in the range (repeatable)")
+    rewrite.add_argument(
+        "--range", required=True, type=parse_range, help="START:END character offsets"
+    )
+    rewrite.add_argument(
+        "--lock",
+        action="append",
+        default=[],
+        metavar="TEXT",
+        help="keep every occurrence of TEXT in the range (repeatable)",
+    )
     rewrite.add_argument("--instruction", default="", help='e.g. "tighter", "formal"')
     rewrite.set_defaults(handler=run_rewrite)
     draft = commands.add_parser("draft", help="draft new text at an offset of a file")
@@ -63,8 +71,12 @@ def build_parser() -> argparse.ArgumentParser:
     draft.set_defaults(handler=run_draft)
     for sub in (rewrite, draft):
         add_engine_options(sub)
-        sub.add_argument("--write", action="store_true", help="save the result into the file (atomic)")
-        sub.add_argument("--json", action="store_true", help="print one JSON object instead of a diff")
+        sub.add_argument(
+            "--write", action="store_true", help="save the result into the file (atomic)"
+        )
+        sub.add_argument(
+            "--json", action="store_true", help="print one JSON object instead of a diff"
+        )
     models = commands.add_parser("models", help="list the models Settle can find")
     models.add_argument("--json", action="store_true")
     models.set_defaults(handler=run_models)
@@ -74,19 +86,28 @@ def build_parser() -> argparse.ArgumentParser:
 def add_engine_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--model", default="embedded", help="registry id, cached repo id or folder")
     parser.add_argument("--device", default="auto", choices=["auto", "cpu", "cuda", "mps"])
-    parser.add_argument("--allow-remote-code", action="store_true",
-                        help="consent to run this model's own code (LLaDA, Dream)")
+    parser.add_argument(
+        "--allow-remote-code",
+        action="store_true",
+        help="consent to run this model's own code (LLaDA, Dream)",
+    )
     parser.add_argument("--quality", choices=sorted(PRESETS), help="speed-quality preset")
     group = parser.add_argument_group("sampler settings")
     for name, default, help_text in setting_fields():
         flag = "--" + name.replace("_", "-")
         if isinstance(default, bool):
-            group.add_argument(flag, dest=name, action=argparse.BooleanOptionalAction, default=None,
-                               help=f"{help_text} (default: {default})")
+            group.add_argument(
+                flag,
+                dest=name,
+                action=argparse.BooleanOptionalAction,
+                default=None,
+                help=f"{help_text} (default: {default})",
+            )
         else:
             kind = float if name == "threshold" else type(default)
-            group.add_argument(flag, dest=name, type=kind, default=None,
-                               help=f"{help_text} (default: {default})")
+            group.add_argument(
+                flag, dest=name, type=kind, default=None, help=f"{help_text} (default: {default})"
+            )
 
 
 def parse_range(value: str) -> Span:
@@ -113,7 +134,9 @@ def run_rewrite(args: argparse.Namespace) -> int:
 
 def run_draft(args: argparse.Namespace) -> int:
     text = read_document(args.file)
-    edit = Edit(1, text, Span(args.at, args.at), (), args.prompt, EditMode.DRAFT, settings_from(args))
+    edit = Edit(
+        1, text, Span(args.at, args.at), (), args.prompt, EditMode.DRAFT, settings_from(args)
+    )
     return finish(args, text, edit)
 
 
@@ -121,8 +144,9 @@ def finish(args: argparse.Namespace, text: str, edit: Edit) -> int:
     from app.headless import run_request  # imports torch: only once the input is known good
 
     validate_edit(edit)
-    proposal, model_name = run_request(edit, args.model, args.device, args.allow_remote_code,
-                                       report_load)
+    proposal, model_name = run_request(
+        edit, args.model, args.device, args.allow_remote_code, report_load
+    )
     updated = text[: edit.target.start] + proposal.text + text[edit.target.end :]
     diff = unified_diff(text, updated, str(args.file))
     if args.json:
@@ -143,11 +167,14 @@ def report_load(progress: LoadProgress) -> None:
 
 def unified_diff(before: str, after: str, name: str) -> str:
     lines = difflib.unified_diff(
-        before.splitlines(keepends=True), after.splitlines(keepends=True),
-        fromfile=f"a/{name}", tofile=f"b/{name}",
+        before.splitlines(keepends=True),
+        after.splitlines(keepends=True),
+        fromfile=f"a/{name}",
+        tofile=f"b/{name}",
     )
-    return "".join(line if line.endswith("\n") else line + "\n\\ No newline at end of file\n"
-                   for line in lines)
+    return "".join(
+        line if line.endswith("\n") else line + "\n\\ No newline at end of file\n" for line in lines
+    )
 
 
 def proposal_json(proposal: Proposal, model_name: str, diff: str) -> dict[str, Any]:

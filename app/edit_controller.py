@@ -111,8 +111,15 @@ class EditController(QObject):
         target = Span(start, end)
         locks = self._locks_for(target) if self.mode is EditMode.REWRITE else ()
         settings = self.settings.with_changes(strength=max(strength, 0.05))
-        edit = Edit(self.client.next_request_id(), self.editor.plain_text(), target,
-                    tuple(Span(s, e) for s, e in locks), instruction, self.mode, settings)
+        edit = Edit(
+            self.client.next_request_id(),
+            self.editor.plain_text(),
+            target,
+            tuple(Span(s, e) for s, e in locks),
+            instruction,
+            self.mode,
+            settings,
+        )
         validate_edit(edit)
         relative = tuple((s - start, e - start) for s, e in locks)
         return Pending(edit, relative)
@@ -124,7 +131,9 @@ class EditController(QObject):
             if target.contains(lock):
                 inside.append((start, end))
             elif target.overlaps(lock):
-                raise BadRequest("A lock crosses the edge of the selection: select all of it or none.")
+                raise BadRequest(
+                    "A lock crosses the edge of the selection: select all of it or none."
+                )
         return inside
 
     def send(self, pending: Pending) -> None:
@@ -160,8 +169,9 @@ class EditController(QObject):
             return
         self._finish("")
         if self.editor.plain_text() != pending.edit.text:
-            self.message.emit("The text changed while the draft settled, so it was not offered. "
-                              "Run it again.")
+            self.message.emit(
+                "The text changed while the draft settled, so it was not offered. Run it again."
+            )
             return
         target = pending.edit.target
         original = pending.edit.text[target.start : target.end]
@@ -213,8 +223,15 @@ class EditController(QObject):
         pending, _ = self.reviewing
         edit = pending.edit
         settings = edit.settings.with_changes(seed=edit.settings.seed + 1)
-        again = Edit(self.client.next_request_id(), edit.text, edit.target, edit.locks,
-                     edit.instruction, edit.mode, settings)
+        again = Edit(
+            self.client.next_request_id(),
+            edit.text,
+            edit.target,
+            edit.locks,
+            edit.instruction,
+            edit.mode,
+            settings,
+        )
         self.send(Pending(again, pending.locks_in_target))
 
     def dismiss_review(self) -> None:

@@ -25,14 +25,16 @@ FILE_FILTER = "Documents (*.md *.markdown *.txt *.json);;Markdown (*.md *.markdo
 
 
 class FileController(QObject):
-    """Signals: ``message(str)``, ``documentChanged(str title, bool modified)``, ``recentChanged()``."""
+    """Signals: ``message(str)``, ``documentChanged(str title, bool modified)``,
+    ``recentChanged()``."""
 
     message = Signal(str)
     documentChanged = Signal(str, bool)
     recentChanged = Signal()
 
-    def __init__(self, editor: DocumentEditor, window: QWidget, settings: Settings,
-                 recovery: RecoveryStore) -> None:
+    def __init__(
+        self, editor: DocumentEditor, window: QWidget, settings: Settings, recovery: RecoveryStore
+    ) -> None:
         super().__init__(window)
         self.editor, self.window, self.settings, self.recovery = editor, window, settings, recovery
         self.path: Path | None = None
@@ -80,7 +82,9 @@ class FileController(QObject):
         self.recentChanged.emit()
         return True
 
-    def _replace(self, path: Path | None, text: str, locks: list[tuple[int, int]], newline: str) -> None:
+    def _replace(
+        self, path: Path | None, text: str, locks: list[tuple[int, int]], newline: str
+    ) -> None:
         self.recovery.discard(self.doc_id)
         self.doc_id = uuid.uuid4().hex
         self.path, self.newline = path, newline
@@ -107,13 +111,19 @@ class FileController(QObject):
         data = self.editor.plain_text().replace("\n", self.newline).encode("utf-8")
         out = QSaveFile(str(path))
         if not out.open(QSaveFile.OpenModeFlag.WriteOnly):
-            self._warn("Cannot save", f"{path} cannot be written: {out.errorString()}. "
-                       "Your text is still here; try another location.")
+            self._warn(
+                "Cannot save",
+                f"{path} cannot be written: {out.errorString()}. "
+                "Your text is still here; try another location.",
+            )
             return False
         out.write(data)
         if not out.commit():
-            self._warn("Cannot save", f"Saving {path} failed: {out.errorString()}. "
-                       "The old file is unchanged and your text is still here.")
+            self._warn(
+                "Cannot save",
+                f"Saving {path} failed: {out.errorString()}. "
+                "The old file is unchanged and your text is still here.",
+            )
             return False
         self.path = path
         self.settings.set_locks(path, self.editor.lock_spans())
@@ -130,10 +140,15 @@ class FileController(QObject):
         if not self.modified:
             proceed()
             return
-        box = QMessageBox(QMessageBox.Icon.Warning, "Unsaved changes",
-                          f"Save the changes to {self.title()}?",
-                          QMessageBox.StandardButton.Save | QMessageBox.StandardButton.Discard
-                          | QMessageBox.StandardButton.Cancel, self.window)
+        box = QMessageBox(
+            QMessageBox.Icon.Warning,
+            "Unsaved changes",
+            f"Save the changes to {self.title()}?",
+            QMessageBox.StandardButton.Save
+            | QMessageBox.StandardButton.Discard
+            | QMessageBox.StandardButton.Cancel,
+            self.window,
+        )
         box.setDefaultButton(QMessageBox.StandardButton.Save)
 
         def answered(button: int) -> None:
@@ -155,16 +170,22 @@ class FileController(QObject):
     def snapshot(self) -> None:
         if self.modified:
             path = str(self.path) if self.path else None
-            self.recovery.save(self.doc_id, path, self.editor.plain_text(), self.editor.lock_spans())
+            self.recovery.save(
+                self.doc_id, path, self.editor.plain_text(), self.editor.lock_spans()
+            )
 
     def offer_recovery(self) -> None:
         snapshots = self.recovery.snapshots()
         if not snapshots:
             return
         latest = snapshots[0]
-        box = QMessageBox(QMessageBox.Icon.Question, "Recover unsaved text",
-                          f"Settle closed without saving {latest.title}. Recover the text it had?",
-                          QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No, self.window)
+        box = QMessageBox(
+            QMessageBox.Icon.Question,
+            "Recover unsaved text",
+            f"Settle closed without saving {latest.title}. Recover the text it had?",
+            QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No,
+            self.window,
+        )
         box.finished.connect(lambda button: self._recover(latest, button))
         self._show(box)
 
@@ -175,8 +196,12 @@ class FileController(QObject):
         self.recover(snapshot)
 
     def recover(self, snapshot: Snapshot) -> None:
-        self._replace(Path(snapshot.path) if snapshot.path else None, snapshot.text,
-                      list(snapshot.locks), "\n")
+        self._replace(
+            Path(snapshot.path) if snapshot.path else None,
+            snapshot.text,
+            list(snapshot.locks),
+            "\n",
+        )
         self.editor.document().setModified(True)
         self.recovery.discard(snapshot.doc_id)
         self.message.emit(f"Recovered {snapshot.title}: save it to keep it.")
@@ -187,8 +212,12 @@ class FileController(QObject):
 
     def _file_dialog(self, mode: QFileDialog.AcceptMode, chosen: Callable[[str], None]) -> None:
         folder = str(self.path.parent) if self.path else ""
-        dialog = QFileDialog(self.window, "Save as" if mode == QFileDialog.AcceptMode.AcceptSave
-                             else "Open", folder, FILE_FILTER)
+        dialog = QFileDialog(
+            self.window,
+            "Save as" if mode == QFileDialog.AcceptMode.AcceptSave else "Open",
+            folder,
+            FILE_FILTER,
+        )
         dialog.setAcceptMode(mode)
         if mode == QFileDialog.AcceptMode.AcceptSave:
             dialog.setDefaultSuffix("md")
@@ -197,8 +226,11 @@ class FileController(QObject):
 
     def _warn(self, title: str, text: str) -> None:
         self.message.emit(text)
-        self._show(QMessageBox(QMessageBox.Icon.Warning, title, text,
-                               QMessageBox.StandardButton.Ok, self.window))
+        self._show(
+            QMessageBox(
+                QMessageBox.Icon.Warning, title, text, QMessageBox.StandardButton.Ok, self.window
+            )
+        )
 
     def _show(self, dialog: QWidget) -> None:
         self._dialog = dialog

@@ -46,15 +46,17 @@ class Session:
     crash_box: QMessageBox | None = field(default=None)
 
 
-def build_session(worker: WorkerClient, settings: Settings | None = None,
-                  recovery: RecoveryStore | None = None) -> Session:
+def build_session(
+    worker: WorkerClient, settings: Settings | None = None, recovery: RecoveryStore | None = None
+) -> Session:
     """Create the window and its controllers, wired; nothing is started or shown."""
     settings = settings or Settings()
     window = MainWindow()
     client = AsyncWorkerClient(worker, window)
     files = FileController(window.editor, window, settings, recovery or RecoveryStore())
-    edits = EditController(window.editor, window.overlay, window.review, window.bar,
-                           window.engine_status, client)
+    edits = EditController(
+        window.editor, window.overlay, window.review, window.bar, window.engine_status, client
+    )
     models = ModelController(window, client, window.engine_status, window.banner, settings)
     session = Session(window, client, files, edits, models, settings)
     _wire(session)
@@ -64,12 +66,20 @@ def build_session(worker: WorkerClient, settings: Settings | None = None,
 def _wire(s: Session) -> None:
     w = s.window
     handlers: dict[str, Callable[[], object]] = {
-        "file.new": s.files.new, "file.open": s.files.ask_open, "file.save": s.files.save,
-        "file.save_as": s.files.ask_save_as, "file.quit": w.close,
-        "edit.undo": w.editor.undo, "edit.redo": w.editor.redo, "edit.find": w.find_bar.open_bar,
-        "edit.lock": w.editor.toggle_lock, "ask.rewrite": s.edits.begin_rewrite,
-        "ask.draft": s.edits.begin_draft, "ask.cancel": s.edits.cancel,
-        "model.choose": s.models.choose, "view.preview": w.toggle_preview,
+        "file.new": s.files.new,
+        "file.open": s.files.ask_open,
+        "file.save": s.files.save,
+        "file.save_as": s.files.ask_save_as,
+        "file.quit": w.close,
+        "edit.undo": w.editor.undo,
+        "edit.redo": w.editor.redo,
+        "edit.find": w.find_bar.open_bar,
+        "edit.lock": w.editor.toggle_lock,
+        "ask.rewrite": s.edits.begin_rewrite,
+        "ask.draft": s.edits.begin_draft,
+        "ask.cancel": s.edits.cancel,
+        "model.choose": s.models.choose,
+        "view.preview": w.toggle_preview,
         "help.shortcuts": w.show_shortcuts,
     }
     for action_id, handler in handlers.items():
@@ -105,9 +115,13 @@ def install_crash_handler(session: Session) -> None:
         details = "".join(traceback.format_exception(kind, error, tb))
         log.error("unhandled error\n%s", details)
         saved = _rescue_text(session)
-        box = QMessageBox(QMessageBox.Icon.Critical, f"{APP_NAME} hit an error",
-                          f"Something went wrong: {error}\n\n{saved}",
-                          QMessageBox.StandardButton.Ok, session.window)
+        box = QMessageBox(
+            QMessageBox.Icon.Critical,
+            f"{APP_NAME} hit an error",
+            f"Something went wrong: {error}\n\n{saved}",
+            QMessageBox.StandardButton.Ok,
+            session.window,
+        )
         box.setDetailedText(details)
         session.crash_box = box
         box.open()
@@ -119,9 +133,13 @@ def _rescue_text(session: Session) -> str:
     files = session.files
     try:
         path = str(files.path) if files.path else None
-        files.recovery.save(files.doc_id, path, session.window.editor.plain_text(),
-                            session.window.editor.lock_spans())
-    except Exception as error:  # noqa: BLE001 - the rescue must never raise over the crash
+        files.recovery.save(
+            files.doc_id,
+            path,
+            session.window.editor.plain_text(),
+            session.window.editor.lock_spans(),
+        )
+    except Exception as error:
         return f"Your text could not be saved to recovery ({error}); save it now."
     return "Your text is safe: a copy was saved for recovery. Save your document to be sure."
 

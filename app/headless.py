@@ -22,8 +22,8 @@ def run_request(
 ) -> tuple[Proposal, str]:
     """Return the proposal and the loaded model's display name."""
     from engine.models import load
-    from engine.session import run_edit
     from engine.runtime import configure_threads
+    from engine.session import run_edit
 
     configure_threads()
     loaded = load(LoadModel(model, device, allow_remote_code), on_progress)

@@ -15,6 +15,7 @@ from PySide6.QtWidgets import QMessageBox, QWidget
 
 from app.settings import Settings
 from app.worker_client import AsyncWorkerClient
+from engine.models import ModelSpec
 from engine.protocol import Failed, LoadProgress, ModelReady
 from ui.models import ModelEntry, ModelPicker
 from ui.status import EngineBanner, EngineStatus
@@ -27,8 +28,14 @@ class ModelController(QObject):
 
     message = Signal(str)
 
-    def __init__(self, window: QWidget, client: AsyncWorkerClient, status: EngineStatus,
-                 banner: EngineBanner, settings: Settings) -> None:
+    def __init__(
+        self,
+        window: QWidget,
+        client: AsyncWorkerClient,
+        status: EngineStatus,
+        banner: EngineBanner,
+        settings: Settings,
+    ) -> None:
         super().__init__(window)
         self.window, self.client, self.status = window, client, status
         self.banner, self.settings = banner, settings
@@ -61,12 +68,12 @@ class ModelController(QObject):
         picker.open()
 
     @staticmethod
-    def _entry(spec: object) -> ModelEntry:
+    def _entry(spec: ModelSpec) -> ModelEntry:
         return ModelEntry(
-            id=str(getattr(spec, "id")),
-            display_name=str(getattr(spec, "display_name")),
-            source=SOURCES.get(str(getattr(spec, "source")), str(getattr(spec, "source"))),
-            needs_remote_code=bool(getattr(spec, "needs_remote_code")),
+            id=str(spec.id),
+            display_name=str(spec.display_name),
+            source=SOURCES.get(str(spec.source), str(spec.source)),
+            needs_remote_code=bool(spec.needs_remote_code),
             note=str(getattr(spec, "notes", "") or ""),
         )
 
@@ -99,8 +106,12 @@ class ModelController(QObject):
         asyncio.get_event_loop().create_task(self.client.restart())
 
     def _inform(self, title: str, text: str) -> None:
-        box = QMessageBox(QMessageBox.Icon.Warning, title,
-                          f"{text}\n\nThe editor keeps working; pick another model or device.",
-                          QMessageBox.StandardButton.Ok, self.window)
+        box = QMessageBox(
+            QMessageBox.Icon.Warning,
+            title,
+            f"{text}\n\nThe editor keeps working; pick another model or device.",
+            QMessageBox.StandardButton.Ok,
+            self.window,
+        )
         self._box = box
         box.open()

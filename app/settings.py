@@ -55,7 +55,9 @@ class Settings:
 
     # model -----------------------------------------------------------------------------
     def model(self) -> tuple[str, str]:
-        return str(self.store.value("model/id", "embedded")), str(self.store.value("model/device", "auto"))
+        return str(self.store.value("model/id", "embedded")), str(
+            self.store.value("model/device", "auto")
+        )
 
     def set_model(self, model_id: str, device: str) -> None:
         self.store.setValue("model/id", model_id)

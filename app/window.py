@@ -22,12 +22,38 @@ from ui.shortcuts import ShortcutsWindow, key_sequences
 from ui.status import EngineBanner, EngineStatus
 
 MENUS: tuple[tuple[str, tuple[tuple[str, str], ...]], ...] = (
-    ("&File", (("file.new", "&New"), ("file.open", "&Open…"), ("", ""), ("file.save", "&Save"),
-               ("file.save_as", "Save &As…"), ("", ""), ("file.quit", "&Quit"))),
-    ("&Edit", (("edit.undo", "&Undo"), ("edit.redo", "&Redo"), ("", ""),
-               ("edit.find", "&Find…"), ("edit.lock", "&Lock / unlock selection"))),
-    ("&Model", (("ask.rewrite", "&Rewrite selection…"), ("ask.draft", "&Draft here…"),
-                ("ask.cancel", "&Cancel draft"), ("", ""), ("model.choose", "Choose &model…"))),
+    (
+        "&File",
+        (
+            ("file.new", "&New"),
+            ("file.open", "&Open…"),
+            ("", ""),
+            ("file.save", "&Save"),
+            ("file.save_as", "Save &As…"),
+            ("", ""),
+            ("file.quit", "&Quit"),
+        ),
+    ),
+    (
+        "&Edit",
+        (
+            ("edit.undo", "&Undo"),
+            ("edit.redo", "&Redo"),
+            ("", ""),
+            ("edit.find", "&Find…"),
+            ("edit.lock", "&Lock / unlock selection"),
+        ),
+    ),
+    (
+        "&Model",
+        (
+            ("ask.rewrite", "&Rewrite selection…"),
+            ("ask.draft", "&Draft here…"),
+            ("ask.cancel", "&Cancel draft"),
+            ("", ""),
+            ("model.choose", "Choose &model…"),
+        ),
+    ),
     ("&View", (("view.preview", "Markdown &preview"),)),
     ("&Help", (("help.shortcuts", "&Keyboard shortcuts"),)),
 )
@@ -70,8 +96,13 @@ class MainWindow(QMainWindow):
         column = QVBoxLayout(central)
         column.setContentsMargins(0, 0, 0, 0)
         column.setSpacing(0)
-        for widget, stretch in ((self.banner, 0), (splitter, 1), (self.find_bar, 0),
-                                (self.bar, 0), (self.review, 0)):
+        for widget, stretch in (
+            (self.banner, 0),
+            (splitter, 1),
+            (self.find_bar, 0),
+            (self.bar, 0),
+            (self.review, 0),
+        ):
             column.addWidget(widget, stretch)
         self.banner.hide()
         self.bar.hide()

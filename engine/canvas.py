@@ -14,7 +14,7 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
-from enum import Enum
+from enum import StrEnum
 
 from engine.config import SamplerSettings
 from engine.errors import BadRequest, InvariantViolation
@@ -23,7 +23,7 @@ from engine.protocol import SegmentText
 from engine.tokens import TokenTable
 
 
-class Kind(str, Enum):
+class Kind(StrEnum):
     LOCKED = "locked"
     FREE = "free"
     SLOT = "slot"
@@ -51,7 +51,7 @@ class Canvas:
 
 
 def free_budget(seed_tokens: int, settings: SamplerSettings) -> int:
-    """Room for a rewritten gap: its original length plus slack, so the rewrite may grow a little."""
+    """Room for a rewritten gap: its original length plus slack, so a rewrite may grow a little."""
     return max(seed_tokens + math.ceil(seed_tokens * settings.slack), seed_tokens + 2, 1)
 
 
@@ -71,7 +71,11 @@ def build_canvas(
             flags = [True] * len(ids)
         else:
             original = table.encode(segment.seed)
-            budget = segment.budget if segment.budget is not None else free_budget(len(original), settings)
+            budget = (
+                segment.budget
+                if segment.budget is not None
+                else free_budget(len(original), settings)
+            )
             original = original[:budget]
             ids = original + [filler] * (budget - len(original))
             kinds += [Kind.SLOT if isinstance(segment, Slot) else Kind.FREE] * budget

@@ -16,7 +16,7 @@ def _opt(default: Any, help_text: str) -> Any:
 
 @dataclass(frozen=True)
 class SamplerSettings:
-    """How a request is denoised. Validated on construction, so a bad value never reaches a model."""
+    """How a request is denoised; validated on construction, so bad values never reach a model."""
 
     steps: int = _opt(32, "denoising steps at most (masked: spread over blocks; Gemma: per canvas)")
     threshold: float | None = _opt(
@@ -35,7 +35,9 @@ class SamplerSettings:
     entropy_bound: float = _opt(
         1.0, "DiffusionGemma: entropy bound of the sampler (higher: more tokens per step)"
     )
-    adaptive_stop: bool = _opt(True, "DiffusionGemma: stop a canvas once it is stable and confident")
+    adaptive_stop: bool = _opt(
+        True, "DiffusionGemma: stop a canvas once it is stable and confident"
+    )
 
     def __post_init__(self) -> None:
         problems = []

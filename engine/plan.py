@@ -12,6 +12,7 @@ happens in :func:`plan_edit`, before any model work, and raises :class:`BadReque
 from __future__ import annotations
 
 from dataclasses import dataclass
+from itertools import pairwise
 
 from engine.errors import BadRequest
 from engine.protocol import Edit, EditMode, Span
@@ -71,7 +72,7 @@ class EditPlan:
 
 
 def validate_edit(edit: Edit) -> None:
-    """Raise :class:`BadRequest` with a clear message for any selection or lock a user can get wrong."""
+    """Raise :class:`BadRequest`, clearly worded, for any selection or lock a user can get wrong."""
     n = len(edit.text)
     t = edit.target
     if not 0 <= t.start <= t.end <= n:
@@ -86,10 +87,10 @@ def validate_edit(edit: Edit) -> None:
             raise BadRequest(f"The lock {lock.start}:{lock.end} is empty.")
         if not t.contains(lock):
             raise BadRequest(
-                f"The lock {lock.start}:{lock.end} ({edit.text[lock.start:lock.end]!r}) lies "
+                f"The lock {lock.start}:{lock.end} ({edit.text[lock.start : lock.end]!r}) lies "
                 f"outside the selection {t.start}:{t.end}."
             )
-    for first, second in zip(ordered, ordered[1:], strict=False):
+    for first, second in pairwise(ordered):
         if first.overlaps(second):
             raise BadRequest(
                 f"The locks {first.start}:{first.end} and {second.start}:{second.end} overlap."
@@ -137,7 +138,8 @@ def find_locks(text: str, target: Span, phrases: list[str]) -> tuple[Span, ...]:
         found = _occurrences(text, target, phrase)
         if not found:
             raise BadRequest(
-                f"The lock phrase {phrase!r} does not occur in the selection {target.start}:{target.end}."
+                f"The lock phrase {phrase!r} does not occur in the selection "
+                f"{target.start}:{target.end}."
             )
         spans.extend(found)
     return tuple(sorted(spans))

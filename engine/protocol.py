@@ -12,7 +12,7 @@ Events flow worker → GUI: :class:`LoadProgress`, :class:`ModelReady`, :class:`
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from enum import Enum
+from enum import StrEnum
 
 from engine.config import SamplerSettings
 
@@ -36,7 +36,7 @@ class Span:
         return self.start <= other.start and other.end <= self.end
 
 
-class TokenState(str, Enum):
+class TokenState(StrEnum):
     """How settled one canvas position is, as the draft overlay shows it."""
 
     NOISE = "noise"  # masked / random: nothing to show yet
@@ -45,7 +45,7 @@ class TokenState(str, Enum):
     LOCKED = "locked"  # copied from the user's text, never changes
 
 
-class EditMode(str, Enum):
+class EditMode(StrEnum):
     REWRITE = "rewrite"  # replace a selection, keeping locked spans
     DRAFT = "draft"  # insert new text at a cursor position
 
@@ -157,7 +157,8 @@ class Metrics:
     def summary(self) -> str:
         return (
             f"{self.steps} steps, {self.tokens_per_forward:.2f} tok/forward, "
-            f"{self.tokens_per_second:.1f} tok/s, first frame {self.time_to_first_frame_s * 1000:.0f} ms, "
+            f"{self.tokens_per_second:.1f} tok/s, "
+            f"first frame {self.time_to_first_frame_s * 1000:.0f} ms, "
             f"settled in {self.time_to_settle_s:.2f} s, churn {self.churn:.0%}"
         )
 

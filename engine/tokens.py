@@ -7,9 +7,9 @@ token is refused with a clear message.
 
 from __future__ import annotations
 
+import unicodedata
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-import unicodedata
 from functools import cache
 from typing import Any
 
@@ -72,7 +72,9 @@ def special_tokens(
         raise ModelLoadError("This model's tokenizer has no token that can serve as filler.")
     eos = _ids(tokenizer.convert_tokens_to_ids(t) for t in _eos_tokens(tokenizer))
     bos_id = _token_id(tokenizer, getattr(tokenizer, "bos_token", None))
-    specials = _all_special_ids(tokenizer) | set(eos) | {i for i in (mask_id, bos_id) if i is not None}
+    specials = (
+        _all_special_ids(tokenizer) | set(eos) | {i for i in (mask_id, bos_id) if i is not None}
+    )
     banned = frozenset(i for i in specials if i != filler_id and i < vocab_size)
     return SpecialTokens(mask_id, filler_id, eos, bos_id, banned, vocab_size)
 

@@ -1,8 +1,14 @@
 """Suite-wide set-up: headless Qt, one torch thread, no network, hypothesis profile."""
 
 import os
+import tempfile
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+# Tests never write into the user's home: model conversions and recovery snapshots go to a
+# folder of this test session (the embedded model converts at most once per session).
+_SESSION_DIR = tempfile.mkdtemp(prefix="settle-tests-")
+os.environ["SETTLE_CACHE_DIR"] = os.path.join(_SESSION_DIR, "cache")
+os.environ["SETTLE_RECOVERY_DIR"] = os.path.join(_SESSION_DIR, "recovery")
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
 os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
 os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")

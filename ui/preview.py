@@ -27,7 +27,7 @@ class MarkdownPreview(QTextBrowser):
         if self.isVisible():
             self._timer.start()
 
-    def showEvent(self, event) -> None:  # noqa: ANN001 - Qt's signature
+    def showEvent(self, event) -> None:
         super().showEvent(event)
         self._render()
 

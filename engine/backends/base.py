@@ -68,11 +68,15 @@ def allowed_mask(canvas: Canvas, table: TokenTable, vocab_size: int) -> torch.Te
     slots their constraint's set.
     """
     mask = torch.ones(len(canvas), vocab_size, dtype=torch.bool)
-    banned = torch.tensor(sorted(i for i in table.specials.banned if i < vocab_size), dtype=torch.long)
+    banned = torch.tensor(
+        sorted(i for i in table.specials.banned if i < vocab_size), dtype=torch.long
+    )
     if banned.numel():
         mask[:, banned] = False
     mask[:, len(table.tokenizer) :] = False  # padding rows of the embedding decode to nothing
-    control = torch.tensor(sorted(i for i in table.control_ids() if i < vocab_size), dtype=torch.long)
+    control = torch.tensor(
+        sorted(i for i in table.control_ids() if i < vocab_size), dtype=torch.long
+    )
     if control.numel():
         mask[:, control] = False
     for position, kind in enumerate(canvas.kinds):
@@ -82,7 +86,9 @@ def allowed_mask(canvas: Canvas, table: TokenTable, vocab_size: int) -> torch.Te
     for index, segment in enumerate(canvas.plan.segments):
         if isinstance(segment, Slot):
             allowed = torch.zeros(vocab_size, dtype=torch.bool)
-            allowed[sorted(i for i in table.allowed_ids(segment.constraint) if i < vocab_size)] = True
+            allowed[sorted(i for i in table.allowed_ids(segment.constraint) if i < vocab_size)] = (
+                True
+            )
             for position in canvas.segment_positions(index):
                 mask[position] = allowed
     return mask

@@ -39,7 +39,9 @@ def settings(tmp_path: Path) -> Settings:
 
 
 @pytest.fixture
-def session(qtbot, qloop, settings: Settings, tmp_path: Path, tiny_folder: Path) -> Iterator[Session]:
+def session(
+    qtbot, qloop, settings: Settings, tmp_path: Path, tiny_folder: Path
+) -> Iterator[Session]:
     settings.set_model(str(tiny_folder), "cpu")
     built = build_session(ThreadWorker(), settings, RecoveryStore(tmp_path / "recovery"))
     qtbot.addWidget(built.window)

@@ -18,7 +18,9 @@ def message_box(session: Session) -> QMessageBox:
     return box
 
 
-def test_open_edit_save_round_trip_keeps_crlf_and_locks(qtbot, session: Session, tmp_path: Path) -> None:
+def test_open_edit_save_round_trip_keeps_crlf_and_locks(
+    qtbot, session: Session, tmp_path: Path
+) -> None:
     path = tmp_path / "doc.md"
     path.write_bytes(b"line one\r\nline two\r\n")
     assert session.files.open_path(path)
@@ -38,7 +40,9 @@ def test_open_edit_save_round_trip_keeps_crlf_and_locks(qtbot, session: Session,
     assert editor.lock_spans() == [(0, 4)]
 
 
-def test_binary_and_non_utf8_files_are_refused_and_nothing_is_lost(qtbot, session: Session, tmp_path: Path) -> None:
+def test_binary_and_non_utf8_files_are_refused_and_nothing_is_lost(
+    qtbot, session: Session, tmp_path: Path
+) -> None:
     editor = session.window.editor
     editor.load_text("my unsaved words")
     for name, data in (("bad.md", b"caf\xe9"), ("img.png", b"\x89PNG\x00\x00\x01")):
@@ -54,7 +58,9 @@ def test_binary_and_non_utf8_files_are_refused_and_nothing_is_lost(qtbot, sessio
     assert editor.plain_text() == "my unsaved words"
 
 
-def test_saving_to_an_unwritable_place_keeps_the_text_and_the_modified_flag(qtbot, session: Session, tmp_path: Path) -> None:
+def test_saving_to_an_unwritable_place_keeps_the_text_and_the_modified_flag(
+    qtbot, session: Session, tmp_path: Path
+) -> None:
     editor = session.window.editor
     editor.load_text("")
     qtbot.keyClicks(editor, "precious")
@@ -86,7 +92,9 @@ def test_autosave_then_crash_then_recovery_offer(qtbot, qloop, settings, tmp_pat
     assert RecoveryStore(recovery_dir).snapshots() == []
 
 
-def test_closing_with_unsaved_changes_asks_and_cancel_keeps_everything(qtbot, session: Session) -> None:
+def test_closing_with_unsaved_changes_asks_and_cancel_keeps_everything(
+    qtbot, session: Session
+) -> None:
     editor = session.window.editor
     qtbot.keyClicks(editor, "draft")
     session.window.close()

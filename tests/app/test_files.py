@@ -23,7 +23,9 @@ def test_reads_utf8_and_drops_a_bom(tmp_path: Path) -> None:
         (b"\x89PNG\r\n\x1a\n\x00\x00\x00", "binary"),
     ],
 )
-def test_unreadable_content_is_refused_clearly(tmp_path: Path, content: bytes, message: str) -> None:
+def test_unreadable_content_is_refused_clearly(
+    tmp_path: Path, content: bytes, message: str
+) -> None:
     path = tmp_path / "bad.md"
     path.write_bytes(content)
     with pytest.raises(DocumentError, match=message):
@@ -48,7 +50,9 @@ def test_atomic_write_replaces_and_keeps_mode(tmp_path: Path) -> None:
     assert [p.name for p in tmp_path.iterdir()] == ["doc.md"]
 
 
-def test_failed_write_leaves_the_old_file_whole(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_failed_write_leaves_the_old_file_whole(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     path = tmp_path / "doc.md"
     path.write_text("precious text", encoding="utf-8")
 

@@ -13,7 +13,10 @@ def test_snapshot_round_trip_and_discard(tmp_path: Path) -> None:
     # A new store (as after a restart) finds it.
     [snap] = RecoveryStore(tmp_path / "rec").snapshots()
     assert (snap.path, snap.text, snap.locks, snap.title) == (
-        "/home/u/notes.md", "Unsaved ✓ text", [(0, 8)], "notes.md"
+        "/home/u/notes.md",
+        "Unsaved ✓ text",
+        [(0, 8)],
+        "notes.md",
     )
     store.discard("doc-1")
     assert store.snapshots() == []

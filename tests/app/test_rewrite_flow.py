@@ -10,7 +10,9 @@ from PySide6.QtWidgets import QLineEdit
 from app.gui import Session
 from engine.protocol import Frame, ModelReady, Proposal
 
-DOC = "# Notes\n\nAda met Babbage in London in 1833. They spoke of engines and of numbers.\n\nEnd.\n"
+DOC = (
+    "# Notes\n\nAda met Babbage in London in 1833. They spoke of engines and of numbers.\n\nEnd.\n"
+)
 TARGET = (9, 82)
 
 
@@ -42,7 +44,9 @@ def ask(qtbot, session: Session, instruction: str) -> None:
     qtbot.keyClick(field, Qt.Key.Key_Return)
 
 
-def test_rewrite_is_reviewed_applied_per_hunk_and_undone_in_one_step(qtbot, session: Session) -> None:
+def test_rewrite_is_reviewed_applied_per_hunk_and_undone_in_one_step(
+    qtbot, session: Session
+) -> None:
     load_model(qtbot, session)
     editor = session.window.editor
     editor.load_text(DOC)
@@ -98,7 +102,9 @@ def test_esc_cancels_a_running_draft_and_the_next_request_works(qtbot, session: 
     assert editor.plain_text() == DOC
 
 
-def test_the_gui_keeps_processing_events_while_the_worker_generates(qtbot, session: Session) -> None:
+def test_the_gui_keeps_processing_events_while_the_worker_generates(
+    qtbot, session: Session
+) -> None:
     load_model(qtbot, session)
     session.window.editor.load_text(DOC)
     session.edits.settings = session.edits.settings.with_changes(steps=200, block_length=0)

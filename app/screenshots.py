@@ -1,0 +1,119 @@
+"""Regenerate the README's screenshots (``make screenshots``) from the real app.
+
+Runs the real window, the real spawned worker and the embedded model on the sample document in
+``resources/samples/``, and grabs PNGs into ``docs/screenshots/``: the editor with locks, a
+draft mid-settle, the diff review and the model picker. Needs a display: ``make screenshots``
+runs it under ``xvfb-run``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import sys
+from pathlib import Path
+
+from PySide6.QtGui import QTextCursor
+from PySide6.QtWidgets import QApplication, QWidget
+
+from app.gui import Session, build_session
+from app.identity import APP_ID, APP_NAME
+from engine.client import WorkerHandle
+from engine.protocol import Frame
+
+ROOT = Path(__file__).resolve().parents[1]
+SAMPLE = ROOT / "resources" / "samples" / "engines.md"
+OUT = ROOT / "docs" / "screenshots"
+LOCKS = ("Ada Lovelace", "1843")
+MID_SETTLE_STEP = 6
+
+
+async def grab(widget: QWidget, name: str) -> None:
+    # Let the loop paint first; processEvents() inside a task would re-enter qasync.
+    await asyncio.sleep(0.1)
+    path = OUT / f"{name}.png"
+    widget.grab().save(str(path))
+    print(f"wrote {path.relative_to(ROOT)}")
+
+
+def select(session: Session, start: int, end: int) -> None:
+    cursor = session.window.editor.textCursor()
+    cursor.setPosition(start)
+    cursor.setPosition(end, QTextCursor.MoveMode.KeepAnchor)
+    session.window.editor.setTextCursor(cursor)
+
+
+def target_paragraph(text: str) -> tuple[int, int]:
+    start = text.index(LOCKS[0])
+    start = text.rfind("\n\n", 0, start) + 2
+    return start, text.index("\n\n", start)
+
+
+async def wait_for(signal: object, timeout: float) -> object:
+    future: asyncio.Future[object] = asyncio.get_event_loop().create_future()
+
+    def done(value: object) -> None:
+        if not future.done():
+            future.set_result(value)
+
+    signal.connect(done)  # type: ignore[attr-defined]
+    try:
+        return await asyncio.wait_for(future, timeout)
+    finally:
+        signal.disconnect(done)  # type: ignore[attr-defined]
+
+
+async def shoot(session: Session) -> None:
+    window, editor = session.window, session.window.editor
+    session.files.open_path(SAMPLE)
+    text = editor.plain_text()
+    for phrase in LOCKS:
+        at = text.index(phrase)
+        select(session, at, at + len(phrase))
+        editor.toggle_lock()
+    session.models.load_saved()
+    await wait_for(session.client.modelReady, 600)
+    start, end = target_paragraph(text)
+    select(session, end, end)  # no selection: the lock tint shows
+    await grab(window, "editor-with-locks")
+    select(session, start, end)
+    session.edits.settings = session.edits.settings.with_changes(steps=24, block_length=0)
+    session.edits.begin_rewrite()
+    window.bar.set_instruction("tighter")
+    window.bar.submit()
+    while True:
+        frame = await wait_for(session.client.frame, 300)
+        if isinstance(frame, Frame) and frame.step >= MID_SETTLE_STEP:
+            break
+    await grab(window, "draft-settling")
+    await wait_for(session.client.proposal, 300)
+    await grab(window, "diff-review")
+    session.window.review.cancel()
+    session.models.choose()
+    assert session.models.picker is not None
+    await grab(session.models.picker, "model-picker")
+
+
+def main() -> int:
+    import qasync
+
+    OUT.mkdir(parents=True, exist_ok=True)
+    app = QApplication(sys.argv[:1])
+    app.setApplicationName(APP_NAME)
+    app.setDesktopFileName(APP_ID)
+    loop = qasync.QEventLoop(app)
+    asyncio.set_event_loop(loop)
+    session = build_session(WorkerHandle())
+    session.settings.set_model("embedded", "cpu")
+    session.window.resize(1200, 780)
+    session.window.show()
+    session.client.start()
+    try:
+        with loop:
+            loop.run_until_complete(shoot(session))
+    finally:
+        session.client.close()
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,232 @@
+"""The headless CLI: diffs, JSON, atomic --write, and bad input that exits 2 and changes nothing."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from app.cli import main
+
+DOC = "# Notes\n\nAda met Babbage in London in 1833. They spoke of engines.\n\nEnd.\n"
+RANGE = f"{DOC.index('Ada')}:{DOC.index(' engines.') + 9}"
+
+
+@pytest.fixture
+def doc(tmp_path: Path) -> Path:
+    path = tmp_path / "notes.md"
+    path.write_text(DOC, encoding="utf-8")
+    return path
+
+
+def run(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
+    code = main(list(args))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_rewrite_prints_a_diff_that_keeps_both_locks(doc: Path, tiny_folder: Path, capsys) -> None:
+    code, out, err = run(
+        capsys,
+        "rewrite",
+        str(doc),
+        "--range",
+        RANGE,
+        "--lock",
+        "Babbage",
+        "--lock",
+        "1833",
+        "--model",
+        str(tiny_folder),
+        "--steps",
+        "4",
+    )
+    assert code == 0, err
+    assert out.startswith(f"--- a/{doc}")
+    assert doc.read_text(encoding="utf-8") == DOC  # no --write: the file is untouched
+    added = "".join(
+        line[1:]
+        for line in out.splitlines(keepends=True)
+        if line.startswith("+") and not line.startswith("+++")
+    )
+    assert "Babbage" in added and "1833" in added
+    assert "steps" in err
+
+
+def test_json_output_and_write(doc: Path, tiny_folder: Path, capsys) -> None:
+    code, out, _ = run(
+        capsys,
+        "rewrite",
+        str(doc),
+        "--range",
+        RANGE,
+        "--lock",
+        "Babbage",
+        "--model",
+        str(tiny_folder),
+        "--steps",
+        "4",
+        "--json",
+        "--write",
+    )
+    assert code == 0
+    result = json.loads(out)
+    assert result["locks"] == ["Babbage"]
+    assert "Babbage" in result["text"]
+    assert {"steps", "tokens_per_forward", "time_to_first_frame_s"} <= set(result["metrics"])
+    start, end = (int(x) for x in RANGE.split(":"))
+    assert doc.read_text(encoding="utf-8") == DOC[:start] + result["text"] + DOC[end:]
+
+
+def test_draft_inserts_at_the_offset(doc: Path, tiny_folder: Path, capsys) -> None:
+    at = DOC.index("End.")
+    code, out, _ = run(
+        capsys,
+        "draft",
+        str(doc),
+        "--at",
+        str(at),
+        "--prompt",
+        "a closing line",
+        "--model",
+        str(tiny_folder),
+        "--steps",
+        "4",
+        "--draft-tokens",
+        "8",
+        "--json",
+    )
+    assert code == 0
+    text = json.loads(out)["text"]
+    assert json.loads(out)["range"] == [at, at]
+    assert len(text) > 0
+
+
+def test_same_seed_same_output(doc: Path, tiny_folder: Path, capsys) -> None:
+    args = (
+        "rewrite",
+        str(doc),
+        "--range",
+        RANGE,
+        "--model",
+        str(tiny_folder),
+        "--steps",
+        "4",
+        "--temperature",
+        "1.0",
+        "--seed",
+        "7",
+        "--json",
+    )
+    first = json.loads(run(capsys, *args)[1])["text"]
+    second = json.loads(run(capsys, *args)[1])["text"]
+    assert first == second
+
+
+@pytest.mark.parametrize(
+    ("extra", "message"),
+    [
+        (["--range", "40:10"], "outside the text"),
+        (["--range", "5:5"], "empty"),
+        (["--range", "0:9999"], "outside the text"),
+        (["--range", RANGE, "--lock", "Paris"], "does not occur"),
+        (["--range", RANGE, "--lock", "Ada met", "--lock", "met Babbage"], "overlap"),
+        (
+            [
+                "--range",
+                RANGE,
+                "--lock",
+                "Ada met Babbage in London in 1833. They spoke of engines.",
+            ],
+            "whole selection is locked",
+        ),
+        (["--range", RANGE, "--strength", "0"], "strength"),
+    ],
+)
+def test_bad_input_exits_2_and_changes_nothing(
+    doc: Path, capsys, extra: list[str], message: str
+) -> None:
+    code, out, err = run(capsys, "rewrite", str(doc), "--write", "--model", "/nonexistent", *extra)
+    assert code == 2
+    assert message in err
+    assert out == ""
+    assert doc.read_text(encoding="utf-8") == DOC
+
+
+def test_lock_outside_the_range_is_refused(doc: Path, capsys) -> None:
+    code, _, err = run(capsys, "rewrite", str(doc), "--range", RANGE, "--lock", "End.")
+    assert code == 2 and "does not occur in the selection" in err
+
+
+def test_non_utf8_and_missing_files_exit_2(tmp_path: Path, capsys) -> None:
+    bad = tmp_path / "latin1.md"
+    bad.write_bytes(b"caf\xe9\n")
+    code, _, err = run(capsys, "rewrite", str(bad), "--range", "0:3", "--write")
+    assert code == 2 and "not UTF-8" in err
+    assert bad.read_bytes() == b"caf\xe9\n"
+    code, _, err = run(capsys, "draft", str(tmp_path / "nope.md"), "--at", "0")
+    assert code == 2 and "does not exist" in err
+
+
+def test_malformed_range_is_an_argument_error(doc: Path, capsys) -> None:
+    with pytest.raises(SystemExit) as exited:
+        main(["rewrite", str(doc), "--range", "ten:twenty"])
+    assert exited.value.code == 2
+    assert "START:END" in capsys.readouterr().err
+
+
+def test_missing_or_pickle_model_exits_3(doc: Path, tmp_path: Path, capsys) -> None:
+    code, _, err = run(
+        capsys, "rewrite", str(doc), "--range", RANGE, "--model", str(tmp_path / "none")
+    )
+    assert code == 3 and "none" in err
+    pickled = tmp_path / "pickled"
+    pickled.mkdir()
+    (pickled / "config.json").write_text('{"model_type": "llama"}', encoding="utf-8")
+    (pickled / "pytorch_model.bin").write_bytes(b"not really")
+    code, _, err = run(capsys, "rewrite", str(doc), "--range", RANGE, "--model", str(pickled))
+    assert code == 3 and "pickle" in err.lower()
+    assert doc.read_text(encoding="utf-8") == DOC
+
+
+def test_models_lists_the_embedded_default(capsys) -> None:
+    code, out, _ = run(capsys, "models", "--json")
+    assert code == 0
+    [embedded] = [m for m in json.loads(out) if m["source"] == "embedded"]
+    assert "not adapted" in embedded["display_name"]
+
+
+@pytest.mark.slow
+def test_embedded_model_rewrites_a_real_markdown_file_keeping_two_locks(
+    tmp_path: Path, capsys
+) -> None:
+    sample = Path(__file__).resolve().parents[2] / "resources" / "samples" / "engines.md"
+    doc = tmp_path / "engines.md"
+    doc.write_text(sample.read_text(encoding="utf-8"), encoding="utf-8")
+    text = doc.read_text(encoding="utf-8")
+    start = text.index("In 1843")
+    end = text.index("\n\n", start)
+    code, out, err = run(
+        capsys,
+        "rewrite",
+        str(doc),
+        "--range",
+        f"{start}:{end}",
+        "--lock",
+        "Ada Lovelace",
+        "--lock",
+        "Bernoulli numbers",
+        "--device",
+        "cpu",
+        "--steps",
+        "8",
+        "--json",
+    )
+    assert code == 0, err
+    result = json.loads(out)
+    assert result["locks"] == ["Ada Lovelace", "Bernoulli numbers"]
+    proposal = result["text"]
+    assert proposal.index("Ada Lovelace") < proposal.index("Bernoulli numbers")
+    assert "not adapted" in result["model"]
+    assert result["metrics"]["forwards"] <= 8

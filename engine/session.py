@@ -49,8 +49,13 @@ class DraftTracker:
             conf = float(result.confidence[i])
             updates.append(TokenView(i, self.table.text(token), state, conf))
         return Frame(
-            self.request_id, result.step, result.max_steps, len(self.shown), tuple(updates),
-            result.forwards, elapsed_s,
+            self.request_id,
+            result.step,
+            result.max_steps,
+            len(self.shown),
+            tuple(updates),
+            result.forwards,
+            elapsed_s,
         )
 
     def churn(self, final_ids: list[int]) -> float:

@@ -88,9 +88,18 @@ def _wire(s: Session) -> None:
         controller.message.connect(w.show_message)
     w.editor.editRefused.connect(w.show_message)
     s.files.documentChanged.connect(w.set_document_title)
+    s.files.recentChanged.connect(lambda: _show_recent(s))
+    _show_recent(s)
     s.edits.stateChanged.connect(lambda state: _enable_for(w, state))
     w.closeRequested.connect(lambda: s.files.when_saved_or_discarded(lambda: _close(s)))
     _enable_for(w, "idle")
+
+
+def _show_recent(s: Session) -> None:
+    def open_recent(path: str) -> None:
+        s.files.when_saved_or_discarded(lambda: s.files.open_path(Path(path)))
+
+    s.window.set_recent_files(s.settings.recent_files(), open_recent)
 
 
 def _enable_for(window: MainWindow, state: str) -> None:

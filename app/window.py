@@ -7,6 +7,8 @@ key comes from the one table in :mod:`ui.shortcuts`.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QAction, QCloseEvent
 from PySide6.QtWidgets import QLabel, QMainWindow, QMenu, QSplitter, QVBoxLayout, QWidget
@@ -27,6 +29,7 @@ MENUS: tuple[tuple[str, tuple[tuple[str, str], ...]], ...] = (
         (
             ("file.new", "&New"),
             ("file.open", "&Open…"),
+            ("recent", ""),
             ("", ""),
             ("file.save", "&Save"),
             ("file.save_as", "Save &As…"),
@@ -77,6 +80,7 @@ class MainWindow(QMainWindow):
         self.review = DiffReview()
         self.engine_status = EngineStatus()
         self.word_count = QLabel()
+        self.recent_menu = QMenu("Open &Recent", self)
         self.actions_by_id: dict[str, QAction] = {}
         self.shortcuts_window: ShortcutsWindow | None = None
         self.allow_close = False
@@ -118,6 +122,9 @@ class MainWindow(QMainWindow):
                 if not action_id:
                     menu.addSeparator()
                     continue
+                if action_id == "recent":
+                    menu.addMenu(self.recent_menu)
+                    continue
                 menu.addAction(self._action(action_id, text))
 
     def _action(self, action_id: str, text: str) -> QAction:
@@ -138,6 +145,13 @@ class MainWindow(QMainWindow):
             if action.text().replace("&", "") == title:
                 return action.menu()
         return None
+
+    def set_recent_files(self, paths: list[str], open_path: Callable[[str], None]) -> None:
+        self.recent_menu.clear()
+        for path in paths:
+            action = self.recent_menu.addAction(path)
+            action.triggered.connect(lambda _checked=False, p=path: open_path(p))
+        self.recent_menu.setEnabled(bool(paths))
 
     def show_message(self, text: str) -> None:
         self.statusBar().showMessage(text, 8000)

@@ -1,0 +1,90 @@
+"""The window's own pieces: recent files, find, preview, word count, shortcuts window, and the
+actions that must not be reachable in the wrong state."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QLineEdit, QTreeWidget
+
+from app.gui import Session
+
+
+def test_recent_files_menu_lists_and_reopens(qtbot, session: Session, tmp_path: Path) -> None:
+    first, second = tmp_path / "a.md", tmp_path / "b.md"
+    first.write_text("alpha", encoding="utf-8")
+    second.write_text("beta", encoding="utf-8")
+    session.files.open_path(first)
+    session.files.open_path(second)
+    actions = session.window.recent_menu.actions()
+    assert [a.text() for a in actions] == [str(second.resolve()), str(first.resolve())]
+    actions[1].trigger()
+    assert session.window.editor.plain_text() == "alpha"
+
+
+def test_find_moves_the_cursor_and_wraps(qtbot, session: Session) -> None:
+    editor = session.window.editor
+    editor.load_text("one fish two fish red fish")
+    session.window.action("edit.find").trigger()
+    bar = session.window.find_bar
+    assert bar.isVisible()
+    field = bar.findChild(QLineEdit)
+    qtbot.keyClicks(field, "fish")
+    assert editor.textCursor().selectionStart() == 4
+    qtbot.keyClick(field, Qt.Key.Key_Return)
+    assert editor.textCursor().selectionStart() == 13
+    qtbot.keyClick(field, Qt.Key.Key_Return)
+    qtbot.keyClick(field, Qt.Key.Key_Return)  # wraps to the first match
+    assert editor.textCursor().selectionStart() == 4
+    qtbot.keyClicks(field, "z")
+    assert bar.status.text() == "No match"
+    assert editor.plain_text() == "one fish two fish red fish"
+
+
+def test_preview_renders_markdown_and_word_count_follows(qtbot, session: Session) -> None:
+    session.window.editor.load_text("# Title\n\nSome *words* here.\n")
+    session.window.action("view.preview").trigger()
+    preview = session.window.preview
+    assert preview.isVisible()
+    qtbot.waitUntil(lambda: "Some words here." in preview.rendered_text(), timeout=3000)
+    assert "#" not in preview.rendered_text()
+    assert session.window.word_count.text() == "5 words"
+
+
+def test_shortcuts_window_lists_the_rewrite_key(qtbot, session: Session) -> None:
+    session.window.action("help.shortcuts").trigger()
+    shown = session.window.shortcuts_window
+    assert shown is not None and shown.isVisible()
+    tree = shown.findChild(QTreeWidget)
+    rows = [
+        tree.topLevelItem(g).child(r)
+        for g in range(tree.topLevelItemCount())
+        for r in range(tree.topLevelItem(g).childCount())
+    ]
+    listed = {row.text(0): row.text(1) for row in rows}
+    assert listed["Rewrite the selection"].startswith("Ctrl+Return")
+    assert listed["Lock or unlock the selection"] == "Ctrl+L"
+
+
+def test_review_state_disables_the_rewrite_keys_and_running_enables_cancel(
+    qtbot, session: Session
+) -> None:
+    window = session.window
+    assert not window.action("ask.cancel").isEnabled()
+    session.edits.stateChanged.emit("running")
+    assert window.action("ask.cancel").isEnabled()
+    session.edits.stateChanged.emit("reviewing")
+    assert not window.action("ask.rewrite").isEnabled()
+    assert not window.action("ask.cancel").isEnabled()
+    session.edits.stateChanged.emit("idle")
+    assert window.action("ask.rewrite").isEnabled()
+
+
+def test_rewrite_without_a_selection_says_what_to_do(qtbot, session: Session) -> None:
+    messages: list[str] = []
+    session.edits.message.connect(messages.append)
+    session.window.editor.load_text("text")
+    session.window.action("ask.rewrite").trigger()
+    assert not session.window.bar.isVisible()
+    assert messages == ["Select the text to rewrite first."]

@@ -168,11 +168,20 @@ class FileController(QObject):
 
     # --- autosave and recovery -----------------------------------------------------------
     def snapshot(self) -> None:
-        if self.modified:
-            path = str(self.path) if self.path else None
+        """Autosave; a failure (full disk…) is reported, never raised out of the timer's slot."""
+        if not self.modified:
+            return
+        path = str(self.path) if self.path else None
+        try:
             self.recovery.save(
                 self.doc_id, path, self.editor.plain_text(), self.editor.lock_spans()
             )
+        except DocumentError as error:
+            self.message.emit(f"Autosave failed: {error} Save your document to keep it safe.")
+
+    def shutdown(self) -> None:
+        """Stop autosaving (the window is going away)."""
+        self.autosave.stop()
 
     def offer_recovery(self) -> None:
         snapshots = self.recovery.snapshots()

@@ -110,6 +110,7 @@ def _enable_for(window: MainWindow, state: str) -> None:
 
 
 def _close(session: Session) -> None:
+    session.files.shutdown()
     session.files.recovery.discard(session.files.doc_id)
     session.settings.set_geometry(session.window.saveGeometry())
     session.window.allow_close = True

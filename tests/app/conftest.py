@@ -48,4 +48,5 @@ def session(
     built.window.show()
     built.client.start()
     yield built
+    built.files.shutdown()
     built.client.close()

@@ -90,6 +90,22 @@ def test_autosave_then_crash_then_recovery_offer(qtbot, qloop, settings, tmp_pat
     assert second.window.editor.lock_spans() == [(0, 7)]
     assert second.files.modified
     assert RecoveryStore(recovery_dir).snapshots() == []
+    first.files.shutdown()
+    second.files.shutdown()
+
+
+def test_a_failing_autosave_is_reported_not_raised(qtbot, session: Session, monkeypatch) -> None:
+    messages: list[str] = []
+    session.files.message.connect(messages.append)
+    qtbot.keyClicks(session.window.editor, "unsaved")
+
+    def full_disk(*_args: object) -> None:
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr("os.replace", full_disk)
+    session.files.snapshot()
+    assert messages and messages[-1].startswith("Autosave failed")
+    assert session.window.editor.plain_text() == "unsaved"
 
 
 def test_closing_with_unsaved_changes_asks_and_cancel_keeps_everything(

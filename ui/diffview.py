@@ -15,6 +15,8 @@ from PySide6.QtCore import QRect, Qt
 from PySide6.QtGui import QColor, QPainter, QPaintEvent, QPen, QTextCharFormat, QTextCursor
 from PySide6.QtWidgets import QTextEdit, QWidget
 
+from ui.palette import ACCENT, INK, LOCK_TINT
+
 
 class Decision(StrEnum):
     PENDING = "pending"
@@ -22,15 +24,15 @@ class Decision(StrEnum):
     REJECTED = "rejected"
 
 
-_INK = QColor("#1f2328")
+_INK = INK
 _FAINT = QColor("#9aa1a9")
 _REMOVED_INK = QColor("#a4161a")
 _REMOVED_PAPER = QColor("#fde4e4")
 _ADDED_INK = QColor("#116329")
 _ADDED_PAPER = QColor("#d7f5dd")
 _KEPT_PAPER = QColor("#eef1f4")
-_LOCK_TINT = QColor(255, 214, 102, 110)
-_FRAME = QColor("#3d6fd1")
+_LOCK_TINT = LOCK_TINT
+_FRAME = ACCENT
 
 
 def text_format(ink: QColor, paper: QColor | None = None, struck: bool = False) -> QTextCharFormat:

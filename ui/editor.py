@@ -34,7 +34,6 @@ from itertools import pairwise
 
 from PySide6.QtCore import QMimeData, QPoint, QRect, Qt, Signal
 from PySide6.QtGui import (
-    QColor,
     QContextMenuEvent,
     QDrag,
     QDragMoveEvent,
@@ -56,9 +55,8 @@ from ui.gutter import LineGutter, block_holds_lock
 from ui.highlight import MarkdownHighlighter
 from ui.keyedits import key_edit_span
 from ui.locks import LockSet, PositionMap
+from ui.palette import LOCK_TINT
 from ui.shortcuts import key_sequences, key_text
-
-LOCK_TINT = QColor(255, 210, 92, 112)  # amber, translucent so the highlighter's colours show
 
 _S = QKeySequence.StandardKey
 

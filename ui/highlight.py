@@ -21,6 +21,8 @@ from PySide6.QtGui import (
     QTextDocument,
 )
 
+from ui.palette import INK
+
 _IN_FENCE = 1  # block state: this line is inside a ``` / ~~~ fence
 
 _FENCE = re.compile(r"^\s{0,3}(`{3,}|~{3,})")
@@ -34,7 +36,7 @@ _EMPHASIS = re.compile(r"(?<![*\w])([*_])(?=[^\s*_])(.+?)(?<=[^\s*_])\1(?![*\w])
 _LINK = re.compile(r"(!?\[)([^\]\n]*)(\]\()([^)\s]*)((?:\s+\"[^\"]*\")?\))")
 _AUTOLINK = re.compile(r"<(?:https?://|mailto:)[^>\s]+>|\bhttps?://[^\s<>()]+[^\s<>().,;:!?]")
 
-_INK = QColor("#1f2328")
+_INK = INK
 _MARKUP = QColor("#8c959f")
 _HEADING_INK = QColor("#0b3d91")
 _LINK_INK = QColor("#0a58ca")

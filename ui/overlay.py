@@ -44,6 +44,7 @@ from PySide6.QtWidgets import QPlainTextEdit, QWidget
 
 from engine.protocol import DraftView, Frame, TokenState, TokenView
 from ui.locks import PositionMap
+from ui.palette import ACCENT, INK, LOCK_TINT
 
 REPAINT_INTERVAL_MS = 16
 NOISE_PLACEHOLDER = "·"
@@ -51,12 +52,12 @@ NOISE_PLACEHOLDER = "·"
 _PAPER = QColor("#fbfcff")
 _BORDER = QColor("#9db4dc")
 _SHADOW = QColor(20, 40, 80, 28)
-_ACCENT = QColor("#3d6fd1")
+_ACCENT = ACCENT
 _MUTED = QColor("#7a828c")
-_INK = QColor("#1f2328")
+_INK = INK
 _NOISE = QColor("#c4cad3")
 _PROVISIONAL = QColor("#5d6672")
-_LOCK_TINT = QColor(255, 214, 102, 110)
+_LOCK_TINT = LOCK_TINT
 
 _INSET = 6  # panel edge to text, horizontally: the text lines up with the document's
 _FOOTER_GAP = 4

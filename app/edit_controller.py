@@ -137,6 +137,9 @@ class EditController(QObject):
         return inside
 
     def send(self, pending: Pending) -> None:
+        if self.client.dead:
+            self.message.emit("The engine is not running: restart it from the banner first.")
+            return
         if self.running is not None:
             self.client.cancel(self.running.edit.request_id)
         self.dismiss_review()

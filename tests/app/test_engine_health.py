@@ -40,6 +40,11 @@ def test_worker_killed_mid_request_then_restart_from_the_banner(
         qtbot.waitUntil(banner.isVisible)
         assert session.window.editor.plain_text() == DOC
         assert not session.window.overlay.isVisible()
+        # Asking again before the restart says what to do instead of waiting forever.
+        messages: list[str] = []
+        session.edits.message.connect(messages.append)
+        ask(qtbot, session, "tighter")
+        assert session.edits.running is None and "restart" in messages[-1]
         # Restart from the banner; the restarted worker reloads the last model (the hanging
         # one), so pick the working tiny model next, as a user would in the picker.
         restart = next(b for b in banner.findChildren(QPushButton) if "Restart" in b.text())

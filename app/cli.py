@@ -1,8 +1,9 @@
-"""The headless command line: ``settle rewrite``, ``settle draft`` and ``settle models``.
+"""The headless command line: ``settle rewrite|draft|fill-json|fill-table|models``.
 
 It runs the same engine generator as the window (:func:`engine.session.run_edit`), in-process:
 there is no editor to protect, so no worker process is needed. Sampler flags are derived from
-:class:`engine.config.SamplerSettings`, so their defaults cannot drift from the engine's.
+:class:`engine.config.SamplerSettings`, so their defaults cannot drift from the engine's. The
+structured-infill commands live in :mod:`app.structured_cli`.
 
 Exit codes: 0 success, 2 bad input (nothing written), 3 the model could not be loaded,
 1 anything else.
@@ -20,6 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from app.files import DocumentError, read_document, write_atomically
+from app.structured_cli import add_commands as add_structured_commands
 from engine.config import PRESETS, SamplerSettings, setting_fields
 from engine.errors import BadRequest, ModelLoadError, SettleError
 from engine.plan import find_locks, validate_edit
@@ -77,6 +79,7 @@ def build_parser() -> argparse.ArgumentParser:
         sub.add_argument(
             "--json", action="store_true", help="print one JSON object instead of a diff"
         )
+    add_structured_commands(commands, add_engine_options)
     models = commands.add_parser("models", help="list the models Settle can find")
     models.add_argument("--json", action="store_true")
     models.set_defaults(handler=run_models)

@@ -11,7 +11,7 @@ selection are refused before anything runs; a new request cancels the running on
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from PySide6.QtCore import QObject, Signal
 
@@ -25,8 +25,10 @@ from engine.protocol import (
     Edit,
     EditMode,
     Failed,
+    Fill,
     Frame,
     Proposal,
+    SegmentText,
     Span,
     TokenState,
 )
@@ -40,7 +42,7 @@ from ui.worddiff import WordDiff, edits_for, word_diff
 
 @dataclass(frozen=True)
 class Pending:
-    edit: Edit
+    edit: Edit | Fill  # a structured fill (the template panel) runs the same flow
     locks_in_target: tuple[tuple[int, int], ...]  # target-relative
 
 
@@ -152,6 +154,10 @@ class EditController(QObject):
         self.stateChanged.emit("running")
         self.message.emit("Drafting… (Esc cancels)")
 
+    def send_fill(self, fill: Fill) -> None:
+        """Run a structured fill through the same overlay, review and single-undo apply."""
+        self.send(Pending(fill, ()))
+
     def cancel(self) -> None:
         if self.running is not None:
             self.client.cancel(self.running.edit.request_id)
@@ -178,7 +184,12 @@ class EditController(QObject):
             return
         target = pending.edit.target
         original = pending.edit.text[target.start : target.end]
-        diff = word_diff(original, proposal.segments, pending.locks_in_target)
+        segments = proposal.segments
+        if isinstance(pending.edit, Fill):
+            # A fill re-serialises its target (keys and pipes included), so it is reviewed as
+            # one replacement; its locks were already checked by the engine.
+            segments = (SegmentText(proposal.text, locked=False),)
+        diff = word_diff(original, segments, pending.locks_in_target)
         self.reviewing = (pending, diff)
         self.status.show_metrics(proposal.metrics)
         self.review.set_diff(diff, note=proposal.metrics.summary())
@@ -226,15 +237,7 @@ class EditController(QObject):
         pending, _ = self.reviewing
         edit = pending.edit
         settings = edit.settings.with_changes(seed=edit.settings.seed + 1)
-        again = Edit(
-            self.client.next_request_id(),
-            edit.text,
-            edit.target,
-            edit.locks,
-            edit.instruction,
-            edit.mode,
-            settings,
-        )
+        again = replace(edit, request_id=self.client.next_request_id(), settings=settings)
         self.send(Pending(again, pending.locks_in_target))
 
     def dismiss_review(self) -> None:

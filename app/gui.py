@@ -26,6 +26,7 @@ from app.identity import APP_ID, APP_NAME, ORGANIZATION, version
 from app.model_controller import ModelController
 from app.recovery import RecoveryStore
 from app.settings import Settings
+from app.template_controller import TemplateController
 from app.window import MainWindow
 from app.worker_client import AsyncWorkerClient
 from engine.client import WorkerClient, WorkerHandle
@@ -43,6 +44,7 @@ class Session:
     edits: EditController
     models: ModelController
     settings: Settings
+    templates: TemplateController
     crash_box: QMessageBox | None = field(default=None)
 
 
@@ -58,7 +60,8 @@ def build_session(
         window.editor, window.overlay, window.review, window.bar, window.engine_status, client
     )
     models = ModelController(window, client, window.engine_status, window.banner, settings)
-    session = Session(window, client, files, edits, models, settings)
+    templates = TemplateController(window.templates, window.editor, edits, client)
+    session = Session(window, client, files, edits, models, settings, templates)
     _wire(session)
     return session
 
@@ -80,11 +83,12 @@ def _wire(s: Session) -> None:
         "ask.cancel": s.edits.cancel,
         "model.choose": s.models.choose,
         "view.preview": w.toggle_preview,
+        "view.templates": s.templates.toggle,
         "help.shortcuts": w.show_shortcuts,
     }
     for action_id, handler in handlers.items():
         w.action(action_id).triggered.connect(lambda _checked=False, h=handler: h())
-    for controller in (s.files, s.edits, s.models):
+    for controller in (s.files, s.edits, s.models, s.templates):
         controller.message.connect(w.show_message)
     w.editor.editRefused.connect(w.show_message)
     s.files.documentChanged.connect(w.set_document_title)

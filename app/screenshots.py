@@ -2,8 +2,8 @@
 
 Runs the real window, the real spawned worker and the embedded model on the sample document in
 ``resources/samples/``, and grabs PNGs into ``docs/screenshots/``: the editor with locks, a
-draft mid-settle, the diff review and the model picker. Needs a display: ``make screenshots``
-runs it under ``xvfb-run``.
+draft mid-settle, the diff review, the model picker and a table fill from the template panel
+under review. Needs a display: ``make screenshots`` runs it under ``xvfb-run``.
 """
 
 from __future__ import annotations
@@ -24,6 +24,8 @@ ROOT = Path(__file__).resolve().parents[1]
 SAMPLE = ROOT / "resources" / "samples" / "engines.md"
 OUT = ROOT / "docs" / "screenshots"
 LOCKS = ("Ada Lovelace", "1843")
+TABLE_SAMPLE = ROOT / "resources" / "templates" / "meeting-notes.md"
+TABLE_ROW = "| Onboarding"
 MID_SETTLE_STEP = 6
 
 
@@ -91,6 +93,22 @@ async def shoot(session: Session) -> None:
     session.models.choose()
     assert session.models.picker is not None
     await grab(session.models.picker, "model-picker")
+    session.models.picker.close()
+    await shoot_templates(session)
+
+
+async def shoot_templates(session: Session) -> None:
+    """The template panel on a table from resources/templates, then that fill under review."""
+    window = session.window
+    session.files.open_path(TABLE_SAMPLE)
+    text = window.editor.plain_text()
+    select(session, text.index(TABLE_ROW), text.index(TABLE_ROW))
+    window.action("view.templates").trigger()
+    window.templates.add_rows.setValue(1)
+    window.templates.fill_button.click()
+    await wait_for(session.client.proposal, 600)
+    await grab(window, "template-fill-review")
+    window.review.cancel()
 
 
 def main() -> int:

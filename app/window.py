@@ -22,6 +22,7 @@ from ui.prompt import InstructionBar
 from ui.review import DiffReview
 from ui.shortcuts import ShortcutsWindow, key_sequences
 from ui.status import EngineBanner, EngineStatus
+from ui.template_panel import TemplatePanel
 
 MENUS: tuple[tuple[str, tuple[tuple[str, str], ...]], ...] = (
     (
@@ -57,7 +58,7 @@ MENUS: tuple[tuple[str, tuple[tuple[str, str], ...]], ...] = (
             ("model.choose", "Choose &model…"),
         ),
     ),
-    ("&View", (("view.preview", "Markdown &preview"),)),
+    ("&View", (("view.preview", "Markdown &preview"), ("view.templates", "&Template panel"))),
     ("&Help", (("help.shortcuts", "&Keyboard shortcuts"),)),
 )
 
@@ -78,6 +79,7 @@ class MainWindow(QMainWindow):
         self.find_bar = FindBar(self.editor)
         self.bar = InstructionBar()
         self.review = DiffReview()
+        self.templates = TemplatePanel()
         self.engine_status = EngineStatus()
         self.word_count = QLabel()
         self.recent_menu = QMenu("Open &Recent", self)
@@ -93,9 +95,11 @@ class MainWindow(QMainWindow):
         splitter = QSplitter(Qt.Orientation.Horizontal)
         splitter.addWidget(self.editor)
         splitter.addWidget(self.preview)
+        splitter.addWidget(self.templates)
         splitter.setStretchFactor(0, 3)
         splitter.setStretchFactor(1, 2)
         self.preview.hide()
+        self.templates.hide()
         central = QWidget()
         column = QVBoxLayout(central)
         column.setContentsMargins(0, 0, 0, 0)

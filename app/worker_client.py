@@ -22,6 +22,7 @@ from engine.protocol import (
     Edit,
     Event,
     Failed,
+    Fill,
     Frame,
     LoadModel,
     LoadProgress,
@@ -61,7 +62,7 @@ class AsyncWorkerClient(QObject):
     def load(self, model: str, device: str = "auto", allow_remote_code: bool = False) -> None:
         self.worker.send(LoadModel(model, device, allow_remote_code))
 
-    def edit(self, edit: Edit) -> None:
+    def edit(self, edit: Edit | Fill) -> None:
         self.worker.send(edit)
 
     def cancel(self, request_id: int) -> None:

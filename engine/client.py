@@ -32,6 +32,7 @@ from engine.protocol import (
     Edit,
     Event,
     Failed,
+    Fill,
     LoadModel,
     Proposal,
     Request,
@@ -105,7 +106,7 @@ class WorkerClient(ABC):
         if not self._started:
             raise RuntimeError("start the worker first")
         with self._lock:
-            if isinstance(request, Edit):
+            if isinstance(request, Edit | Fill):
                 self.running = request.request_id  # latest wins: an older one ends Cancelled
             elif isinstance(request, LoadModel):
                 self.last_load = request

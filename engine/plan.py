@@ -2,7 +2,9 @@
 
 * :class:`Locked` is copied verbatim (user locks; later, JSON keys and table pipes).
 * :class:`Free` is generated text of at most ``budget`` tokens (rewrite and draft regions).
-* :class:`Slot` is a constrained value generated under a per-position allowed-token set.
+* :class:`Slot` is a constrained value generated under a per-position allowed-token set: a
+  charset (every character allowed), an exclusion (no character banned: string-safe text) or a
+  set of literal alternatives (enums, booleans: only the tokens those literals are made of).
 
 This module knows no tokenizer: budgets left as ``None`` are derived from the seed text when the
 plan becomes a canvas (:mod:`engine.canvas`). All validation of a user's edit (selection, locks)
@@ -11,6 +13,7 @@ happens in :func:`plan_edit`, before any model work, and raises :class:`BadReque
 
 from __future__ import annotations
 
+import unicodedata
 from dataclasses import dataclass
 from itertools import pairwise
 
@@ -33,6 +36,38 @@ class CharsetConstraint:
 
 
 @dataclass(frozen=True)
+class ExcludingConstraint:
+    """Allows a token when no character of its text is in ``banned`` (nor a control character).
+
+    What a JSON string or a table cell needs: anything but a raw quote, backslash, pipe or
+    newline, which a charset of allowed characters could not list.
+    """
+
+    name: str
+    banned: frozenset[str]
+
+    def allows(self, token_text: str) -> bool:
+        return bool(token_text) and not any(
+            ch in self.banned or unicodedata.category(ch) == "Cc" for ch in token_text
+        )
+
+
+@dataclass(frozen=True)
+class LiteralConstraint:
+    """Allows only the tokens the literal ``alternatives`` tokenize into (enum / boolean slots).
+
+    Per-position sets cannot force a whole literal, so the structured filler snaps what comes
+    out to the alternative it spells (:mod:`engine.structured.values`).
+    """
+
+    name: str
+    alternatives: tuple[str, ...]
+
+
+Constraint = CharsetConstraint | ExcludingConstraint | LiteralConstraint
+
+
+@dataclass(frozen=True)
 class Locked:
     text: str
 
@@ -47,7 +82,7 @@ class Free:
 
 @dataclass(frozen=True)
 class Slot:
-    constraint: CharsetConstraint
+    constraint: Constraint
     budget: int
     seed: str = ""
 

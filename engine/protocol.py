@@ -4,7 +4,8 @@ Everything here is picklable and cheap, because it crosses a process boundary ma
 second. The GUI imports this module (and only this one) from the engine, so it must stay free of
 heavy imports.
 
-Requests flow GUI → worker: :class:`LoadModel`, :class:`Edit`, :class:`Cancel`, :class:`Shutdown`.
+Requests flow GUI → worker: :class:`LoadModel`, :class:`Edit`, :class:`Fill`, :class:`Cancel`,
+:class:`Shutdown`.
 Events flow worker → GUI: :class:`LoadProgress`, :class:`ModelReady`, :class:`Frame`,
 :class:`Proposal`, :class:`Failed`, :class:`Cancelled`.
 """
@@ -78,6 +79,35 @@ class Edit:
     settings: SamplerSettings = field(default_factory=SamplerSettings)
 
 
+class FillKind(StrEnum):
+    JSON = "json"  # a JSON instance under a JSON Schema
+    TABLE = "table"  # a GitHub-flavoured Markdown table
+
+
+@dataclass(frozen=True)
+class Fill:
+    """Structured infill of ``target`` in ``text`` (DESIGN §7); answered like an edit.
+
+    JSON: ``schema`` is the JSON Schema's text; the target's text, when not blank, is the
+    template instance; ``locks`` are JSON pointers kept verbatim; ``include`` optional
+    properties (JSON pointers) to add. Table: the target is the table; ``cells`` picks the
+    slots (``"empty"``, ``"all"`` or ``"R,C;R,C"``, body rows and columns from 1);
+    ``add_rows`` appends that many rows to fill; each cell gets ``cell_tokens`` tokens.
+    """
+
+    request_id: int
+    kind: FillKind
+    text: str
+    target: Span
+    schema: str = ""
+    locks: tuple[str, ...] = ()
+    include: tuple[str, ...] = ()
+    cells: str = "empty"
+    add_rows: int = 0
+    cell_tokens: int = 12
+    settings: SamplerSettings = field(default_factory=SamplerSettings)
+
+
 @dataclass(frozen=True)
 class Cancel:
     request_id: int
@@ -88,7 +118,7 @@ class Shutdown:
     pass
 
 
-Request = LoadModel | Edit | Cancel | Shutdown
+Request = LoadModel | Edit | Fill | Cancel | Shutdown
 
 # --- events --------------------------------------------------------------------------------
 

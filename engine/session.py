@@ -9,11 +9,12 @@ The same generator serves the worker process, the in-process test worker and the
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Generator, Iterator
 from contextlib import closing
 
 from engine.backends.base import Backend, StepResult, locked_states
 from engine.canvas import Canvas, assemble, build_canvas, check_proposal
+from engine.config import SamplerSettings
 from engine.plan import plan_edit
 from engine.protocol import (
     Cancelled,
@@ -85,21 +86,12 @@ def run_edit(
     tracker = DraftTracker(edit.request_id, canvas, backend.table)
     yield tracker.frame(initial_step(canvas, settings.steps), clock() - started)
     first_frame_s = clock() - started
-    last: StepResult | None = None
-    with closing(backend.denoise(canvas, plan, settings)) as steps:
-        while True:
-            if cancelled():
-                yield Cancelled(edit.request_id)
-                return
-            result = next(steps, None)
-            if result is None:
-                break
-            last = result
-            yield tracker.frame(result, clock() - started)
+    last = yield from denoise_frames(backend, canvas, tracker, settings, cancelled, clock, started)
     if last is None:
-        last = initial_step(canvas, settings.steps)
+        yield Cancelled(edit.request_id)
+        return
     segments = assemble(canvas, last.ids, backend.table)
-    forbidden = _forbidden_texts(backend.table)
+    forbidden = forbidden_texts(backend.table)
     text = check_proposal(plan, segments, edit.text, forbidden)
     settle_s = clock() - started
     generated = sum(
@@ -118,7 +110,35 @@ def run_edit(
     yield Proposal(edit.request_id, edit.target, text, segments, plan.locked_texts, metrics)
 
 
-def _forbidden_texts(table: TokenTable) -> list[str]:
+def denoise_frames(
+    backend: Backend,
+    canvas: Canvas,
+    tracker: DraftTracker,
+    settings: SamplerSettings,
+    cancelled: Callable[[], bool],
+    clock: Callable[[], float],
+    started: float,
+) -> Generator[Frame, None, StepResult | None]:
+    """Run the backend over ``canvas``, yielding a frame per step; return the last step.
+
+    Returns ``None`` when cancelled (checked before every step), so the caller can end with
+    ``Cancelled``; shared by edits and structured fills (:mod:`engine.structured.fill`).
+    """
+    last: StepResult | None = None
+    with closing(backend.denoise(canvas, canvas.plan, settings)) as steps:
+        while True:
+            if cancelled():
+                return None
+            result = next(steps, None)
+            if result is None:
+                break
+            last = result
+            yield tracker.frame(result, clock() - started)
+    return last if last is not None else initial_step(canvas, settings.steps)
+
+
+def forbidden_texts(table: TokenTable) -> list[str]:
+    """Texts whose appearance in generated text means a special token leaked."""
     specials = table.specials
     ids = [specials.filler_id, *(i for i in (specials.mask_id,) if i is not None)]
     texts = [str(table.tokenizer.convert_ids_to_tokens(i)) for i in ids]

@@ -14,7 +14,7 @@ from functools import cache
 from typing import Any
 
 from engine.errors import ModelLoadError
-from engine.plan import CharsetConstraint
+from engine.plan import CharsetConstraint, Constraint, ExcludingConstraint, LiteralConstraint
 
 
 @dataclass(frozen=True)
@@ -103,7 +103,7 @@ class TokenTable:
         self.tokenizer = tokenizer
         self.specials = specials
         self._texts: dict[int, str] = {}
-        self._allowed: dict[CharsetConstraint, frozenset[int]] = {}
+        self._allowed: dict[Constraint, frozenset[int]] = {}
         self._control: frozenset[int] | None = None
 
     def encode(self, text: str) -> list[int]:
@@ -127,11 +127,19 @@ class TokenTable:
             cached = self._texts[token_id] = str(self.tokenizer.decode([token_id]))
         return cached
 
-    def allowed_ids(self, constraint: CharsetConstraint) -> frozenset[int]:
-        """Ids whose whole text satisfies ``constraint``, plus the filler; computed once."""
+    def allowed_ids(self, constraint: Constraint) -> frozenset[int]:
+        """Ids whose whole text satisfies ``constraint``, plus the filler; computed once.
+
+        A literal constraint allows the tokens its alternatives encode to, as encoded alone
+        (which is how a canvas tokenizes a slot: segment by segment).
+        """
         cached = self._allowed.get(constraint)
         if cached is None:
-            cached = frozenset(self._scan(constraint)) | {self.specials.filler_id}
+            if isinstance(constraint, LiteralConstraint):
+                found: Iterable[int] = self._literal_ids(constraint)
+            else:
+                found = self._scan(constraint)
+            cached = frozenset(found) | {self.specials.filler_id}
             self._allowed[constraint] = cached
         return cached
 
@@ -149,7 +157,11 @@ class TokenTable:
             )
         return self._control
 
-    def _scan(self, constraint: CharsetConstraint) -> Iterable[int]:
+    def _literal_ids(self, constraint: LiteralConstraint) -> set[int]:
+        ids = {i for text in constraint.alternatives for i in self.encode(text)}
+        return {i for i in ids if i not in self.specials.banned}
+
+    def _scan(self, constraint: CharsetConstraint | ExcludingConstraint) -> Iterable[int]:
         for token_id in range(min(self.specials.vocab_size, len(self.tokenizer))):
             if token_id not in self.specials.banned and constraint.allows(self.text(token_id)):
                 yield token_id

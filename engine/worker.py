@@ -9,8 +9,8 @@ Three threads share the work, so neither reading requests nor writing events eve
 forward pass:
 
 * a *reader* drains the inbox into a local queue and decides, as each request arrives, what it
-  cancels: a newer ``Edit`` or a ``LoadModel`` supersedes the running edit (latest request wins),
-  a ``Cancel`` names one, ``Shutdown`` ends everything;
+  cancels: a newer ``Edit``/``Fill`` or a ``LoadModel`` supersedes the running one (latest
+  request wins), a ``Cancel`` names one, ``Shutdown`` ends everything;
 * the *main* loop runs one request at a time; ``run_edit`` checks the cancel predicate before
   every denoising step;
 * a *sender* (:class:`~engine.transport.Sender`) coalesces frames (at most one per ~16 ms) and
@@ -43,6 +43,7 @@ from engine.protocol import (
     Cancelled,
     Edit,
     Failed,
+    Fill,
     LoadModel,
     LoadProgress,
     ModelInfo,
@@ -82,18 +83,18 @@ class Control:
     """What the reader decided and the main loop obeys; every field is guarded by ``lock``."""
 
     lock: threading.Lock = field(default_factory=threading.Lock)
-    latest_edit: Edit | None = None  # the only edit allowed to run; identity, not request_id
+    latest_edit: Edit | Fill | None = None  # the only edit allowed to run; identity, not id
     live: set[int] = field(default_factory=set)  # ids of edits received and not yet finished
     cancelled: set[int] = field(default_factory=set)
     stopping: bool = False
 
-    def superseded(self, edit: Edit) -> bool:
+    def superseded(self, edit: Edit | Fill) -> bool:
         with self.lock:
             return (
                 self.stopping or self.latest_edit is not edit or edit.request_id in self.cancelled
             )
 
-    def finished(self, edit: Edit) -> None:
+    def finished(self, edit: Edit | Fill) -> None:
         with self.lock:
             self.live.discard(edit.request_id)
             self.cancelled.discard(edit.request_id)
@@ -112,7 +113,7 @@ def read_requests(inbox: Inbox, local: queue.Queue[Request], control: Control) -
             log.exception("unreadable request; shutting the worker down")
             request = Shutdown()
         with control.lock:
-            if isinstance(request, Edit):
+            if isinstance(request, Edit | Fill):
                 control.latest_edit = request
                 control.live.add(request.request_id)
             elif isinstance(request, LoadModel):
@@ -139,18 +140,18 @@ class Worker:
         self.backend: Backend | None = None
 
     def handle(self, request: Request) -> None:
-        request_id = request.request_id if isinstance(request, Edit) else None
+        request_id = request.request_id if isinstance(request, Edit | Fill) else None
         try:
             if isinstance(request, LoadModel):
                 self.load(request)
-            elif isinstance(request, Edit):
+            elif isinstance(request, Edit | Fill):
                 self.edit(request)
             else:
                 raise BadRequest(f"The worker does not understand {type(request).__name__}.")
         except Exception as exc:  # every failure becomes an event; the loop keeps serving
             self.sender.put(failure(exc, request_id))
         finally:
-            if isinstance(request, Edit):
+            if isinstance(request, Edit | Fill):
                 self.control.finished(request)
 
     def load(self, request: LoadModel) -> None:
@@ -164,8 +165,10 @@ class Worker:
         self.backend = loaded.backend
         self.sender.put(ModelReady(loaded.info))
 
-    def edit(self, edit: Edit) -> None:
+    def edit(self, edit: Edit | Fill) -> None:
+        """Run an edit or a structured fill (answered alike: frames, then a proposal)."""
         from engine.session import run_edit  # torch: only inside the worker
+        from engine.structured.fill import run_fill
 
         self.cancel_flag.clear()  # a stale cancel of an earlier request must not hit this one
         if self.control.superseded(edit):
@@ -178,7 +181,12 @@ class Worker:
         def cancelled() -> bool:
             return self.cancel_flag.is_set() or self.control.superseded(edit)
 
-        for event in run_edit(self.backend, edit, cancelled=cancelled):
+        events = (
+            run_fill(self.backend, edit, cancelled=cancelled)
+            if isinstance(edit, Fill)
+            else run_edit(self.backend, edit, cancelled=cancelled)
+        )
+        for event in events:
             self.sender.put(event)
 
 

@@ -57,6 +57,7 @@ SHORTCUTS: tuple[Shortcut, ...] = (
     _s("ask.cancel", "Esc", "Cancel the running draft", "Model"),
     _s("model.choose", "Ctrl+Alt+M", "Choose a model…", "Model"),
     _s("view.preview", "Ctrl+Shift+M", "Show or hide the Markdown preview", "View"),
+    _s("view.templates", "Ctrl+Shift+T", "Show or hide the template panel", "View"),
     _s("prompt.submit", "Return | Enter", "Run the instruction", "Instruction bar"),
     _s("prompt.close", "Esc", "Close the instruction bar", "Instruction bar"),
     _s("review.accept", "A | Return | Enter", "Accept the current change", "Diff review"),

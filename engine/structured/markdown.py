@@ -1,0 +1,140 @@
+"""Finding GFM tables in Markdown and cutting their rows into cells, with exact spans.
+
+Light on purpose (markdown-it-py only, no torch): the window uses it to find the table under
+the cursor, the engine (:mod:`engine.structured.tables`) to lay tables out and to re-parse
+what it filled. Rows are cut at unescaped pipes, which is how GFM splits cells. Which cells a
+fill takes (`empty`, `all`, `R,C;R,C`) is decided here too, so the CLI refuses bad cells early.
+"""
+
+from __future__ import annotations
+
+import itertools
+import re
+from dataclasses import dataclass
+
+from markdown_it import MarkdownIt
+
+from engine.errors import BadRequest
+from engine.protocol import Fill, Span
+
+CellKey = tuple[int, int]  # (body row from 1, column from 1)
+
+
+@dataclass(frozen=True)
+class Row:
+    start: int  # offset of the line in the document
+    line: str
+    cells: tuple[tuple[int, int], ...]  # raw cell spans (between pipes), relative to the line
+
+    def cell(self, col: int) -> str:
+        a, b = self.cells[col - 1]
+        return self.line[a:b].strip()
+
+
+@dataclass(frozen=True)
+class Table:
+    span: Span  # from the header line's start to the last row's end (no final newline)
+    header: Row
+    delimiter: Row
+    body: tuple[Row, ...]
+
+    @property
+    def columns(self) -> int:
+        return len(self.header.cells)
+
+
+def find_tables(text: str) -> list[Table]:
+    """Every GFM table in ``text``, in order."""
+    md = MarkdownIt("commonmark").enable("table")
+    starts = line_starts(text)
+    tables = []
+    for token in md.parse(text):
+        if token.type == "table_open" and token.map:
+            first, last = token.map
+            rows = [row_at(text, starts, n) for n in range(first, last)]
+            if any(len(r.cells) != len(rows[0].cells) for r in rows):
+                raise BadRequest(
+                    f"The table on line {first + 1} has rows with different numbers of cells; "
+                    "Settle fills tables whose rows all have one cell per column."
+                )
+            span = Span(rows[0].start, rows[-1].start + len(rows[-1].line))
+            tables.append(Table(span, rows[0], rows[1], tuple(rows[2:])))
+    return tables
+
+
+def line_starts(text: str) -> list[int]:
+    starts = [0]
+    starts += [m.end() for m in re.finditer("\n", text)]
+    return starts
+
+
+def row_at(text: str, starts: list[int], number: int) -> Row:
+    start = starts[number]
+    end = starts[number + 1] - 1 if number + 1 < len(starts) else len(text)
+    line = text[start:end].rstrip("\r")
+    return Row(start, line, split_cells(line))
+
+
+def split_cells(line: str) -> tuple[tuple[int, int], ...]:
+    """Raw cell spans: text between unescaped pipes, outer pipes optional."""
+    pipes = [m.start() for m in re.finditer(r"(?<!\\)\|", line)]
+    bounds = [-1, *pipes, len(line)]
+    spans = [(a + 1, b) for a, b in itertools.pairwise(bounds)]
+    if spans and not line[: spans[0][1]].strip():
+        spans = spans[1:]  # leading pipe
+    if spans and not line[spans[-1][0] :].strip():
+        spans = spans[:-1]  # trailing pipe
+    return tuple(spans)
+
+
+def table_at(text: str, position: int) -> Table | None:
+    """The table containing character ``position`` (or whose end it touches), if any."""
+    for table in find_tables(text):
+        if table.span.start <= position <= table.span.end:
+            return table
+    return None
+
+
+def choose_cells(table: Table, spec: str, add_rows: int) -> tuple[CellKey, ...]:
+    """The cells to fill: ``empty`` (default), ``all``, or ``R,C;R,C`` (body rows from 1)."""
+    rows, cols = len(table.body), table.columns
+    extra = [(r, c) for r in range(rows + 1, rows + add_rows + 1) for c in range(1, cols + 1)]
+    every = [(r, c) for r in range(1, rows + 1) for c in range(1, cols + 1)]
+    spec = spec.strip() or "empty"
+    if spec == "all":
+        return tuple(every + extra)
+    if spec == "empty":
+        return tuple([k for k in every if not table.body[k[0] - 1].cell(k[1])] + extra)
+    chosen = []
+    for part in re.split(r"[;\s]+", spec):
+        match = re.fullmatch(r"(\d+),(\d+)", part)
+        if not match:
+            raise BadRequest(
+                f"Cells are 'empty', 'all' or ROW,COL pairs such as 1,2;3,1, not {part!r}."
+            )
+        key = (int(match[1]), int(match[2]))
+        if not (1 <= key[0] <= rows and 1 <= key[1] <= cols):
+            raise BadRequest(
+                f"The table has no body cell {key[0]},{key[1]} ({rows} rows, {cols} columns)."
+            )
+        chosen.append(key)
+    return tuple(dict.fromkeys(chosen + extra))
+
+
+def chosen_cells(fill: Fill) -> tuple[Table, tuple[CellKey, ...]]:
+    """The table at the fill's target and the cells to fill: every check needing no model."""
+    if fill.add_rows < 0:
+        raise BadRequest("The number of rows to add cannot be negative.")
+    if fill.cell_tokens < 1:
+        raise BadRequest(f"The cell budget must be at least 1 token (got {fill.cell_tokens}).")
+    tables = [
+        t
+        for t in find_tables(fill.text)
+        if t.span.contains(fill.target) or fill.target.contains(t.span)
+    ]
+    if not tables:
+        raise BadRequest("There is no Markdown table there: put the cursor in a table.")
+    chosen = choose_cells(tables[0], fill.cells, fill.add_rows)
+    if not chosen:
+        raise BadRequest("No cell to fill: the table has no empty cell (use all, or cells R,C).")
+    return tables[0], chosen

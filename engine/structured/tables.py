@@ -1,0 +1,257 @@
+"""Layout-frozen Markdown tables: pipes, header and delimiter row locked, chosen cells as slots.
+
+Tables are found with markdown-it-py (GFM tables); each row's cells are then cut at unescaped
+pipes, which is how GFM splits them, so every cell has an exact character span. A cell slot can
+hold no pipe, backslash or line break. A column whose filled cells are all numbers, all ISO
+dates, or a few repeated values gets a matching slot (digits, date characters, one of those
+values); its repair is the column's first such value. The result is re-parsed and must have
+the same rows and columns, with the header, the delimiter row and every untouched cell
+byte-identical; an empty cell the model left empty simply stays empty.
+"""
+
+from __future__ import annotations
+
+import datetime
+import re
+import time
+from collections.abc import Callable, Generator
+from dataclasses import dataclass
+from typing import Any
+
+from engine.backends.base import Backend
+from engine.errors import BadRequest, InvariantViolation
+from engine.plan import EditPlan, ExcludingConstraint, Locked, Segment, Slot
+from engine.protocol import Cancelled, EditMode, Fill, Frame, Proposal, SegmentText, Span
+from engine.structured.fill import Filled, SlotStats, metrics_for, settle_slots
+from engine.structured.markdown import CellKey, Table, chosen_cells, find_tables
+from engine.structured.render import literal_slot
+from engine.structured.values import NOTHING
+from engine.tokens import TokenTable, charset
+
+CELL_SAFE = ExcludingConstraint("table-cell", frozenset("|\\\n\r\ufffd"))
+NUMBER = re.compile(r"-?[0-9]+([.,][0-9]+)*")
+DATE = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}")
+MAX_CHOICES = 6  # a column with more distinct values than this is free text
+
+
+@dataclass
+class TableProblem:
+    """A table as a slot problem: slots keyed by (row, column), rows from 1."""
+
+    table: Table
+    chosen: tuple[CellKey, ...]
+    add_rows: int
+    tokens: TokenTable
+    budget: int
+
+    def __post_init__(self) -> None:
+        self.kinds = [column_kind(self.table, c) for c in range(1, self.table.columns + 1)]
+        self.slots: dict[int, tuple[Slot, tuple[str, ...] | None]] = {}
+        for col in sorted({col for _, col in self.chosen}):
+            self.slots[col] = self.column_slot(*self.kinds[col - 1])
+
+    def column_slot(
+        self, kind: str, values: tuple[str, ...]
+    ) -> tuple[Slot, tuple[str, ...] | None]:
+        if kind == "choice":
+            slot, firsts = literal_slot(values, self.tokens)
+            needed = slot.budget
+        else:
+            constraint = {
+                "number": charset("number", "0123456789.,-"),
+                "date": charset("date", "0123456789-"),
+            }
+            slot = Slot(constraint.get(kind, CELL_SAFE), self.budget)
+            firsts = None
+            needed = max((len(self.tokens.encode(v)) for v in values), default=1)
+        if self.budget < needed:
+            raise BadRequest(
+                f"The cell budget ({self.budget} tokens) is too small for this column's values, "
+                f"which need {needed}."
+            )
+        return slot, firsts
+
+    def layout(self, accepted: dict[Any, Any]) -> tuple[tuple[Segment, ...], tuple[Any, ...]]:
+        out: list[Segment] = []
+        keys: list[CellKey] = []
+        for text, key in self.pieces(accepted):
+            if key is not None and key not in accepted:
+                out.append(self.slots[key[1]][0])
+                keys.append(key)
+            elif out and isinstance(out[-1], Locked):
+                out[-1] = Locked(out[-1].text + text)
+            else:
+                out.append(Locked(text))
+        return tuple(out), tuple(keys)
+
+    def pieces(self, values: dict[Any, Any]) -> list[tuple[str, CellKey | None]]:
+        """The table as (text, cell) pieces: locked text has no cell; filled cells hold their
+        value, open ones nothing."""
+        t = self.table
+        out: list[tuple[str, CellKey | None]] = [(t.header.line + "\n" + t.delimiter.line, None)]
+        open_cells = set(self.chosen) - set(values)
+        for number, row in enumerate(t.body, start=1):
+            out.append(("\n", None))
+            cursor = 0
+            for col, (a, b) in enumerate(row.cells, start=1):
+                key = (number, col)
+                if key not in values and key not in open_cells:
+                    continue
+                lead, trail = cell_padding(row.line[a:b])
+                out.append((row.line[cursor : a + lead], None))
+                out.append((values.get(key, ""), key))
+                cursor = b - trail
+            out.append((row.line[cursor:], None))
+        for extra in range(len(t.body) + 1, len(t.body) + self.add_rows + 1):
+            out.append(("\n|", None))
+            for col in range(1, t.columns + 1):
+                key = (extra, col)
+                out.append((" ", None))
+                out.append((values.get(key, ""), key))
+                out.append((" |", None))
+        return out
+
+    def read(self, key: Any, text: str) -> Any:
+        kind, values = self.kinds[key[1] - 1]
+        text = text.strip()
+        firsts = self.slots[key[1]][1]
+        if kind == "choice" and firsts is not None:
+            return values[firsts.index(text)] if text in firsts else NOTHING
+        return text if text and fits_kind(kind, values, text) else NOTHING
+
+    def default(self, key: Any) -> Any:
+        kind, values = self.kinds[key[1] - 1]
+        if kind != "text" and values:
+            return values[0]
+        return self.original(key)
+
+    def original(self, key: CellKey) -> str:
+        row, col = key
+        return self.table.body[row - 1].cell(col) if row <= len(self.table.body) else ""
+
+    def text(self, values: dict[Any, Any]) -> str:
+        return "".join(text for text, _ in self.pieces(values))
+
+
+def cell_padding(raw: str) -> tuple[int, int]:
+    """Spaces kept locked before and after a cell's content (one, for an empty cell)."""
+    if not raw.strip():
+        return (1 if raw else 0), (1 if len(raw) > 1 else 0)
+    return len(raw) - len(raw.lstrip()), len(raw) - len(raw.rstrip())
+
+
+def column_kind(table: Table, col: int) -> tuple[str, tuple[str, ...]]:
+    """number, date, choice (a few repeated values) or text, from the column's filled cells."""
+    filled = [row.cell(col) for row in table.body if row.cell(col)]
+    distinct = tuple(dict.fromkeys(filled))
+    if filled and all(NUMBER.fullmatch(v) for v in filled):
+        return "number", distinct
+    if filled and all(DATE.fullmatch(v) and is_date(v) for v in filled):
+        return "date", distinct
+    if 2 <= len(distinct) <= MAX_CHOICES and len(filled) > len(distinct):
+        return "choice", distinct
+    return "text", distinct
+
+
+def is_date(text: str) -> bool:
+    try:
+        datetime.date.fromisoformat(text)
+    except ValueError:
+        return False
+    return True
+
+
+def fits_kind(kind: str, values: tuple[str, ...], text: str) -> bool:
+    if kind == "number":
+        return NUMBER.fullmatch(text) is not None
+    if kind == "date":
+        return DATE.fullmatch(text) is not None and is_date(text)
+    if kind == "choice":
+        return text in values
+    return "|" not in text and "\n" not in text
+
+
+def check_table(problem: TableProblem, text: str) -> None:
+    """Re-parse the filled table: same shape, header and untouched cells byte-identical."""
+    found = find_tables(text)
+    table = problem.table
+    if len(found) != 1 or found[0].span != Span(0, len(text)):
+        raise InvariantViolation("The filled table no longer parses as one table.")
+    new = found[0]
+    if new.header.line != table.header.line or new.delimiter.line != table.delimiter.line:
+        raise InvariantViolation("The table's header or delimiter row changed.")
+    if len(new.body) != len(table.body) + problem.add_rows or new.columns != table.columns:
+        raise InvariantViolation("The filled table has different rows or columns.")
+    chosen = set(problem.chosen)
+    for number, row in enumerate(table.body, start=1):
+        for col in range(1, table.columns + 1):
+            if (number, col) not in chosen and new.body[number - 1].cell(col) != row.cell(col):
+                raise InvariantViolation(f"Cell {number},{col} changed but was not chosen.")
+
+
+def run_table(
+    backend: Backend,
+    fill: Fill,
+    cancelled: Callable[[], bool] = lambda: False,
+    clock: Callable[[], float] = time.perf_counter,
+) -> Generator[Frame | Cancelled | Filled, None, None]:
+    """Fill the table at ``fill.target``; frames, then one :class:`Filled` or ``Cancelled``."""
+    started = clock()
+    problem = table_problem(fill, backend.table)
+    document, target = fill.text, problem.table.span
+
+    def plan_for(plan_segments: tuple[Segment, ...]) -> EditPlan:
+        return EditPlan(
+            target,
+            plan_segments,
+            document[: target.start],
+            document[target.end :],
+            "Fill in the table",
+            EditMode.REWRITE,
+        )
+
+    outcome = yield from settle_slots(
+        backend, problem, plan_for, document, fill.request_id, fill.settings, cancelled, clock
+    )
+    if outcome is None:
+        yield Cancelled(fill.request_id)
+        return
+    values, stats = outcome
+    text = checked_text(problem, values, stats)
+    yield table_filled(fill, problem, values, text, stats, clock() - started)
+
+
+def table_problem(fill: Fill, tokens: TokenTable) -> TableProblem:
+    table, chosen = chosen_cells(fill)
+    return TableProblem(table, chosen, fill.add_rows, tokens, fill.cell_tokens)
+
+
+def checked_text(problem: TableProblem, values: dict[Any, Any], stats: SlotStats) -> str:
+    """The filled table if it re-parses right; cells reverted one by one if it does not."""
+    text = problem.text(values)
+    try:
+        check_table(problem, text)
+    except InvariantViolation:
+        for key in list(values):
+            values[key] = problem.original(key)
+            stats.repaired.append(str(key))
+        text = problem.text(values)
+        check_table(problem, text)
+    return text
+
+
+def table_filled(
+    fill: Fill,
+    problem: TableProblem,
+    values: dict[Any, Any],
+    text: str,
+    stats: SlotStats,
+    elapsed_s: float,
+) -> Filled:
+    parts = [(t, k) for t, k in problem.pieces(values)]
+    segments = tuple(SegmentText(t, locked=k is None) for t, k in parts if t)
+    locks = tuple(t for t, k in parts if k is None and t.strip())
+    proposal = Proposal(
+        fill.request_id, problem.table.span, text, segments, locks, metrics_for(stats, elapsed_s)
+    )
+    return Filled(proposal, text, stats)

@@ -1,0 +1,134 @@
+"""Markdown tables: found by markdown-it, cells as slots, structure kept, typed columns honoured."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from engine.config import SamplerSettings
+from engine.errors import BadRequest
+from engine.protocol import Fill, FillKind, Span
+from engine.structured.fill import Filled
+from engine.structured.markdown import find_tables, split_cells
+from engine.structured.tables import DATE, NUMBER, run_table
+from tests.helpers.backends import llama_backend, tiny_table
+from tests.helpers.filler import FillerBackend
+
+FILLER = FillerBackend(tiny_table())
+DOC = (
+    "# Stock\n\n"
+    "| item | qty | status | when |\n"
+    "|------|----:|--------|------|\n"
+    "| pen | 2 | done | 2024-01-02 |\n"
+    "| ink |  | open |  |\n"
+    "| cap | 4 | done | 2024-02-03 |\n"
+    "| a \\| b | 7 |  | 2024-03-03 |\n"
+    "\nEnd.\n"
+)
+
+
+def fill(doc: str = DOC, backend: Any = FILLER, **kw: Any) -> Filled:
+    at = max(doc.find("|"), 0)
+    request = Fill(1, FillKind.TABLE, doc, Span(at, at), **kw)
+    done = [e for e in run_table(backend, request) if isinstance(e, Filled)]
+    assert len(done) == 1
+    return done[0]
+
+
+def cells(table_text: str) -> list[list[str]]:
+    (table,) = find_tables(table_text)
+    return [[row.cell(c) for c in range(1, table.columns + 1)] for row in table.body]
+
+
+def test_empty_cells_are_filled_and_everything_else_is_byte_identical() -> None:
+    filled = fill()
+    before = cells(DOC[DOC.index("|") : DOC.index("\n\nEnd")])
+    after = cells(filled.value)
+    assert filled.value.splitlines()[:2] == DOC.splitlines()[2:4]
+    for old_row, new_row in zip(before, after, strict=True):
+        for old, new in zip(old_row, new_row, strict=True):
+            assert new == old or not old
+    assert after[0][0] == "pen" and after[3][0] == "a \\| b"
+
+
+def test_typed_columns_get_numbers_dates_and_known_values() -> None:
+    for seed in range(5):
+        rows = cells(fill(cells="all", settings=SamplerSettings(seed=seed)).value)
+        assert all(NUMBER.fullmatch(r[1]) for r in rows)
+        assert all(r[2] in ("done", "open") for r in rows)
+        assert all(DATE.fullmatch(r[3]) for r in rows)
+
+
+def test_add_rows_appends_filled_rows_like_these() -> None:
+    filled = fill(cells="1,1", add_rows=3)
+    rows = cells(filled.value)
+    assert len(rows) == 7 and all(len(r) == 4 for r in rows)
+    assert rows[1][0] == "ink"  # not chosen: unchanged
+
+
+def test_the_tiny_model_keeps_the_structure() -> None:
+    filled = fill(backend=llama_backend(), settings=SamplerSettings(steps=6), add_rows=1)
+    assert len(cells(filled.value)) == 5
+    assert filled.proposal.target == Span(DOC.index("|"), DOC.index("\n\nEnd"))
+
+
+@pytest.mark.parametrize(
+    ("doc", "kw", "words"),
+    [
+        ("Just a paragraph.\n", {}, "no Markdown table"),
+        (DOC, {"cell_tokens": 0}, "at least 1 token"),
+        (DOC, {"cell_tokens": 2, "cells": "1,4"}, "too small"),
+        (DOC, {"cells": "9,9"}, "no body cell 9,9"),
+        (DOC, {"cells": "x"}, "ROW,COL"),
+        (DOC, {"add_rows": -1}, "negative"),
+        ("| a | b |\n|---|---|\n| 1 | 2 |\n", {}, "no empty cell"),
+    ],
+)
+def test_bad_table_requests_are_refused(doc: str, kw: dict[str, Any], words: str) -> None:
+    with pytest.raises(BadRequest) as raised:
+        fill(doc, **kw)
+    assert words in str(raised.value)
+
+
+def test_split_cells_respects_escaped_pipes_and_optional_outer_pipes() -> None:
+    line = "| a \\| b | c |"
+    assert [line[a:b].strip() for a, b in split_cells(line)] == ["a \\| b", "c"]
+    assert len(split_cells("a | b")) == 2
+
+
+words = st.text("abcdefgh123 ", min_size=1, max_size=6).map(str.strip).filter(bool)
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    header=st.lists(words, min_size=1, max_size=4, unique=True),
+    data=st.data(),
+    seed=st.integers(0, 100),
+)
+def test_random_tables_with_random_empty_cells_keep_their_structure(
+    header: list[str], data: Any, seed: int
+) -> None:
+    width = len(header)
+    rows = data.draw(
+        st.lists(
+            st.lists(st.one_of(st.just(""), words), min_size=width, max_size=width),
+            min_size=1,
+            max_size=5,
+        )
+    )
+    if all(all(cell for cell in row) for row in rows):
+        rows[0][0] = ""
+    lines = ["| " + " | ".join(header) + " |", "|" + "---|" * width]
+    lines += ["| " + " | ".join(row) + " |" for row in rows]
+    doc = "Intro\n\n" + "\n".join(lines) + "\n"
+    filled = fill(doc, settings=SamplerSettings(seed=seed))
+    assert filled.value.splitlines()[:2] == lines[:2]
+    after = cells(filled.value)
+    assert len(after) == len(rows)
+    for old_row, new_row in zip(rows, after, strict=True):
+        assert len(new_row) == width
+        for old, new in zip(old_row, new_row, strict=True):
+            assert new == old or not old

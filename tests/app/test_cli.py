@@ -194,7 +194,8 @@ def test_models_lists_the_embedded_default(capsys) -> None:
     code, out, _ = run(capsys, "models", "--json")
     assert code == 0
     [embedded] = [m for m in json.loads(out) if m["source"] == "embedded"]
-    assert "not adapted" in embedded["display_name"]
+    # the diffusion adapter ships in resources/models/smollm2-diffusion/
+    assert embedded["display_name"] == "SmolLM2-135M diffusion (adapted)"
 
 
 @pytest.mark.slow
@@ -228,5 +229,5 @@ def test_embedded_model_rewrites_a_real_markdown_file_keeping_two_locks(
     assert result["locks"] == ["Ada Lovelace", "Bernoulli numbers"]
     proposal = result["text"]
     assert proposal.index("Ada Lovelace") < proposal.index("Bernoulli numbers")
-    assert "not adapted" in result["model"]
+    assert result["model"] == "SmolLM2-135M diffusion (adapted)"
     assert result["metrics"]["forwards"] <= 8

@@ -1,0 +1,239 @@
+"""The adaptation recipe (engine/adapt/) on tiny models: training lowers the loss and resumes,
+the adapter round-trips through the registry's merge, the corpus builder fails clearly, the
+evaluation and model card run end to end, and the registry names the embedded model by whether
+its adapter is present.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+from collections.abc import Sequence
+from pathlib import Path
+
+import pytest
+import torch
+
+from engine import embedded
+from engine.adapt import corpus, synthetic
+from engine.adapt.clean import html_to_markdown, rst_to_markdown
+from engine.adapt.evaluate import eval_set, scores
+from engine.adapt.examples import IGNORE, Specials, Stream, batch
+from engine.adapt.lora import TokenRows, inject, save_adapter
+from engine.adapt.report import run_eval
+from engine.adapt.train import TrainConfig, diffusion_loss, optimizer_for, specials_for, train
+from engine.adapters import merge_lora
+from engine.models import embedded_spec
+from tests.helpers.model_folders import save_tiny
+from tests.helpers.tiny import CORPUS, tiny_llama, tiny_tokenizer
+
+DOCS = [corpus.Doc("python", f"doc-{i}", text) for i, text in enumerate(CORPUS * 3)]
+
+
+def tiny_specials() -> Specials:
+    return specials_for(tiny_tokenizer(), len(tiny_tokenizer()))
+
+
+def tiny_stream(seed: int = 0, length: int = 32) -> Stream:
+    docs = [*DOCS, corpus.Doc("synthetic", "s", '{"a": 1}', "a JSON object with the field a")]
+    return Stream(docs, tiny_tokenizer(), tiny_specials(), length, seed)
+
+
+def write_corpus(cache: Path) -> None:
+    folder = cache / "corpus"
+    folder.mkdir(parents=True)
+    for name in ("train.jsonl", "heldout.jsonl"):
+        lines = [json.dumps(doc.__dict__) for doc in DOCS]
+        (folder / name).write_text("\n".join(lines) + "\n", encoding="utf-8")
+
+
+def lora_model(seed: int = 0) -> tuple[torch.nn.Module, TokenRows]:
+    model = tiny_llama(seed)
+    model.requires_grad_(False)
+    inject(model, rank=4, alpha=8.0)
+    specials = tiny_specials()
+    rows = TokenRows([specials.mask_id, specials.filler_id], model.config.hidden_size)
+    return model, rows
+
+
+# --- examples and training -------------------------------------------------------------------
+
+
+def test_examples_mask_only_their_region_and_never_the_start_token() -> None:
+    stream, specials = tiny_stream(), tiny_specials()
+    for _ in range(50):
+        example = stream.draw()
+        assert len(example.ids) == len(example.targets) == 32
+        assert example.ids[0] == specials.start_id and example.targets[0] == IGNORE
+        for token, target in zip(example.ids, example.targets, strict=True):
+            assert (target != IGNORE) == (token == specials.mask_id)
+    filled = stream.span(length=4, filler=True)
+    answers = [t for t in filled.targets if t != IGNORE]
+    assert answers[:4] != [specials.filler_id] * 4 and answers[-1] == specials.filler_id
+
+
+def test_a_training_step_lowers_the_loss_on_a_tiny_llama() -> None:
+    torch.manual_seed(0)
+    model, rows = lora_model()
+    ids, targets, weights = batch([tiny_stream().draw() for _ in range(4)])
+    opt = optimizer_for(model, rows, TrainConfig(base=Path(), corpus=Path(), run=Path()))
+    losses = []
+    for _ in range(6):
+        with torch.autocast("cpu", dtype=torch.bfloat16):
+            loss = diffusion_loss(model, rows, ids, targets, weights)
+        opt.zero_grad()
+        loss.backward()
+        opt.step()
+        losses.append(loss.item())
+    assert losses[-1] < losses[0]
+    assert rows.delta.abs().sum() > 0  # the token rows learn too
+
+
+def test_training_saves_a_checkpoint_and_resumes_from_it(tmp_path: Path) -> None:
+    base = save_tiny(tmp_path / "base")
+    write_corpus(tmp_path)
+    config = TrainConfig(
+        base=base, corpus=tmp_path / "corpus", run=tmp_path / "run", out=tmp_path / "out",
+        rank=4, alpha=8.0, length=32, batch=2, steps=2, warmup=1,
+    )  # fmt: skip
+    assert train(config).step == 2
+    resumed = train(TrainConfig(**{**config.__dict__, "steps": 3}))
+    assert resumed.step == 3 and resumed.tokens == 3 * 2 * 32
+    saved = json.loads((tmp_path / "out" / "adapter_config.json").read_text())
+    assert saved["r"] == 4 and saved["training"]["steps"] == 3 and saved["shift"] is True
+
+
+# --- the adapter -----------------------------------------------------------------------------
+
+
+def test_the_adapter_saves_loads_and_merges_deterministically(tmp_path: Path) -> None:
+    model, rows = lora_model()
+    with torch.no_grad():
+        for name, param in model.named_parameters():
+            if "lora_B" in name:
+                param.normal_(0, 0.05)
+        rows.delta.normal_(0, 0.5)
+    ids = torch.tensor([tiny_stream().diffusion(0.5).ids])
+    with torch.no_grad():
+        embeds = rows.embed(ids, model.get_input_embeddings()(ids))
+        hidden = model.model(inputs_embeds=embeds, is_causal=False).last_hidden_state[0]
+        expected = rows.logits(hidden, model.get_output_embeddings()(hidden))
+    save_adapter(tmp_path, model, rows, {"peft_type": "LORA", "r": 4, "lora_alpha": 8.0},
+                 torch.float32)  # fmt: skip
+    merged = []
+    for _ in range(2):
+        fresh = tiny_llama()
+        assert merge_lora(fresh, tmp_path) == 14  # 7 linears in each of 2 layers
+        with torch.no_grad():
+            merged.append(fresh(input_ids=ids, is_causal=False).logits[0])
+    assert torch.equal(merged[0], merged[1])
+    torch.testing.assert_close(merged[0], expected, atol=1e-4, rtol=1e-4)
+    assert not torch.allclose(tiny_llama()(input_ids=ids, is_causal=False).logits[0], expected)
+
+
+# --- the corpus ------------------------------------------------------------------------------
+
+
+def test_a_missing_apt_package_is_a_clear_error(tmp_path: Path) -> None:
+    def fake_apt(args: Sequence[str], cwd: Path) -> subprocess.CompletedProcess[str]:
+        package = args[-1]
+        if package == "rust-doc":
+            return subprocess.CompletedProcess(
+                args, 100, "", "E: Unable to locate package rust-doc"
+            )
+        (cwd / f"{package}_1.0_all.deb").write_bytes(b"deb")
+        return subprocess.CompletedProcess(args, 0, "", "")
+
+    with pytest.raises(corpus.CorpusError, match=r"'rust-doc'.*Unable to locate.*apt-get update"):
+        corpus.fetch(tmp_path, fake_apt)
+    assert (tmp_path / "python3.11-doc_1.0_all.deb").is_file()
+
+
+def test_cleaners_keep_text_and_structure() -> None:
+    rst = "Title\n=====\n\n.. index:: single: x\n   pair: y\n\nUse :func:`open` and ``x``.\n"
+    assert rst_to_markdown(rst) == "# Title\n\nUse `open` and `x`."
+    page = ("<nav><li>Menu</li></nav><main><h2>Slices</h2><p>A <code>&amp;str</code>.</p>"
+            "<pre>let s = 1;</pre><script>x()</script></main>")  # fmt: skip
+    assert html_to_markdown(page) == "## Slices\n\nA `&str`.\n\n```\nlet s = 1;\n```"
+
+
+def test_synthetic_documents_are_fixed_by_their_seed() -> None:
+    assert synthetic.document(7) == synthetic.document(7)
+    kinds = {synthetic.document(seed)[1][0] for seed in range(40)}
+    assert kinds >= {"|"} and kinds & {"{", "["}  # tables and JSON both appear
+    for seed in range(40):
+        text = synthetic.document(seed)[1]
+        if text[0] in "{[":
+            json.loads(text)
+
+
+def test_the_split_is_a_function_of_the_document_name() -> None:
+    names = [corpus.Doc("python", f"page-{i}.rst.txt", "x") for i in range(400)]
+    held = [doc for doc in names if corpus.is_heldout(doc)]
+    assert 0 < len(held) < 40 and held == [doc for doc in names if corpus.is_heldout(doc)]
+
+
+# --- evaluation ------------------------------------------------------------------------------
+
+
+def test_evaluation_and_model_card_run_end_to_end_on_a_tiny_model(tmp_path: Path) -> None:
+    base = save_tiny(tmp_path / "base")
+    write_corpus(tmp_path)
+    model, rows = lora_model()
+    config = {"peft_type": "LORA", "r": 4, "lora_alpha": 8.0, "target_modules": ["q_proj"],
+              "base_model": "tiny", "base_sha256": "0", "mask_id": 1, "filler_id": 2,
+              "training": {"steps": 1, "tokens": 64, "targets": 9, "seconds": 1, "lr": 1e-3,
+                           "length": 32, "batch": 2, "seed": 0}}  # fmt: skip
+    save_adapter(tmp_path / "adapter", model, rows, config, torch.bfloat16)
+    run_eval(base, tmp_path, tmp_path / "adapter", count=2, threads=1, card=True)
+    results = json.loads((tmp_path / "adapter" / "eval.json").read_text())
+    for key in ("adapted", "base_bidirectional"):
+        assert set(results[key]) == {
+            "masked@0.15",
+            "masked@0.5",
+            "masked@0.9",
+            "span",
+            "span+filler",
+        }
+    assert set(results["autoregressive"]) == {"masked@0.15", "masked@0.5", "masked@0.9", "span"}
+    assert len(results["samples_after"]) == len(results["samples_before"]) == 10
+    card = (tmp_path / "adapter" / "MODEL_CARD.md").read_text()
+    assert "| masked@0.5 |" in card and results["samples_after"][0] in card
+
+
+def test_the_eval_set_is_the_same_every_time() -> None:
+    first = eval_set(DOCS, tiny_tokenizer(), tiny_specials(), 3)
+    second = eval_set(DOCS, tiny_tokenizer(), tiny_specials(), 3)
+    assert first == second
+    model = tiny_llama()
+    with torch.inference_mode():
+        assert scores(model, first, tiny_specials(), False) == scores(
+            model, second, tiny_specials(), False
+        )
+
+
+# --- the registry ----------------------------------------------------------------------------
+
+
+def test_the_registry_names_the_adapted_model_when_its_adapter_is_present(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    model, rows = lora_model()
+    save_adapter(tmp_path / "adapter", model, rows, {"peft_type": "LORA", "r": 4}, torch.bfloat16)
+    monkeypatch.setattr(embedded, "ADAPTER_DIR", tmp_path / "adapter")
+    spec = embedded_spec()
+    assert spec.adapted and spec.adapter == tmp_path / "adapter"
+    assert spec.display_name == "SmolLM2-135M diffusion (adapted)"
+    monkeypatch.setattr(embedded, "ADAPTER_DIR", tmp_path / "absent")
+    spec = embedded_spec()
+    assert not spec.adapted and spec.adapter is None
+    assert spec.display_name == "SmolLM2-135M-Instruct (embedded, base, not adapted)"
+
+
+def test_the_shipped_adapter_fits_the_size_limits() -> None:
+    folder = Path(embedded.ADAPTER_DIR)
+    if not folder.exists():
+        pytest.skip("no adapter shipped yet")
+    sizes = [p.stat().st_size for p in folder.iterdir()]
+    assert sum(sizes) <= 40_000_000 and max(sizes) <= 16 * 2**20
+    assert (folder / "MODEL_CARD.md").is_file()

@@ -7,7 +7,7 @@ BIN := $(VENV)/bin
 PIP := $(BIN)/python -m pip
 LOCK := requirements/lock.txt
 
-.PHONY: run test lint typecheck check screenshots clean
+.PHONY: run test bench lint typecheck check screenshots clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -30,6 +30,16 @@ run: $(VENV)/.runtime
 
 test: $(VENV)/.testtools
 	QT_QPA_PLATFORM=offscreen $(BIN)/python -m pytest
+
+# Diffusion vs autoregressive, the six metrics, edit cost, GUI smoothness: docs/benchmarks.md.
+# The window's part runs first (it needs the CPU to itself for its worker), then the engine's,
+# then the chart. About 15-20 minutes on a 2-core CPU.
+BENCH_OUT := docs
+bench: $(VENV)/.runtime
+	QT_QPA_PLATFORM=offscreen $(BIN)/python -m app.bench_gui --out $(BENCH_OUT)/benchmarks-gui.json
+	$(BIN)/python -m engine.bench --out $(BENCH_OUT)
+	QT_QPA_PLATFORM=offscreen $(BIN)/python -m app.bench_chart \
+		--results $(BENCH_OUT)/benchmarks.json --out $(BENCH_OUT)/benchmarks.png
 
 # Needs xvfb-run (Debian: xvfb xauth) and the Qt libraries listed in .ci/run.
 screenshots: $(VENV)/.runtime

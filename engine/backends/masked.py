@@ -18,8 +18,15 @@ out-of-set tokens are never committed.
 The step budget holds in both modes: ``settings.steps`` is spread over the blocks, each block's
 steps re-spread what is still masked (LLaDA's even schedule), and a confidence threshold commits
 *at least* that share plus every position above it (so parallel decoding only ever saves
-forwards). No KV cache is reused yet: with bidirectional attention the prefix's keys depend on
-the canvas, so reusing them is an approximation (Fast-dLLM's) left for later.
+forwards).
+
+Prefix KV reuse is opt-in (``backend.prefix_cache = PrefixCache()``; off by default, so what the
+window shows is unchanged): the text before the canvas is then encoded *causally* once into a
+KV cache kept across steps and across edits, and each step runs only the canvas and the text
+after it, attending to that cache. A causal prefix makes the cache exact to extend and to cut:
+the next edit reuses it up to the first changed token and encodes only the rest. The price is
+that the prefix no longer sees the canvas (with bidirectional attention its keys would depend on
+it; Fast-dLLM's approximation drops that dependence the same way).
 
 ``shifted`` models (Dream, adapted autoregressive checkpoints) predict token ``i`` from row
 ``i - 1``; ``force_bidirectional`` passes ``is_causal=False`` to the forward, which is how an
@@ -37,6 +44,7 @@ from typing import Any
 import torch
 
 from engine.backends.base import StepResult, allowed_mask, constraint_bias
+from engine.backends.prefix_cache import PrefixCache
 from engine.canvas import Canvas, Kind
 from engine.config import SamplerSettings
 from engine.context import after_ids, before_ids, instruction_ids
@@ -114,7 +122,17 @@ class MaskedBackend:
         self.max_canvas_tokens = max_canvas(self.max_positions)
         # Models that take ``logits_to_keep`` skip the LM head outside the canvas (a large share
         # of a forward at a 49k vocabulary); the others are sliced after the fact.
-        self._keeps_rows = "logits_to_keep" in inspect.signature(model.forward).parameters
+        parameters = inspect.signature(model.forward).parameters
+        self._keeps_rows = "logits_to_keep" in parameters
+        # Only causal models adapted to run both ways take a cache and a per-call is_causal;
+        # sliding-window caches cannot be cut back (their layers drop old keys).
+        self.can_cache_prefix = (
+            force_bidirectional
+            and self._keeps_rows
+            and "cache" in parameters
+            and not getattr(config, "sliding_window", None)
+        )
+        self.prefix_cache: PrefixCache | None = None
 
     def denoise(
         self, canvas: Canvas, plan: EditPlan, settings: SamplerSettings
@@ -218,6 +236,8 @@ class MaskedBackend:
         """Float32 logits ``(len(positions), vocab)`` predicting those canvas positions."""
         at = state.start + positions
         kwargs: dict[str, Any] = {"is_causal": False} if self.force_bidirectional else {}
+        if self.prefix_cache is not None and self.can_cache_prefix and state.start > 1:
+            return self._predict_cached(state, at, kwargs).float()
         if self._keeps_rows:
             # The LM head runs on the needed rows only: in a shifted model, the row before each
             # position (the alignment :func:`shift_logits` gives a whole sequence).
@@ -225,6 +245,27 @@ class MaskedBackend:
             return self._forward(state.seq, kwargs).float()
         logits = self._forward(state.seq, kwargs)
         return (shift_logits(logits) if self.shifted else logits)[at].float()
+
+    def _predict_cached(
+        self, state: Denoising, at: torch.Tensor, kwargs: dict[str, Any]
+    ) -> torch.Tensor:
+        """The same rows with the prefix read from :attr:`prefix_cache` instead of recomputed.
+
+        The row just before the canvas stays out of the cache: a shifted model predicts canvas
+        position 0 from it.
+        """
+        assert self.prefix_cache is not None
+        cut = state.start - 1
+        cache = self.prefix_cache.holding(self.model, state.seq[:cut])
+        try:
+            rows = at - cut - int(self.shifted)
+            out = self.model(
+                input_ids=state.seq[cut:].unsqueeze(0), cache=cache, use_cache=True, **kwargs,
+                logits_to_keep=rows,
+            )  # fmt: skip
+        finally:
+            self.prefix_cache.forget_beyond_prefix()
+        return out.logits[0]
 
     def _forward(self, seq: torch.Tensor, kwargs: dict[str, Any]) -> torch.Tensor:
         return self.model(input_ids=seq.unsqueeze(0), **kwargs).logits[0]

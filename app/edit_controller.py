@@ -198,6 +198,10 @@ class EditController(QObject):
         self.stateChanged.emit("reviewing")
         if not diff.hunks:
             self.message.emit("The model proposed no change.")
+        else:
+            self.message.emit(
+                f"{len(diff.hunks)} changes to review: A accepts, R rejects, Ctrl+Enter applies."
+            )
 
     def on_cancelled(self, event: Cancelled) -> None:
         if self.running is not None and event.request_id == self.running.edit.request_id:

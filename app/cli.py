@@ -20,7 +20,8 @@ from dataclasses import asdict
 from pathlib import Path
 from typing import Any
 
-from app.files import DocumentError, read_document, write_atomically
+from app.files import DocumentError, read_text_file, write_text_file
+from app.newlines import Layout, restore
 from app.structured_cli import add_commands as add_structured_commands
 from engine.config import PRESETS, SamplerSettings, setting_fields
 from engine.errors import BadRequest, ModelLoadError, SettleError
@@ -129,21 +130,23 @@ def settings_from(args: argparse.Namespace) -> SamplerSettings:
 
 
 def run_rewrite(args: argparse.Namespace) -> int:
-    text = read_document(args.file)
+    text, layout = read_text_file(args.file)
     locks = find_locks(text, args.range, args.lock) if args.lock else ()
     edit = Edit(1, text, args.range, locks, args.instruction, EditMode.REWRITE, settings_from(args))
-    return finish(args, text, edit)
+    return finish(args, text, layout, edit)
 
 
 def run_draft(args: argparse.Namespace) -> int:
-    text = read_document(args.file)
+    text, layout = read_text_file(args.file)
     edit = Edit(
         1, text, Span(args.at, args.at), (), args.prompt, EditMode.DRAFT, settings_from(args)
     )
-    return finish(args, text, edit)
+    return finish(args, text, layout, edit)
 
 
-def finish(args: argparse.Namespace, text: str, edit: Edit) -> int:
+def finish(args: argparse.Namespace, text: str, layout: Layout, edit: Edit) -> int:
+    """Run the edit; print a diff (or JSON); with ``--write`` save it, every byte outside the
+    range as it was (BOM and line endings included)."""
     from app.headless import run_request  # imports torch: only once the input is known good
 
     validate_edit(edit)
@@ -151,14 +154,14 @@ def finish(args: argparse.Namespace, text: str, edit: Edit) -> int:
         edit, args.model, args.device, args.allow_remote_code, report_load
     )
     updated = text[: edit.target.start] + proposal.text + text[edit.target.end :]
-    diff = unified_diff(text, updated, str(args.file))
+    diff = unified_diff(restore(layout, text), restore(layout, updated), str(args.file))
     if args.json:
         print(json.dumps(proposal_json(proposal, model_name, diff), ensure_ascii=False, indent=2))
     else:
         sys.stdout.write(diff or "(no change)\n")
         print(f"# {model_name}: {proposal.metrics.summary()}", file=sys.stderr)
     if args.write and updated != text:
-        write_atomically(args.file, updated)
+        write_text_file(args.file, layout, updated)
         print(f"# wrote {args.file}", file=sys.stderr)
     return 0
 

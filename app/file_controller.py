@@ -3,7 +3,8 @@
 Every dialog is shown with ``open()`` and answered through signals (never ``exec()``, which
 would nest the event loop inside qasync). Saves go through ``QSaveFile``, so a failed write
 leaves the old file whole; a failed open leaves the editor untouched. Line endings are folded
-to "\\n" for editing and restored on save, so locks stay where they were put.
+to "\\n" for editing and restored on save, with the BOM, byte for byte outside what changed
+(:mod:`app.newlines`), so locks stay where they were put and no other byte moves.
 """
 
 from __future__ import annotations
@@ -15,7 +16,8 @@ from pathlib import Path
 from PySide6.QtCore import QObject, QSaveFile, QTimer, Signal
 from PySide6.QtWidgets import QFileDialog, QMessageBox, QWidget
 
-from app.files import DocumentError, read_document
+from app.files import DocumentError, read_text_file
+from app.newlines import Layout, restore, split_layout
 from app.recovery import RecoveryStore, Snapshot
 from app.settings import Settings
 from ui.editor import DocumentEditor
@@ -38,7 +40,7 @@ class FileController(QObject):
         super().__init__(window)
         self.editor, self.window, self.settings, self.recovery = editor, window, settings, recovery
         self.path: Path | None = None
-        self.newline = "\n"
+        self.layout = Layout()
         self.doc_id = uuid.uuid4().hex
         self._dialog: QWidget | None = None  # keeps the open dialog alive
         self.autosave = QTimer(self, interval=AUTOSAVE_MS)
@@ -59,7 +61,7 @@ class FileController(QObject):
         self.when_saved_or_discarded(self._new)
 
     def _new(self) -> None:
-        self._replace(None, "", [], "\n")
+        self._replace(None, "", [], Layout())
 
     def ask_open(self) -> None:
         def chosen(path: str) -> None:
@@ -70,24 +72,22 @@ class FileController(QObject):
     def open_path(self, path: Path) -> bool:
         """Open ``path``; on any problem say why and leave the current document as it was."""
         try:
-            raw = read_document(path)
+            text, layout = read_text_file(path)
         except DocumentError as error:
             self._warn("Cannot open the file", str(error))
             return False
-        newline = "\r\n" if "\r\n" in raw else "\n"
-        text = raw.replace("\r\n", "\n")
         locks = [(s, e) for s, e in self.settings.locks_for(path) if e <= len(text)]
-        self._replace(path, text, locks, newline)
+        self._replace(path, text, locks, layout)
         self.settings.add_recent(path)
         self.recentChanged.emit()
         return True
 
     def _replace(
-        self, path: Path | None, text: str, locks: list[tuple[int, int]], newline: str
+        self, path: Path | None, text: str, locks: list[tuple[int, int]], layout: Layout
     ) -> None:
         self.recovery.discard(self.doc_id)
         self.doc_id = uuid.uuid4().hex
-        self.path, self.newline = path, newline
+        self.path, self.layout = path, layout
         self.editor.load_text(text, locks)
         self.editor.document().setModified(False)
         self._announce()
@@ -108,7 +108,8 @@ class FileController(QObject):
 
     def save_to(self, path: Path) -> bool:
         """Write atomically with QSaveFile; on failure the document stays modified, nothing lost."""
-        data = self.editor.plain_text().replace("\n", self.newline).encode("utf-8")
+        written = restore(self.layout, self.editor.plain_text())
+        data = written.encode("utf-8")
         out = QSaveFile(str(path))
         if not out.open(QSaveFile.OpenModeFlag.WriteOnly):
             self._warn(
@@ -125,7 +126,7 @@ class FileController(QObject):
                 "The old file is unchanged and your text is still here.",
             )
             return False
-        self.path = path
+        self.path, self.layout = path, split_layout(written)[1]
         self.settings.set_locks(path, self.editor.lock_spans())
         self.settings.add_recent(path)
         self.recentChanged.emit()
@@ -209,13 +210,21 @@ class FileController(QObject):
             Path(snapshot.path) if snapshot.path else None,
             snapshot.text,
             list(snapshot.locks),
-            "\n",
+            self._layout_on_disk(snapshot.path),
         )
         self.editor.document().setModified(True)
         self.recovery.discard(snapshot.doc_id)
         self.message.emit(f"Recovered {snapshot.title}: save it to keep it.")
 
     # --- helpers -------------------------------------------------------------------------
+    @staticmethod
+    def _layout_on_disk(path: str | None) -> Layout:
+        """The BOM and line endings of the file a recovered text came from, if it is readable."""
+        try:
+            return read_text_file(Path(path))[1] if path else Layout()
+        except DocumentError:
+            return Layout()
+
     def _announce(self) -> None:
         self.documentChanged.emit(self.title(), self.modified)
 

@@ -4,6 +4,10 @@ Reads are strict UTF-8 with messages a writer understands (a missing file, a fol
 file, bytes that are not UTF-8 and where). Writes are atomic: the new text goes to a temporary
 file beside the target, is flushed to disk, then renamed over it, so a failed write never leaves
 a truncated document.
+
+:func:`read_text_file` and :func:`write_text_file` keep a file's byte-order mark and line
+endings (see :mod:`app.newlines`): the text is edited with "\\n" line ends and written back with
+every unchanged byte as it was.
 """
 
 from __future__ import annotations
@@ -14,6 +18,8 @@ import stat
 import tempfile
 from pathlib import Path
 
+from app.newlines import BOM, Layout, restore, split_layout
+
 MAX_DOCUMENT_BYTES = 64 * 1024 * 1024
 
 
@@ -22,7 +28,23 @@ class DocumentError(Exception):
 
 
 def read_document(path: Path) -> str:
-    """Return the file's text, or raise :class:`DocumentError` saying plainly what is wrong."""
+    """Return the file's text (without a BOM), or raise :class:`DocumentError` saying plainly
+    what is wrong."""
+    return read_raw(path).removeprefix(BOM)
+
+
+def read_text_file(path: Path) -> tuple[str, Layout]:
+    """The file's text with "\\n" line ends, and the layout :func:`write_text_file` restores."""
+    return split_layout(read_raw(path))
+
+
+def write_text_file(path: Path, layout: Layout, text: str) -> None:
+    """Save edited ``text`` atomically with the file's BOM and surviving line endings."""
+    write_atomically(path, restore(layout, text))
+
+
+def read_raw(path: Path) -> str:
+    """The file's decoded text, BOM included."""
     try:
         if path.is_dir():
             raise DocumentError(f"{path} is a folder, not a document.")
@@ -48,7 +70,7 @@ def decode_document(path: Path, data: bytes) -> str:
             f"{path} is not UTF-8 text (byte 0x{data[error.start]:02x} at offset {error.start}). "
             "Convert it to UTF-8 first; nothing was changed."
         ) from None
-    return text.removeprefix("\ufeff")
+    return text
 
 
 def write_atomically(path: Path, text: str) -> None:

@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from types import TracebackType
 
+from PySide6.QtCore import QTimer
 from PySide6.QtWidgets import QApplication, QMessageBox
 
 from app.edit_controller import EditController
@@ -95,7 +96,10 @@ def _wire(s: Session) -> None:
     s.files.recentChanged.connect(lambda: _show_recent(s))
     _show_recent(s)
     s.edits.stateChanged.connect(lambda state: _enable_for(w, state))
-    w.closeRequested.connect(lambda: s.files.when_saved_or_discarded(lambda: _close(s)))
+    # Closing waits for the close event that asked to finish: a close() inside it is ignored.
+    w.closeRequested.connect(
+        lambda: s.files.when_saved_or_discarded(lambda: QTimer.singleShot(0, lambda: _close(s)))
+    )
     _enable_for(w, "idle")
 
 

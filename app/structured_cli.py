@@ -15,7 +15,8 @@ from dataclasses import asdict
 from pathlib import Path
 from typing import Any
 
-from app.files import read_document, write_atomically
+from app.files import read_document, read_text_file, write_atomically, write_text_file
+from app.newlines import restore
 from engine.errors import BadRequest, SettleError
 from engine.protocol import Fill, FillKind, Frame, LoadModel, Span
 
@@ -94,7 +95,7 @@ def run_fill_table(args: argparse.Namespace) -> int:
     from app.cli import settings_from, unified_diff
     from engine.structured.markdown import chosen_cells, find_tables
 
-    text = read_document(args.file)
+    text, layout = read_text_file(args.file)
     tables = find_tables(text)
     if not 1 <= args.table <= len(tables):
         raise BadRequest(
@@ -110,10 +111,11 @@ def run_fill_table(args: argparse.Namespace) -> int:
     filled, model_name = run_structured(run_table, fill, args)
     span = filled.proposal.target
     updated = text[: span.start] + filled.proposal.text + text[span.end :]
-    diff = unified_diff(text, updated, str(args.file)) or "(no change)\n"
+    diff = unified_diff(restore(layout, text), restore(layout, updated), str(args.file))
+    diff = diff or "(no change)\n"
     report(args, filled, model_name, {"text": filled.value}, diff)
     if args.write and updated != text:
-        write_atomically(args.file, updated)
+        write_text_file(args.file, layout, updated)
         print(f"# wrote {args.file}", file=sys.stderr)
     return 0
 

@@ -71,6 +71,7 @@ class DocumentEditor(QPlainTextEdit):
         super().__init__(parent)
         self.setFont(self._writing_font())
         self.document().setDocumentMargin(10)
+        self.document().setModified(False)  # a margin is layout, not a change to the text
         self.setTabStopDistance(4 * self.fontMetrics().horizontalAdvance(" "))
         self._highlighter = MarkdownHighlighter(self.document())
         self._locks = LockSet(self.document(), self)

@@ -231,3 +231,22 @@ def test_embedded_model_rewrites_a_real_markdown_file_keeping_two_locks(
     assert proposal.index("Ada Lovelace") < proposal.index("Bernoulli numbers")
     assert result["model"] == "SmolLM2-135M diffusion (adapted)"
     assert result["metrics"]["forwards"] <= 8
+
+
+def test_write_keeps_the_bom_and_crlf_outside_the_range(
+    tmp_path: Path, tiny_folder: Path, capsys
+) -> None:
+    path = tmp_path / "windows.md"
+    raw = "\ufeff" + DOC.replace("\n", "\r\n").replace("End.\r\n", "End.\nmixed\r\n")
+    path.write_bytes(raw.encode("utf-8"))
+    code, out, err = run(
+        capsys, "rewrite", str(path), "--range", RANGE, "--model", str(tiny_folder),
+        "--steps", "4", "--json", "--write",
+    )  # fmt: skip
+    assert code == 0, err
+    text = json.loads(out)["text"].replace("\n", "\r\n")
+    before = raw[: raw.index("Ada")]
+    after = raw[raw.index(" engines.") + 9 :]
+    assert path.read_bytes() == (before + text + after).encode("utf-8")
+    assert path.read_bytes().startswith(b"\xef\xbb\xbf# Notes\r\n\r\n")
+    assert path.read_bytes().endswith(b"\r\n\r\nEnd.\nmixed\r\n")

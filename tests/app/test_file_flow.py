@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from PySide6.QtWidgets import QApplication, QMessageBox
+from PySide6.QtWidgets import QMessageBox
 
 from app.gui import Session, build_session
 from app.recovery import RecoveryStore
@@ -120,5 +120,30 @@ def test_closing_with_unsaved_changes_asks_and_cancel_keeps_everything(
     assert editor.plain_text() == "draft"
     session.window.close()
     message_box(session).button(QMessageBox.StandardButton.Discard).click()
-    QApplication.processEvents()
-    assert not session.window.isVisible()
+    qtbot.waitUntil(lambda: not session.window.isVisible(), timeout=2000)
+
+
+def test_bom_and_mixed_line_endings_survive_open_edit_save(
+    qtbot, session: Session, tmp_path: Path
+) -> None:
+    path = tmp_path / "mixed.md"
+    path.write_bytes("\ufeff# Title\r\nfirst\nsecond\r\n\r\nlast\r".encode())
+    assert session.files.open_path(path)
+    editor = session.window.editor
+    assert editor.plain_text() == "# Title\nfirst\nsecond\n\nlast\n"
+    cursor = editor.textCursor()
+    cursor.setPosition(editor.plain_text().index("second") + len("second"))
+    editor.setTextCursor(cursor)
+    qtbot.keyClicks(editor, " line")
+    assert session.files.save()
+    assert path.read_bytes() == "\ufeff# Title\r\nfirst\nsecond line\r\n\r\nlast\r".encode()
+
+
+def test_a_fresh_window_has_nothing_to_save(qtbot, session: Session) -> None:
+    assert not session.files.modified
+    assert "*" not in session.window.windowTitle()
+    session.files.new()
+    assert session.files._dialog is None  # no "Save the changes to Untitled?"
+    session.window.close()
+    assert session.files._dialog is None
+    qtbot.waitUntil(lambda: not session.window.isVisible(), timeout=2000)

@@ -21,6 +21,7 @@ from engine.protocol import Fill
 from engine.structured.schema import (
     Conjunct,
     Context,
+    NoValue,
     Refusal,
     Schemas,
     Unsatisfiable,
@@ -79,7 +80,7 @@ def compile_json(
     default = instance_of(tree, {})
     errors = list(context.root_validator().iter_errors(default))
     if errors:
-        raise Refusal({str(e.validator) for e in errors}, pointer(tuple(errors[0].absolute_path)))
+        raise NoValue({str(e.validator) for e in errors}, pointer(tuple(errors[0].absolute_path)))
     return Compiled(context, tree, default)
 
 
@@ -136,7 +137,7 @@ class Compiler:
                 continue
             if schemas.valid(self.context, instance_of(built, {})):
                 return built
-            errors.append(Refusal({"oneOf"}, schemas.where))
+            errors.append(NoValue({"oneOf"}, schemas.where))
         raise combined(errors, schemas.where, "anyOf/oneOf")
 
     def plain(self, schemas: Schemas, path: Path, template: Any) -> Node:
@@ -154,7 +155,7 @@ class Compiler:
                 continue
             if schemas.valid(self.context, instance_of(built, {})):
                 return built
-            errors.append(Refusal(keywords_of(schemas) or {"type"}, schemas.where))
+            errors.append(NoValue(keywords_of(schemas) or {"type"}, schemas.where))
         raise combined(errors, schemas.where, "type")
 
     def literal_choice(
@@ -334,13 +335,17 @@ def keywords_of(schemas: Schemas) -> set[str]:
 
 
 def combined(errors: list[Refusal | Unsatisfiable], where: str, what: str) -> BadRequest:
-    """One error for a location where every option failed: a refusal naming all keywords."""
+    """One error for a location where every option failed: the first keyword Settle does not
+    support (by name, where it is), else the first unsatisfiable part, else what was tried."""
+    for error in errors:
+        if isinstance(error, Refusal) and not isinstance(error, NoValue):
+            return error
+    if errors and all(isinstance(e, Unsatisfiable) for e in errors):
+        return errors[0]
     keywords = {what}
     for error in errors:
         keywords |= set(getattr(error, "keywords", ()))
-    if errors and all(isinstance(e, Unsatisfiable) for e in errors):
-        return errors[0]
-    return Refusal(keywords, where)
+    return NoValue(keywords, where)
 
 
 def parse_json_fill(fill: Fill) -> tuple[Any, Any]:

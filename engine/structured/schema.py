@@ -48,14 +48,24 @@ FORMAT_CHECKER = FormatChecker()
 
 
 class Refusal(BadRequest):
-    """The schema needs keywords Settle cannot honour; raised before any generation."""
+    """The schema needs keywords Settle cannot honour; raised before any generation.
+    ``reason`` replaces the generic sentence where there is a more precise one."""
 
-    def __init__(self, keywords: set[str] | frozenset[str], where: str = "") -> None:
+    def __init__(
+        self, keywords: set[str] | frozenset[str], where: str = "", reason: str = ""
+    ) -> None:
         self.keywords = tuple(sorted(keywords))
         place = f" (at {where})" if where else ""
-        super().__init__(
-            f"This schema uses keywords Settle cannot honour{place}: {', '.join(self.keywords)}."
-        )
+        detail = reason or f"uses keywords Settle cannot honour: {', '.join(self.keywords)}"
+        super().__init__(f"This schema {detail}{place}.")
+
+
+class NoValue(Refusal):
+    """Keywords Settle supports, but no value it can build meets them all at once."""
+
+    def __init__(self, keywords: set[str] | frozenset[str], where: str = "") -> None:
+        names = ", ".join(sorted(keywords))
+        super().__init__(keywords, where, f"asks for a value Settle could not build ({names})")
 
 
 class Unsatisfiable(BadRequest):
@@ -64,7 +74,7 @@ class Unsatisfiable(BadRequest):
     def __init__(self, reason: str, keywords: tuple[str, ...], where: str = "") -> None:
         self.keywords = keywords
         place = f" at {where}" if where else ""
-        super().__init__(f"No value can satisfy the schema{place}: {reason}.")
+        super().__init__(f"The schema is unsatisfiable{place}: {reason}; no value can meet it.")
 
 
 @dataclass(frozen=True)
@@ -171,8 +181,24 @@ def resolve(conjunct: Conjunct, ref: str, where: str) -> Conjunct:
     try:
         found = conjunct.resolver.lookup(ref)
     except Unresolvable as error:
-        raise Refusal({"$ref"}, f"{where}: {ref!r} is not inside this schema") from error
+        if is_remote(conjunct, ref):
+            reason = f"refers to a remote schema ($ref {ref!r}); Settle reads no other document"
+        else:
+            reason = f"has an unresolved $ref, {ref!r}: nothing in this schema is there"
+        raise Refusal({"$ref"}, where, reason) from error
     return Conjunct(found.contents, found.resolver)
+
+
+def is_remote(conjunct: Conjunct, ref: str) -> bool:
+    """Whether ``ref`` names another document (rather than a missing place in this one)."""
+    document = ref.partition("#")[0]
+    if not document:
+        return False
+    try:
+        conjunct.resolver.lookup(document)
+    except Unresolvable:
+        return True
+    return False
 
 
 def child(schemas: Schemas, conjuncts: list[Conjunct], segment: str | int) -> Schemas:

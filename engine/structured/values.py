@@ -19,7 +19,7 @@ from typing import Any
 
 from engine.plan import Constraint, ExcludingConstraint, LiteralConstraint
 from engine.structured import patterns
-from engine.structured.schema import FORMATS, Context, Refusal, Schemas, Unsatisfiable
+from engine.structured.schema import FORMATS, Context, NoValue, Refusal, Schemas, Unsatisfiable
 from engine.tokens import charset
 
 DIGITS = string.digits
@@ -194,12 +194,16 @@ def string_leaf(schemas: Schemas, context: Context, preferred: Any) -> Leaf:
     if len(formats) > 1:
         raise Refusal({"format (several at once)"}, schemas.where)
     fmt = next(iter(formats), None)
+    low, high = schemas.values("minLength"), schemas.values("maxLength")
+    if max(low, default=0) > min(high, default=math.inf):
+        reason = "minLength is greater than maxLength"
+        raise Unsatisfiable(reason, ("minLength", "maxLength"), schemas.where)
     candidates = [preferred] if isinstance(preferred, str) else []
     candidates += string_candidates(schemas, fmt)
     default = _first_valid(candidates, schemas, context)
     if default is NOTHING:
         keywords = {"pattern", "minLength", "maxLength"} & _keywords(schemas)
-        raise Refusal(keywords or {"format"}, schemas.where)
+        raise NoValue(keywords or {"format"}, schemas.where)
     constraint = string_constraint(schemas, fmt)
     budget = FORMAT_BUDGET.get(fmt or "", STRING_BUDGET)
     limits = schemas.values("maxLength")

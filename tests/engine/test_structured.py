@@ -163,6 +163,27 @@ def test_bad_schemas_are_refused_before_generation(schema: Any, error: type, wor
     assert words in str(raised.value)
 
 
+REQUIRED_A = {"type": "object", "required": ["a"]}
+
+
+@pytest.mark.parametrize(
+    ("a", "says", "never"),
+    [
+        ({"not": {"type": "string"}}, "cannot honour: not (at /a)", "type"),
+        ({"$ref": "https://example.com/s.json"}, "refers to a remote schema", "unresolved"),
+        ({"$ref": "#/$defs/missing"}, "unresolved $ref, '#/$defs/missing'", "remote"),
+        ({"type": "string", "minLength": 5, "maxLength": 2}, "unsatisfiable at /a", "honour"),
+        ({"type": "array", "items": {"not": {}}, "minItems": 1}, "honour: not (at /a/0)", "type"),
+    ],
+)
+def test_refusals_name_only_what_is_wrong_and_where(a: Any, says: str, never: str) -> None:
+    """A refusal never lists keywords Settle supports as if it could not honour them."""
+    with pytest.raises(BadRequest) as raised:
+        compile_json({**REQUIRED_A, "properties": {"a": a}})
+    assert says in str(raised.value)
+    assert never not in str(raised.value)
+
+
 def test_invalid_json_and_bad_locks_are_bad_requests() -> None:
     with pytest.raises(BadRequest, match="schema is not valid JSON"):
         run_json(FILLER, Fill(1, FillKind.JSON, "", Span(0, 0), schema="{nope")).__next__()

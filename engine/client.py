@@ -87,6 +87,10 @@ class WorkerClient(ABC):
     @abstractmethod
     def _death_detail(self) -> str: ...
 
+    def _death_message(self) -> str:
+        """What the user reads when the worker is gone (a remote client names the host)."""
+        return WORKER_DIED
+
     @property
     @abstractmethod
     def alive(self) -> bool: ...
@@ -127,7 +131,7 @@ class WorkerClient(ABC):
             if self._exiting:
                 return None
             detail = self._death_detail()
-            return Failed(self.running, "worker-died", WORKER_DIED, detail=detail)
+            return Failed(self.running, "worker-died", self._death_message(), detail=detail)
         with self._lock:
             if (
                 isinstance(event, Proposal | Cancelled | Failed)

@@ -7,7 +7,8 @@ heavy imports.
 Requests flow GUI → worker: :class:`LoadModel`, :class:`Edit`, :class:`Fill`, :class:`Cancel`,
 :class:`Shutdown`.
 Events flow worker → GUI: :class:`LoadProgress`, :class:`ModelReady`, :class:`Frame`,
-:class:`Proposal`, :class:`Failed`, :class:`Cancelled`.
+:class:`Proposal`, :class:`Failed`, :class:`Cancelled`; a remote engine adds :class:`Queued`,
+and its client :class:`EngineLink` (never on the wire).
 """
 
 from __future__ import annotations
@@ -228,7 +229,23 @@ class Cancelled:
     request_id: int
 
 
-Event = LoadProgress | ModelReady | Frame | Proposal | Failed | Cancelled
+@dataclass(frozen=True)
+class Queued:
+    """A remote engine's queue: ``position`` requests (of any client) run before this one."""
+
+    request_id: int
+    position: int
+
+
+@dataclass(frozen=True)
+class EngineLink:
+    """How the window reaches a remote engine: its host and the last measured round trip."""
+
+    host: str
+    rtt_s: float
+
+
+Event = LoadProgress | ModelReady | Frame | Proposal | Failed | Cancelled | Queued | EngineLink
 
 
 class DraftView:

@@ -1,0 +1,74 @@
+"""The model side of ``settle serve``: the worker loop on a thread, its events on the server's loop.
+
+The server process *is* the worker: :func:`engine.worker.serve` runs unchanged on a thread
+(the same code as the spawned local worker, so the same seed gives the same proposal), fed
+one request at a time by the server's fair queue. Its events come back to the server's asyncio
+loop through ``call_soon_threadsafe``, in the order the worker's sender wrote them.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import queue
+import threading
+from collections.abc import Callable
+from typing import Any
+
+from engine.coalesce import FRAME_INTERVAL_S
+from engine.protocol import Cancel, Event, Request, Shutdown
+from engine.worker import Loader, serve
+
+log = logging.getLogger(__name__)
+
+
+class LoopOutbox:
+    """The worker's outbox: hands each event to ``callback`` on ``loop``'s thread."""
+
+    def __init__(self, loop: asyncio.AbstractEventLoop, callback: Callable[[Event], None]) -> None:
+        self.loop = loop
+        self.callback = callback
+
+    def put(self, event: Event) -> None:
+        try:
+            self.loop.call_soon_threadsafe(self.callback, event)
+        except RuntimeError:  # the loop is closed: the server is shutting down
+            log.debug("dropping %s after shutdown", type(event).__name__)
+
+
+class EngineThread:
+    """Owns the worker loop's thread, its inbox and its cancel flag."""
+
+    def __init__(
+        self,
+        loop: asyncio.AbstractEventLoop,
+        on_event: Callable[[Event], None],
+        loader: Loader | None = None,
+        frame_interval_s: float = FRAME_INTERVAL_S,
+    ) -> None:
+        self.inbox: queue.Queue[Any] = queue.Queue()
+        self.flag = threading.Event()
+        self.outbox = LoopOutbox(loop, on_event)
+        self.thread = threading.Thread(
+            target=serve,
+            args=(self.inbox, self.outbox, self.flag, loader),
+            kwargs={"frame_interval_s": frame_interval_s},
+            name="settle-engine",
+            daemon=True,
+        )
+
+    def start(self) -> None:
+        self.thread.start()
+
+    def submit(self, request: Request) -> None:
+        self.inbox.put(request)
+
+    def cancel(self, global_id: int) -> None:
+        """Stop the running request before its next step (the flag) and say which (the id)."""
+        self.flag.set()
+        self.inbox.put(Cancel(global_id))
+
+    def stop(self, timeout: float = 5.0) -> None:
+        self.flag.set()
+        self.inbox.put(Shutdown())
+        self.thread.join(timeout)

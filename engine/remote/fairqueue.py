@@ -1,0 +1,113 @@
+"""Fair scheduling of several clients' requests on one engine: round robin, one at a time.
+
+The engine runs one request at a time. Waiting requests are kept per client, and clients take
+turns: after a client's request runs, every other client with something waiting goes before
+its next one, so one client sending many requests cannot starve the rest. :meth:`FairQueue.order`
+is the order in which waiting requests will run, which is what each client is told as its queue
+position. Pure bookkeeping: no I/O, no threads (the server's event loop owns it).
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from dataclasses import dataclass, field
+
+from engine.protocol import Edit, Fill, LoadModel
+
+Work = Edit | Fill | LoadModel
+
+
+@dataclass
+class Job:
+    """One client's request. ``local_id`` is the client's id, ``global_id`` the engine's."""
+
+    client: int
+    local_id: int | None  # None for a model load (loads carry no id)
+    global_id: int
+    request: Work
+
+
+@dataclass
+class FairQueue:
+    waiting: dict[int, deque[Job]] = field(default_factory=dict)
+    turns: deque[int] = field(default_factory=deque)  # clients with work, in turn order
+    running: Job | None = None
+
+    def add(self, job: Job) -> None:
+        self.waiting.setdefault(job.client, deque()).append(job)
+        if job.client not in self.turns:
+            self.turns.append(job.client)
+
+    def take(self) -> Job | None:
+        """Start the next job (the caller runs it) if nothing runs; None when idle or busy."""
+        if self.running is not None or not self.turns:
+            return None
+        client = self.turns.popleft()
+        jobs = self.waiting[client]
+        job = jobs.popleft()
+        if jobs:
+            self.turns.append(client)
+        else:
+            del self.waiting[client]
+        self.running = job
+        return job
+
+    def finish(self) -> Job | None:
+        job, self.running = self.running, None
+        return job
+
+    def remove(self, client: int, local_id: int) -> Job | None:
+        """Take a waiting job out of the queue (a cancel before it ran)."""
+        jobs = self.waiting.get(client, deque())
+        for job in jobs:
+            if job.local_id == local_id:
+                jobs.remove(job)
+                self._forget_if_empty(client)
+                return job
+        return None
+
+    def drop_client(self, client: int) -> list[Job]:
+        """Remove every waiting job of a client that left; the running one stays (cancel it)."""
+        jobs = list(self.waiting.pop(client, ()))
+        if client in self.turns:
+            self.turns.remove(client)
+        return jobs
+
+    def in_flight(self, client: int) -> int:
+        running = self.running is not None and self.running.client == client
+        return len(self.waiting.get(client, ())) + int(running)
+
+    def holds(self, client: int, local_id: int) -> bool:
+        if self.running is not None and (self.running.client, self.running.local_id) == (
+            client,
+            local_id,
+        ):
+            return True
+        return any(job.local_id == local_id for job in self.waiting.get(client, ()))
+
+    def order(self) -> list[Job]:
+        """Every waiting job in the order it will run (the turns played forward)."""
+        copies = {client: list(jobs) for client, jobs in self.waiting.items()}
+        turns = deque(self.turns)
+        result: list[Job] = []
+        while turns:
+            client = turns.popleft()
+            result.append(copies[client].pop(0))
+            if copies[client]:
+                turns.append(client)
+        return result
+
+    def positions(self) -> dict[tuple[int, int], int]:
+        """(client, local id) → how many requests run before it (the running one included)."""
+        ahead = int(self.running is not None)
+        return {
+            (job.client, job.local_id): ahead + i
+            for i, job in enumerate(self.order())
+            if job.local_id is not None
+        }
+
+    def _forget_if_empty(self, client: int) -> None:
+        if not self.waiting.get(client):
+            self.waiting.pop(client, None)
+            if client in self.turns:
+                self.turns.remove(client)

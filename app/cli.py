@@ -22,6 +22,7 @@ from typing import Any
 
 from app.files import DocumentError, read_text_file, write_text_file
 from app.newlines import Layout, restore
+from app.serve_cli import EngineUnreachable, add_remote_options, add_serve_command
 from app.structured_cli import add_commands as add_structured_commands
 from engine.config import PRESETS, SamplerSettings, setting_fields
 from engine.errors import BadRequest, ModelLoadError, SettleError
@@ -30,6 +31,7 @@ from engine.protocol import Edit, EditMode, LoadProgress, Proposal, Span
 
 EXIT_BAD_INPUT = 2
 EXIT_MODEL = 3
+EXIT_ENGINE = 4  # the remote engine could not be reached or refused us
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -43,6 +45,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     except ModelLoadError as error:
         print(f"settle: {error}", file=sys.stderr)
         return EXIT_MODEL
+    except EngineUnreachable as error:
+        print(f"settle: {error}", file=sys.stderr)
+        return EXIT_ENGINE
     except SettleError as error:
         print(f"settle: {error}", file=sys.stderr)
         return 1
@@ -74,6 +79,7 @@ def build_parser() -> argparse.ArgumentParser:
     draft.set_defaults(handler=run_draft)
     for sub in (rewrite, draft):
         add_engine_options(sub)
+        add_remote_options(sub)
         sub.add_argument(
             "--write", action="store_true", help="save the result into the file (atomic)"
         )
@@ -81,6 +87,7 @@ def build_parser() -> argparse.ArgumentParser:
             "--json", action="store_true", help="print one JSON object instead of a diff"
         )
     add_structured_commands(commands, add_engine_options)
+    add_serve_command(commands)
     models = commands.add_parser("models", help="list the models Settle can find")
     models.add_argument("--json", action="store_true")
     models.set_defaults(handler=run_models)
@@ -150,9 +157,14 @@ def finish(args: argparse.Namespace, text: str, layout: Layout, edit: Edit) -> i
     from app.headless import run_request  # imports torch: only once the input is known good
 
     validate_edit(edit)
-    proposal, model_name = run_request(
-        edit, args.model, args.device, args.allow_remote_code, report_load
-    )
+    if args.engine:  # the model runs elsewhere: `settle serve` on that machine
+        from app.serve_cli import run_remote
+
+        proposal, model_name = run_remote(edit, args)
+    else:
+        proposal, model_name = run_request(
+            edit, args.model, args.device, args.allow_remote_code, report_load
+        )
     updated = text[: edit.target.start] + proposal.text + text[edit.target.end :]
     diff = unified_diff(restore(layout, text), restore(layout, updated), str(args.file))
     if args.json:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import sys
 from collections.abc import Sequence
 
-CLI_COMMANDS = {"rewrite", "draft", "fill-json", "fill-table", "models"}
+CLI_COMMANDS = {"rewrite", "draft", "fill-json", "fill-table", "models", "serve"}
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -7,7 +7,7 @@ BIN := $(VENV)/bin
 PIP := $(BIN)/python -m pip
 LOCK := requirements/lock.txt
 
-.PHONY: run test bench lint typecheck check screenshots clean
+.PHONY: run test bench eval lint typecheck check screenshots clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -40,6 +40,11 @@ bench: $(VENV)/.runtime
 	$(BIN)/python -m engine.bench --out $(BENCH_OUT)
 	QT_QPA_PLATFORM=offscreen $(BIN)/python -m app.bench_chart \
 		--results $(BENCH_OUT)/benchmarks.json --out $(BENCH_OUT)/benchmarks.png
+
+# The quality suite: the embedded model beside the same-size autoregressive model on authored
+# cases, written to docs/quality.md and docs/quality.json. EVAL_ARGS passes --set/--tasks/--limit.
+eval: $(VENV)/.runtime
+	$(BIN)/python -m engine.eval --out $(BENCH_OUT) $(EVAL_ARGS)
 
 # Needs xvfb-run (Debian: xvfb xauth) and the Qt libraries listed in .ci/run.
 screenshots: $(VENV)/.runtime

@@ -1,0 +1,206 @@
+"""``docs/quality.md`` from a suite run: one table of both systems, the goals, and samples.
+
+Each row is one measure of one task, with the diffusion value, the AR value and the goal the
+issue set for it (met or not), so a reader sees at a glance where the embedded model stands.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+Row = tuple[str, str, str, str]  # measure, diffusion, autoregressive, goal (with its verdict)
+
+
+def _f(value: Any, digits: int = 2, pct: bool = False) -> str:
+    if value is None:
+        return "n/a"
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if pct:
+        return f"{100 * value:.0f}%"
+    return f"{value:.{digits}f}" if isinstance(value, float) else str(value)
+
+
+def _goal(text: str, met: bool | None) -> str:
+    return text if met is None else f"{text} {'✅' if met else '❌'}"
+
+
+def _lt(a: Any, b: Any, margin: float = 0.0) -> bool | None:
+    return None if a is None or b is None else a <= b + margin
+
+
+def text_rows(task: str, d: dict[str, Any], a: dict[str, Any]) -> list[Row]:
+    return [
+        (f"{task}: empty outputs", _f(d["empty"]), _f(a["empty"]), _goal("0", d["empty"] == 0)),
+        (
+            f"{task}: repeated 3-grams",
+            _f(d["repeated_3grams"], pct=True),
+            _f(a["repeated_3grams"], pct=True),
+            _goal("≤ AR + 2 pts", _lt(d["repeated_3grams"], a["repeated_3grams"], 0.02)),
+        ),
+        (
+            f"{task}: judge NLL (nats/token)",
+            _f(d["judge_nll"]),
+            _f(a["judge_nll"]),
+            _goal("≤ AR + 0.5", _lt(d["judge_nll"], a["judge_nll"], 0.5)),
+        ),
+        (
+            f"{task}: tokens per forward",
+            _f(d["tokens_per_forward"]),
+            _f(a["tokens_per_forward"]),
+            "",
+        ),
+        (
+            f"{task}: median time to settle (s)",
+            _f(d["median_seconds"]),
+            _f(a["median_seconds"]),
+            "",
+        ),
+    ]
+
+
+def speedup(d: dict[str, Any], a: dict[str, Any]) -> float | None:
+    """How much faster diffusion settles its tokens than AR writes the same number of tokens."""
+    if not d["seconds"] or not a["tokens_per_second"]:
+        return None
+    return (d["tokens"] / a["tokens_per_second"]) / d["seconds"]
+
+
+def rewrite_rows(d: dict[str, Any], a: dict[str, Any]) -> list[Row]:
+    tighter = d["tighter_length_ratio"]
+    return [
+        (
+            "rewrite: judge NLL vs the original paragraph",
+            _f(d["judge_nll"]),
+            _f(a["judge_nll"]),
+            _goal(
+                f"≤ original ({_f(d['original_judge_nll'])})",
+                _lt(d["judge_nll"], d["original_judge_nll"]),
+            ),
+        ),
+        (
+            "rewrite: content words kept",
+            _f(d["content_kept"], pct=True),
+            _f(a["content_kept"], pct=True),
+            _goal("≥ 60%", None if d["content_kept"] is None else d["content_kept"] >= 0.6),
+        ),
+        (
+            "rewrite: locks kept",
+            _f(d["locks_kept"], pct=True),
+            _f(a["locks_kept"], pct=True),
+            _goal("100%", d["locks_kept"] == 1.0),
+        ),
+        (
+            "rewrite: whitespace at lock edges kept",
+            _f(d["lock_edges_kept"], pct=True),
+            _f(a["lock_edges_kept"], pct=True),
+            _goal("100%", d["lock_edges_kept"] == 1.0),
+        ),
+        ("rewrite: median length ratio", _f(d["length_ratio"]), _f(a["length_ratio"]), ""),
+        (
+            "rewrite: 'tighter' length ratio (median)",
+            _f(tighter),
+            _f(a["tighter_length_ratio"]),
+            _goal("≤ 0.85", None if tighter is None else tighter <= 0.85),
+        ),
+    ]
+
+
+def rows(results: dict[str, Any]) -> list[Row]:
+    out: list[Row] = []
+    tasks = results["tasks"]
+
+    def sides(name: str) -> tuple[dict[str, Any], dict[str, Any]]:
+        summary = tasks[name]["summary"]
+        return summary["diffusion"], summary["autoregressive"]
+
+    if "cloze" in tasks:
+        d, a = sides("cloze")
+        out.append(
+            (
+                "cloze: answers right",
+                f"{d['right']}/{d['cases']}",
+                f"{a['right']}/{a['cases']}",
+                _goal("> AR", d["right"] > a["right"]),
+            )
+        )
+    for task in ("draft", "rewrite"):
+        if task in tasks:
+            d, a = sides(task)
+            out += text_rows(task, d, a)
+            if task == "rewrite":
+                out += rewrite_rows(d, a)
+            ratio = speedup(d, a)
+            out.append(
+                (
+                    f"{task}: speed vs AR (same tokens)",
+                    f"{_f(ratio)}×",
+                    "1×",
+                    _goal("≥ 2×", None if ratio is None else ratio >= 2),
+                )
+            )
+    if "structured" in tasks:
+        d, a = sides("structured")
+        out.append(
+            (
+                "structured: valid",
+                f"{d['valid']}/{d['templates']}",
+                f"{a['valid']}/{a['templates']}",
+                _goal("100%", d["valid"] == d["templates"]),
+            )
+        )
+        out.append(
+            (
+                "structured: values sensible",
+                _f(d["sensible_share"], pct=True),
+                _f(a["sensible_share"], pct=True),
+                _goal("≥ 90%", d["sensible_share"] >= 0.9),
+            )
+        )
+    return out
+
+
+def samples(results: dict[str, Any], count: int = 5) -> list[str]:
+    task = results["tasks"].get("rewrite")
+    if not task:
+        return []
+    lines = ["## Rewrites, verbatim (first five cases)", ""]
+    for i in range(min(count, len(task["cases"]["diffusion"]))):
+        d, a = task["cases"]["diffusion"][i], task["cases"]["autoregressive"][i]
+        lines += [
+            f"**{i + 1}. {d['instruction']}**",
+            "",
+            "diffusion:",
+            "",
+            "```text",
+            d["text"],
+            "```",
+            "",
+            "autoregressive:",
+            "",
+            "```text",
+            a["text"],
+            "```",
+            "",
+        ]
+    return lines
+
+
+def markdown(results: dict[str, Any]) -> str:
+    meta = results["meta"]
+    lines = [
+        "# Quality suite",
+        "",
+        "`make eval` (engine/eval): Settle's diffusion loop on the embedded model beside the",
+        "same-size autoregressive SmolLM2-135M-Instruct, on authored cases (`resources/eval/`).",
+        "",
+        f"- model: {meta['model']}; settings: `{meta['settings']}`",
+        f"- machine: {meta['machine']}; {meta['wall_s']:.0f} s in all",
+        f"- contamination: {meta['contamination']}",
+        "",
+        "| measure | diffusion | autoregressive | goal |",
+        "|---|---:|---:|---|",
+    ]
+    lines += [f"| {a} | {b} | {c} | {d} |" for a, b, c, d in rows(results)]
+    lines += ["", *samples(results)]
+    return "\n".join(lines) + "\n"

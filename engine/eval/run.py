@@ -1,0 +1,66 @@
+"""Load both systems once and run the chosen tasks: the suite's composition root.
+
+The diffusion side is the registry's embedded model (adapter merged), the window's default
+settings unless ``--set`` changes them; the AR side and the judge are the base causal model
+from the same converted folder. Both run on one torch thread, as the worker does.
+"""
+
+from __future__ import annotations
+
+import platform
+from typing import Any
+
+from engine.eval.cases import Cases
+from engine.eval.systems import Autoregressive, Diffusion
+from engine.eval.tasks import Judge, cloze_task, draft_task, rewrite_task
+
+
+def load_systems(changes: dict[str, Any]) -> tuple[Diffusion, Autoregressive, Any]:
+    from transformers import AutoTokenizer, LlamaForCausalLM
+
+    from engine import embedded
+    from engine.config import SamplerSettings
+    from engine.models import load
+    from engine.protocol import LoadModel
+    from engine.runtime import configure_threads
+
+    configure_threads()
+    loaded = load(LoadModel("embedded", device="cpu"), lambda _: None)
+    backend = loaded.backend
+    dtype = next(backend.model.parameters()).dtype
+    folder = embedded.converted_folder()
+    causal = LlamaForCausalLM.from_pretrained(folder, dtype=dtype).eval()
+    tokenizer = AutoTokenizer.from_pretrained(folder)
+    specials = backend.table.specials
+    start = specials.bos_id if specials.bos_id is not None else min(specials.eos_ids)
+    ar = Autoregressive(causal, tokenizer, start)
+    return Diffusion(backend, SamplerSettings(**changes)), ar, loaded
+
+
+def run_suite(
+    cases: Cases, tasks: list[str], changes: dict[str, Any], limit: int
+) -> dict[str, Any]:
+    diffusion, ar, loaded = load_systems(changes)
+    systems = {"diffusion": diffusion, "autoregressive": ar}
+    judge = Judge(ar.model, ar.encode, ar.start_id)
+    cut = (lambda items: items[:limit]) if limit else (lambda items: items)
+    results: dict[str, Any] = {
+        "meta": {
+            "model": loaded.info.display_name,
+            "settings": diffusion.settings.__dict__,
+            "machine": f"{platform.processor() or platform.machine()}, {platform.python_version()}",
+            "limit": limit,
+        },
+        "tasks": {},
+    }
+    if "cloze" in tasks:
+        results["tasks"]["cloze"] = cloze_task(cut(cases.cloze), systems, ar.encode)
+    if "draft" in tasks:
+        results["tasks"]["draft"] = draft_task(cut(cases.drafts), systems, judge)
+    if "rewrite" in tasks:
+        results["tasks"]["rewrite"] = rewrite_task(cut(cases.rewrites), systems, judge)
+    if "structured" in tasks:
+        from engine.eval.structured import structured_task
+
+        results["tasks"]["structured"] = structured_task(diffusion.backend, ar, diffusion.settings)
+    return results

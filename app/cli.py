@@ -179,8 +179,9 @@ def finish(args: argparse.Namespace, text: str, layout: Layout, edit: Edit) -> i
 
 
 def report_load(progress: LoadProgress) -> None:
-    share = f" {progress.fraction:.0%}" if progress.fraction >= 0 else ""
-    print(f"# {progress.stage}{share} {progress.message}".rstrip(), file=sys.stderr)
+    from app.progress import PROGRESS
+
+    PROGRESS.load(progress)
 
 
 def unified_diff(before: str, after: str, name: str) -> str:

@@ -1,14 +1,15 @@
 """Running one request in-process, for the CLI: load the model, run the edit, return the proposal.
 
-Progress goes to a callback (the CLI prints it to stderr); per-step progress is shown on a
-terminal only, as one line rewritten in place.
+Progress goes to a callback (the CLI prints it to stderr); per-step progress goes to
+:data:`app.progress.PROGRESS` (in place on a terminal, once a second in a log, after the first
+second).
 """
 
 from __future__ import annotations
 
-import sys
 from collections.abc import Callable
 
+from app.progress import PROGRESS
 from engine.errors import SettleError
 from engine.protocol import Cancelled, Edit, Frame, LoadModel, LoadProgress, Proposal
 
@@ -26,6 +27,7 @@ def run_request(
     from engine.session import run_edit
 
     configure_threads()
+    PROGRESS.restart()
     loaded = load(LoadModel(model, device, allow_remote_code), on_progress)
     for event in run_edit(loaded.backend, edit):
         if isinstance(event, Frame):
@@ -39,10 +41,8 @@ def run_request(
 
 
 def show_step(frame: Frame) -> None:
-    if sys.stderr.isatty():
-        print(f"\r# step {frame.step}/{frame.max_steps}", end="", file=sys.stderr, flush=True)
+    PROGRESS.step(frame)
 
 
 def end_steps() -> None:
-    if sys.stderr.isatty():
-        print(file=sys.stderr)
+    PROGRESS.end()

@@ -124,11 +124,13 @@ def run_structured(runner: FillRunner, fill: Fill, args: argparse.Namespace) -> 
     """Load the model, run the fill in-process, return the :class:`Filled` and the model name."""
     from app.cli import report_load
     from app.headless import end_steps, show_step
+    from app.progress import PROGRESS
     from engine.models import load
     from engine.runtime import configure_threads
     from engine.structured.fill import Filled
 
     configure_threads()
+    PROGRESS.restart()
     loaded = load(LoadModel(args.model, args.device, args.allow_remote_code), report_load)
     for event in runner(loaded.backend, fill):
         if isinstance(event, Frame):

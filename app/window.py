@@ -22,6 +22,7 @@ from ui.prompt import InstructionBar
 from ui.review import DiffReview
 from ui.shortcuts import ShortcutsWindow, key_sequences
 from ui.status import EngineBanner, EngineStatus
+from ui.status_message import StatusMessage
 from ui.template_panel import TemplatePanel
 
 MENUS: tuple[tuple[str, tuple[tuple[str, str], ...]], ...] = (
@@ -82,6 +83,7 @@ class MainWindow(QMainWindow):
         self.templates = TemplatePanel()
         self.engine_status = EngineStatus()
         self.word_count = QLabel()
+        self.status_message = StatusMessage()
         self.recent_menu = QMenu("Open &Recent", self)
         self.actions_by_id: dict[str, QAction] = {}
         self.shortcuts_window: ShortcutsWindow | None = None
@@ -116,6 +118,7 @@ class MainWindow(QMainWindow):
         self.bar.hide()
         self.review.hide()
         self.setCentralWidget(central)
+        self.statusBar().addWidget(self.status_message, 1)
         self.statusBar().addPermanentWidget(self.word_count)
         self.statusBar().addPermanentWidget(self.engine_status)
 
@@ -158,7 +161,7 @@ class MainWindow(QMainWindow):
         self.recent_menu.setEnabled(bool(paths))
 
     def show_message(self, text: str) -> None:
-        self.statusBar().showMessage(text, 8000)
+        self.status_message.show_message(text)
 
     def set_document_title(self, title: str, modified: bool) -> None:
         self.setWindowTitle(f"{'• ' if modified else ''}{title} — {APP_NAME}")

@@ -23,6 +23,7 @@ import torch
 from engine import embedded
 from engine.adapters import merge_lora
 from engine.errors import ModelLoadError, OutOfMemory
+from engine.load_progress import weights_progress
 from engine.models import ARCHES, TOKEN_CHOICES, LoadedModel, ModelSpec, Progress, read_config
 from engine.protocol import LoadProgress, ModelInfo
 from engine.tokens import TokenTable, special_tokens
@@ -296,8 +297,10 @@ def load_spec(
     table = load_table(spec, config, trust_code)
     progress(LoadProgress("loading tokenizer", 1.0))
     dtype = choose_dtype(device, estimate)
-    progress(LoadProgress("loading weights", -1.0, f"Reading {short_count(estimate)} weights…"))
-    model = load_weights(spec, device, dtype, trust_code)
+    reading = f"Reading {short_count(estimate)} weights…"
+    progress(LoadProgress("loading weights", -1.0, reading))
+    with weights_progress(progress, reading):
+        model = load_weights(spec, device, dtype, trust_code)
     progress(LoadProgress("placing on device", 0.0, f"Placing the model on {device}…"))
     model = prepare(model, spec, device)
     target = input_device(model, device)

@@ -110,6 +110,11 @@ def validate_edit(edit: Edit) -> None:
     """Raise :class:`BadRequest`, clearly worded, for any selection or lock a user can get wrong."""
     n = len(edit.text)
     t = edit.target
+    if t.start > t.end:
+        raise BadRequest(
+            f"The selection {t.start}:{t.end} is reversed: its start comes after its end "
+            f"(did you mean {t.end}:{t.start}?)."
+        )
     if not 0 <= t.start <= t.end <= n:
         raise BadRequest(f"The selection {t.start}:{t.end} lies outside the text (length {n}).")
     if edit.mode is EditMode.REWRITE and t.start == t.end:

@@ -38,6 +38,7 @@ from typing import TYPE_CHECKING, Protocol
 
 from engine.coalesce import FRAME_INTERVAL_S
 from engine.errors import BadRequest, SettleError
+from engine.load_progress import quiet_progress_bars
 from engine.protocol import (
     Cancel,
     Cancelled,
@@ -271,6 +272,7 @@ def process_main(
     logging.basicConfig(level=logging.INFO, format="settle-worker %(levelname)s %(message)s")
     from engine.runtime import configure_threads  # imports torch: warm before the first request
 
+    quiet_progress_bars()
     configure_threads()
     serve(
         ConnectionInbox(requests),

@@ -7,7 +7,7 @@ The panel never touches the document: it emits the accepted set and the controll
 it (``DocumentEditor.replace_ranges(edits_for(...))``, one undo step).
 
 Keys (from :mod:`ui.shortcuts`): A/Enter accept, R/Backspace reject, N/J/↓/→ next,
-P/K/↑/← previous, Shift+A accept all, Shift+R reject all, Ctrl+Enter apply, G regenerate,
+P/K/↑/← previous, Shift+A accept all, Shift+R reject all, Ctrl+Enter apply, G ask again,
 Esc cancel. Mouse: click a hunk to make it current, the buttons act on the current hunk, and
 a right-click offers accept/reject for the hunk under the pointer.
 
@@ -103,7 +103,7 @@ class DiffReview(QWidget):
             ("reject", "Reject", "review.reject", self.reject_current),
             ("accept_all", "Accept all", "review.accept_all", self.accept_all),
             ("reject_all", "Reject all", "review.reject_all", self.reject_all),
-            ("regenerate", "Regenerate", "review.regenerate", self.regenerate),
+            ("regenerate", "Ask again", "review.regenerate", self.regenerate),
             ("cancel", "Cancel", "review.cancel", self.cancel),
             ("apply", "Apply", "review.apply", self.apply),
         ]

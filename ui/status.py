@@ -120,6 +120,8 @@ class EngineStatus(QWidget):
             self._stage = (progress.stage, now)
         self._set_dot("loading", progress.message or progress.stage)
         self._show_loading_widgets(True)
+        self._step.clear()  # "engine stopped" or the last request's steps no longer hold
+        self._speed.clear()
         self._stage_label.setText(progress.stage.capitalize())
         if progress.fraction < 0:
             self._bar.setRange(0, 0)  # busy indicator: no fraction to show
@@ -210,9 +212,10 @@ class EngineBanner(QFrame):
         self.hide()
 
     def show_stopped(self, message: str = "") -> None:
-        detail = f" ({message})" if message else ""
+        """``message`` (the worker's own sentence, if any) is shown once, not wrapped in ours."""
         self._message.setText(
-            f"The engine stopped{detail}. Your text is safe and you can keep editing; "
+            message
+            or "The engine stopped. Your text is safe and you can keep editing; "
             "drafting needs a restart."
         )
         self.show()

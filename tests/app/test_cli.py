@@ -127,7 +127,7 @@ def test_same_seed_same_output(doc: Path, tiny_folder: Path, capsys) -> None:
 @pytest.mark.parametrize(
     ("extra", "message"),
     [
-        (["--range", "40:10"], "outside the text"),
+        (["--range", "40:10"], "reversed: its start comes after its end (did you mean 10:40?)"),
         (["--range", "5:5"], "empty"),
         (["--range", "0:9999"], "outside the text"),
         (["--range", RANGE, "--lock", "Paris"], "does not occur"),

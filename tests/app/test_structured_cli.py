@@ -102,7 +102,7 @@ def test_fill_table_prints_a_diff_and_writes(tiny_folder: Path, tmp_path: Path, 
     ("args", "words"),
     [
         (["fill-json", "--schema", "{schema}"], "not valid JSON"),
-        (["fill-json", "--schema", "{unsat}"], "No value can satisfy"),
+        (["fill-json", "--schema", "{unsat}"], "unsatisfiable"),
         (["fill-json", "--schema", "{remote}"], "$ref"),
         (["fill-json", "--schema", "{unsat}", "--lock-path", "/x"], "Nothing to lock"),
         (["fill-table", "{prose}"], "has 0 Markdown table"),

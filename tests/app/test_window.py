@@ -88,3 +88,20 @@ def test_rewrite_without_a_selection_says_what_to_do(qtbot, session: Session) ->
     session.window.action("ask.rewrite").trigger()
     assert not session.window.bar.isVisible()
     assert messages == ["Select the text to rewrite first."]
+
+
+def test_a_long_message_is_elided_before_the_word_count(
+    qtbot, session: Session, tmp_path: Path
+) -> None:
+    window = session.window
+    window.resize(700, 400)
+    bad = tmp_path / "latin1.md"
+    bad.write_bytes(b"caf\xe9")
+    session.files.open_path(bad)
+    session.files._dialog.close()
+    qtbot.waitUntil(lambda: window.status_message.full_text().endswith("nothing was changed."))
+    message, words = window.status_message, window.word_count
+    assert message.geometry().right() < words.geometry().left()
+    shown = message.text()
+    assert shown.endswith("…") and message.fontMetrics().horizontalAdvance(shown) <= message.width()
+    window.grab().save(str(tmp_path / "status.png"))

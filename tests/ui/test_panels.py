@@ -11,6 +11,7 @@ from PySide6.QtGui import QKeyEvent, QKeySequence
 from PySide6.QtWidgets import QFileDialog, QToolButton, QWidget
 from pytestqt.qtbot import QtBot
 
+from engine.client import WORKER_DIED
 from engine.config import STRENGTH_PRESETS
 from engine.protocol import Frame, LoadProgress, Metrics, ModelInfo
 from ui.models import ModelEntry, ModelPicker
@@ -176,6 +177,8 @@ def test_drafting_and_finished_numbers(qtbot: QtBot) -> None:
     assert "20 steps" in status.text() and "53.3 tok/s" in status.text()
     status.set_stopped("worker died")
     assert status.state() == "stopped" and "engine stopped" in status.text()
+    status.show_loading(LoadProgress("loading tokenizer", 0.0, "Loading the tokenizer…"))
+    assert "engine stopped" not in status.text() and "steps" not in status.text()
 
 
 def test_banner_offers_a_restart_and_can_be_dismissed(qtbot: QtBot) -> None:
@@ -188,7 +191,10 @@ def test_banner_offers_a_restart_and_can_be_dismissed(qtbot: QtBot) -> None:
     with qtbot.waitSignal(banner.restartRequested, timeout=1000):
         banner.restart()
     assert not banner.isVisibleTo(host)
+    banner.show_stopped(WORKER_DIED)
+    assert banner.message().count("Your text is safe") == 1
     banner.show_stopped()
+    assert "engine stopped" in banner.message()
     with qtbot.waitSignal(banner.dismissed, timeout=1000):
         banner.dismiss()
     assert not banner.isVisibleTo(host)

@@ -105,7 +105,8 @@ def test_apply_with_nothing_accepted_emits_nothing(qtbot: QtBot, review: DiffRev
         qtbot.keyClick(review, Key.Key_Return, Mod.ControlModifier)
 
 
-def test_escape_dismisses_and_g_regenerates(qtbot: QtBot, review: DiffReview) -> None:
+def test_escape_dismisses_and_g_asks_again(qtbot: QtBot, review: DiffReview) -> None:
+    assert review._buttons["regenerate"].text() == "Ask again"  # the README's words
     with qtbot.waitSignal(review.dismissed, timeout=1000):
         qtbot.keyClick(review, Key.Key_Escape)
     with qtbot.waitSignal(review.regenerateRequested, timeout=1000):

@@ -7,7 +7,8 @@ single-undo apply are the very ones a rewrite uses.
 
 JSON: the selection, when it parses as JSON, is the template instance (else the whole
 document when it does, else the fill is inserted at the cursor). Table: the table under the
-cursor.
+cursor. The optional fields and lockable values it lists are JSON pointers from
+:mod:`engine.structured.fields`, built exactly as the compiler reads them.
 """
 
 from __future__ import annotations
@@ -23,12 +24,10 @@ from app.files import DocumentError, read_document
 from app.worker_client import AsyncWorkerClient
 from engine.errors import BadRequest
 from engine.protocol import Fill, FillKind, Span
+from engine.structured.fields import leaves, optional_fields
 from engine.structured.markdown import table_at
 from ui.editor import DocumentEditor
 from ui.template_panel import FillChoice, TemplatePanel
-
-MAX_DEPTH = 4  # how deep the panel lists optional fields and lockable values
-VALUE_PREVIEW = 40
 
 
 class TemplateController(QObject):
@@ -150,41 +149,3 @@ class TemplateController(QObject):
             include=choice.include,
             settings=settings,
         )
-
-
-def optional_fields(schema: Any, depth: int = 0, prefix: str = "", root: Any = None) -> list[str]:
-    """JSON pointers of the optional properties (inside required objects, too)."""
-    root = schema if root is None else root
-    schema = _local(schema, root)
-    if not isinstance(schema, dict) or depth > MAX_DEPTH:
-        return []
-    required = set(schema.get("required", []))
-    found = []
-    for key, sub in schema.get("properties", {}).items():
-        pointer = f"{prefix}/{key}"
-        if key not in required:
-            found.append(pointer)
-        else:
-            found += optional_fields(sub, depth + 1, pointer, root)
-    return found
-
-
-def _local(schema: Any, root: Any) -> Any:
-    """Follow a local ``#/...`` reference (what the panel needs to list nested fields)."""
-    ref = schema.get("$ref") if isinstance(schema, dict) else None
-    if not isinstance(ref, str) or not ref.startswith("#/"):
-        return schema
-    node = root
-    for part in ref[2:].split("/"):
-        node = node.get(part, {}) if isinstance(node, dict) else {}
-    return node
-
-
-def leaves(value: Any, prefix: str = "", depth: int = 0) -> list[tuple[str, str]]:
-    """(pointer, short value text) of every scalar in a template instance."""
-    if isinstance(value, dict) and depth <= MAX_DEPTH:
-        return [p for k, v in value.items() for p in leaves(v, f"{prefix}/{k}", depth + 1)]
-    if isinstance(value, list) and depth <= MAX_DEPTH:
-        return [p for i, v in enumerate(value) for p in leaves(v, f"{prefix}/{i}", depth + 1)]
-    shown = json.dumps(value, ensure_ascii=False)
-    return [(prefix, shown if len(shown) <= VALUE_PREVIEW else shown[: VALUE_PREVIEW - 1] + "…")]

@@ -12,7 +12,6 @@ Exit codes: 0 success, 2 bad input (nothing written), 3 the model could not be l
 from __future__ import annotations
 
 import argparse
-import difflib
 import json
 import sys
 from collections.abc import Sequence
@@ -185,15 +184,10 @@ def report_load(progress: LoadProgress) -> None:
 
 
 def unified_diff(before: str, after: str, name: str) -> str:
-    lines = difflib.unified_diff(
-        before.splitlines(keepends=True),
-        after.splitlines(keepends=True),
-        fromfile=f"a/{name}",
-        tofile=f"b/{name}",
-    )
-    return "".join(
-        line if line.endswith("\n") else line + "\n\\ No newline at end of file\n" for line in lines
-    )
+    """The change as a unified diff; only the lines around it are compared (a 20 MB file too)."""
+    from app.textdiff import unified_diff as trimmed
+
+    return trimmed(before, after, name)
 
 
 def proposal_json(proposal: Proposal, model_name: str, diff: str) -> dict[str, Any]:

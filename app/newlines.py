@@ -26,22 +26,33 @@ _BREAK = re.compile(r"\r\n|\r|\n")
 
 @dataclass(frozen=True)
 class Layout:
-    """How a file wrote its text: ``lines`` are the normalised lines (no endings), ``endings``
-    the break after each line but the last; ``newline`` is the ending new breaks get."""
+    """How a file wrote its text. ``text`` is the normalised text as read; ``newline`` the
+    ending new breaks get; ``endings`` the break after each line but the last, kept only for a
+    file that mixes endings (a uniform file needs nothing else, and a 20 MB one stays cheap)."""
 
     bom: bool = False
-    lines: tuple[str, ...] = ("",)
-    endings: tuple[str, ...] = ()
+    text: str = ""
     newline: str = "\n"
+    endings: tuple[str, ...] | None = None
+
+    @property
+    def lines(self) -> list[str]:
+        return self.text.split("\n")
 
 
 def split_layout(raw: str) -> tuple[str, Layout]:
     """The "\\n"-normalised text of ``raw`` (a decoded file, BOM included) and its layout."""
     bom = raw.startswith(BOM)
     body = raw.removeprefix(BOM)
+    returns, feeds, pairs = body.count("\r"), body.count("\n"), body.count("\r\n")
+    if returns == 0:
+        return body, Layout(bom, body)
+    if returns == feeds == pairs:
+        text = body.replace("\r\n", "\n")
+        return text, Layout(bom, text, "\r\n")
     endings = tuple(match.group() for match in _BREAK.finditer(body))
     text = _BREAK.sub("\n", body)
-    return text, Layout(bom, tuple(text.split("\n")), endings, usual_ending(endings))
+    return text, Layout(bom, text, usual_ending(endings), endings)
 
 
 def usual_ending(endings: tuple[str, ...]) -> str:
@@ -53,27 +64,33 @@ def usual_ending(endings: tuple[str, ...]) -> str:
 
 def restore(layout: Layout, text: str) -> str:
     """``text`` (normalised, edited) written the way the file was: BOM and surviving endings."""
+    mark = BOM if layout.bom else ""
+    if layout.endings is None:  # one ending throughout: every break gets it
+        return mark + (text if layout.newline == "\n" else text.replace("\n", layout.newline))
     lines = text.split("\n")
-    old_for_new = match_lines(layout.lines, lines)
-    last_old = len(layout.lines) - 1
-    parts: list[str] = [BOM] if layout.bom else []
+    old_lines = layout.lines
+    old_for_new = match_lines(old_lines, lines)
+    last_old = len(old_lines) - 1
+    parts: list[str] = [mark]
     for index, line in enumerate(lines[:-1]):
         parts.append(line)
-        parts.append(_ending(layout, old_for_new, index, last_old))
+        parts.append(_ending(layout.endings, layout.newline, old_for_new, index, last_old))
     parts.append(lines[-1])
     return "".join(parts)
 
 
-def _ending(layout: Layout, old_for_new: list[int | None], index: int, last_old: int) -> str:
+def _ending(
+    endings: tuple[str, ...], newline: str, old_for_new: list[int | None], index: int, last: int
+) -> str:
     before, after = old_for_new[index], old_for_new[index + 1]
-    if before is not None and before < last_old:
-        return layout.endings[before]
+    if before is not None and before < last:
+        return endings[before]
     if after is not None and after > 0:
-        return layout.endings[after - 1]
-    return layout.newline
+        return endings[after - 1]
+    return newline
 
 
-def match_lines(old: tuple[str, ...], new: list[str]) -> list[int | None]:
+def match_lines(old: list[str], new: list[str]) -> list[int | None]:
     """For each new line, the index of the unchanged old line it is, or None."""
     shortest = min(len(old), len(new))
     head = 0

@@ -30,8 +30,11 @@ class CharsetConstraint:
 
     name: str
     chars: frozenset[str]
+    single: bool = False  # one character per token: a fixed-width run of positions
 
     def allows(self, token_text: str) -> bool:
+        if self.single and len(token_text) != 1:
+            return False
         return bool(token_text) and all(ch in self.chars for ch in token_text)
 
 
@@ -82,9 +85,12 @@ class Free:
 
 @dataclass(frozen=True)
 class Slot:
+    """``min_tokens``: its first positions may not hold the filler, so it is never shorter."""
+
     constraint: Constraint
     budget: int
     seed: str = ""
+    min_tokens: int = 0
 
 
 Segment = Locked | Free | Slot
@@ -100,6 +106,8 @@ class EditPlan:
     after: str  # document text after the target
     instruction: str
     mode: EditMode
+    # Keep the locked text's keys and values across steps (structured fills; masked backend).
+    cache_locked: bool = False
 
     @property
     def locked_texts(self) -> tuple[str, ...]:

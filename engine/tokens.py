@@ -105,6 +105,7 @@ class TokenTable:
         self._texts: dict[int, str] = {}
         self._allowed: dict[Constraint, frozenset[int]] = {}
         self._control: frozenset[int] | None = None
+        self._by_first: dict[str, list[int]] | None = None
 
     def encode(self, text: str) -> list[int]:
         if not text:
@@ -162,9 +163,24 @@ class TokenTable:
         return {i for i in ids if i not in self.specials.banned}
 
     def _scan(self, constraint: CharsetConstraint | ExcludingConstraint) -> Iterable[int]:
-        for token_id in range(min(self.specials.vocab_size, len(self.tokenizer))):
+        candidates: Iterable[int] = range(min(self.specials.vocab_size, len(self.tokenizer)))
+        if isinstance(constraint, CharsetConstraint):
+            # Only tokens that start with an allowed character can qualify: a few, not all.
+            index = self._first_chars()
+            candidates = (i for ch in constraint.chars for i in index.get(ch, ()))
+        for token_id in candidates:
             if token_id not in self.specials.banned and constraint.allows(self.text(token_id)):
                 yield token_id
+
+    def _first_chars(self) -> dict[str, list[int]]:
+        """Token ids by the first character of their text; built once."""
+        if self._by_first is None:
+            self._by_first = {}
+            for token_id in range(min(self.specials.vocab_size, len(self.tokenizer))):
+                text = self.text(token_id)
+                if text:
+                    self._by_first.setdefault(text[0], []).append(token_id)
+        return self._by_first
 
 
 def _has_control(text: str) -> bool:
@@ -172,5 +188,6 @@ def _has_control(text: str) -> bool:
 
 
 @cache
-def charset(name: str, chars: str) -> CharsetConstraint:
-    return CharsetConstraint(name, frozenset(chars))
+def charset(name: str, chars: str, single: bool = False) -> CharsetConstraint:
+    """Tokens made only of ``chars`` (``single``: tokens of exactly one such character)."""
+    return CharsetConstraint(name, frozenset(chars), single)

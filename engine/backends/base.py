@@ -65,7 +65,7 @@ def allowed_mask(canvas: Canvas, table: TokenTable, vocab_size: int) -> torch.Te
 
     Locked positions allow only their own token; free positions everything but the banned
     specials and control characters (the filler stays allowed so a segment can end early);
-    slots their constraint's set.
+    slots their constraint's set, without the filler in their first ``min_tokens`` positions.
     """
     mask = torch.ones(len(canvas), vocab_size, dtype=torch.bool)
     banned = torch.tensor(
@@ -89,8 +89,11 @@ def allowed_mask(canvas: Canvas, table: TokenTable, vocab_size: int) -> torch.Te
             allowed[sorted(i for i in table.allowed_ids(segment.constraint) if i < vocab_size)] = (
                 True
             )
-            for position in canvas.segment_positions(index):
+            positions = canvas.segment_positions(index)
+            for position in positions:
                 mask[position] = allowed
+            for position in positions[: segment.min_tokens]:
+                mask[position, table.specials.filler_id] = False  # never shorter than this
     return mask
 
 

@@ -44,6 +44,7 @@ from typing import Any
 import torch
 
 from engine.backends.base import StepResult, allowed_mask, constraint_bias
+from engine.backends.locked_kv import LockedKV
 from engine.backends.prefix_cache import PrefixCache
 from engine.canvas import Canvas, Kind
 from engine.config import SamplerSettings
@@ -80,6 +81,7 @@ class Denoising:
     confidence: torch.Tensor  # float: at commit time, else of the latest prediction (or 0)
     bias: torch.Tensor  # (n, vocab) additive constraint bias
     forwards: int = 0
+    kv: LockedKV | None = None  # the locked text's keys and values (``plan.cache_locked``)
 
     @property
     def ids(self) -> torch.Tensor:
@@ -186,6 +188,7 @@ class MaskedBackend:
             guess=ids.clone(),
             confidence=(~masked).float(),
             bias=constraint_bias(allowed),
+            kv=LockedKV() if plan.cache_locked and self.can_cache_prefix else None,
         )
 
     def _context(
@@ -236,6 +239,8 @@ class MaskedBackend:
         """Float32 logits ``(len(positions), vocab)`` predicting those canvas positions."""
         at = state.start + positions
         kwargs: dict[str, Any] = {"is_causal": False} if self.force_bidirectional else {}
+        if state.kv is not None:
+            return state.kv.predict(self.model, state.seq, at - int(self.shifted), kwargs).float()
         if self.prefix_cache is not None and self.can_cache_prefix and state.start > 1:
             return self._predict_cached(state, at, kwargs).float()
         if self._keeps_rows:

@@ -180,7 +180,8 @@ class Compiler:
         if kind in ("integer", "number"):
             return Value(path, number_leaf(kind, schemas, self.context, seed))
         if kind == "string":
-            return Value(path, string_leaf(schemas, self.context, seed))
+            key = next((str(p) for p in reversed(path) if isinstance(p, str)), "")
+            return Value(path, string_leaf(schemas, self.context, seed, key))
         if kind == "object":
             return self.obj(schemas, path, seed if isinstance(seed, dict) else NOTHING)
         return self.arr(schemas, path, seed if isinstance(seed, list) else NOTHING)

@@ -14,14 +14,14 @@ from __future__ import annotations
 import json
 import time
 from collections.abc import Callable, Generator, Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, Protocol
 
 from engine.backends.base import Backend
 from engine.canvas import assemble, build_canvas, check_proposal
 from engine.config import SamplerSettings
 from engine.errors import InvariantViolation
-from engine.plan import EditPlan, Segment, Slot
+from engine.plan import EditPlan, Segment
 from engine.protocol import (
     Cancelled,
     EditMode,
@@ -34,23 +34,32 @@ from engine.protocol import (
 )
 from engine.session import DraftTracker, denoise_frames, forbidden_texts, initial_step
 from engine.structured.compiler import Compiled, compile_json, parse_json_fill
-from engine.structured.render import choice_slot, pieces, plain_slot, segments
+from engine.structured.json_problem import JsonProblem
+from engine.structured.render import pieces
 from engine.structured.tree import Path, instance_of
 from engine.structured.values import NOTHING
-from engine.tokens import TokenTable
 
 REDENOISE_ROUNDS = 2  # extra rounds for slots whose text did not parse or validate
+FIRST_ROUND_STEPS = 6  # forwards at most for the first round (every slot at once)
+REDENOISE_STEPS = 2  # forwards at most for each re-denoise round (the failed slots only)
+FILL_THRESHOLD = 0.7  # commit every position at least this confident (Fast-dLLM's threshold)
 JSON_REPAIR_PASSES = 3  # whole-instance repairs (cross-slot keywords) before the default
 
 
 class SlotProblem(Protocol):
-    """What the loop needs from a structure: a layout, a reader and a repair per slot."""
+    """What the loop needs from a structure: a layout, a reader and a repair per value.
+
+    ``layout`` gives the plan's segments and, for each, the key of the open value it belongs
+    to (``None``: structure). A value may own several segments (the slots and locked
+    characters of its shape); ``read`` gets their texts in order. ``default`` is the repair,
+    told the values already taken so it need not repeat one of them.
+    """
 
     def layout(self, accepted: dict[Any, Any]) -> tuple[tuple[Segment, ...], tuple[Any, ...]]: ...
 
-    def read(self, key: Any, text: str) -> Any: ...
+    def read(self, key: Any, texts: list[str]) -> Any: ...
 
-    def default(self, key: Any) -> Any: ...
+    def default(self, key: Any, taken: list[Any]) -> Any: ...
 
 
 @dataclass
@@ -71,6 +80,8 @@ class SlotStats:
     def as_dict(self) -> dict[str, Any]:
         return {
             "slots": self.slots,
+            "forwards": self.forwards,
+            "forwards_per_slot": self.forwards / max(self.slots, 1),
             "accepted_first_round": self.accepted_first,
             "rounds": self.rounds,
             "redenoised": self.redenoised,
@@ -92,7 +103,7 @@ class Round:
     """One round's fixed inputs: the backend, the layout's slot keys and the plan it became."""
 
     backend: Backend
-    keys: tuple[Any, ...]
+    keys: tuple[Any, ...]  # the open values, in order
     plan: EditPlan
     document: str
     request_id: int
@@ -116,25 +127,46 @@ def settle_slots(
     started = clock()
     accepted: dict[Any, Any] = {}
     stats = SlotStats()
-    for _ in range(REDENOISE_ROUNDS + 1):
-        plan_segments, keys = problem.layout(accepted)
+    for number in range(REDENOISE_ROUNDS + 1):
+        plan_segments, owners = problem.layout(accepted)
+        keys = open_keys(owners)
         if not keys:
             break
-        step = Round(backend, keys, plan_for(plan_segments), document, request_id)
-        texts = yield from run_round(step, settings, stats, cancelled, clock, started)
+        plan = replace(plan_for(plan_segments), cache_locked=True)
+        step = Round(backend, keys, plan, document, request_id)
+        texts = yield from run_round(
+            step, round_settings(settings, number), stats, cancelled, clock, started
+        )
         if texts is None:
             return None
-        for key, text in zip(keys, texts, strict=True):
-            value = problem.read(key, text)
+        for key in keys:
+            value = problem.read(key, [t for t, o in zip(texts, owners, strict=True) if o == key])
             if value is not NOTHING:
                 accepted[key] = value
         if stats.rounds == 1:
             stats.accepted_first = len(accepted)
-        settings = settings.with_changes(seed=settings.seed + 1)
-    for key in problem.layout(accepted)[1]:
-        accepted[key] = problem.default(key)
+    for key in open_keys(problem.layout(accepted)[1]):
+        accepted[key] = problem.default(key, list(accepted.values()))
         stats.repaired.append(str(key))
     return accepted, stats
+
+
+def open_keys(owners: tuple[Any, ...]) -> tuple[Any, ...]:
+    """Each open value's key once, in layout order."""
+    return tuple(dict.fromkeys(o for o in owners if o is not None))
+
+
+def round_settings(settings: SamplerSettings, number: int) -> SamplerSettings:
+    """How a fill round denoises: every slot in one parallel canvas (one block), committed by
+    confidence threshold, within a small step budget (the first round's, then a re-denoise's);
+    each round gets a fresh seed."""
+    steps = FIRST_ROUND_STEPS if number == 0 else REDENOISE_STEPS
+    return settings.with_changes(
+        steps=min(settings.steps, steps),
+        block_length=0,
+        threshold=settings.threshold or FILL_THRESHOLD,
+        seed=settings.seed + number,
+    )
 
 
 def run_round(
@@ -145,7 +177,7 @@ def run_round(
     clock: Callable[[], float],
     started: float,
 ) -> Generator[Frame, None, list[str] | None]:
-    """Denoise one round's canvas; return each slot's text (``None`` when cancelled)."""
+    """Denoise one round's canvas; return every segment's text (``None`` when cancelled)."""
     table = step.backend.table
     canvas = build_canvas(step.plan, table, settings, step.backend.max_canvas_tokens)
     tracker = DraftTracker(step.request_id, canvas, table)
@@ -158,9 +190,6 @@ def run_round(
         return None
     texts = assemble(canvas, last.ids, table)
     check_proposal(step.plan, texts, step.document, forbidden_texts(table))
-    slot_texts = [
-        t.text for s, t in zip(step.plan.segments, texts, strict=True) if isinstance(s, Slot)
-    ]
     if stats.rounds == 0:
         stats.slots = len(step.keys)
         stats.churn = tracker.churn(last.ids)
@@ -169,8 +198,9 @@ def run_round(
     stats.rounds += 1
     stats.forwards += last.forwards
     stats.steps += last.step
-    stats.generated += sum(1 for t in slot_texts if t)
-    return slot_texts
+    filler = table.specials.filler_id
+    stats.generated += sum(1 for i in canvas.generated_positions() if last.ids[i] != filler)
+    return [t.text for t in texts]
 
 
 def metrics_for(stats: SlotStats, elapsed_s: float) -> Metrics:
@@ -187,38 +217,6 @@ def metrics_for(stats: SlotStats, elapsed_s: float) -> Metrics:
 
 
 # --- JSON --------------------------------------------------------------------------------------
-
-
-class JsonProblem:
-    """A compiled schema as a slot problem: slots are keyed by their JSON path."""
-
-    def __init__(self, compiled: Compiled, table: TokenTable) -> None:
-        self.compiled = compiled
-        self.leaves = {v.path: v.leaf for v in compiled.leaves()}
-        self.slots: dict[Path, Slot] = {}
-        self.firsts: dict[Path, tuple[str, ...]] = {}
-        for path, leaf in self.leaves.items():
-            if leaf.kind != "choice":
-                self.slots[path] = plain_slot(leaf)
-                continue
-            self.slots[path], firsts = choice_slot(leaf, table)
-            if firsts is not None:
-                self.firsts[path] = firsts
-
-    def layout(self, accepted: dict[Any, Any]) -> tuple[tuple[Segment, ...], tuple[Any, ...]]:
-        return segments(self.compiled.tree, accepted, self.slots.__getitem__)
-
-    def read(self, key: Any, text: str) -> Any:
-        leaf = self.leaves[key]
-        firsts = self.firsts.get(key)
-        if firsts is None:
-            return leaf.read(text, self.compiled.context)
-        if text not in firsts:
-            return NOTHING
-        return leaf.alternatives[firsts.index(text)]
-
-    def default(self, key: Any) -> Any:
-        return self.leaves[key].default
 
 
 def run_json(
@@ -253,12 +251,13 @@ def run_json(
         yield Cancelled(fill.request_id)
         return
     values, stats = outcome
-    instance = validated_instance(compiled, values, stats)
+    instance = validated_instance(problem, values, stats)
     yield json_filled(fill, compiled, values, instance, stats, clock() - started)
 
 
-def validated_instance(compiled: Compiled, values: dict[Path, Any], stats: SlotStats) -> Any:
+def validated_instance(problem: JsonProblem, values: dict[Path, Any], stats: SlotStats) -> Any:
     """The filled instance, repaired where cross-slot keywords fail; never an invalid one."""
+    compiled = problem.compiled
     validator = compiled.context.root_validator()
     for _ in range(JSON_REPAIR_PASSES):
         instance = instance_of(compiled.tree, values)
@@ -268,16 +267,13 @@ def validated_instance(compiled: Compiled, values: dict[Path, Any], stats: SlotS
         bad = [tuple(e.absolute_path) for e in errors]
         drop = [p for p in values if any(p[: len(b)] == b for b in bad)]
         for path in drop:
-            values[path] = _default(compiled, path)
+            others = [v for p, v in values.items() if p != path]
+            values[path] = problem.default(path, others)
             stats.repaired.append(str(path))
     if validator.is_valid(compiled.default):
         values.clear()
         return compiled.default
     raise InvariantViolation("No valid instance could be produced; nothing is offered.")
-
-
-def _default(compiled: Compiled, path: Path) -> Any:
-    return next(v.leaf.default for v in compiled.leaves() if v.path == path)
 
 
 def json_filled(

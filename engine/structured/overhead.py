@@ -27,7 +27,7 @@ from engine.plan import EditPlan
 from engine.protocol import EditMode, LoadModel, Span
 from engine.sampling import pick_tokens
 from engine.structured.compiler import compile_json
-from engine.structured.fill import JsonProblem
+from engine.structured.json_problem import JsonProblem
 
 DEFAULT_SCHEMA = Path(__file__).parents[2] / "resources" / "templates" / "invoice.schema.json"
 

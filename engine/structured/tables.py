@@ -72,17 +72,19 @@ class TableProblem:
         return slot, firsts
 
     def layout(self, accepted: dict[Any, Any]) -> tuple[tuple[Segment, ...], tuple[Any, ...]]:
+        """Segments (locked text merged) and each one's open cell (``None``: locked)."""
         out: list[Segment] = []
-        keys: list[CellKey] = []
+        owners: list[CellKey | None] = []
         for text, key in self.pieces(accepted):
             if key is not None and key not in accepted:
                 out.append(self.slots[key[1]][0])
-                keys.append(key)
+                owners.append(key)
             elif out and isinstance(out[-1], Locked):
                 out[-1] = Locked(out[-1].text + text)
             else:
                 out.append(Locked(text))
-        return tuple(out), tuple(keys)
+                owners.append(None)
+        return tuple(out), tuple(owners)
 
     def pieces(self, values: dict[Any, Any]) -> list[tuple[str, CellKey | None]]:
         """The table as (text, cell) pieces: locked text has no cell; filled cells hold their
@@ -111,15 +113,16 @@ class TableProblem:
                 out.append((" |", None))
         return out
 
-    def read(self, key: Any, text: str) -> Any:
+    def read(self, key: Any, texts: list[str]) -> Any:
         kind, values = self.kinds[key[1] - 1]
-        text = text.strip()
+        text = "".join(texts).strip()
         firsts = self.slots[key[1]][1]
         if kind == "choice" and firsts is not None:
             return values[firsts.index(text)] if text in firsts else NOTHING
         return text if text and fits_kind(kind, values, text) else NOTHING
 
-    def default(self, key: Any) -> Any:
+    def default(self, key: Any, taken: list[Any]) -> Any:
+        """The column's first typed value, else the cell's original text."""
         kind, values = self.kinds[key[1] - 1]
         if kind != "text" and values:
             return values[0]

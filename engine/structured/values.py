@@ -18,8 +18,11 @@ from dataclasses import dataclass
 from typing import Any
 
 from engine.plan import Constraint, ExcludingConstraint, LiteralConstraint
-from engine.structured import patterns
+from engine.structured import patterns, shapes
+from engine.structured.formats import EXAMPLES, format_shape, strict
 from engine.structured.schema import FORMATS, Context, NoValue, Refusal, Schemas, Unsatisfiable
+from engine.structured.shapes import Shape
+from engine.structured.words import key_defaults, suggestions, word_shape
 from engine.tokens import charset
 
 DIGITS = string.digits
@@ -38,16 +41,6 @@ FORMAT_CHARS = {
     "ipv4": DIGITS + ".",
     "hostname": string.ascii_lowercase + DIGITS + "-.",
 }
-FORMAT_EXAMPLES = {
-    "date": ("2024-05-17",),
-    "time": ("14:30:00Z", "14:30:00", "14:30:00+00:00"),
-    "date-time": ("2024-05-17T14:30:00Z", "2024-05-17T14:30:00+00:00"),
-    "email": ("ada@example.com",),
-    "uuid": ("3f2b8c1e-9d4a-4e6b-8f1a-2c3d4e5f6a7b",),
-    "uri": ("https://example.com/",),
-    "ipv4": ("192.0.2.10",),
-    "hostname": ("example.com",),
-}
 # Token budgets: enough for a realistic value, small enough to keep canvases short.
 FORMAT_BUDGET = {"date": 10, "time": 9, "date-time": 20, "uuid": 36, "ipv4": 15}
 STRING_BUDGET = 12
@@ -56,6 +49,7 @@ HIGH_LOW = ("minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum")
 # Leading zeros are read leniently ("007" is 7): the offered text is re-serialised anyway.
 NUMBER_TEXT = re.compile(r"-?[0-9]+(\.[0-9]+)?")
 NOTHING = object()  # a slot whose text is not a value
+SPARES = 4  # valid defaults kept beyond the first, for repairs that must not repeat each other
 
 
 @dataclass(frozen=True)
@@ -68,6 +62,9 @@ class Leaf:
     default: Any
     schemas: Schemas
     alternatives: tuple[Any, ...] = ()
+    shape: Shape = ()  # locked characters and open runs inside the value (:mod:`.shapes`)
+    fmt: str = ""  # a format whose stricter check (:func:`.formats.strict`) the value passes
+    spares: tuple[Any, ...] = ()  # more valid defaults, so repairs need not repeat each other
 
     @property
     def quoted(self) -> bool:
@@ -84,6 +81,8 @@ class Leaf:
         """The value the slot's text spells, or ``NOTHING`` when it is not a valid one."""
         value = self._parse(text)
         if value is NOTHING or not self.schemas.valid(context, value):
+            return NOTHING
+        if self.fmt and not strict(self.fmt, value):
             return NOTHING
         return value
 
@@ -124,7 +123,8 @@ def snap(text: str, texts: tuple[str, ...], alternatives: tuple[Any, ...]) -> An
 
 def choice_leaf(valid: list[Any], schemas: Schemas, preferred: Any) -> Leaf:
     """A slot choosing among literal values already checked valid (at least two)."""
-    default = preferred if any(_same(preferred, v) for v in valid) else valid[0]
+    wanted = [preferred, *suggestions(schemas)]
+    default = next((w for w in wanted if any(_same(w, v) for v in valid)), valid[0])
     texts = tuple(literal(v) for v in valid)
     budget = max(len(t) for t in texts)  # a token never spells less than one character
     constraint = LiteralConstraint("choice", texts)  # the renderer tokenizes the real one
@@ -137,15 +137,18 @@ def _same(a: Any, b: Any) -> bool:
 
 def number_leaf(kind: str, schemas: Schemas, context: Context, preferred: Any) -> Leaf:
     """An integer or number slot whose default satisfies every bound and ``multipleOf``."""
-    candidates = [preferred] if isinstance(preferred, int | float) else []
+    wanted = [preferred, *suggestions(schemas)]
+    candidates = [w for w in wanted if isinstance(w, int | float) and not isinstance(w, bool)]
     candidates += number_candidates(schemas, kind == "integer")
-    default = _first_valid(candidates, schemas, context)
+    valid = _all_valid(candidates, schemas, context)
+    default = valid[0] if valid else NOTHING
     if default is NOTHING:
         raise Unsatisfiable(
             "no number fits its bounds", ("minimum", "maximum", "multipleOf"), schemas.where
         )
     chars = DIGITS + ("" if kind == "integer" else ".") + ("" if _non_negative(schemas) else "-")
-    return Leaf(kind, charset(kind, chars), number_budget(kind, schemas), default, schemas)
+    budget = number_budget(kind, schemas)
+    return Leaf(kind, charset(kind, chars), budget, default, schemas, spares=tuple(valid[1:]))
 
 
 def number_budget(kind: str, schemas: Schemas) -> int:
@@ -185,8 +188,11 @@ def _as_number(point: float, integer: bool) -> int | float:
     return point
 
 
-def string_leaf(schemas: Schemas, context: Context, preferred: Any) -> Leaf:
-    """A string slot: a format's characters, else any string-safe token; a checked default."""
+def string_leaf(schemas: Schemas, context: Context, preferred: Any, key: str = "") -> Leaf:
+    """A string slot: a format's or pattern's shape, else a word first; a checked default.
+
+    ``key`` is the property's name: it says what kind of word a plain string holds.
+    """
     formats = set(schemas.values("format"))
     unknown = formats - FORMATS
     if unknown:
@@ -198,9 +204,10 @@ def string_leaf(schemas: Schemas, context: Context, preferred: Any) -> Leaf:
     if max(low, default=0) > min(high, default=math.inf):
         reason = "minLength is greater than maxLength"
         raise Unsatisfiable(reason, ("minLength", "maxLength"), schemas.where)
-    candidates = [preferred] if isinstance(preferred, str) else []
-    candidates += string_candidates(schemas, fmt)
-    default = _first_valid(candidates, schemas, context)
+    wanted = [preferred, *suggestions(schemas), *key_defaults(key)]
+    candidates = [w for w in wanted if isinstance(w, str)] + string_candidates(schemas, fmt)
+    valid = [v for v in _all_valid(candidates, schemas, context) if strict(fmt or "", v)]
+    default = valid[0] if valid else NOTHING
     if default is NOTHING:
         keywords = {"pattern", "minLength", "maxLength"} & _keywords(schemas)
         raise NoValue(keywords or {"format"}, schemas.where)
@@ -209,7 +216,32 @@ def string_leaf(schemas: Schemas, context: Context, preferred: Any) -> Leaf:
     limits = schemas.values("maxLength")
     if limits and not fmt:
         budget = max(1, min(budget, math.floor(min(limits))))
-    return Leaf("string", constraint, budget, default, schemas)
+    shape = string_shape(schemas, fmt, key, budget)
+    spares = tuple(valid[1:])
+    return Leaf("string", constraint, budget, default, schemas, (), shape, fmt or "", spares)
+
+
+def string_shape(schemas: Schemas, fmt: str | None, key: str, budget: int) -> Shape:
+    """The format's shape, else the first pattern's, else a word shape; none that cannot fit
+    the length limits (the plain slot and the check at the end still hold then)."""
+    found: Shape | None
+    if fmt:
+        found = format_shape(fmt)
+    elif schemas.has("pattern"):
+        found = patterns_shape(schemas.values("pattern"))
+    else:
+        found = word_shape(key, budget, STRING_SAFE)
+    if not found:
+        return ()
+    low, high = shapes.lengths(found)
+    floor = max(schemas.values("minLength"), default=0)
+    ceiling = min(schemas.values("maxLength"), default=math.inf)
+    return found if low <= ceiling and (high is None or high >= floor) else ()
+
+
+def patterns_shape(found: list[str]) -> Shape | None:
+    """A shape when there is exactly one pattern (several would each need to hold)."""
+    return shapes.pattern_shape(found[0]) if len(found) == 1 else None
 
 
 def string_constraint(schemas: Schemas, fmt: str | None) -> Constraint:
@@ -227,7 +259,7 @@ def string_candidates(schemas: Schemas, fmt: str | None) -> list[str]:
     low = math.ceil(max(schemas.values("minLength"), default=0))
     limits = schemas.values("maxLength")
     high = math.floor(min(limits)) if limits else None
-    found: list[str] = list(FORMAT_EXAMPLES[fmt]) if fmt else []
+    found: list[str] = list(EXAMPLES[fmt]) if fmt else []
     for pattern in schemas.values("pattern"):
         found += patterns.examples(pattern, low, high)
     word = "example"[: high if high is not None else None]
@@ -235,11 +267,15 @@ def string_candidates(schemas: Schemas, fmt: str | None) -> list[str]:
     return found
 
 
-def _first_valid(candidates: list[Any], schemas: Schemas, context: Context) -> Any:
+def _all_valid(candidates: list[Any], schemas: Schemas, context: Context) -> list[Any]:
+    """The valid candidates, each once, in order (at most ``SPARES + 1``)."""
+    found: list[Any] = []
     for candidate in candidates:
-        if schemas.valid(context, candidate):
-            return candidate
-    return NOTHING
+        if len(found) > SPARES:
+            break
+        if schemas.valid(context, candidate) and not any(_same(candidate, f) for f in found):
+            found.append(candidate)
+    return found
 
 
 def _keywords(schemas: Schemas) -> set[str]:

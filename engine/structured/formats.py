@@ -1,0 +1,112 @@
+"""String formats Settle claims: their shapes while denoising, and its own stricter checks.
+
+``jsonschema``'s ``FormatChecker`` is lenient where a user would not be: any string with an
+``@`` is an email, and some formats are only checked when optional packages are installed.
+For every format it fills, Settle lays the value out as a shape (:mod:`.shapes`: locked
+punctuation, runs of letters or digits) so it has the format's form at every step, and reads
+it back through a stricter check (:func:`strict`) on top of the schema's validation:
+
+* ``email``: ``local@domain.tld``, a letter first on both sides, a TLD of two letters or more;
+* ``date``: ``YYYY-MM-DD`` and a real calendar date;
+* ``time``: ``HH:MM:SS`` (fraction allowed), with ``Z`` or an offset, each field in range;
+* ``date-time``: both, joined by ``T``;
+* ``uuid``: 8-4-4-4-12 hexadecimal digits;
+* ``uri``: a scheme, ``://``, a dotted host name with a letter TLD, an optional path;
+* ``hostname``: dotted labels of letters, digits and hyphens, with a letter TLD;
+* ``ipv4``: four decimal octets of 0–255, without leading zeros.
+"""
+
+from __future__ import annotations
+
+import datetime
+import re
+import string
+
+from engine.structured.shapes import Part, Shape, choice, one, tokens, upto
+
+DIGITS = string.digits
+LOWER = string.ascii_lowercase
+LETTERS = string.ascii_letters
+HEX = "0123456789abcdef"
+TLDS = ("com", "org", "net", "io")
+
+_LABEL = r"[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?"
+_OCTET = r"(25[0-5]|2[0-4][0-9]|1[0-9]{2}|[1-9]?[0-9])"
+_HOST = rf"{_LABEL}(?:\.{_LABEL})*\.[A-Za-z]{{2,}}"
+_HOUR = r"([01][0-9]|2[0-3])"
+_TIME = rf"{_HOUR}:[0-5][0-9]:[0-5][0-9](\.[0-9]+)?(Z|z|[+-]{_HOUR}:[0-5][0-9])"
+STRICT = {
+    "email": re.compile(
+        rf"[A-Za-z][A-Za-z0-9._%+-]*@[A-Za-z][A-Za-z0-9-]*(\.{_LABEL})*\.[A-Za-z]{{2,}}"
+    ),
+    "date": re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}"),
+    "time": re.compile(_TIME),
+    "date-time": re.compile(rf"[0-9]{{4}}-[0-9]{{2}}-[0-9]{{2}}[Tt]{_TIME}"),
+    "uuid": re.compile(r"[0-9a-fA-F]{8}(-[0-9a-fA-F]{4}){3}-[0-9a-fA-F]{12}"),
+    "uri": re.compile(rf"[A-Za-z][A-Za-z0-9+.-]*://{_HOST}(/[A-Za-z0-9._~%!$&'()*+,;=:@/?#-]*)?"),
+    "hostname": re.compile(_HOST),
+    "ipv4": re.compile(rf"{_OCTET}(\.{_OCTET}){{3}}"),
+}
+EXAMPLES = {
+    "date": ("2024-05-17", "2024-06-03", "2024-09-21"),
+    "time": ("14:30:00Z", "09:15:00Z", "17:45:00Z"),
+    "date-time": ("2024-05-17T14:30:00Z", "2024-06-03T09:15:00Z"),
+    "email": ("ada@example.com", "grace@example.org", "alan@example.net"),
+    "uuid": ("3f2b8c1e-9d4a-4e6b-8f1a-2c3d4e5f6a7b", "8c1e3f2b-4a9d-4b6e-9a1f-7b6a5f4e3d2c"),
+    "uri": ("https://example.com/", "https://example.org/docs"),
+    "ipv4": ("192.0.2.10", "198.51.100.7"),
+    "hostname": ("example.com", "docs.example.org"),
+}
+
+
+def strict(fmt: str, text: str) -> bool:
+    """Settle's own check of a value it claims to fill in format ``fmt`` (others pass)."""
+    pattern = STRICT.get(fmt)
+    if pattern is None:
+        return True
+    if not pattern.fullmatch(text):
+        return False
+    if fmt in ("date", "date-time"):
+        try:
+            datetime.date.fromisoformat(text[:10])
+        except ValueError:
+            return False
+    return True
+
+
+def _date() -> list[Part]:
+    year: list[Part] = [one("12"), one("09"), one(DIGITS), one(DIGITS)]
+    return [*year, "-", one("01"), one(DIGITS), "-", one("012"), one(DIGITS)]
+
+
+def _time() -> list[Part]:
+    sixty = "012345"
+    return [one("01"), one(DIGITS), ":", one(sixty), one(DIGITS), ":", one(sixty), one(DIGITS)]
+
+
+def _host() -> list[Part]:
+    return [tokens(LOWER, 1), tokens(LOWER + DIGITS, 1, 0), ".", choice("tld", TLDS)]
+
+
+def _hex(count: int) -> list[Part]:
+    return [upto(HEX, count, count)]
+
+
+def _ipv4() -> list[Part]:
+    octet: list[Part] = [one("123456789"), upto(DIGITS, 0, 1)]
+    return [*octet, ".", *octet, ".", *octet, ".", *octet]
+
+
+def format_shape(fmt: str) -> Shape:
+    """The layout of a value in ``fmt``: locked punctuation, open runs between."""
+    parts: list[Part] = {
+        "date": _date,
+        "time": lambda: [*_time(), "Z"],
+        "date-time": lambda: [*_date(), "T", *_time(), "Z"],
+        "email": lambda: [tokens(LETTERS, 1), tokens(LOWER + DIGITS, 1, 0), "@", *_host()],
+        "uuid": lambda: [*_hex(8), "-", *_hex(4), "-", *_hex(4), "-", *_hex(4), "-", *_hex(12)],
+        "uri": lambda: ["https://", *_host(), "/", tokens(LOWER, 1, 0)],
+        "hostname": _host,
+        "ipv4": _ipv4,
+    }[fmt]()
+    return tuple(parts)

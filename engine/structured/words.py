@@ -1,0 +1,96 @@
+"""What a plain string slot should look like, from its property's name and the schema's hints.
+
+A string with no ``format`` or ``pattern`` is still rarely arbitrary: a ``name`` has letters, a
+``phone`` digits, a ``description`` starts with a word. :func:`word_shape` gives such a slot a
+shape (:mod:`.shapes`) whose first run must be a word, so it can never come out empty, as
+``"2202"`` or as ``"@"``. :func:`suggestions` reads the values a schema itself proposes
+(``default``, then ``examples``), which the compiler tries before any generic value.
+"""
+
+from __future__ import annotations
+
+import re
+import string
+from typing import Any
+
+from engine.plan import ExcludingConstraint
+from engine.structured.schema import Schemas
+from engine.structured.shapes import Run, Shape, tokens, upto
+
+LETTERS = string.ascii_letters
+NAME_CHARS = LETTERS + " -'."
+# Key words (split at case changes, underscores, hyphens) that say what a string holds.
+NAMES = frozenset(
+    [
+        "name",
+        "names",
+        "author",
+        "owner",
+        "city",
+        "country",
+        "company",
+        "organisation",
+        "organization",
+        "firstname",
+        "lastname",
+        "surname",
+        "nickname",
+        "state",
+        "region",
+        "maintainer",
+        "vendor",
+    ]
+)
+PHONES = frozenset({"phone", "telephone", "tel", "mobile", "fax"})
+
+
+def key_words(key: str) -> set[str]:
+    """``firstName`` / ``first_name`` / ``first-name`` → ``{"first", "name", "firstname"}``."""
+    spaced = re.sub(r"([a-z0-9])([A-Z])", r"\1 \2", key)
+    words = [w.lower() for w in re.split(r"[\s_\-.]+", spaced) if w]
+    return set(words) | {"".join(words)}
+
+
+def word_shape(key: str, budget: int, safe: ExcludingConstraint) -> Shape:
+    """A word first (letters only), then up to ``budget - 1`` more tokens of the right kind."""
+    words = key_words(key)
+    if words & PHONES:
+        return ("+", upto(string.digits, 7, 11))
+    rest = max(budget - 1, 0)
+    tail: tuple[Run, ...] = ()
+    if rest:
+        tail = (tokens(NAME_CHARS, rest, 0),) if words & NAMES else (Run(safe, rest, 0),)
+    return (tokens(LETTERS, 1), *tail)
+
+
+def suggestions(schemas: Schemas) -> list[Any]:
+    """The schema's own proposals for this location: ``default``, then every ``examples`` item."""
+    found: list[Any] = list(schemas.values("default"))
+    for examples in schemas.values("examples"):
+        if isinstance(examples, list):
+            found += examples
+    return found
+
+
+# Plausible values by property name, tried after the schema's own and before generic ones.
+KEY_DEFAULTS: dict[str, tuple[str, ...]] = {
+    "name": ("Ada Lovelace", "Grace Hopper", "Alan Turing"),
+    "title": ("Quarterly report", "Release notes", "Project plan"),
+    "description": ("A short description", "Consulting services", "Design review"),
+    "city": ("London", "Lisbon", "Berlin"),
+    "country": ("United Kingdom", "Portugal", "Germany"),
+    "company": ("Example Ltd", "Acme Corp", "Northwind"),
+    "street": ("1 Main Street", "22 Baker Street"),
+    "summary": ("A short summary", "Fixes and improvements"),
+    "version": ("1.0.0", "0.1.0"),
+    "language": ("en", "fr"),
+}
+
+
+def key_defaults(key: str) -> tuple[str, ...]:
+    """Plausible values for a property called ``key`` (its last key word decides)."""
+    words = key_words(key)
+    for word, values in KEY_DEFAULTS.items():
+        if word in words:
+            return values
+    return ()

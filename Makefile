@@ -31,12 +31,14 @@ run: $(VENV)/.runtime
 test: $(VENV)/.testtools
 	QT_QPA_PLATFORM=offscreen $(BIN)/python -m pytest
 
-# Diffusion vs autoregressive, the six metrics, edit cost, GUI smoothness: docs/benchmarks.md.
+# Diffusion vs autoregressive, the six metrics, edit cost (tokens and file size), GUI smoothness:
+# docs/benchmarks.md.
 # The window's part runs first (it needs the CPU to itself for its worker), then the engine's,
 # then the chart. About 15-20 minutes on a 2-core CPU.
 BENCH_OUT := docs
 bench: $(VENV)/.runtime
 	QT_QPA_PLATFORM=offscreen $(BIN)/python -m app.bench_gui --out $(BENCH_OUT)/benchmarks-gui.json
+	$(BIN)/python -m app.bench_files --out $(BENCH_OUT)/benchmarks-files.json
 	$(BIN)/python -m engine.bench --out $(BENCH_OUT)
 	QT_QPA_PLATFORM=offscreen $(BIN)/python -m app.bench_chart \
 		--results $(BENCH_OUT)/benchmarks.json --out $(BENCH_OUT)/benchmarks.png

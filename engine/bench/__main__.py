@@ -1,8 +1,9 @@
 """``python -m engine.bench``: run every CPU benchmark, write the JSON and the Markdown report.
 
 ``make bench`` runs :mod:`app.bench_gui` first (the window's smoothness needs Qt, which the
-engine never imports; its results are merged from ``benchmarks-gui.json``), then this, then
-:mod:`app.bench_chart` for the PNG. ``--quick`` shrinks every size for a smoke run.
+engine never imports; its results are merged from ``benchmarks-gui.json``) and
+:mod:`app.bench_files` (edit cost by file size, merged from ``benchmarks-files.json``), then this,
+then :mod:`app.bench_chart` for the PNG. ``--quick`` shrinks every size for a smoke run.
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ from engine.bench.common import machine, peak_rss_mb
 from engine.bench.report import write_report
 
 GUI_RESULTS = "benchmarks-gui.json"
+FILE_RESULTS = "benchmarks-files.json"  # app.bench_files: edit cost by file size
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -35,9 +37,10 @@ def main(argv: list[str] | None = None) -> int:
     run_all(results, args.quick)
     results["bench_process_peak_rss_mb"] = peak_rss_mb()
     results["bench_wall_s"] = time.perf_counter() - started
-    gui = args.out / GUI_RESULTS
-    if gui.is_file():
-        results["gui"] = json.loads(gui.read_text(encoding="utf-8"))
+    for key, name in (("gui", GUI_RESULTS), ("files", FILE_RESULTS)):
+        merged = args.out / name
+        if merged.is_file():
+            results[key] = json.loads(merged.read_text(encoding="utf-8"))
     args.out.mkdir(parents=True, exist_ok=True)
     (args.out / "benchmarks.json").write_text(json.dumps(results, indent=2) + "\n", "utf-8")
     write_report(results, args.out / "benchmarks.md")

@@ -137,3 +137,17 @@ def test_report_has_every_section_and_says_what_failed(tmp_path) -> None:
     assert "structured skipped: not here" in text
     assert "compare_draft: not run" in text
     assert "benchmarks.png" in text
+
+
+def test_report_shows_the_file_size_table_and_its_ratio(tmp_path) -> None:
+    from engine.bench.report import write_report
+
+    rows = {"4000": {"edit_s": 2.0}, "20000000": {"edit_s": 2.2}}
+    files = {"steps": 8, "target_chars": 200, "sizes": [4000, 20000000], "rows": rows,
+             "ratio_last_to_first": 1.1}  # fmt: skip
+    path = tmp_path / "bench.md"
+    write_report({"machine": {"cpu": "test"}, "files": files}, path)
+    text = path.read_text()
+    assert "## Edit cost against file size" in text
+    assert "| 20,000,000 bytes | 2.2 |" in text
+    assert "4,000 → 20,000,000 bytes (read, rewrite 200 characters, diff, save): 1.10×" in text

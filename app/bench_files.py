@@ -1,0 +1,97 @@
+"""Edit cost against file size, end to end: a 200-character rewrite in a 4 KB … 20 MB file.
+
+What ``settle rewrite --write`` does after the model is loaded, timed as a whole: read and decode
+the file (its BOM and line endings split off), plan and run the edit on the embedded model,
+diff the result and save it atomically with every byte outside the range as it was. The target
+is the same 200 characters of prose in the middle of each file. The engine's own table
+(:mod:`engine.bench.edit_cost`) covers token lengths up to 32k; this one covers what a user
+opens. Run by ``make bench`` before ``python -m engine.bench``, which merges the JSON it writes.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+from app.cli import unified_diff
+from app.files import read_text_file, write_text_file
+from app.newlines import restore
+from engine.backends.base import Backend
+from engine.bench.common import heldout_text, median
+from engine.config import SamplerSettings
+from engine.protocol import Edit, Proposal, Span
+from engine.session import run_edit
+
+SIZES = (4_000, 1_000_000, 20_000_000)
+TARGET_CHARS = 200
+
+
+def make_file(folder: Path, size: int) -> tuple[Path, Span]:
+    """A Markdown file of ``size`` bytes of held-out prose; the target starts mid-file."""
+    source = "".join(f"{paragraph.strip()}\n\n" for paragraph in heldout_text().split("\n\n"))
+    text = (source * (size // len(source) + 1))[:size]
+    start = text.index("\n\n", len(text) // 2 - TARGET_CHARS) + 2
+    path = folder / f"doc-{size}.md"
+    path.write_text(text, encoding="utf-8")
+    return path, Span(start, start + TARGET_CHARS)
+
+
+def file_edit(backend: Backend, path: Path, target: Span, settings: SamplerSettings) -> float:
+    """Seconds for one rewrite of ``target`` in ``path``, reading to saving."""
+    started = time.perf_counter()
+    text, layout = read_text_file(path)
+    edit = Edit(1, text, target, settings=settings)
+    proposal = next(e for e in run_edit(backend, edit) if isinstance(e, Proposal))
+    updated = text[: target.start] + proposal.text + text[target.end :]
+    unified_diff(restore(layout, text), restore(layout, updated), path.name)
+    write_text_file(path, layout, updated)
+    return time.perf_counter() - started
+
+
+def file_cost(
+    backend: Backend, sizes: tuple[int, ...] = SIZES, steps: int = 8, repeats: int = 3
+) -> dict[str, Any]:
+    """Median seconds per edit at each file size, and the largest-to-smallest ratio."""
+    settings = SamplerSettings(steps=steps, seed=0)
+    rows: dict[str, Any] = {}
+    with tempfile.TemporaryDirectory(prefix="settle-bench-") as folder:
+        files = {size: make_file(Path(folder), size) for size in sizes}
+        file_edit(backend, *files[sizes[0]], settings)  # warm-up
+        runs: dict[int, list[float]] = {size: [] for size in sizes}
+        for _ in range(repeats):  # sizes interleaved, so a noisy neighbour hits them all alike
+            for size in sizes:
+                runs[size].append(file_edit(backend, *files[size], settings))
+    for size in sizes:
+        rows[str(size)] = {"edit_s": median(runs[size]), "runs_s": runs[size]}
+    ratio = rows[str(sizes[-1])]["edit_s"] / rows[str(sizes[0])]["edit_s"]
+    return {"steps": steps, "target_chars": TARGET_CHARS, "sizes": list(sizes), "rows": rows,
+            "ratio_last_to_first": ratio}  # fmt: skip
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m app.bench_files", description=__doc__)
+    parser.add_argument("--out", type=Path, default=Path("docs/benchmarks-files.json"))
+    parser.add_argument("--quick", action="store_true", help="small files, one run: a smoke run")
+    args = parser.parse_args(argv)
+    from engine.models import load
+    from engine.protocol import LoadModel
+    from engine.runtime import configure_threads
+
+    configure_threads()
+    backend = load(LoadModel("embedded", device="cpu"), lambda _: None).backend
+    sizes = (4_000, 100_000) if args.quick else SIZES
+    result = file_cost(backend, sizes, steps=2 if args.quick else 8, repeats=1 if args.quick else 3)
+    args.out.parent.mkdir(parents=True, exist_ok=True)
+    args.out.write_text(json.dumps(result, indent=2) + "\n", encoding="utf-8")
+    print(json.dumps({k: v for k, v in result.items() if k != "rows"}))
+    for size in sizes:
+        print(f"{size:>12,} bytes: {result['rows'][str(size)]['edit_s']:.2f} s")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from PySide6.QtCore import Qt, Signal
+from PySide6.QtCore import Qt, QTimer, Signal
 from PySide6.QtGui import QAction, QCloseEvent
 from PySide6.QtWidgets import QLabel, QMainWindow, QMenu, QSplitter, QVBoxLayout, QWidget
 
@@ -24,6 +24,8 @@ from ui.shortcuts import ShortcutsWindow, key_sequences
 from ui.status import EngineBanner, EngineStatus
 from ui.status_message import StatusMessage
 from ui.template_panel import TemplatePanel
+
+COUNT_DELAY_MS = 250
 
 MENUS: tuple[tuple[str, tuple[tuple[str, str], ...]], ...] = (
     (
@@ -90,7 +92,11 @@ class MainWindow(QMainWindow):
         self.allow_close = False
         self._layout()
         self._menus()
-        self.editor.textChanged.connect(self._text_changed)
+        # Counting words and feeding the preview read the whole text: once typing pauses, not
+        # per key (a 20 MB document takes most of a second to count).
+        self._recount = QTimer(self, singleShot=True, interval=COUNT_DELAY_MS)
+        self._recount.timeout.connect(self._text_changed)
+        self.editor.textChanged.connect(self._recount.start)
         self._text_changed()
 
     def _layout(self) -> None:

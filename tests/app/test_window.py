@@ -49,7 +49,7 @@ def test_preview_renders_markdown_and_word_count_follows(qtbot, session: Session
     assert preview.isVisible()
     qtbot.waitUntil(lambda: "Some words here." in preview.rendered_text(), timeout=3000)
     assert "#" not in preview.rendered_text()
-    assert session.window.word_count.text() == "5 words"
+    qtbot.waitUntil(lambda: session.window.word_count.text() == "5 words", timeout=2000)
 
 
 def test_shortcuts_window_lists_the_rewrite_key(qtbot, session: Session) -> None:

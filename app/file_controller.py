@@ -16,6 +16,7 @@ from pathlib import Path
 from PySide6.QtCore import QObject, QSaveFile, QTimer, Signal
 from PySide6.QtWidgets import QFileDialog, QMessageBox, QWidget
 
+from app import disk_change
 from app.files import DocumentError, read_text_file
 from app.newlines import Layout, restore, split_layout
 from app.recovery import RecoveryStore, Snapshot
@@ -41,6 +42,7 @@ class FileController(QObject):
         self.editor, self.window, self.settings, self.recovery = editor, window, settings, recovery
         self.path: Path | None = None
         self.layout = Layout()
+        self.fingerprint: str | None = None  # of the bytes last read or written at self.path
         self.doc_id = uuid.uuid4().hex
         self._dialog: QWidget | None = None  # keeps the open dialog alive
         self.autosave = QTimer(self, interval=AUTOSAVE_MS)
@@ -78,6 +80,7 @@ class FileController(QObject):
             return False
         locks = [(s, e) for s, e in self.settings.locks_for(path) if e <= len(text)]
         self._replace(path, text, locks, layout)
+        self.fingerprint = disk_change.fingerprint_of(restore(layout, text).encode("utf-8"))
         self.settings.add_recent(path)
         self.recentChanged.emit()
         return True
@@ -87,7 +90,7 @@ class FileController(QObject):
     ) -> None:
         self.recovery.discard(self.doc_id)
         self.doc_id = uuid.uuid4().hex
-        self.path, self.layout = path, layout
+        self.path, self.layout, self.fingerprint = path, layout, None
         self.editor.load_text(text, locks)
         self.editor.document().setModified(False)
         self._announce()
@@ -100,14 +103,19 @@ class FileController(QObject):
         return self.save_to(self.path)
 
     def ask_save_as(self, then: Callable[[], None] | None = None) -> None:
-        def chosen(path: str) -> None:
-            if self.save_to(Path(path)) and then is not None:
-                then()
+        self._file_dialog(
+            QFileDialog.AcceptMode.AcceptSave, lambda path: self.save_to(Path(path), then)
+        )
 
-        self._file_dialog(QFileDialog.AcceptMode.AcceptSave, chosen)
-
-    def save_to(self, path: Path) -> bool:
-        """Write atomically with QSaveFile; on failure the document stays modified, nothing lost."""
+    def save_to(
+        self, path: Path, then: Callable[[], None] | None = None, overwrite: bool = False
+    ) -> bool:
+        """Write atomically with QSaveFile, then run ``then``; on failure the document stays
+        modified, nothing lost. If another program changed the file since it was read or
+        saved here, ask first (and return False: the answer decides)."""
+        if not overwrite and self._changed_on_disk(path):
+            self._ask_about_change(path, then)
+            return False
         written = restore(self.layout, self.editor.plain_text())
         data = written.encode("utf-8")
         out = QSaveFile(str(path))
@@ -127,13 +135,42 @@ class FileController(QObject):
             )
             return False
         self.path, self.layout = path, split_layout(written)[1]
+        self.fingerprint = disk_change.fingerprint_of(data)
         self.settings.set_locks(path, self.editor.lock_spans())
         self.settings.add_recent(path)
         self.recentChanged.emit()
         self.editor.document().setModified(False)
         self.recovery.discard(self.doc_id)
         self.message.emit(f"Saved {path.name}.")
+        if then is not None:
+            then()
         return True
+
+    def _changed_on_disk(self, path: Path) -> bool:
+        if path != self.path or self.fingerprint is None:
+            return False
+        now = disk_change.fingerprint(path)
+        return now is not None and now != self.fingerprint
+
+    def _ask_about_change(self, path: Path, then: Callable[[], None] | None) -> None:
+        def answered(choice: str) -> None:
+            if choice == "reload":
+                self.open_path(path)
+            elif choice == "keep":
+                self.save_to(path, then, overwrite=True)
+            elif choice == "compare":
+                self._compare(path, then)
+
+        self._show(disk_change.ask_about_change(self.window, path.name, answered))
+
+    def _compare(self, path: Path, then: Callable[[], None] | None) -> None:
+        try:
+            on_disk, _ = read_text_file(path)
+        except DocumentError as error:
+            on_disk = f"(cannot be read: {error})"
+        dialog = disk_change.comparison(self.window, path.name, on_disk, self.editor.plain_text())
+        dialog.finished.connect(lambda _result: self._ask_about_change(path, then))
+        self._show(dialog)
 
     # --- closing -------------------------------------------------------------------------
     def when_saved_or_discarded(self, proceed: Callable[[], None]) -> None:
@@ -161,8 +198,8 @@ class FileController(QObject):
             elif choice == QMessageBox.StandardButton.Save:
                 if self.path is None:
                     self.ask_save_as(then=proceed)
-                elif self.save_to(self.path):
-                    proceed()
+                else:
+                    self.save_to(self.path, then=proceed)
 
         box.finished.connect(answered)
         self._show(box)

@@ -1,8 +1,9 @@
 """Files: new, open, save, save as, recent files, unsaved-changes prompt, autosave and recovery.
 
 Every dialog is shown with ``open()`` and answered through signals (never ``exec()``, which
-would nest the event loop inside qasync). Saves go through ``QSaveFile``, so a failed write
-leaves the old file whole; a failed open leaves the editor untouched. Line endings are folded
+would nest the event loop inside qasync). Saves go through :func:`app.files.write_atomically`
+(a temporary file, fsync, rename), so a failed write (a full disk, a read-only file) leaves the
+old file whole and says why; a failed open leaves the editor untouched. Line endings are folded
 to "\\n" for editing and restored on save, with the BOM, byte for byte outside what changed
 (:mod:`app.newlines`), so locks stay where they were put and no other byte moves.
 """
@@ -13,11 +14,11 @@ import uuid
 from collections.abc import Callable
 from pathlib import Path
 
-from PySide6.QtCore import QObject, QSaveFile, QTimer, Signal
+from PySide6.QtCore import QObject, QTimer, Signal
 from PySide6.QtWidgets import QFileDialog, QMessageBox, QWidget
 
 from app import disk_change
-from app.files import DocumentError, read_text_file
+from app.files import DocumentError, read_text_file, write_atomically
 from app.newlines import Layout, restore, split_layout
 from app.recovery import RecoveryStore, Snapshot
 from app.settings import Settings
@@ -117,25 +118,17 @@ class FileController(QObject):
             self._ask_about_change(path, then)
             return False
         written = restore(self.layout, self.editor.plain_text())
-        data = written.encode("utf-8")
-        out = QSaveFile(str(path))
-        if not out.open(QSaveFile.OpenModeFlag.WriteOnly):
+        try:
+            write_atomically(path, written)
+        except DocumentError as error:
             self._warn(
                 "Cannot save",
-                f"{path} cannot be written: {out.errorString()}. "
-                "Your text is still here; try another location.",
-            )
-            return False
-        out.write(data)
-        if not out.commit():
-            self._warn(
-                "Cannot save",
-                f"Saving {path} failed: {out.errorString()}. "
-                "The old file is unchanged and your text is still here.",
+                f"{error} The file on disk is unchanged and your text is still here: "
+                "save it somewhere else, or fix that and save again.",
             )
             return False
         self.path, self.layout = path, split_layout(written)[1]
-        self.fingerprint = disk_change.fingerprint_of(data)
+        self.fingerprint = disk_change.fingerprint_of(written.encode("utf-8"))
         self.settings.set_locks(path, self.editor.lock_spans())
         self.settings.add_recent(path)
         self.recentChanged.emit()

@@ -76,6 +76,8 @@ def decode_document(path: Path, data: bytes) -> str:
 def write_atomically(path: Path, text: str) -> None:
     """Replace ``path`` with ``text`` in one rename; on any failure the old file is untouched."""
     folder = path.resolve().parent
+    if path.exists() and not os.access(path, os.W_OK):  # a rename would replace it regardless
+        raise DocumentError(f"{path} cannot be saved: the file is read-only.")
     try:
         mode = stat.S_IMODE(path.stat().st_mode) if path.exists() else 0o644
         handle, temp_name = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=folder)

@@ -65,7 +65,7 @@ def test_saving_to_an_unwritable_place_keeps_the_text_and_the_modified_flag(
     editor.load_text("")
     qtbot.keyClicks(editor, "precious")
     assert not session.files.save_to(tmp_path / "no-such-folder" / "doc.md")
-    assert "cannot be written" in message_box(session).text()
+    assert "cannot be saved: No such file or directory" in message_box(session).text()
     assert editor.plain_text() == "precious"
     assert session.files.modified
     assert not (tmp_path / "no-such-folder").exists()

@@ -31,9 +31,10 @@ class CharsetConstraint:
     name: str
     chars: frozenset[str]
     single: bool = False  # one character per token: a fixed-width run of positions
+    min_chars: int = 1  # 2: whole words rather than a letter that starts one
 
     def allows(self, token_text: str) -> bool:
-        if self.single and len(token_text) != 1:
+        if (self.single and len(token_text) != 1) or len(token_text) < self.min_chars:
             return False
         return bool(token_text) and all(ch in self.chars for ch in token_text)
 

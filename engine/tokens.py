@@ -188,6 +188,7 @@ def _has_control(text: str) -> bool:
 
 
 @cache
-def charset(name: str, chars: str, single: bool = False) -> CharsetConstraint:
-    """Tokens made only of ``chars`` (``single``: tokens of exactly one such character)."""
-    return CharsetConstraint(name, frozenset(chars), single)
+def charset(name: str, chars: str, single: bool = False, min_chars: int = 1) -> CharsetConstraint:
+    """Tokens made only of ``chars`` (``single``: of exactly one such character; ``min_chars``:
+    of at least that many)."""
+    return CharsetConstraint(name, frozenset(chars), single, min_chars)

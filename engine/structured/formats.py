@@ -8,8 +8,9 @@ it back through a stricter check (:func:`strict`) on top of the schema's validat
 
 * ``email``: ``local@domain.tld``, a letter first on both sides, a TLD of two letters or more;
 * ``date``: ``YYYY-MM-DD`` and a real calendar date;
-* ``time``: ``HH:MM:SS`` (fraction allowed), with ``Z`` or an offset, each field in range;
-* ``date-time``: both, joined by ``T``;
+* ``time``: ``HH:MM:SS`` (fraction allowed), each field in range, then ``Z`` or an offset where
+  this install's ``jsonschema`` asks for one;
+* ``date-time``: a date and a time joined by ``T``, with ``Z`` or an offset;
 * ``uuid``: 8-4-4-4-12 hexadecimal digits;
 * ``uri``: a scheme, ``://``, a dotted host name with a letter TLD, an optional path;
 * ``hostname``: dotted labels of letters, digits and hyphens, with a letter TLD;
@@ -34,14 +35,15 @@ _LABEL = r"[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?"
 _OCTET = r"(25[0-5]|2[0-4][0-9]|1[0-9]{2}|[1-9]?[0-9])"
 _HOST = rf"{_LABEL}(?:\.{_LABEL})*\.[A-Za-z]{{2,}}"
 _HOUR = r"([01][0-9]|2[0-3])"
-_TIME = rf"{_HOUR}:[0-5][0-9]:[0-5][0-9](\.[0-9]+)?(Z|z|[+-]{_HOUR}:[0-5][0-9])"
+_CLOCK = rf"{_HOUR}:[0-5][0-9]:[0-5][0-9](\.[0-9]+)?"
+_OFFSET = rf"(Z|z|[+-]{_HOUR}:[0-5][0-9])"
 STRICT = {
     "email": re.compile(
         rf"[A-Za-z][A-Za-z0-9._%+-]*@[A-Za-z][A-Za-z0-9-]*(\.{_LABEL})*\.[A-Za-z]{{2,}}"
     ),
     "date": re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}"),
-    "time": re.compile(_TIME),
-    "date-time": re.compile(rf"[0-9]{{4}}-[0-9]{{2}}-[0-9]{{2}}[Tt]{_TIME}"),
+    "time": re.compile(rf"{_CLOCK}{_OFFSET}?"),
+    "date-time": re.compile(rf"[0-9]{{4}}-[0-9]{{2}}-[0-9]{{2}}[Tt]{_CLOCK}{_OFFSET}"),
     "uuid": re.compile(r"[0-9a-fA-F]{8}(-[0-9a-fA-F]{4}){3}-[0-9a-fA-F]{12}"),
     "uri": re.compile(rf"[A-Za-z][A-Za-z0-9+.-]*://{_HOST}(/[A-Za-z0-9._~%!$&'()*+,;=:@/?#-]*)?"),
     "hostname": re.compile(_HOST),
@@ -49,7 +51,7 @@ STRICT = {
 }
 EXAMPLES = {
     "date": ("2024-05-17", "2024-06-03", "2024-09-21"),
-    "time": ("14:30:00Z", "09:15:00Z", "17:45:00Z"),
+    "time": ("14:30:00", "09:15:00", "14:30:00Z", "09:15:00Z"),
     "date-time": ("2024-05-17T14:30:00Z", "2024-06-03T09:15:00Z"),
     "email": ("ada@example.com", "grace@example.org", "alan@example.net"),
     "uuid": ("3f2b8c1e-9d4a-4e6b-8f1a-2c3d4e5f6a7b", "8c1e3f2b-4a9d-4b6e-9a1f-7b6a5f4e3d2c"),
@@ -97,11 +99,19 @@ def _ipv4() -> list[Part]:
     return [*octet, ".", *octet, ".", *octet, ".", *octet]
 
 
+def time_offset() -> list[Part]:
+    """``Z`` after a time when this install's ``jsonschema`` wants an offset (RFC 3339);
+    nothing when its ``time`` check is ``HH:MM:SS`` alone, as some of its versions have."""
+    from engine.structured.schema import FORMAT_CHECKER
+
+    return [] if FORMAT_CHECKER.conforms("14:30:00", "time") else ["Z"]
+
+
 def format_shape(fmt: str) -> Shape:
     """The layout of a value in ``fmt``: locked punctuation, open runs between."""
     parts: list[Part] = {
         "date": _date,
-        "time": lambda: [*_time(), "Z"],
+        "time": lambda: [*_time(), *time_offset()],
         "date-time": lambda: [*_date(), "T", *_time(), "Z"],
         "email": lambda: [tokens(LETTERS, 1), tokens(LOWER + DIGITS, 1, 0), "@", *_host()],
         "uuid": lambda: [*_hex(8), "-", *_hex(4), "-", *_hex(4), "-", *_hex(4), "-", *_hex(12)],

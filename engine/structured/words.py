@@ -52,7 +52,8 @@ def key_words(key: str) -> set[str]:
 
 
 def word_shape(key: str, budget: int, safe: ExcludingConstraint) -> Shape:
-    """A word first (letters only), then up to ``budget - 1`` more tokens of the right kind."""
+    """A word first (a token of two letters or more: a 135M model left to itself starts a name
+    with one capital and stops), then up to ``budget - 1`` more tokens of the right kind."""
     words = key_words(key)
     if words & PHONES:
         return ("+", upto(string.digits, 7, 11))
@@ -60,7 +61,7 @@ def word_shape(key: str, budget: int, safe: ExcludingConstraint) -> Shape:
     tail: tuple[Run, ...] = ()
     if rest:
         tail = (tokens(NAME_CHARS, rest, 0),) if words & NAMES else (Run(safe, rest, 0),)
-    return (tokens(LETTERS, 1), *tail)
+    return (tokens(LETTERS, 1, 1, min_chars=2), *tail)
 
 
 def suggestions(schemas: Schemas) -> list[Any]:

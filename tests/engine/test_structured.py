@@ -356,3 +356,15 @@ def test_the_masking_benchmark_times_each_part_of_a_step() -> None:
     assert (
         timings["overhead_percent"] == 100 * timings["bias_ms"] / timings["unconstrained_step_ms"]
     )
+
+
+def test_a_fill_settles_every_slot_in_one_canvas_within_its_forward_budget() -> None:
+    from engine.structured.fill import FIRST_ROUND_STEPS, REDENOISE_ROUNDS, REDENOISE_STEPS
+
+    filled = fill_json(INVOICE, backend=llama_backend(), settings=SamplerSettings(steps=32))
+    stats = filled.stats
+    assert stats.slots == len(compile_json(INVOICE).leaves())
+    budget = FIRST_ROUND_STEPS + REDENOISE_STEPS * (stats.rounds - 1)
+    assert stats.rounds <= REDENOISE_ROUNDS + 1 and stats.forwards <= budget
+    assert stats.as_dict()["forwards_per_slot"] == stats.forwards / stats.slots
+    assert valid(INVOICE, filled.value)

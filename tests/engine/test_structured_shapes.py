@@ -1,0 +1,194 @@
+"""Shapes, formats and words: values that have their form while they denoise.
+
+Property tests spell shapes at random (what any model could write into their slots, filler
+included) and check that every spelling of a pattern's shape matches the pattern, and that
+Settle's stricter format checks only ever accept what ``jsonschema`` accepts too.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from jsonschema import Draft202012Validator, FormatChecker
+
+from engine.backends.base import allowed_mask
+from engine.canvas import build_canvas
+from engine.config import SamplerSettings
+from engine.plan import CharsetConstraint, EditPlan, Locked, Slot
+from engine.protocol import EditMode, Span
+from engine.structured.compiler import compile_json
+from engine.structured.formats import EXAMPLES, STRICT, format_shape, strict
+from engine.structured.json_problem import JsonProblem
+from engine.structured.shapes import Run, Shape, lengths, pattern_shape
+from engine.structured.values import NOTHING, STRING_SAFE
+from engine.structured.words import key_words, word_shape
+from engine.tokens import charset
+from tests.helpers.backends import tiny_table
+
+PATTERNS = [
+    "^INV-[0-9]{4}$",
+    "^[A-Z]{2}[0-9A-Z]{8,12}$",
+    "^(0|[1-9][0-9]*)\\.(0|[1-9][0-9]*)\\.(0|[1-9][0-9]*)$",
+    "^[a-z0-9][a-z0-9._-]*$",
+    "^(GET|POST|PUT)$",
+    "^#[0-9a-fA-F]{6}$",
+    "^ORD-\\d{6}$",
+    "^[a-z]{2}(-[A-Z]{2})?$",
+    "^v[0-9]+\\.[0-9]+\\.[0-9]+$",
+    "^[a-z][a-z0-9_]{2,15}$",
+    "^\\+[0-9]{7,14}$",
+    "^[a-z:]+( [a-z:]+)*$",
+    "^evt_[A-Za-z0-9]{12}$",
+    "^E\\d{5}$",
+    "[0-9]{3}",
+    "^a.c$",
+]
+
+
+@st.composite
+def spelling(draw: Any, shape: Shape) -> str:
+    """What a model could write into a shape's slots: any allowed tokens, filler anywhere
+    after the positions that must hold a token."""
+    out = []
+    for part in shape:
+        if isinstance(part, str):
+            out.append(part)
+            continue
+        constraint = part.constraint
+        if isinstance(constraint, CharsetConstraint):
+            chars = sorted(constraint.chars)
+            count = draw(st.integers(part.least, part.budget))
+            width = (1, 1) if constraint.single else (constraint.min_chars, 4)
+            words = st.text(st.sampled_from(chars), min_size=width[0], max_size=width[1])
+            out += draw(st.lists(words, min_size=count, max_size=count))
+        else:
+            out.append(draw(st.sampled_from(constraint.alternatives)))  # type: ignore[union-attr]
+    return "".join(out)
+
+
+@settings(max_examples=300, deadline=None)
+@given(data=st.data(), pattern=st.sampled_from(PATTERNS))
+def test_every_spelling_of_a_patterns_shape_matches_the_pattern(data: Any, pattern: str) -> None:
+    shape = pattern_shape(pattern)
+    if shape is None:
+        return
+    text = data.draw(spelling(shape))
+    assert re.search(pattern, text), (pattern, text, shape)
+    low, high = lengths(shape)
+    assert low <= len(text) and (high is None or len(text) <= high)
+
+
+def test_literals_are_locked_and_bounded_classes_become_one_character_positions() -> None:
+    shape = pattern_shape("^INV-[0-9]{4}$")
+    assert shape is not None and shape[0] == "INV-"
+    run = shape[1]
+    assert isinstance(run, Run) and (run.budget, run.least) == (4, 4)
+    assert run.constraint == charset("one:0123456789", "0123456789", single=True)
+    assert pattern_shape("^(?=a)b$") is None  # look-arounds are outside the subset
+    assert pattern_shape("abc") is None  # nothing open: the plain slot and the check remain
+
+
+@settings(max_examples=300, deadline=None)
+@given(data=st.data(), fmt=st.sampled_from(sorted(STRICT)))
+def test_what_settle_accepts_for_a_format_jsonschema_accepts_too(data: Any, fmt: str) -> None:
+    text = data.draw(spelling(format_shape(fmt)))
+    checker = Draft202012Validator({"format": fmt}, format_checker=FormatChecker())
+    if strict(fmt, text):
+        assert checker.is_valid(text), (fmt, text)
+
+
+def test_the_stricter_checks_refuse_what_jsonschema_lets_through() -> None:
+    lenient = Draft202012Validator({"format": "email"}, format_checker=FormatChecker())
+    assert lenient.is_valid("@") and not strict("email", "@")
+    for fmt, bad in [
+        ("email", "1@b.co"),
+        ("email", "ada@example"),
+        ("date", "2024-02-30"),
+        ("ipv4", "256.1.1.1"),
+        ("time", "25:00:00Z"),
+        ("hostname", "localhost"),
+        ("uri", "https://x"),
+    ]:
+        assert not strict(fmt, bad), (fmt, bad)
+    for fmt, examples in EXAMPLES.items():
+        assert all(strict(fmt, e) for e in examples), fmt
+
+
+def test_formats_lock_their_punctuation() -> None:
+    date = format_shape("date")
+    assert [p for p in date if isinstance(p, str)] == ["-", "-"]
+    email = format_shape("email")
+    assert "@" in email and "." in email
+
+
+def test_plain_strings_start_with_a_word_and_phones_with_a_plus() -> None:
+    assert key_words("firstName") >= {"first", "name", "firstname"}
+    assert key_words("billing_email") >= {"billing", "email"}
+    first = word_shape("description", 12, STRING_SAFE)[0]
+    assert isinstance(first, Run) and first.least == 1
+    assert isinstance(first.constraint, CharsetConstraint) and first.constraint.min_chars == 2
+    assert word_shape("phone", 12, STRING_SAFE)[0] == "+"
+
+
+def test_a_slots_first_min_tokens_positions_never_take_the_filler() -> None:
+    table = tiny_table()
+    slot = Slot(charset("digits", "0123456789"), 4, min_tokens=2)
+    plan = EditPlan(Span(0, 0), (Locked("n="), slot), "", "", "", EditMode.REWRITE)
+    canvas = build_canvas(plan, table, SamplerSettings(), 100)
+    mask = allowed_mask(canvas, table, len(table.tokenizer))
+    first = canvas.segment_positions(1)
+    filler = table.specials.filler_id
+    assert [bool(mask[p, filler]) for p in first] == [False, False, True, True]
+
+
+def test_schema_defaults_and_examples_come_before_generic_values() -> None:
+    schema = {
+        "type": "object",
+        "properties": {
+            "a": {"type": "string", "default": "hello"},
+            "b": {"type": "string", "examples": ["first", "second"]},
+            "n": {"type": "integer", "minimum": 0, "default": 7},
+            "e": {"enum": ["x", "y", "z"], "default": "z"},
+            "name": {"type": "string"},
+        },
+        "required": ["a", "b", "n", "e", "name"],
+    }
+    assert compile_json(schema).default == {
+        "a": "hello",
+        "b": "first",
+        "n": 7,
+        "e": "z",
+        "name": "Ada Lovelace",
+    }
+
+
+def test_a_repaired_string_never_repeats_a_value_another_slot_holds() -> None:
+    schema = {"type": "array", "items": {"type": "string", "maxLength": 12}, "minItems": 3}
+    problem = JsonProblem(compile_json(schema), tiny_table())
+    taken: list[Any] = []
+    for index in range(3):
+        taken.append(problem.default((index,), taken))
+    assert len(set(taken)) == 3, taken
+    only = {"type": "array", "items": {"enum": ["a", "b"]}, "minItems": 3}
+    problem = JsonProblem(compile_json(only), tiny_table())
+    assert problem.default((0,), ["a", "b"]) in ("a", "b")  # choices may repeat: nothing else fits
+    literal = {"type": "array", "items": {"type": "string", "pattern": "^x$"}, "minItems": 2}
+    problem = JsonProblem(compile_json(literal), tiny_table())
+    assert problem.default((1,), ["x"]) == "x"  # the schema allows nothing else
+
+
+def test_a_shaped_value_owns_its_slots_and_locked_characters() -> None:
+    schema = {"type": "object", "properties": {"d": {"type": "string", "format": "date"}}}
+    schema["required"] = ["d"]
+    problem = JsonProblem(compile_json(schema), tiny_table())
+    segments, owners = problem.layout({})
+    owned = [s for s, o in zip(segments, owners, strict=True) if o == ("d",)]
+    assert [s.text for s in owned if isinstance(s, Locked)] == ["-", "-"]
+    texts = ["2", "0", "2", "4", "-", "0", "5", "-", "1", "7"]
+    assert problem.read(("d",), texts) == "2024-05-17"
+    february_30 = ["2", "0", "2", "4", "-", "0", "2", "-", "3", "0"]
+    assert problem.read(("d",), february_30) is NOTHING  # the shape holds, the date does not
+    assert problem.read(("d",), [*texts[:5], "1", "9", *texts[7:]]) is NOTHING

@@ -7,7 +7,7 @@ BIN := $(VENV)/bin
 PIP := $(BIN)/python -m pip
 LOCK := requirements/lock.txt
 
-.PHONY: run test bench eval lint typecheck check screenshots clean
+.PHONY: run test bench faults eval lint typecheck check screenshots clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -47,6 +47,16 @@ bench: $(VENV)/.runtime
 # cases, written to docs/quality.md and docs/quality.json. EVAL_ARGS passes --set/--tasks/--limit.
 eval: $(VENV)/.runtime
 	$(BIN)/python -m engine.eval --out $(BENCH_OUT) $(EVAL_ARGS)
+
+# Faults at scale (about 45 minutes on a 2-core CPU; `make test` runs a small sample of each):
+# 100 worker kills, 100 window kills, a full disk, a read-only file system, the file changed on
+# disk, 10,000 lock-fuzzing cases. Counts go to docs/faults.json (quoted in the README).
+FAULTS := tests/app/test_fault_worker_kill.py tests/app/test_fault_gui_kill.py \
+	tests/app/test_save_faults.py tests/app/test_disk_change.py tests/engine/test_fault_locks.py
+faults: $(VENV)/.testtools
+	rm -f docs/faults.json
+	SETTLE_FAULT_TRIALS=100 SETTLE_LOCK_EXAMPLES=10000 SETTLE_FAULT_REPORT=docs/faults.json \
+		QT_QPA_PLATFORM=offscreen $(BIN)/python -m pytest -q -s $(FAULTS)
 
 # Needs xvfb-run (Debian: xvfb xauth) and the Qt libraries listed in .ci/run.
 screenshots: $(VENV)/.runtime

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import itertools
 import threading
+import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -109,10 +110,19 @@ def worker_loader(request: LoadModel, progress: Callable[[LoadProgress], None]) 
     """Picklable loader for the spawned worker.
 
     ``tiny:hang`` is the tiny Llama stuck before its first step (for killing the process
-    mid-request); ``tiny:fail`` raises :class:`ModelLoadError`; anything else is a folder.
+    mid-request); ``tiny:slow`` takes 40 ms a step and a second to load (so a kill lands mid-load
+    or mid-draft); ``tiny:fail`` raises :class:`ModelLoadError`; anything else is a folder.
     """
     if request.model == "tiny:fail":
         raise ModelLoadError("There is no model called 'tiny:fail'.")
+    if request.model == "tiny:slow":
+        from tests.helpers.backends import llama_backend
+
+        for share in (0.0, 0.5):
+            progress(LoadProgress("loading weights", share, "Reading the tiny weights…"))
+            time.sleep(0.5)
+        backend = HookedBackend(llama_backend(), lambda _step: time.sleep(0.04))
+        return Loaded(backend, tiny_info(request.model, backend))
     if request.model == "tiny:hang":
         from tests.helpers.backends import llama_backend
 

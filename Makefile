@@ -7,7 +7,7 @@ BIN := $(VENV)/bin
 PIP := $(BIN)/python -m pip
 LOCK := requirements/lock.txt
 
-.PHONY: run test bench faults eval lint typecheck check screenshots clean
+.PHONY: run test bench faults package-check bundle eval lint typecheck check screenshots clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -58,6 +58,15 @@ faults: $(VENV)/.testtools
 	SETTLE_FAULT_TRIALS=100 SETTLE_LOCK_EXAMPLES=10000 SETTLE_FAULT_REPORT=docs/faults.json \
 		QT_QPA_PLATFORM=offscreen $(BIN)/python -m pytest -q -s $(FAULTS)
 
+# The packaging CI checks: the .desktop file, the AppStream metainfo, and a wheel installed into
+# a fresh venv whose `settle-cli models` runs (Debian: desktop-file-utils appstream).
+package-check: $(VENV)/.runtime
+	packaging/check.sh
+
+# The PyInstaller folder bundle in dist/, then a smoke test of it (starts offscreen, quits).
+bundle: $(VENV)/.runtime
+	packaging/build.sh
+
 # Needs xvfb-run (Debian: xvfb xauth) and the Qt libraries listed in .ci/run.
 screenshots: $(VENV)/.runtime
 	xvfb-run -a -s "-screen 0 1400x900x24" $(BIN)/python -m app.screenshots
@@ -72,4 +81,4 @@ typecheck: $(VENV)/.testtools
 check: lint typecheck test
 
 clean:
-	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache .hypothesis
+	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache .hypothesis build dist

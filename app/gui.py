@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import os
 import sys
 import traceback
 from collections.abc import Callable, Sequence
@@ -147,6 +148,13 @@ def install_crash_handler(session: Session) -> None:
     sys.excepthook = handle
 
 
+def _smoke_quit(session: Session) -> None:
+    """The packaging smoke test's way out: say the window was up, then quit as Ctrl+Q does."""
+    shown = session.window.isVisible()
+    print(f"settle: smoke test: window shown: {shown}; quitting", file=sys.stderr, flush=True)
+    session.window.close()
+
+
 def _rescue_text(session: Session) -> str:
     files = session.files
     try:
@@ -195,6 +203,9 @@ def run_gui(args: Sequence[str]) -> int:
         log.exception("start-up failed in stage %r", stage)
         print(f"settle: start-up failed in stage {stage!r}", file=sys.stderr)
         return 1
+    quit_after = os.environ.get("SETTLE_SMOKE_QUIT_MS")  # packaging/smoke.sh
+    if quit_after:
+        QTimer.singleShot(int(quit_after), lambda: _smoke_quit(session))
     with loop:
         loop.run_forever()
     session.client.close()

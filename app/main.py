@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import multiprocessing
 import sys
 from collections.abc import Sequence
 
@@ -9,6 +10,8 @@ CLI_COMMANDS = {"rewrite", "draft", "fill-json", "fill-table", "models", "serve"
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    # In a PyInstaller bundle the spawned worker re-enters here: this runs it instead.
+    multiprocessing.freeze_support()
     args = list(sys.argv[1:] if argv is None else argv)
     if args and (args[0] in CLI_COMMANDS or args[0] in {"-h", "--help"}):
         from app.cli import main as cli_main

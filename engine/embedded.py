@@ -22,6 +22,7 @@ import importlib.util
 import json
 import os
 import shutil
+import sys
 import tempfile
 import time
 from collections.abc import Callable, Iterator
@@ -45,7 +46,16 @@ MISSING_PACKAGE = (
 RECORD = "settle-source.json"
 # Bump when the conversion recipe changes, so existing caches are converted again.
 RECIPE_VERSION = 1
-ADAPTER_DIR = Path(__file__).resolve().parent.parent / "resources" / "models" / "smollm2-diffusion"
+
+
+def resources_dir() -> Path:
+    """``resources/`` beside the packages (a checkout, a PyInstaller bundle), else where the
+    wheel installs it (``<prefix>/share/settle/resources``, see pyproject's data-files)."""
+    beside = Path(__file__).resolve().parent.parent / "resources"
+    return beside if beside.is_dir() else Path(sys.prefix) / "share" / "settle" / "resources"
+
+
+ADAPTER_DIR = resources_dir() / "models" / "smollm2-diffusion"
 ADAPTER_CONFIG = "adapter_config.json"
 ADAPTER_WEIGHTS = "adapter_model.safetensors"
 STAGE = "converting"

@@ -1,0 +1,20 @@
+#!/usr/bin/env bash
+# The packaging Settle ships, checked (`make package-check`, run by CI): the .desktop file and
+# the AppStream metainfo validate, and a wheel built from the tree resolves its dependencies
+# against requirements/lock.txt, installs into a fresh virtual environment, and runs
+# `settle-cli models` there, finding the embedded model with its adapter.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+desktop-file-validate packaging/org.settlewriter.Settle.desktop
+appstreamcli validate --no-net packaging/org.settlewriter.Settle.metainfo.xml
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+.venv/bin/python -m pip wheel --quiet --no-deps --wheel-dir "$work/dist" .
+wheel=$(ls "$work"/dist/settle_writer-*.whl)
+python3 -m venv "$work/venv"
+pip=("$work/venv/bin/python" -m pip --quiet)
+"${pip[@]}" install --dry-run --ignore-installed -c requirements/lock.txt "$wheel"
+"${pip[@]}" install --no-deps "$wheel"
+(cd "$work" && "$work/venv/bin/settle-cli" models) | tee "$work/models.txt"
+grep -q "SmolLM2-135M diffusion (adapted)" "$work/models.txt"
+echo "packaging checks passed: $(basename "$wheel") ($(du -h "$wheel" | cut -f1))"

@@ -77,11 +77,13 @@ def strict(fmt: str, text: str) -> bool:
 
 
 def _date() -> list[Part]:
+    """Every spelling is a real date: months 01-09, days 01-29 without 10 and 20."""
     year: list[Part] = [one("12"), one("09"), one(DIGITS), one(DIGITS)]
-    return [*year, "-", one("01"), one(DIGITS), "-", one("012"), one(DIGITS)]
+    return [*year, "-0", one(DIGITS[1:]), "-", one("012"), one(DIGITS[1:])]
 
 
 def _time() -> list[Part]:
+    """Every spelling is a real time of day (hours 00-19)."""
     sixty = "012345"
     return [one("01"), one(DIGITS), ":", one(sixty), one(DIGITS), ":", one(sixty), one(DIGITS)]
 

@@ -17,7 +17,7 @@ from typing import Any
 from engine.plan import Segment, Slot
 from engine.structured.compiler import Compiled
 from engine.structured.render import choice_slot, plain_slot, run_slot, segments
-from engine.structured.shapes import Run, Shape
+from engine.structured.shapes import Run, Shape, choice
 from engine.structured.tree import Path, Value
 from engine.structured.values import NOTHING, Leaf, literal
 from engine.tokens import TokenTable
@@ -43,9 +43,25 @@ class JsonProblem:
                     if isinstance(part, Run):
                         self._add((path, index), *run_slot(part, table), part_texts(part))
             elif leaf.kind == "choice":
-                self._add((path, -1), *choice_slot(leaf, table), leaf.texts())
+                self._choice(path, leaf)
             else:
                 self.slots[(path, -1)] = plain_slot(leaf)
+
+    def _choice(self, path: Path, leaf: Leaf) -> None:
+        """One token when the literals' first tokens differ; else, when they share a start
+        (``net15``/``net30``), that start locked and one token for the rest."""
+        slot, firsts = choice_slot(leaf, self.table)
+        shape = prefix_shape(leaf.texts())
+        if firsts is None and shape and self.spellable(shape):
+            self.shapes[path] = shape
+            run = shape[1]
+            assert isinstance(run, Run)
+            self._add((path, 1), *run_slot(run, self.table), part_texts(run))
+            if (path, 1) in self.firsts:
+                return
+            self.shapes[path] = ()
+            del self.slots[(path, 1)]
+        self._add((path, -1), slot, firsts, leaf.texts())
 
     def _add(
         self, key: SlotKey, slot: Slot, firsts: tuple[str, ...] | None, texts: tuple[str, ...]
@@ -111,6 +127,18 @@ def numbered(leaf: Leaf, base: str, used: set[str], compiled: Compiled) -> str:
             if literal(variant) not in used and leaf.read(variant, compiled.context) is not NOTHING:
                 return variant
     return base
+
+
+def prefix_shape(texts: tuple[str, ...]) -> Shape:
+    """The literals' common start locked, then a choice of what follows it in each."""
+    start = texts[0]
+    for text in texts[1:]:
+        while not text.startswith(start):
+            start = start[:-1]
+    rest = tuple(t[len(start) :] for t in texts)
+    if not start or not all(rest):
+        return ()
+    return (start, choice("choice-rest", rest))
 
 
 def part_texts(run: Run) -> tuple[str, ...]:

@@ -112,7 +112,9 @@ def segments(
 
 
 def choice_slot(leaf: Leaf, table: TokenTable) -> tuple[Slot, tuple[str, ...] | None]:
-    return literal_slot(leaf.texts(), table)
+    """An enum or boolean: one of its literals, never nothing."""
+    slot, firsts = literal_slot(leaf.texts(), table)
+    return replace(slot, min_tokens=1), firsts
 
 
 def literal_slot(texts: tuple[str, ...], table: TokenTable) -> tuple[Slot, tuple[str, ...] | None]:

@@ -148,7 +148,22 @@ def number_leaf(kind: str, schemas: Schemas, context: Context, preferred: Any) -
         )
     chars = DIGITS + ("" if kind == "integer" else ".") + ("" if _non_negative(schemas) else "-")
     budget = number_budget(kind, schemas)
-    return Leaf(kind, charset(kind, chars), budget, default, schemas, spares=tuple(valid[1:]))
+    shape = small_count_shape(kind, schemas)
+    spares = tuple(valid[1:])
+    return Leaf(kind, charset(kind, chars), budget, default, schemas, shape=shape, spares=spares)
+
+
+def small_count_shape(kind: str, schemas: Schemas) -> Shape:
+    """One digit, for integers bounded below 100 from a minimum under 10 (servings, ratings,
+    a month): every digit it allows is in range, so the value is valid by construction."""
+    lows = schemas.values("minimum") + [v + 1 for v in schemas.values("exclusiveMinimum")]
+    highs = schemas.values("maximum") + [v - 1 for v in schemas.values("exclusiveMaximum")]
+    if kind != "integer" or not lows or not highs or schemas.has("multipleOf"):
+        return ()
+    low, high = math.ceil(max(lows)), math.floor(min(highs))
+    if not 0 <= low <= 9 or high > 99 or high < low:
+        return ()
+    return (shapes.one(DIGITS[low : min(high, 9) + 1]),)
 
 
 def number_budget(kind: str, schemas: Schemas) -> int:
@@ -230,7 +245,9 @@ def string_shape(schemas: Schemas, fmt: str | None, key: str, budget: int) -> Sh
     elif schemas.has("pattern"):
         found = patterns_shape(schemas.values("pattern"))
     else:
-        found = word_shape(key, budget, STRING_SAFE)
+        found = word_shape(
+            key, budget, STRING_SAFE, math.ceil(max(schemas.values("minLength"), default=0))
+        )
     if not found:
         return ()
     low, high = shapes.lengths(found)

@@ -51,16 +51,18 @@ def key_words(key: str) -> set[str]:
     return set(words) | {"".join(words)}
 
 
-def word_shape(key: str, budget: int, safe: ExcludingConstraint) -> Shape:
+def word_shape(key: str, budget: int, safe: ExcludingConstraint, min_length: int = 0) -> Shape:
     """A word first (a token of two letters or more: a 135M model left to itself starts a name
-    with one capital and stops), then up to ``budget - 1`` more tokens of the right kind."""
+    with one capital and stops), then up to ``budget - 1`` more tokens of the right kind, enough
+    of them to reach ``min_length`` characters."""
     words = key_words(key)
     if words & PHONES:
         return ("+", upto(string.digits, 7, 11))
     rest = max(budget - 1, 0)
+    least = min(rest, max(0, min_length - 2))  # each token has a character at least
     tail: tuple[Run, ...] = ()
     if rest:
-        tail = (tokens(NAME_CHARS, rest, 0),) if words & NAMES else (Run(safe, rest, 0),)
+        tail = (tokens(NAME_CHARS, rest, least),) if words & NAMES else (Run(safe, rest, least),)
     return (tokens(LETTERS, 1, 1, min_chars=2), *tail)
 
 

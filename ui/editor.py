@@ -69,6 +69,10 @@ class DocumentEditor(QPlainTextEdit):
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
+        # The text and its position map, kept until the next change: a 20 MB document takes
+        # half a second to copy out of Qt, and one request asks for it several times.
+        self._snapshot: tuple[str, PositionMap] | None = None
+        self.document().contentsChange.connect(self._forget_snapshot)  # first: before any reader
         self.setFont(self._writing_font())
         self.document().setDocumentMargin(10)
         self.document().setModified(False)  # a margin is layout, not a change to the text
@@ -99,11 +103,20 @@ class DocumentEditor(QPlainTextEdit):
     def plain_text(self) -> str:
         """The document's exact text, lines joined with "\\n". Unlike ``toPlainText()`` it keeps
         non-breaking spaces and U+2028, so locked text round-trips byte for byte."""
-        return self.document().toRawText().replace("\u2029", "\n")
+        return self._text_and_positions()[0]
 
     def position_map(self) -> PositionMap:
         """Converts between Python indices into :meth:`plain_text` and document positions."""
-        return PositionMap(self.document().toRawText())
+        return self._text_and_positions()[1]
+
+    def _text_and_positions(self) -> tuple[str, PositionMap]:
+        if self._snapshot is None:
+            raw = self.document().toRawText()
+            self._snapshot = (raw.replace("\u2029", "\n"), PositionMap(raw))
+        return self._snapshot
+
+    def _forget_snapshot(self, *_change: int) -> None:
+        self._snapshot = None
 
     def lock_spans(self) -> list[tuple[int, int]]:
         """Locks as ``(start, end)`` Python indices into :meth:`plain_text`, sorted."""

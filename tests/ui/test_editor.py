@@ -360,3 +360,15 @@ def test_position_map_counts_utf16_units(text: str) -> None:
         qt = len(text[:index].encode("utf-16-le")) // 2
         assert positions.to_qt(index) == qt
         assert positions.from_qt(qt) == index
+
+
+def test_the_text_is_copied_out_once_per_change(qtbot: QtBot, editor: DocumentEditor) -> None:
+    first = editor.plain_text()
+    assert editor.plain_text() is first  # a 20 MB document is not copied again per call
+    assert editor.position_map() is editor.position_map()
+    editor.moveCursor(QTextCursor.MoveOperation.End)
+    editor.insertPlainText(" 🙂!")
+    assert editor.plain_text() == first + " 🙂!"
+    assert editor.position_map().to_qt(len(first) + 3) == len(first) + 4  # the emoji is wide
+    editor.undo()
+    assert editor.plain_text() == first

@@ -109,7 +109,8 @@ def token_notice(token: str, path: Path, created: bool) -> str:
     )
 
 
-def run_serve(args: argparse.Namespace) -> int:
+def run_serve(args: argparse.Namespace, loader: Any = None) -> int:
+    """``settle serve``: check the flags, load the model, serve until interrupted."""
     import logging
 
     from engine.remote.serve import run
@@ -118,7 +119,7 @@ def run_serve(args: argparse.Namespace) -> int:
     config, notice = build_config(args)
     print(notice, flush=True)
     print(f"Loading {config.model} on {config.device}…", file=sys.stderr, flush=True)
-    run(config, announce=lambda line: print(line, flush=True))
+    run(config, loader, announce=lambda line: print(line, flush=True))
     return 0
 
 

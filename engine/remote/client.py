@@ -100,6 +100,7 @@ class RemoteWorker(WorkerClient):
                 max_size=self.max_message_bytes,
                 open_timeout=self.open_timeout_s,
                 proxy=None,
+                legacy=True,  # a connection object, closed by _halt (not a with block)
             )
         except InvalidStatus as exc:
             body = exc.response.body.decode("utf-8", "replace").strip() if exc.response.body else ""

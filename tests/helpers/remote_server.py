@@ -52,14 +52,9 @@ def gated_loader(request: LoadModel, progress: Callable[[LoadProgress], None]) -
 
 def main(argv: list[str]) -> int:
     from app.cli import build_parser
-    from app.serve_cli import build_config
-    from engine.remote.serve import run
+    from app.serve_cli import run_serve
 
-    args = build_parser().parse_args(["serve", *argv])
-    config, notice = build_config(args)
-    print(notice, flush=True)
-    run(config, loader=gated_loader, announce=lambda line: print(line, flush=True))
-    return 0
+    return run_serve(build_parser().parse_args(["serve", *argv]), loader=gated_loader)
 
 
 if __name__ == "__main__":

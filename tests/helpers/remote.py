@@ -1,0 +1,151 @@
+"""A real ``settle serve`` process on loopback for tests, and what tests need around it.
+
+:func:`start_server` runs :mod:`tests.helpers.remote_server` (the real CLI flags, server and
+worker loop, with a seed-gated loader) on port 0, reads the address it announces, and returns a
+:class:`ServerProcess`: its URL, token, gate file and process. Self-signed TLS material is made
+with ``cryptography`` (:func:`self_signed`).
+"""
+
+from __future__ import annotations
+
+import datetime
+import ipaddress
+import os
+import queue
+import re
+import signal
+import subprocess
+import sys
+import threading
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from engine.remote.auth import write_private
+
+ROOT = Path(__file__).resolve().parents[2]
+START_WAIT = 180.0  # seconds for torch + transformers to import on a busy 2-core machine
+TOKEN = "test-token-0123456789abcdef"
+
+
+@dataclass
+class ServerProcess:
+    process: subprocess.Popen[str]
+    url: str
+    token: str
+    gate: Path
+    log: Path
+    lines: list[str] = field(default_factory=list)
+
+    def release(self) -> None:
+        """Let a gated request (seed GATE_SEED) go on past its step 2."""
+        self.gate.touch()
+
+    def hold(self) -> None:
+        """Gate the next request with seed GATE_SEED again."""
+        self.gate.unlink(missing_ok=True)
+
+    def kill(self) -> None:
+        if self.process.poll() is None:
+            self.process.send_signal(signal.SIGKILL)
+        self.process.wait()
+
+    def stop(self) -> None:
+        if self.process.poll() is None:
+            self.process.send_signal(signal.SIGTERM)
+            try:
+                self.process.wait(30)
+            except subprocess.TimeoutExpired:
+                self.kill()
+
+    def stderr(self) -> str:
+        return self.log.read_text(encoding="utf-8", errors="replace")
+
+
+def token_file(folder: Path, token: str = TOKEN) -> Path:
+    path = folder / "token"
+    if not path.exists():
+        write_private(path, token)
+    return path
+
+
+def start_server(folder: Path, model: Path, *flags: str) -> ServerProcess:
+    """Start a server for ``model`` with extra ``settle serve`` flags; wait for its address."""
+    folder.mkdir(parents=True, exist_ok=True)
+    gate, log = folder / "gate", folder / "server.log"
+    env = dict(os.environ, SETTLE_TEST_GATE=str(gate), SETTLE_TORCH_THREADS="1")
+    env["SETTLE_CONFIG_DIR"] = str(folder / "config")
+    command = [sys.executable, "-m", "tests.helpers.remote_server", "--model", str(model)]
+    command += ["--device", "cpu", "--listen", "127.0.0.1:0"]
+    command += ["--token-file", str(token_file(folder)), *flags]
+    with log.open("w") as err:
+        process = subprocess.Popen(
+            command, cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=err, text=True
+        )
+    lines = read_announcement(process)
+    match = re.search(r"listening on (\S+)", "\n".join(lines))
+    if match is None:
+        process.kill()
+        raise RuntimeError(f"the server did not start: {lines}\n{log.read_text()}")
+    return ServerProcess(process, match.group(1), TOKEN, gate, log, lines)
+
+
+def read_announcement(process: subprocess.Popen[str]) -> list[str]:
+    """stdout lines up to the "listening on" one (or the process's end)."""
+    lines: queue.Queue[str | None] = queue.Queue()
+
+    def pump() -> None:
+        assert process.stdout is not None
+        with process.stdout:  # closed here, at the end of the output: no one else reads it
+            for line in process.stdout:
+                lines.put(line.rstrip("\n"))
+        lines.put(None)
+
+    threading.Thread(target=pump, daemon=True).start()
+    seen: list[str] = []
+    while True:
+        try:
+            line = lines.get(timeout=START_WAIT)
+        except queue.Empty:
+            return seen
+        if line is None:
+            return seen
+        seen.append(line)
+        if "listening on" in line:
+            return seen
+
+
+def self_signed(folder: Path) -> tuple[Path, Path]:
+    """A certificate for 127.0.0.1 and localhost, and its key: (cert.pem, key.pem)."""
+    from cryptography import x509
+    from cryptography.hazmat.primitives import hashes, serialization
+    from cryptography.hazmat.primitives.asymmetric import ec
+    from cryptography.x509.oid import NameOID
+
+    key = ec.generate_private_key(ec.SECP256R1())
+    name = x509.Name([x509.NameAttribute(NameOID.COMMON_NAME, "settle test engine")])
+    now = datetime.datetime.now(datetime.UTC)
+    alt = x509.SubjectAlternativeName(
+        [x509.DNSName("localhost"), x509.IPAddress(ipaddress.ip_address("127.0.0.1"))]
+    )
+    cert = (
+        x509.CertificateBuilder()
+        .subject_name(name)
+        .issuer_name(name)
+        .public_key(key.public_key())
+        .serial_number(x509.random_serial_number())
+        .not_valid_before(now - datetime.timedelta(days=1))
+        .not_valid_after(now + datetime.timedelta(days=2))
+        .add_extension(alt, critical=False)
+        .add_extension(x509.BasicConstraints(ca=True, path_length=None), critical=True)
+        .sign(key, hashes.SHA256())
+    )
+    cert_path, key_path = folder / "cert.pem", folder / "key.pem"
+    cert_path.write_bytes(cert.public_bytes(serialization.Encoding.PEM))
+    pem = key.private_bytes(
+        serialization.Encoding.PEM,
+        serialization.PrivateFormat.PKCS8,
+        serialization.NoEncryption(),
+    )
+    key_path.write_bytes(pem)
+    key_path.chmod(0o600)
+    return cert_path, key_path

@@ -68,7 +68,12 @@ def check_recovery(qtbot, folder: Path, lines: list[str], settings) -> list[str]
         session.files.offer_recovery()
         box = session.files._dialog
         if not snapshots or not isinstance(box, QMessageBox):
-            return ["no recovery was offered"]
+            # Killed after a save wrote the file and dropped the snapshot, before "saved" was
+            # logged: nothing to recover because the file holds the text.
+            on_disk = (folder / "doc.md").read_text(encoding="utf-8")
+            if len(on_disk) >= expected and on_disk == STREAM[: len(on_disk)]:
+                return []
+            return [f"no recovery was offered, and the file holds {len(on_disk)} of {expected}"]
         box.button(QMessageBox.StandardButton.Yes).click()
         text = session.window.editor.plain_text()
         if len(text) < expected or text != STREAM[: len(text)]:
@@ -90,5 +95,5 @@ def test_sigkill_the_window_while_typing_and_saving(qtbot, qloop, settings, tmp_
         unsaved += bool(events) and events[-1].startswith("autosave ")  # recovery was checked
         failures += [f"trial {trial}: {p}" for p in problems]
     record("window SIGKILL while typing and saving", count, count - len(failures),
-           killed_with_unsaved_text=unsaved)  # fmt: skip
+           killed_with_unsaved_text=unsaved, failures=failures)  # fmt: skip
     assert not failures, failures

@@ -91,5 +91,5 @@ def test_sigkill_at_random_moments(qtbot, spawned) -> None:
         failures += [f"trial {trial} ({moment}): {p}" for p in problems]
     with qtbot.waitSignal(session.client.proposal, timeout=60000):
         ask(qtbot, session, "tighter")  # and the engine still works at the end
-    record("worker SIGKILL at random moments", count, count - len(failures))
+    record("worker SIGKILL at random moments", count, count - len(failures), failures=failures)
     assert not failures, failures

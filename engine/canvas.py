@@ -18,7 +18,7 @@ from enum import StrEnum
 
 from engine.config import SamplerSettings
 from engine.errors import BadRequest, InvariantViolation
-from engine.plan import EditPlan, Free, Locked, Slot
+from engine.plan import EditPlan, Free, Locked, Segment, Slot
 from engine.protocol import SegmentText
 from engine.tokens import TokenTable
 
@@ -50,8 +50,21 @@ class Canvas:
         return range(first, first + self.segment_of.count(segment))
 
 
-def free_budget(seed_tokens: int, settings: SamplerSettings) -> int:
-    """Room for a rewritten gap: its original length plus slack, so a rewrite may grow a little."""
+# Instructions that ask for less text: their gaps get a budget below the original's length.
+SHORTER_WORDS = ("tight", "short", "concise", "condense", "trim", "brief", "cut")
+SHORTER_SHARE = 0.75
+
+
+def free_budget(seed_tokens: int, settings: SamplerSettings, instruction: str = "") -> int:
+    """Room for a rewritten gap: its original length plus slack, so a rewrite may grow a little.
+
+    Free text is written to fill its budget (the filler only ever ends a segment as a tail), so
+    the budget is the rewrite's length: an instruction asking for less text ("tighter") gets
+    three quarters of the original, which is how the instruction reaches a model too small to
+    follow it on its own.
+    """
+    if any(word in instruction.lower() for word in SHORTER_WORDS):
+        return max(1, math.ceil(seed_tokens * SHORTER_SHARE))
     return max(seed_tokens + math.ceil(seed_tokens * settings.slack), seed_tokens + 2, 1)
 
 
@@ -74,7 +87,7 @@ def build_canvas(
             budget = (
                 segment.budget
                 if segment.budget is not None
-                else free_budget(len(original), settings)
+                else free_budget(len(original), settings, plan.instruction)
             )
             original = original[:budget]
             ids = original + [filler] * (budget - len(original))
@@ -99,8 +112,38 @@ def assemble(canvas: Canvas, ids: Sequence[int], table: TokenTable) -> tuple[Seg
             out.append(SegmentText(segment.text, locked=True))
             continue
         positions = canvas.segment_positions(index)
-        out.append(SegmentText(table.decode([ids[i] for i in positions]), locked=False))
+        text = table.decode([ids[i] for i in positions])
+        if isinstance(segment, Free):
+            text = keep_lock_edges(canvas.plan.segments, index, text)
+        out.append(SegmentText(text, locked=False))
     return tuple(out)
+
+
+def keep_lock_edges(segments: Sequence[Segment], index: int, text: str) -> str:
+    """Give generated text the whitespace its original had where it touches a lock.
+
+    The space between a lock and the words around it belongs to the user's text, not to the
+    model: a sampler that ends a segment on "machines" before the lock "1843" would otherwise
+    write "machines1843". Where the original had whitespace at that edge the output gets the
+    same whitespace; where it had a mark (", ") and the output starts with a word, a space.
+    """
+    segment = segments[index]
+    seed = segment.seed if isinstance(segment, Free | Slot) else ""
+    lock_before = index > 0 and isinstance(segments[index - 1], Locked)
+    lock_after = index + 1 < len(segments) and isinstance(segments[index + 1], Locked)
+    if not seed or not (lock_before or lock_after):
+        return text
+    lead = seed[: len(seed) - len(seed.lstrip())]
+    trail = seed[len(seed.rstrip()) :]
+    if not text.strip():
+        return (lead or trail) if lock_before and lock_after else text
+    if lock_before and lead:
+        text = lead + text.lstrip()
+    elif lock_before and not seed[0].isalnum() and text[0].isalnum():
+        text = " " + text
+    if lock_after and trail:
+        text = text.rstrip() + trail
+    return text
 
 
 def check_proposal(

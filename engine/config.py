@@ -29,7 +29,7 @@ class SamplerSettings:
     )
     seed: int = _opt(0, "random seed; the same seed gives the same output")
     draft_tokens: int = _opt(64, "token budget of a draft inserted at the cursor")
-    slack: float = _opt(0.25, "extra room a rewritten gap gets over its original token count")
+    slack: float = _opt(0.1, "extra room a rewritten gap gets over its original token count")
     context_tokens: int = _opt(768, "tokens of document context kept before the target")
     suffix_tokens: int = _opt(256, "tokens of document context kept after the target")
     entropy_bound: float = _opt(

@@ -20,12 +20,13 @@ import torch
 
 from engine.canvas import Canvas, Kind
 from engine.config import SamplerSettings
-from engine.plan import EditPlan, Slot
+from engine.plan import EditPlan, ExcludingConstraint, Free, Slot
 from engine.protocol import TokenState
 from engine.tokens import TokenTable
 
 # Finite, so a fully banned row can never turn softmax into NaN, yet far beyond any real logit.
 BANNED = -1.0e4
+STRUCTURE_MARKS = frozenset("`|")  # code fences and table pipes
 
 
 @dataclass
@@ -94,6 +95,29 @@ def allowed_mask(canvas: Canvas, table: TokenTable, vocab_size: int) -> torch.Te
                 mask[position] = allowed
             for position in positions[: segment.min_tokens]:
                 mask[position, table.specials.filler_id] = False  # never shorter than this
+        elif isinstance(segment, Free) and segment.seed and "\n" not in segment.seed:
+            marks = paragraph_constraint(segment.seed)
+            mask[list(canvas.segment_positions(index))] &= allowed_row(table, marks, vocab_size)
+    return mask
+
+
+def paragraph_constraint(seed: str) -> ExcludingConstraint:
+    """What a rewritten single paragraph may not use: whatever would break it into structure.
+
+    A paragraph rewritten at a 135M model's scale came back as headings, code fences and table
+    pipes; a paragraph that had no line break gets none (the constraint's control-character rule
+    bans newlines), nor a backtick or a pipe unless it already had one.
+    """
+    return ExcludingConstraint("paragraph", STRUCTURE_MARKS - set(seed))
+
+
+def allowed_row(
+    table: TokenTable, constraint: ExcludingConstraint, vocab_size: int
+) -> torch.Tensor:
+    """One vocabulary row of ``constraint``'s allowed set (cached per tokenizer by the table)."""
+    allowed = table.allowed_ids(constraint)
+    mask = torch.zeros(vocab_size, dtype=torch.bool)
+    mask[sorted(i for i in allowed if i < vocab_size)] = True
     return mask
 
 

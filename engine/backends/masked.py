@@ -44,6 +44,7 @@ from typing import Any
 import torch
 
 from engine.backends.base import StepResult, allowed_mask, constraint_bias
+from engine.backends.guards import ProseGuards
 from engine.backends.locked_kv import LockedKV
 from engine.backends.prefix_cache import PrefixCache
 from engine.canvas import Canvas, Kind
@@ -82,6 +83,7 @@ class Denoising:
     bias: torch.Tensor  # (n, vocab) additive constraint bias
     forwards: int = 0
     kv: LockedKV | None = None  # the locked text's keys and values (``plan.cache_locked``)
+    guards: ProseGuards | None = None  # filler-tail and repeat bans on free text
 
     @property
     def ids(self) -> torch.Tensor:
@@ -188,6 +190,9 @@ class MaskedBackend:
             guess=ids.clone(),
             confidence=(~masked).float(),
             bias=constraint_bias(allowed),
+            guards=ProseGuards(canvas, self.table.specials.filler_id)
+            if Kind.FREE in canvas.kinds
+            else None,
             kv=LockedKV() if plan.cache_locked and self.can_cache_prefix else None,
         )
 
@@ -221,15 +226,18 @@ class MaskedBackend:
         """
         positions = eligible.nonzero().flatten()
         logits = self._predict(state, positions) + state.bias[positions]
+        if state.guards is not None:
+            logits = state.guards.adjust(positions, logits, state.ids, state.masked)
         ids, confidence = pick_tokens(logits, settings.temperature, generator)
         guess, scores = state.guess.clone(), state.confidence.clone()
         guess[positions], scores[positions] = ids, confidence
         # Re-spreading what is left over the steps left gives LLaDA's schedule in fixed mode and
         # keeps the step budget when a threshold has committed more than its share.
         quota = transfer_schedule(len(positions), steps_left)[0]
-        chosen = select_fixed(scores, eligible, quota)
+        ranked = scores if state.guards is None else state.guards.rank(scores, guess)
+        chosen = select_fixed(ranked, eligible, quota)
         if settings.threshold is not None:
-            chosen |= select_threshold(scores, eligible, settings.threshold)
+            chosen |= select_threshold(ranked, eligible, settings.threshold)
         state.ids[chosen] = guess[chosen]
         state.masked &= ~chosen
         state.guess, state.confidence = guess, scores

@@ -100,7 +100,8 @@ def draft_task(cases: Sequence[Draft], systems: dict[str, Any], judge: Judge) ->
 
 def rewrite_record(case: Rewrite, out: Output, judge: Judge) -> Record:
     record = text_record(out, judge.encode, judge, case.before)
-    kept, edges = m.lock_edges_kept(case.paragraph, out.text, case.locks)
+    locks = sorted(case.locks, key=case.paragraph.index)  # in the order they appear
+    kept, edges = m.lock_edges_kept(case.paragraph, out.text, locks)
     unlocked = case.paragraph
     for phrase in case.locks:
         unlocked = unlocked.replace(phrase, " ")
@@ -108,7 +109,7 @@ def rewrite_record(case: Rewrite, out: Output, judge: Judge) -> Record:
         instruction=case.instruction,
         length_ratio=m.length_ratio(case.paragraph, out.text),
         content_kept=m.content_kept(unlocked, out.text),
-        locks_kept=m.locks_kept(out.text, case.locks),
+        locks_kept=m.locks_kept(out.text, locks),
         lock_edges_kept=kept,
         lock_edges=edges,
     )

@@ -375,9 +375,12 @@ def test_forced_bidirectional_attention_lets_the_text_after_matter() -> None:
         backend = MaskedBackend(
             tiny_llama(), tiny_table(), shifted=True, force_bidirectional=bidirectional
         )
-        first = denoise(backend, plan, steps=3)[1][-1].ids
-        second = denoise(backend, other, steps=3)[1][-1].ids
-        assert (first != second) is bidirectional
+        # The first step's confidences: what the model predicts, before any guard or commit
+        # order can make two different predictions settle to the same tokens.
+        first = denoise(backend, plan, steps=3)[1][0].confidence
+        second = denoise(backend, other, steps=3)[1][0].confidence
+        differs = max(abs(a - b) for a, b in zip(first, second, strict=True)) > 1e-5
+        assert differs is bidirectional  # causal rows differ only by float rounding
 
 
 @pytest.mark.parametrize("model_type", [RowEcho, RowEchoKeeping])

@@ -1,0 +1,132 @@
+"""Prose guards and lock edges: filler only as a tail, no repeated 3-grams, spaces kept."""
+
+from __future__ import annotations
+
+import torch
+from hypothesis import given
+from hypothesis import strategies as st
+
+from engine.backends.base import BANNED, allowed_mask
+from engine.backends.guards import ProseGuards, repeat_bans
+from engine.canvas import Canvas, Kind, build_canvas, free_budget, keep_lock_edges
+from engine.config import SamplerSettings
+from engine.plan import EditPlan, Free, Locked
+from engine.protocol import Edit, EditMode, Proposal, Span
+from engine.session import run_edit
+from tests.helpers.backends import BACKENDS, llama_backend, tiny_table
+
+FILLER = 9
+
+
+def canvas_of(kinds: list[Kind], segments: list[int]) -> Canvas:
+    plan = EditPlan(Span(0, 0), (), "", "", "", EditMode.REWRITE)
+    n = len(kinds)
+    return Canvas(plan, (0,) * n, tuple(kinds), tuple(segments), (False,) * n)
+
+
+def test_filler_is_allowed_only_as_a_tail_of_its_segment():
+    canvas = canvas_of([Kind.FREE] * 3 + [Kind.LOCKED] + [Kind.FREE] * 2, [0, 0, 0, 1, 2, 2])
+    guards = ProseGuards(canvas, FILLER)
+    ids = torch.tensor([5, 6, 7, 8, 5, FILLER])
+    masked = torch.tensor([True, True, True, False, True, False])
+    allowed = guards.filler_tail_allowed(ids, masked).tolist()
+    # ends of segments, and position 4 because position 5 already holds committed filler
+    assert allowed == [False, False, True, True, True, True]
+
+
+def test_adjust_bans_filler_away_from_the_tail():
+    canvas = canvas_of([Kind.FREE] * 4, [0] * 4)
+    guards = ProseGuards(canvas, FILLER)
+    positions = torch.tensor([0, 1, 2, 3])
+    logits = torch.zeros(4, 12)
+    out = guards.adjust(
+        positions, logits, torch.zeros(4, dtype=torch.long), torch.ones(4, dtype=torch.bool)
+    )
+    assert out[:3, FILLER].tolist() == [BANNED] * 3
+    assert out[3, FILLER] == 0.0
+
+
+def test_filler_ranks_below_any_content():
+    canvas = canvas_of([Kind.FREE] * 3, [0] * 3)
+    guards = ProseGuards(canvas, FILLER)
+    confidence = torch.tensor([0.99, 0.01, 0.5])
+    ranked = guards.rank(confidence, torch.tensor([FILLER, 4, 5]))
+    assert ranked.argmin() == 0 and ranked[1] > ranked[0]
+
+
+def test_a_committed_trigram_cannot_be_written_again():
+    ids = torch.tensor([1, 2, 3, 1, 2, 0])
+    masked = torch.tensor([False] * 5 + [True])
+    free = torch.ones(6, dtype=torch.bool)
+    assert repeat_bans(torch.tensor([5]), ids, masked, free, FILLER) == [(0, 3)]
+    # not while a predecessor is still masked
+    masked[4] = True
+    assert repeat_bans(torch.tensor([5]), ids, masked, free, FILLER) == []
+
+
+@given(st.lists(st.integers(0, 4), min_size=3, max_size=30))
+def test_repeat_bans_only_name_tokens_that_would_repeat(values):
+    ids = torch.tensor([*values, 0])
+    n = len(ids)
+    masked = torch.zeros(n, dtype=torch.bool)
+    masked[-1] = True
+    bans = repeat_bans(torch.tensor([n - 1]), ids, masked, torch.ones(n, dtype=torch.bool), 99)
+    grams = {tuple(values[i : i + 3]) for i in range(len(values) - 2)}
+    for _, token in bans:
+        assert (values[-2], values[-1], token) in grams
+
+
+def test_lock_edges_keep_the_original_whitespace():
+    segments = [Free(seed="famous machines in "), Locked("1843"), Free(seed=", while she")]
+    assert keep_lock_edges(segments, 0, "the machines") == "the machines "
+    assert keep_lock_edges(segments, 2, "while she") == " while she"
+    assert keep_lock_edges(segments, 2, ", and") == ", and"
+    between = [Locked("Ada"), Free(seed=" and "), Locked("Babbage")]
+    assert keep_lock_edges(between, 1, "") == " "
+    assert keep_lock_edges(between, 1, "met") == " met "
+
+
+@given(st.text(alphabet="ab ,.\n", max_size=12), st.text(alphabet="ab ,.", max_size=12))
+def test_lock_edges_never_glue_a_word_to_a_lock(seed_tail, generated):
+    segments = [Free(seed="x " + seed_tail + " "), Locked("LOCK")]
+    text = keep_lock_edges(segments, 0, generated)
+    if generated.strip():
+        assert text.endswith(" ")
+
+
+def test_tighter_gets_a_shorter_budget_than_the_original():
+    settings = SamplerSettings()
+    assert free_budget(40, settings, "tighter") == 30
+    assert free_budget(40, settings, "Make it shorter, please") == 30
+    assert free_budget(40, settings, "formal") >= 42
+
+
+def test_a_one_paragraph_rewrite_cannot_break_into_structure():
+    table = tiny_table()
+    plan = EditPlan(Span(0, 9), (Free(seed="one para."),), "", "", "", EditMode.REWRITE)
+    canvas = build_canvas(plan, table, SamplerSettings(), 64)
+    mask = allowed_mask(canvas, table, len(table.tokenizer))
+    for token in range(len(table.tokenizer)):
+        text = table.text(token)
+        if any(mark in text for mark in "\n`|"):
+            assert not mask[0, token], repr(text)
+
+
+def test_a_rewrite_next_to_locks_keeps_their_spaces_with_both_families():
+    text = "Intro. Ada wrote notes in 1843, while translating. End."
+    start, end = 7, 50
+    locks = (Span(7, 10), Span(26, 30))
+    for make in BACKENDS.values():
+        edit = Edit(1, text, Span(start, end), locks, settings=SamplerSettings(steps=4))
+        proposal = next(e for e in run_edit(make(), edit) if isinstance(e, Proposal))
+        out = proposal.text
+        at = out.index("1843")
+        assert out[at - 1].isspace() and not out[at + 4].isalnum()
+
+
+def test_drafts_are_not_empty():
+    backend = llama_backend()
+    settings = SamplerSettings(steps=4, draft_tokens=8)
+    edit = Edit(1, "Hello.", Span(6, 6), mode=EditMode.DRAFT, settings=settings)
+    proposal = next(e for e in run_edit(backend, edit) if isinstance(e, Proposal))
+    assert proposal.text.strip()

@@ -37,6 +37,11 @@ def parser() -> argparse.ArgumentParser:
     train.add_argument("--threads", type=int, default=1)
     train.add_argument("--run", type=Path, default=None, help="default: <cache>/adapt/run")
     train.add_argument("--out", type=Path, default=embedded.ADAPTER_DIR)
+    train.add_argument(
+        "--attention", choices=("bidirectional", "prefix-causal"), default="bidirectional"
+    )
+    train.add_argument("--init", type=Path, default=None, help="an adapter to start from")
+    train.add_argument("--lr", type=float, default=4e-4, help="peak LoRA learning rate")
     evaluate = commands.add_parser("eval", help="measure base, adapted and autoregressive")
     evaluate.add_argument("--adapter", type=Path, default=embedded.ADAPTER_DIR)
     evaluate.add_argument("--sequences", type=int, default=40)
@@ -59,7 +64,8 @@ def main(argv: list[str] | None = None) -> int:
             base=base_folder(), corpus=cache / "corpus", run=args.run or cache / "run",
             out=args.out, rank=args.rank, alpha=2.0 * args.rank, length=args.length,
             batch=args.batch, steps=args.steps, budget_s=args.budget_min * 60,
-            device=args.device, threads=args.threads,
+            device=args.device, threads=args.threads, attention=args.attention, init=args.init,
+            lr=args.lr,
         )  # fmt: skip
         print(json.dumps(train(config).__dict__))
     else:

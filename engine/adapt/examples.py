@@ -45,12 +45,22 @@ class Example:
     ids: list[int]  # the model's input, masks in place
     targets: list[int]  # the token to predict at each position, IGNORE where none
     weight: float  # the loss weight of each of its targets
+    canvas_start: int = 0  # the first row that attends both ways (the row before the first mask)
 
 
 class Stream:
     """Draws examples from documents with its own seeded random generator."""
 
-    def __init__(self, docs: list[Doc], tokenizer: Any, specials: Specials, length: int, seed: int):
+    def __init__(
+        self,
+        docs: list[Doc],
+        tokenizer: Any,
+        specials: Specials,
+        length: int,
+        seed: int,
+        prefix_causal: bool = False,
+    ):
+        self.prefix_causal = prefix_causal
         self.by_source: dict[str, list[Doc]] = {}
         for doc in docs:
             self.by_source.setdefault(doc.source, []).append(doc)
@@ -84,9 +94,12 @@ class Stream:
     def diffusion(self, ratio: float | None = None) -> Example:
         content = self.window(self.length - 1)
         t = ratio if ratio is not None else max(MIN_T, self.rng.random())
-        count = max(1, round(t * len(content)))
-        chosen = set(self.rng.sample(range(1, self.length), count))
-        return self._masked([self.specials.start_id, *content], chosen, t, len(content))
+        # With a causal prefix the canvas follows some text read left to right, as in the app.
+        split = self.rng.randrange(1, self.length // 2) if self.prefix_causal else 1
+        region = range(split, self.length)
+        count = max(1, round(t * len(region)))
+        chosen = set(self.rng.sample(region, count))
+        return self._masked([self.specials.start_id, *content], chosen, t, len(region))
 
     def span(self, length: int | None = None, filler: bool | None = None) -> Example:
         """A span masked inside a window; with filler, its slot is longer than its text."""
@@ -122,7 +135,12 @@ class Stream:
         targets = [tok if i in chosen else IGNORE for i, tok in enumerate(seq)]
         # The masked-diffusion loss: 1/t per masked token over the region's length, an unbiased
         # estimate of the region's mean loss whatever t was drawn
-        return Example(ids, targets, 1.0 / (t * region))
+        return Example(ids, targets, 1.0 / (t * region), max(0, min(chosen) - 1))
+
+
+def canvas_starts(examples: list[Example]) -> torch.Tensor:
+    """``(batch,)``: where each example's both-ways region begins (prefix-causal attention)."""
+    return torch.tensor([e.canvas_start for e in examples])
 
 
 def batch(examples: list[Example]) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:

@@ -101,3 +101,22 @@ def save_adapter(
     save_file({"delta": rows.delta.detach().float().contiguous()}, str(folder / ROWS))
     full = {**config, "token_rows": {"file": ROWS, "ids": rows.ids}}
     (folder / CONFIG).write_text(json.dumps(full, indent=2) + "\n", encoding="utf-8")
+
+
+def load_adapter_into(model: nn.Module, rows: TokenRows, folder: Path) -> None:
+    """Start training from a saved adapter: its LoRA pairs and token rows, same rank and ids."""
+    from safetensors.torch import load_file
+
+    from engine.adapters import read_adapter
+
+    _, pairs = read_adapter(folder)
+    modules = dict(model.named_modules())
+    with torch.no_grad():
+        for name, (a, b) in pairs.items():
+            layer = modules[name]
+            assert isinstance(layer, LoRALinear), f"{name} is not a LoRA layer"
+            layer.lora_A.copy_(a.float())
+            layer.lora_B.copy_(b.float())
+        saved = json.loads((folder / CONFIG).read_text(encoding="utf-8"))["token_rows"]
+        if list(saved["ids"]) == rows.ids:
+            rows.delta.copy_(load_file(str(folder / ROWS))["delta"].float())

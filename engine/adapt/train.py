@@ -1,6 +1,7 @@
 """The adaptation run: LoRA + token rows trained with the masked-diffusion loss, resumably.
 
-One loop for the CPU and CUDA: bf16 autocast (2–4× faster than fp32 on an AMX CPU), base
+One loop for the CPU and CUDA: bf16 autocast where the hardware runs it fast (CUDA, a CPU
+with AMX: 2–4× faster than fp32), fp32 elsewhere (without AMX, bf16 was up to 10× slower), base
 weights frozen in bf16, LoRA weights and the two token-row deltas in fp32. A checkpoint (the
 trainable tensors, the optimizer, the step) is written every few minutes and at the end, and a
 run started again with the same run folder continues from it. A wall-clock budget stops the run
@@ -22,8 +23,8 @@ import torch
 import torch.nn.functional as F
 
 from engine.adapt import corpus
-from engine.adapt.examples import IGNORE, Specials, Stream, batch
-from engine.adapt.lora import TokenRows, inject, save_adapter
+from engine.adapt.examples import IGNORE, Specials, Stream, batch, canvas_starts
+from engine.adapt.lora import TokenRows, inject, load_adapter_into, save_adapter
 
 CHECKPOINT = "checkpoint.pt"
 LOG = "log.jsonl"
@@ -49,6 +50,10 @@ class TrainConfig:
     seed: int = 0
     device: str = "cpu"
     threads: int = 1
+    # "bidirectional": every row attends both ways; "prefix-causal": the text before the canvas
+    # is read causally, as the base reads it, and only the canvas (and after) attends both ways.
+    attention: str = "bidirectional"
+    init: Path | None = None  # an adapter to start from instead of zero
 
 
 @dataclass
@@ -72,17 +77,47 @@ def specials_for(tokenizer: Any, vocab: int) -> Specials:
     return Specials(start, found.mask_id, found.filler_id, banned)
 
 
+def prefix_causal_mask(starts: torch.Tensor, length: int) -> torch.Tensor:
+    """``(batch, 1, L, L)`` bool: causal everywhere, both ways among rows from ``starts[b]`` on.
+
+    The rows before a canvas then see exactly what the base model sees, which keeps what it
+    knows about the text there and makes their keys and values a cache that is exact to reuse.
+    """
+    pos = torch.arange(length, device=starts.device)
+    causal = pos[None, :] <= pos[:, None]
+    late = pos[None, :] >= starts[:, None]  # (batch, L)
+    both = late[:, :, None] & late[:, None, :]
+    return (causal[None] | both)[:, None]
+
+
 def diffusion_loss(
-    model: Any, rows: TokenRows, ids: torch.Tensor, targets: torch.Tensor, weights: torch.Tensor
+    model: Any,
+    rows: TokenRows,
+    ids: torch.Tensor,
+    targets: torch.Tensor,
+    weights: torch.Tensor,
+    mask: torch.Tensor | None = None,
 ) -> torch.Tensor:
-    """Bidirectional forward, row ``i - 1`` predicting token ``i``, LM head on targets only."""
+    """Row ``i - 1`` predicting token ``i``, LM head on targets only; both ways unless ``mask``."""
     embeds = rows.embed(ids, model.get_input_embeddings()(ids))
-    hidden = model.model(inputs_embeds=embeds, is_causal=False).last_hidden_state
+    attention: dict[str, Any] = {"is_causal": False} if mask is None else {"attention_mask": mask}
+    hidden = model.model(inputs_embeds=embeds, **attention).last_hidden_state
     b, i = torch.nonzero(targets[:, 1:] != IGNORE, as_tuple=True)
     picked = hidden[b, i]  # row i predicts position i + 1
     logits = rows.logits(picked, model.get_output_embeddings()(picked))
     losses = F.cross_entropy(logits.float(), targets[b, i + 1], reduction="none")
     return (losses * weights[b, i + 1]).sum() / ids.shape[0]
+
+
+def use_bf16(config: TrainConfig) -> bool:
+    """bf16 where it is fast: CUDA, or a CPU with AMX (see ``engine.loading.choose_dtype``)."""
+    from engine.loading import cpu_has_amx
+
+    return config.device.startswith("cuda") or cpu_has_amx()
+
+
+def compute_dtype(config: TrainConfig) -> torch.dtype:
+    return torch.bfloat16 if use_bf16(config) else torch.float32
 
 
 def learning_rate(config: TrainConfig, step: int) -> float:
@@ -98,12 +133,14 @@ def prepare(config: TrainConfig) -> tuple[Any, Any, TokenRows, Specials]:
     from transformers import AutoModelForCausalLM, AutoTokenizer
 
     tokenizer = AutoTokenizer.from_pretrained(str(config.base))
-    model = AutoModelForCausalLM.from_pretrained(str(config.base), dtype=torch.bfloat16)
+    model = AutoModelForCausalLM.from_pretrained(str(config.base), dtype=compute_dtype(config))
     model.requires_grad_(False)
     torch.manual_seed(config.seed)
     inject(model, config.rank, config.alpha)
     specials = specials_for(tokenizer, model.config.vocab_size)
     rows = TokenRows([specials.mask_id, specials.filler_id], model.config.hidden_size)
+    if config.init is not None:
+        load_adapter_into(model, rows, config.init)
     device = torch.device(config.device)
     model = model.to(device)  # type: ignore[arg-type]  # transformers types .to oddly
     return model, tokenizer, rows.to(device), specials
@@ -156,7 +193,9 @@ def adapter_config(config: TrainConfig, specials: Specials, state: State) -> dic
                            "down_proj"],
         "base_model": embedded.GGUF_NAME, "base_sha256": sha,
         "mask_id": specials.mask_id, "filler_id": specials.filler_id,
-        "start_id": specials.start_id, "shift": True, "bidirectional": True,
+        "start_id": specials.start_id, "shift": True,
+        "bidirectional": config.attention == "bidirectional",
+        "attention": config.attention,
         "training": {"steps": state.step, "tokens": state.tokens, "targets": state.targets,
                      "seconds": round(state.elapsed_s), "length": config.length,
                      "batch": config.batch, "lr": config.lr, "seed": config.seed},
@@ -172,7 +211,8 @@ def train(config: TrainConfig) -> State:
     checkpoint = config.run / CHECKPOINT
     state = load_checkpoint(checkpoint, model, rows, opt) if checkpoint.is_file() else State()
     docs = corpus.read(config.corpus / "train.jsonl")
-    stream = Stream(docs, tokenizer, specials, config.length, config.seed + state.step)
+    prefix = config.attention == "prefix-causal"
+    stream = Stream(docs, tokenizer, specials, config.length, config.seed + state.step, prefix)
     loop(config, model, rows, opt, stream, state)
     save_checkpoint(checkpoint, model, rows, opt, state)
     for folder in (config.run / "adapter", config.out):
@@ -192,13 +232,17 @@ def loop(
     started, last_save, trainable = time.monotonic(), time.monotonic(), list(opt.param_groups)
     base_elapsed, ema = state.elapsed_s, None
     while state.step < config.steps and state.elapsed_s < config.budget_s:
-        ids, targets, weights = (
-            t.to(device) for t in batch([stream.draw() for _ in range(config.batch)])
+        examples = [stream.draw() for _ in range(config.batch)]
+        ids, targets, weights = (t.to(device) for t in batch(examples))
+        mask = (
+            prefix_causal_mask(canvas_starts(examples).to(device), ids.shape[1])
+            if stream.prefix_causal
+            else None
         )
         for group, peak in zip(trainable, (config.lr, config.rows_lr), strict=True):
             group["lr"] = peak * learning_rate(config, state.step)
-        with torch.autocast(device.type, dtype=torch.bfloat16):
-            loss = diffusion_loss(model, rows, ids, targets, weights)
+        with torch.autocast(device.type, dtype=torch.bfloat16, enabled=use_bf16(config)):
+            loss = diffusion_loss(model, rows, ids, targets, weights, mask)
         opt.zero_grad(set_to_none=True)
         loss.backward()
         torch.nn.utils.clip_grad_norm_([p for g in trainable for p in g["params"]], 1.0)

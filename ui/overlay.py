@@ -139,7 +139,8 @@ class DraftOverlay(QWidget):
     def show_for(self, start: int, end: int) -> None:
         """Cover ``[start, end)`` (Python indices into the editor's text, as in
         ``engine.protocol.Edit.target``; equal for a draft at a cursor position)."""
-        positions = PositionMap(self._editor.document().toRawText())
+        cached = getattr(self._editor, "position_map", None)  # DocumentEditor keeps one
+        positions = cached() if cached else PositionMap(self._editor.document().toRawText())
         head = QTextCursor(self._editor.document())
         head.setPosition(positions.to_qt(start))
         tail = QTextCursor(self._editor.document())

@@ -61,6 +61,15 @@ def read_adapter(folder: Path) -> tuple[float, dict[str, tuple[torch.Tensor, tor
     return scale, {module: (pair["A"], pair["B"]) for module, pair in pairs.items()}
 
 
+def adapter_attention(folder: Path) -> str:
+    """How the adapter was trained to attend: "bidirectional" (the default) or "prefix-causal"."""
+    try:
+        config = json.loads((folder / CONFIG).read_text(encoding="utf-8"))
+    except (OSError, ValueError) as exc:
+        raise ModelLoadError(f"The adapter in {folder} cannot be read: {exc}") from exc
+    return str(config.get("attention", "bidirectional"))
+
+
 def merge_lora(model: Any, folder: Path) -> int:
     """Add the adapter's low-rank updates into ``model``'s linear weights; returns layers merged.
 

@@ -21,7 +21,7 @@ from typing import Any
 import torch
 
 from engine import embedded
-from engine.adapters import merge_lora
+from engine.adapters import adapter_attention, merge_lora
 from engine.errors import ModelLoadError, OutOfMemory
 from engine.load_progress import weights_progress
 from engine.models import ARCHES, TOKEN_CHOICES, LoadedModel, ModelSpec, Progress, read_config
@@ -354,10 +354,13 @@ def make_backend(model: Any, table: TokenTable, spec: ModelSpec, device: torch.d
         return GemmaBackend(model, table, device=device)
     from engine.backends.masked import MaskedBackend
 
-    return MaskedBackend(
+    backend = MaskedBackend(
         model,
         table,
         shifted=spec.shifted,
         force_bidirectional=spec.force_bidirectional,
         device=device,
     )
+    if spec.adapter is not None and adapter_attention(spec.adapter) == "prefix-causal":
+        backend.read_prefix_causally()
+    return backend

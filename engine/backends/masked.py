@@ -137,6 +137,15 @@ class MaskedBackend:
             and not getattr(config, "sliding_window", None)
         )
         self.prefix_cache: PrefixCache | None = None
+        # Adapted with a causal prefix (``engine.adapt``, attention "prefix-causal"): the text
+        # before the canvas must be read causally, and its cache is then exact, so it is kept.
+        self.causal_prefix = False
+
+    def read_prefix_causally(self) -> None:
+        """Run as a prefix-causal adaptation was trained: cache the prefix when the model can."""
+        self.causal_prefix = True
+        if self.can_cache_prefix and self.prefix_cache is None:
+            self.prefix_cache = PrefixCache()
 
     def denoise(
         self, canvas: Canvas, plan: EditPlan, settings: SamplerSettings
@@ -251,6 +260,8 @@ class MaskedBackend:
             return state.kv.predict(self.model, state.seq, at - int(self.shifted), kwargs).float()
         if self.prefix_cache is not None and self.can_cache_prefix and state.start > 1:
             return self._predict_cached(state, at, kwargs).float()
+        if self.causal_prefix:
+            kwargs["attention_mask"] = prefix_causal_mask(len(state.seq), state.start - 1)
         if self._keeps_rows:
             # The LM head runs on the needed rows only: in a shifted model, the row before each
             # position (the alignment :func:`shift_logits` gives a whole sequence).
@@ -294,6 +305,18 @@ class MaskedBackend:
             forwards=state.forwards,
             done=not bool(state.masked.any()),
         )
+
+
+def prefix_causal_mask(length: int, start: int) -> torch.Tensor:
+    """``(1, 1, L, L)`` bool: causal before ``start``, both ways among the rows from ``start`` on.
+
+    The row before the canvas (``start``) is on the both-ways side: a shifted model predicts the
+    canvas's first token from it, so it must see the canvas, as in training.
+    """
+    pos = torch.arange(length)
+    causal = pos[None, :] <= pos[:, None]
+    late = pos >= start
+    return (causal | (late[:, None] & late[None, :]))[None, None]
 
 
 def max_positions(config: Any) -> int:

@@ -130,3 +130,40 @@ def test_drafts_are_not_empty():
     edit = Edit(1, "Hello.", Span(6, 6), mode=EditMode.DRAFT, settings=settings)
     proposal = next(e for e in run_edit(backend, edit) if isinstance(e, Proposal))
     assert proposal.text.strip()
+
+
+def test_a_prefix_causal_backend_reads_the_text_before_causally():
+    """Cached or not, the prefix rows cannot see the canvas, and both paths agree."""
+    from engine.backends.masked import MaskedBackend, prefix_causal_mask
+    from tests.helpers.tiny import tiny_llama
+
+    mask = prefix_causal_mask(5, 2)[0, 0]
+    assert mask[0].tolist() == [True, False, False, False, False]
+    assert mask[2].tolist() == [True, True, True, True, True]
+    text = "Before the gap, some words. Then more after it."
+    edit = Edit(1, text, Span(16, 27), settings=SamplerSettings(steps=3))
+    outputs = []
+    for cached in (True, False):
+        backend = MaskedBackend(tiny_llama(), tiny_table(), shifted=True, force_bidirectional=True)
+        backend.read_prefix_causally()
+        if not cached:
+            backend.prefix_cache = None
+        outputs.append(next(e for e in run_edit(backend, edit) if isinstance(e, Proposal)).text)
+    assert outputs[0] == outputs[1]
+
+
+def test_the_adapter_config_says_how_it_attends(tmp_path):
+    import json
+
+    import pytest
+
+    from engine.adapters import adapter_attention
+    from engine.errors import ModelLoadError
+
+    (tmp_path / "adapter_config.json").write_text(json.dumps({"attention": "prefix-causal"}))
+    assert adapter_attention(tmp_path) == "prefix-causal"
+    (tmp_path / "adapter_config.json").write_text(json.dumps({"r": 8}))
+    assert adapter_attention(tmp_path) == "bidirectional"
+    (tmp_path / "adapter_config.json").write_text("{not json")
+    with pytest.raises(ModelLoadError, match="cannot be read"):
+        adapter_attention(tmp_path)

@@ -58,6 +58,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--tasks", default=",".join(TASKS))
     parser.add_argument("--limit", type=int, default=0, help="cases per task (0: all)")
     parser.add_argument("--set", action="append", default=[], metavar="KEY=VALUE")
+    parser.add_argument(
+        "--adapter",
+        type=Path,
+        default=None,
+        help="evaluate this adapter instead of the shipped one",
+    )
     args = parser.parse_args(argv)
     from engine.eval.run import run_suite
 
@@ -67,7 +73,7 @@ def main(argv: list[str] | None = None) -> int:
         raise SystemExit(f"Unknown tasks {sorted(unknown)}; tasks: {', '.join(TASKS)}")
     cases = load_cases()
     started = time.perf_counter()
-    results = run_suite(cases, tasks, parse_settings(args.set), args.limit)
+    results = run_suite(cases, tasks, parse_settings(args.set), args.limit, args.adapter)
     results["meta"]["contamination"] = contamination(cases)
     results["meta"]["wall_s"] = time.perf_counter() - started
     write(results, args.out, args.name)

@@ -8,6 +8,7 @@ from the same converted folder. Both run on one torch thread, as the worker does
 from __future__ import annotations
 
 import platform
+from pathlib import Path
 from typing import Any
 
 from engine.eval.cases import Cases
@@ -15,7 +16,9 @@ from engine.eval.systems import Autoregressive, Diffusion
 from engine.eval.tasks import Judge, cloze_task, draft_task, rewrite_task
 
 
-def load_systems(changes: dict[str, Any]) -> tuple[Diffusion, Autoregressive, Any]:
+def load_systems(
+    changes: dict[str, Any], adapter: Path | None = None
+) -> tuple[Diffusion, Autoregressive, Any]:
     from transformers import AutoTokenizer, LlamaForCausalLM
 
     from engine import embedded
@@ -25,6 +28,8 @@ def load_systems(changes: dict[str, Any]) -> tuple[Diffusion, Autoregressive, An
     from engine.runtime import configure_threads
 
     configure_threads()
+    if adapter is not None:  # a candidate from engine.adapt, measured before it is shipped
+        embedded.ADAPTER_DIR = adapter.resolve()
     loaded = load(LoadModel("embedded", device="cpu"), lambda _: None)
     backend = loaded.backend
     dtype = next(backend.model.parameters()).dtype
@@ -38,9 +43,9 @@ def load_systems(changes: dict[str, Any]) -> tuple[Diffusion, Autoregressive, An
 
 
 def run_suite(
-    cases: Cases, tasks: list[str], changes: dict[str, Any], limit: int
+    cases: Cases, tasks: list[str], changes: dict[str, Any], limit: int, adapter: Path | None = None
 ) -> dict[str, Any]:
-    diffusion, ar, loaded = load_systems(changes)
+    diffusion, ar, loaded = load_systems(changes, adapter)
     systems = {"diffusion": diffusion, "autoregressive": ar}
     judge = Judge(ar.model, ar.encode, ar.start_id)
     cut = (lambda items: items[:limit]) if limit else (lambda items: items)
@@ -50,6 +55,7 @@ def run_suite(
             "settings": diffusion.settings.__dict__,
             "machine": f"{platform.processor() or platform.machine()}, {platform.python_version()}",
             "limit": limit,
+            "adapter": str(adapter or "shipped"),
         },
         "tasks": {},
     }

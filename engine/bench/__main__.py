@@ -65,7 +65,7 @@ def run_all(results: dict[str, Any], quick: bool) -> None:
     from transformers import LlamaForCausalLM
 
     from engine import embedded
-    from engine.bench import compare, edit_cost, gemma_arch, structured
+    from engine.bench import compare, edit_cost, gemma_arch, structured, templates
     from engine.config import PRESETS, SamplerSettings
     from engine.models import load
     from engine.protocol import LoadModel
@@ -86,6 +86,8 @@ def run_all(results: dict[str, Any], quick: bool) -> None:
     fill_settings = balanced.with_changes(steps=8) if quick else balanced
     section(results, "structured", lambda: structured.structured_tasks(backend, ar, fill_settings))
     section(results, "constraints", lambda: structured.constraint_overhead(backend))
+    section(results, "templates", lambda: templates.template_fills(backend, quick))
+    section(results, "coverage", lambda: templates.coverage(backend, quick))
     lengths = (512, 1024) if quick else (1024, 4096, 16384, 32768)
     section(results, "edit_cost", lambda: edit_cost.edit_cost(backend, lengths))
     torch.manual_seed(0)

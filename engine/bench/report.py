@@ -9,6 +9,8 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+from engine.bench.templates import templates_section
+
 CHART = "benchmarks.png"
 
 DEFINITIONS = """\
@@ -42,6 +44,7 @@ def write_report(results: dict[str, Any], path: Path) -> None:
     for name in ("compare_rewrite", "compare_draft"):
         lines += compare_section(name, results.get(name))
     lines += structured_section(results.get("structured"), results.get("constraints"))
+    lines += templates_section(results.get("templates"), results.get("coverage"))
     lines += edit_cost_section(results.get("edit_cost"))
     lines += file_cost_section(results.get("files"))
     lines += gemma_section(results.get("gemma_arch"))

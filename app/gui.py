@@ -22,11 +22,13 @@ from types import TracebackType
 from PySide6.QtCore import QTimer
 from PySide6.QtWidgets import QApplication, QMessageBox
 
+from app.credentials import CredentialStore
 from app.edit_controller import EditController
 from app.file_controller import FileController
 from app.identity import APP_ID, APP_NAME, ORGANIZATION, version
 from app.model_controller import ModelController
 from app.recovery import RecoveryStore
+from app.remote_controller import RemoteController
 from app.settings import Settings
 from app.template_controller import TemplateController
 from app.window import MainWindow
@@ -48,12 +50,17 @@ class Session:
     settings: Settings
     templates: TemplateController
     crash_box: QMessageBox | None = field(default=None)
+    remote: RemoteController | None = field(default=None)
 
 
 def build_session(
-    worker: WorkerClient, settings: Settings | None = None, recovery: RecoveryStore | None = None
+    worker: WorkerClient,
+    settings: Settings | None = None,
+    recovery: RecoveryStore | None = None,
+    credentials: CredentialStore | None = None,
 ) -> Session:
-    """Create the window and its controllers, wired; nothing is started or shown."""
+    """Create the window and its controllers, wired; nothing is started or shown. ``worker`` is
+    the local engine; a remote one replaces it when the user connects to one."""
     settings = settings or Settings()
     window = MainWindow()
     client = AsyncWorkerClient(worker, window)
@@ -64,6 +71,10 @@ def build_session(
     models = ModelController(window, client, window.engine_status, window.banner, settings)
     templates = TemplateController(window.templates, window.editor, edits, client)
     session = Session(window, client, files, edits, models, settings, templates)
+    session.remote = RemoteController(
+        window, client, window.engine_status, settings, worker, credentials
+    )
+    models.remote = session.remote
     _wire(session)
     return session
 
@@ -90,8 +101,9 @@ def _wire(s: Session) -> None:
     }
     for action_id, handler in handlers.items():
         w.action(action_id).triggered.connect(lambda _checked=False, h=handler: h())
-    for controller in (s.files, s.edits, s.models, s.templates):
-        controller.message.connect(w.show_message)
+    for controller in (s.files, s.edits, s.models, s.templates, s.remote):
+        if controller is not None:
+            controller.message.connect(w.show_message)
     w.editor.editRefused.connect(w.show_message)
     s.files.documentChanged.connect(w.set_document_title)
     s.files.recentChanged.connect(lambda: _show_recent(s))
@@ -170,6 +182,14 @@ def _rescue_text(session: Session) -> str:
     return "Your text is safe: a copy was saved for recovery. Save your document to be sure."
 
 
+def start_engine(session: Session) -> None:
+    """The remote engine used last time (its token remembered), else the local worker."""
+    if session.remote is not None and session.remote.start_saved():
+        return
+    session.client.start()
+    session.models.load_saved()
+
+
 def run_gui(args: Sequence[str]) -> int:
     stage = "qt"
     try:
@@ -192,8 +212,7 @@ def run_gui(args: Sequence[str]) -> int:
         stage = "crash-handler"
         install_crash_handler(session)
         stage = "worker"
-        session.client.start()
-        session.models.load_saved()
+        start_engine(session)
         stage = "documents"
         for name in args:
             session.files.open_path(Path(name))

@@ -4,6 +4,8 @@ Remote-code models (LLaDA, Dream) are loaded only after the user ticked consent 
 in the picker; the answer is remembered per model. A model that cannot load, or runs out of
 memory, is reported in the status bar and a non-modal message; the editor stays usable. When
 the worker process dies, the banner says so and one click restarts it (the last model reloads).
+With a remote engine (:mod:`app.remote_controller`) the banner offers "Reconnect" instead, and
+picking a local model goes back to the local worker first.
 """
 
 from __future__ import annotations
@@ -13,6 +15,7 @@ import asyncio
 from PySide6.QtCore import QObject, Signal
 from PySide6.QtWidgets import QMessageBox, QWidget
 
+from app.remote_controller import RemoteController
 from app.settings import Settings
 from app.worker_client import AsyncWorkerClient
 from engine.models import ModelSpec
@@ -41,6 +44,7 @@ class ModelController(QObject):
         self.banner, self.settings = banner, settings
         self.loading_name = ""
         self.picker: ModelPicker | None = None
+        self.remote: RemoteController | None = None  # set by the session when it is built
         self._box: QMessageBox | None = None
         client.loadProgress.connect(self.on_progress)
         client.modelReady.connect(self.on_ready)
@@ -64,6 +68,8 @@ class ModelController(QObject):
         picker.set_models([self._entry(spec) for spec in discover()])
         picker.set_current(*self.settings.model())
         picker.modelRequested.connect(self.on_requested)
+        if self.remote is not None:
+            picker.remoteRequested.connect(self.remote.ask)
         self.picker = picker
         picker.open()
 
@@ -82,6 +88,14 @@ class ModelController(QObject):
             self.settings.allow_remote_code(model_id)
         allowed = allow_remote_code or self.settings.remote_code_allowed(model_id)
         self.settings.set_model(model_id, device)
+        if self.remote is not None and self.remote.active:
+            asyncio.get_event_loop().create_task(self._load_locally(model_id, device, allowed))
+            return
+        self.load(model_id, device, allowed)
+
+    async def _load_locally(self, model_id: str, device: str, allowed: bool) -> None:
+        assert self.remote is not None
+        await self.remote.use_local()
         self.load(model_id, device, allowed)
 
     def on_progress(self, progress: LoadProgress) -> None:
@@ -89,11 +103,14 @@ class ModelController(QObject):
 
     def on_ready(self, ready: ModelReady) -> None:
         self.status.set_model(ready.info)
-        self.message.emit(f"{ready.info.display_name} is ready on {ready.info.device}.")
+        host = self.remote.host if self.remote is not None else ""
+        where = f" at {host}" if host else ""
+        self.message.emit(f"{ready.info.display_name} is ready on {ready.info.device}{where}.")
 
     def on_failed(self, event: Failed) -> None:
         if event.kind == "worker-died":
-            self.banner.show_stopped(event.message)
+            remote = self.remote is not None and self.remote.active
+            self.banner.show_stopped(event.message, "Reconnect" if remote else "Restart engine")
             self.status.set_stopped(event.message)
         elif event.kind in ("model-load", "out-of-memory"):
             self.status.set_model(None)
@@ -102,7 +119,9 @@ class ModelController(QObject):
 
     def restart(self) -> None:
         self.banner.dismiss()
-        self.status.show_loading(LoadProgress("restarting", -1.0, "Restarting the engine…"))
+        host = self.remote.host if self.remote is not None else ""
+        again = f"Reconnecting to {host}…" if host else "Restarting the engine…"
+        self.status.show_loading(LoadProgress("restarting", -1.0, again))
         asyncio.get_event_loop().create_task(self.client.restart())
 
     def _inform(self, title: str, text: str) -> None:

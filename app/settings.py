@@ -1,5 +1,6 @@
 """Persistent preferences in ``QSettings`` under the app id: recent files, locks per document,
-the last model and device, remote-code consent per model, window geometry.
+the last model and device, remote-code consent per model, the remote engine in use and the ones
+used before, window geometry.
 
 Locks are kept per document path (not in a sidecar file beside it), so opening a file never
 litters its folder and a file shared with others carries no Settle state.
@@ -72,6 +73,27 @@ class Settings:
     def _consents(self) -> set[str]:
         value = self.store.value("model/remote_code_consent", [])
         return {value} if isinstance(value, str) and value else {str(v) for v in (value or [])}
+
+    # remote engine (the token is not here: app/credentials.py keeps it) -----------------
+    def engine_url(self) -> str:
+        """The remote engine in use, or "" for the local worker."""
+        return str(self.store.value("engine/url", "") or "")
+
+    def set_engine_url(self, url: str, ca_file: str = "") -> None:
+        """Use ``url`` ("" for the local worker); ``ca_file`` verifies a self-signed engine."""
+        self.store.setValue("engine/url", url)
+        self.store.setValue("engine/ca_file", ca_file)
+        if url:
+            known = [url, *(u for u in self.engine_urls() if u != url)][:MAX_RECENT]
+            self.store.setValue("engine/known", known)
+
+    def engine_ca_file(self) -> str:
+        return str(self.store.value("engine/ca_file", "") or "")
+
+    def engine_urls(self) -> list[str]:
+        value = self.store.value("engine/known", [])
+        items = [value] if isinstance(value, str) else list(value or [])
+        return [str(item) for item in items if item]
 
     # window ----------------------------------------------------------------------------
     def geometry(self) -> QByteArray | None:

@@ -4,7 +4,9 @@ It wraps an :class:`engine.client.WorkerClient` (the spawned :class:`WorkerHandl
 a :class:`ThreadWorker` in some tests). Waiting for events happens on an executor thread, so
 the GUI thread never blocks; every event is re-emitted on the GUI thread as a typed signal.
 A dead worker arrives as ``failed`` with ``kind == "worker-died"``; :meth:`restart` brings a
-fresh one up and reloads the last model.
+fresh one up and reloads the last model. :meth:`switch` swaps the engine (the local worker for a
+remote one, or back) without blocking the GUI thread: connecting happens on the executor.
+A remote engine adds ``queued`` (queue position) and ``link`` (host and round trip) signals.
 """
 
 from __future__ import annotations
@@ -20,6 +22,7 @@ from engine.client import WorkerClient
 from engine.protocol import (
     Cancelled,
     Edit,
+    EngineLink,
     Event,
     Failed,
     Fill,
@@ -28,6 +31,7 @@ from engine.protocol import (
     LoadProgress,
     ModelReady,
     Proposal,
+    Queued,
 )
 
 POLL_S = 0.05  # how long one executor wait lasts: bounds how late a stop is noticed
@@ -42,6 +46,8 @@ class AsyncWorkerClient(QObject):
     proposal = Signal(object)
     failed = Signal(object)
     cancelled = Signal(object)
+    queued = Signal(object)
+    link = Signal(object)
 
     def __init__(self, worker: WorkerClient, parent: QObject | None = None) -> None:
         super().__init__(parent)
@@ -72,6 +78,15 @@ class AsyncWorkerClient(QObject):
         await self.stop()
         loop = asyncio.get_event_loop()
         await loop.run_in_executor(self._executor, self.worker.restart)
+        self.dead = False
+        self._pump = loop.create_task(self._run())
+
+    async def switch(self, worker: WorkerClient) -> None:
+        """Stop the current engine and start ``worker`` in its place (connecting off-thread)."""
+        await self.stop()
+        self.worker = worker
+        loop = asyncio.get_event_loop()
+        await loop.run_in_executor(self._executor, worker.start)
         self.dead = False
         self._pump = loop.create_task(self._run())
 
@@ -114,3 +129,7 @@ class AsyncWorkerClient(QObject):
             self.cancelled.emit(event)
         elif isinstance(event, Failed):
             self.failed.emit(event)
+        elif isinstance(event, Queued):
+            self.queued.emit(event)
+        elif isinstance(event, EngineLink):
+            self.link.emit(event)

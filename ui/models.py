@@ -19,6 +19,7 @@ Public API of :class:`ModelPicker`:
 - ``choose_folder()`` — open the folder chooser (non-blocking)
 - ``selected()`` → :class:`ModelEntry` | None; ``device()`` → "auto" | "cuda" | "mps" | "cpu"
 - ``load()`` — what the Load button does
+- signal ``remoteRequested()`` — "Remote engine…": the user wants an engine on another machine
 """
 
 from __future__ import annotations
@@ -85,6 +86,7 @@ class ModelPicker(QDialog):
 
     modelChosen = Signal(str, str)
     modelRequested = Signal(str, str, bool)
+    remoteRequested = Signal()
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -143,8 +145,12 @@ class ModelPicker(QDialog):
     def _folder_and_device_row(self) -> QHBoxLayout:
         folder = QPushButton("Open a folder…")
         folder.clicked.connect(self.choose_folder)
+        remote = QPushButton("Remote engine…")
+        remote.setToolTip("Use a model running on another machine (settle serve)")
+        remote.clicked.connect(self._ask_remote)
         row = QHBoxLayout()
         row.addWidget(folder)
+        row.addWidget(remote)
         row.addStretch(1)
         row.addWidget(QLabel("Device"))
         row.addWidget(self._device)
@@ -220,6 +226,10 @@ class ModelPicker(QDialog):
         self.accept()
 
     # --- internals -----------------------------------------------------------------------
+
+    def _ask_remote(self) -> None:
+        self.remoteRequested.emit()
+        self.accept()
 
     def _rows(self) -> list[QTreeWidgetItem]:
         root = self._list.invisibleRootItem()

@@ -14,10 +14,14 @@ Public API of :class:`EngineStatus`:
   tokens per forward and tokens per second
 - ``show_metrics(metrics)`` — the finished request's :class:`engine.protocol.Metrics`
 - ``set_stopped(message)`` — the engine died; ``text()`` — everything shown, for tests
+- ``show_link(link | None)`` — a remote engine's host and round trip
+  (:class:`engine.protocol.EngineLink`); None: the engine is local
+- ``show_queued(position)`` — a remote engine's queue: requests ahead of ours (0: running)
 - ``EngineStatus(clock=time.monotonic)`` — the clock used for the load ETA
 
-Public API of :class:`EngineBanner`: ``show_stopped(message="")``, ``dismiss()``; signals
-``restartRequested()`` and ``dismissed()``.
+Public API of :class:`EngineBanner`: ``show_stopped(message="", action="Restart engine")`` (a
+remote engine's banner says "Reconnect"), ``dismiss()``; signals ``restartRequested()`` and
+``dismissed()``.
 """
 
 from __future__ import annotations
@@ -36,7 +40,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from engine.protocol import Frame, LoadProgress, Metrics, ModelInfo
+from engine.protocol import EngineLink, Frame, LoadProgress, Metrics, ModelInfo
 
 _DOT = {
     "none": "#afb8c1",
@@ -74,6 +78,8 @@ class EngineStatus(QWidget):
         self._eta = QLabel()
         self._step = QLabel()
         self._speed = QLabel()
+        self._link = QLabel()
+        self._link.hide()
         self._build()
         self.set_model(None)
 
@@ -81,7 +87,7 @@ class EngineStatus(QWidget):
         self._device.setStyleSheet(
             "color: #57606a; border: 1px solid #d0d7de; border-radius: 8px; padding: 0 6px;"
         )
-        for label in (self._stage_label, self._eta, self._step, self._speed):
+        for label in (self._stage_label, self._eta, self._step, self._speed, self._link):
             label.setStyleSheet("color: #57606a;")
         layout = QHBoxLayout(self)
         layout.setContentsMargins(4, 0, 4, 0)
@@ -89,7 +95,7 @@ class EngineStatus(QWidget):
         layout.addStretch(1)  # spare width goes left: the row stays packed at the right edge
         for widget in (self._dot, self._model, self._device, self._stage_label, self._bar):
             layout.addWidget(widget)
-        for widget in (self._eta, self._step, self._speed):
+        for widget in (self._eta, self._step, self._speed, self._link):
             layout.addWidget(widget)
 
     # --- public API ----------------------------------------------------------------------
@@ -153,6 +159,21 @@ class EngineStatus(QWidget):
         )
         self._speed.setToolTip(metrics.summary())
 
+    def show_link(self, link: EngineLink | None) -> None:
+        if link is None:
+            self._link.clear()
+            self._link.hide()
+            return
+        rtt = f" · {link.rtt_s * 1000:.0f} ms" if link.rtt_s >= 0 else ""
+        self._link.setText(f"⇄ {link.host}{rtt}")
+        self._link.setToolTip(f"Remote engine at {link.host}; round trip{rtt or ' unknown'}")
+        self._link.show()
+
+    def show_queued(self, position: int) -> None:
+        if position > 0:
+            self._set_dot("loading", "Waiting for the shared engine")
+            self._step.setText(f"queued: {position} ahead")
+
     def set_stopped(self, message: str = "") -> None:
         self._show_loading_widgets(False)
         self._set_dot("stopped", message or "The engine stopped")
@@ -161,6 +182,7 @@ class EngineStatus(QWidget):
 
     def text(self) -> str:
         parts = [self._model, self._device, self._stage_label, self._eta, self._step, self._speed]
+        parts.append(self._link)
         return " | ".join(w.text() for w in parts if w.isVisibleTo(self) and w.text())
 
     # --- internals -----------------------------------------------------------------------
@@ -195,6 +217,7 @@ class EngineBanner(QFrame):
         self._message.setWordWrap(True)
         self._message.setTextFormat(Qt.TextFormat.PlainText)
         restart = QPushButton("Restart engine")
+        restart.setObjectName("EngineBannerAction")
         close = QToolButton()
         close.setText("✕")
         close.setAutoRaise(True)
@@ -211,8 +234,9 @@ class EngineBanner(QFrame):
         self._restart = restart
         self.hide()
 
-    def show_stopped(self, message: str = "") -> None:
+    def show_stopped(self, message: str = "", action: str = "Restart engine") -> None:
         """``message`` (the worker's own sentence, if any) is shown once, not wrapped in ours."""
+        self._restart.setText(action)
         self._message.setText(
             message
             or "The engine stopped. Your text is safe and you can keep editing; "

@@ -179,6 +179,10 @@ class WorkerHandle(WorkerClient):
         self._requests: Connection | None = None
         self._events: Connection | None = None
         self._flag: Any = None
+        # Requests leave from a thread of their own: pickling a 20 MB document into the pipe
+        # takes a good part of a second, which must not be the window's.
+        self._outgoing: queue.SimpleQueue[Request | None] = queue.SimpleQueue()
+        self._sender: threading.Thread | None = None
 
     @property
     def pid(self) -> int | None:
@@ -202,11 +206,17 @@ class WorkerHandle(WorkerClient):
         # Only the child may hold these ends: its death must read as end-of-file here.
         request_reader.close()
         event_writer.close()
+        self._outgoing = queue.SimpleQueue()
+        self._sender = threading.Thread(
+            target=_send_all, args=(self._requests, self._outgoing), name="settle-requests"
+        )
+        self._sender.daemon = True
+        self._sender.start()
 
     def _transmit(self, request: Request) -> None:
         if self._requests is None:
             raise OSError("the worker was stopped")
-        self._requests.send(request)
+        self._outgoing.put(request)
 
     def _receive(self, timeout: float | None) -> Event | None:
         events, process = self._events, self.process
@@ -246,10 +256,23 @@ class WorkerHandle(WorkerClient):
             if process.is_alive():
                 process.kill()
                 process.join()
+        self._outgoing.put(None)  # the sender ends once what was queued is out (or unsendable)
+        if self._sender is not None:
+            self._sender.join(2.0)
         for conn in (self._requests, self._events):
             if conn is not None:
                 conn.close()
         self._requests = self._events = None
+
+
+def _send_all(conn: Connection, outgoing: queue.SimpleQueue[Request | None]) -> None:
+    """Send queued requests in order until ``None``; a closed pipe means the worker is gone,
+    which :meth:`WorkerClient.poll` reports."""
+    while (request := outgoing.get()) is not None:
+        try:
+            conn.send(request)
+        except (OSError, EOFError, ValueError):
+            return
 
 
 class ThreadWorker(WorkerClient):

@@ -344,3 +344,25 @@ def test_a_killed_worker_is_reported_once_and_restart_serves_again(
     assert isinstance(load(handle, str(tiny_folder))[-1], ModelReady)
     handle.send(edit(8))
     assert isinstance(until_done(handle, 8)[-1], Proposal)
+
+
+def test_requests_leave_from_a_thread_of_their_own(handle: WorkerHandle) -> None:
+    """Pickling a 20 MB document into the pipe is never the caller's (the window's) time."""
+    senders: list[str] = []
+    conn = handle._requests
+    assert conn is not None
+    original = conn.send
+
+    def spy(request: object) -> None:
+        senders.append(threading.current_thread().name)
+        original(request)
+
+    conn.send = spy  # type: ignore[method-assign]
+    text = "A long document.\n\n" * 1_100_000  # about 20 MB
+    handle.send(Edit(7, text, Span(100, 120)))
+    try:
+        failed = next(e for e in handle.events(timeout=60) if isinstance(e, Failed))
+    finally:
+        conn.send = original  # type: ignore[method-assign]
+    assert failed.request_id == 7 and failed.kind == "bad-request"
+    assert senders == ["settle-requests"]

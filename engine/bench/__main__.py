@@ -65,7 +65,7 @@ def run_all(results: dict[str, Any], quick: bool) -> None:
     from transformers import LlamaForCausalLM
 
     from engine import embedded
-    from engine.bench import compare, edit_cost, gemma_arch, structured, templates
+    from engine.bench import compare, edit_cost, gemma_arch, remote, structured, templates
     from engine.config import PRESETS, SamplerSettings
     from engine.models import load
     from engine.protocol import LoadModel
@@ -88,6 +88,8 @@ def run_all(results: dict[str, Any], quick: bool) -> None:
     section(results, "constraints", lambda: structured.constraint_overhead(backend))
     section(results, "templates", lambda: templates.template_fills(backend, quick))
     section(results, "coverage", lambda: templates.coverage(backend, quick))
+    engine = remote.Loaded(backend, loaded.info)
+    section(results, "remote", lambda: remote.remote_overhead(engine, "embedded", quick))
     lengths = (512, 1024) if quick else (1024, 4096, 16384, 32768)
     section(results, "edit_cost", lambda: edit_cost.edit_cost(backend, lengths))
     torch.manual_seed(0)

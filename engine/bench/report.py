@@ -9,6 +9,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+from engine.bench.remote import remote_lines
 from engine.bench.templates import templates_section
 
 CHART = "benchmarks.png"
@@ -49,6 +50,7 @@ def write_report(results: dict[str, Any], path: Path) -> None:
     lines += file_cost_section(results.get("files"))
     lines += gemma_section(results.get("gemma_arch"))
     lines += gui_section(results.get("gui"), results.get("bench_process_peak_rss_mb"))
+    lines += remote_lines(results.get("remote"))
     path.write_text("\n".join(lines) + "\n", encoding="utf-8")
 
 

@@ -17,6 +17,7 @@ from typing import Any
 
 from engine.coalesce import FRAME_INTERVAL_S
 from engine.protocol import Cancel, Event, Request, Shutdown
+from engine.transport import Outbox
 from engine.worker import Loader, serve
 
 log = logging.getLogger(__name__)
@@ -45,13 +46,16 @@ class EngineThread:
         on_event: Callable[[Event], None],
         loader: Loader | None = None,
         frame_interval_s: float = FRAME_INTERVAL_S,
+        wrap_outbox: Callable[[Outbox], Outbox] | None = None,
     ) -> None:
+        """``wrap_outbox`` lets a benchmark see each event as the worker writes it."""
         self.inbox: queue.Queue[Any] = queue.Queue()
         self.flag = threading.Event()
         self.outbox = LoopOutbox(loop, on_event)
+        outbox: Outbox = wrap_outbox(self.outbox) if wrap_outbox else self.outbox
         self.thread = threading.Thread(
             target=serve,
-            args=(self.inbox, self.outbox, self.flag, loader),
+            args=(self.inbox, outbox, self.flag, loader),
             kwargs={"frame_interval_s": frame_interval_s},
             name="settle-engine",
             daemon=True,

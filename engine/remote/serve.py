@@ -35,23 +35,29 @@ def run(
     from engine.runtime import configure_threads  # torch: only in the serving process
 
     configure_threads()
-    asyncio.run(_main(config, loader, announce))
+    asyncio.run(serve_until_signalled(RemoteServer(config, loader), announce))
 
 
-async def _main(
-    config: ServerConfig, loader: Loader | None, announce: Callable[[str], None]
+async def serve_until_signalled(server: RemoteServer, announce: Callable[[str], None]) -> None:
+    """:func:`serve_until` SIGINT or SIGTERM (the main thread's loop only)."""
+    stop = asyncio.Event()
+    loop = asyncio.get_running_loop()
+    for sig in (signal.SIGINT, signal.SIGTERM):
+        with contextlib.suppress(NotImplementedError, RuntimeError, ValueError):
+            loop.add_signal_handler(sig, stop.set)
+    await serve_until(server, announce, stop)
+
+
+async def serve_until(
+    server: RemoteServer, announce: Callable[[str], None], stop: asyncio.Event
 ) -> None:
-    server = RemoteServer(config, loader)
+    """Load the model, listen, and serve until ``stop`` is set."""
+    config = server.config
     try:
         info = await server.load_first_model()
     except RuntimeError as exc:
         server.close()
         raise ModelLoadError(str(exc)) from None
-    stop = asyncio.Event()
-    loop = asyncio.get_running_loop()
-    for sig in (signal.SIGINT, signal.SIGTERM):
-        with contextlib.suppress(NotImplementedError, RuntimeError):
-            loop.add_signal_handler(sig, stop.set)
     try:
         async with serve(
             server.handle,

@@ -23,6 +23,7 @@ import http
 import itertools
 import logging
 import ssl
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -50,6 +51,7 @@ from engine.remote.auth import Listen, token_matches
 from engine.remote.engine_thread import EngineThread
 from engine.remote.fairqueue import FairQueue, Job
 from engine.remote.wire import PING, PONG, REQUESTS, Link, WireError, decode, encode
+from engine.transport import Outbox
 from engine.worker import Loader
 
 log = logging.getLogger("settle.serve")
@@ -106,12 +108,15 @@ class RemoteServer:
         self._global_ids = itertools.count(1)
         self._loaded: asyncio.Future[ModelInfo] | None = None
         self.engine: EngineThread | None = None
+        self.wrap_outbox: Callable[[Outbox], Outbox] | None = None  # benchmarks stamp frames
 
     # --- start and stop -------------------------------------------------------------------
     async def load_first_model(self) -> ModelInfo:
         """Start the engine and load the configured model (raises RuntimeError if it fails)."""
         loop = asyncio.get_running_loop()
-        self.engine = EngineThread(loop, self.on_event, self.loader, self.config.frame_interval_s)
+        self.engine = EngineThread(
+            loop, self.on_event, self.loader, self.config.frame_interval_s, self.wrap_outbox
+        )
         self.engine.start()
         self._loaded = loop.create_future()
         self._enqueue(0, None, LoadModel(self.config.model, self.config.device))

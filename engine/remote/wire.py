@@ -14,9 +14,11 @@ and :data:`EVENTS`. It imports no torch, so the window and the CLI can use it.
 from __future__ import annotations
 
 import dataclasses
+import functools
 import json
 import types
 import typing
+from collections.abc import Callable
 from enum import Enum
 from typing import Any
 
@@ -72,17 +74,41 @@ def encode(message: Any) -> str:
     return json.dumps({"type": type(message).__name__, **body}, ensure_ascii=False)
 
 
+_PRIMITIVE = (str, int, float, bool, type(None))
+
+
 def _plain(value: Any) -> Any:
-    if dataclasses.is_dataclass(value) and not isinstance(value, type):
-        return {f.name: _plain(getattr(value, f.name)) for f in dataclasses.fields(value)}
+    kind = type(value)
+    if kind in _PRIMITIVE:
+        return value
+    if kind is tuple or kind is list:
+        return [_plain(item) for item in value]
     if isinstance(value, Enum):
         return value.value
-    if isinstance(value, tuple | list):
-        return [_plain(item) for item in value]
-    return value
+    return {name: _plain(getattr(value, name)) for name in _names(typing.cast(type, kind))}
+
+
+@functools.cache
+def _names(cls: type) -> tuple[str, ...]:
+    return tuple(f.name for f in dataclasses.fields(cls))
 
 
 # --- decoding ------------------------------------------------------------------------------
+
+Convert = Callable[[Any, int], Any]  # (value, depth) → the typed value, or raises _Bad
+
+
+class _Bad(Exception):
+    """Why a value was refused; ``path`` grows as the error travels out of nested values."""
+
+    def __init__(self, reason: str) -> None:
+        super().__init__(reason)
+        self.reason = reason
+        self.path: list[str] = []
+
+    def located(self, kind: str) -> str:
+        where = kind + "".join(p if p.startswith("[") else f".{p}" for p in self.path)
+        return f"{where}: {self.reason}"
 
 
 def decode(text: str | bytes, allowed: dict[str, type]) -> Any:
@@ -91,7 +117,7 @@ def decode(text: str | bytes, allowed: dict[str, type]) -> Any:
         raise WireError("Binary frames are not accepted: send JSON text.")
     try:
         data = json.loads(text, parse_constant=_refuse_constant)
-    except (json.JSONDecodeError, RecursionError, WireError) as exc:
+    except (json.JSONDecodeError, RecursionError, _Bad) as exc:
         raise WireError(f"The message is not JSON ({exc}).") from None
     if not isinstance(data, dict) or not isinstance(data.get("type"), str):
         raise WireError('A message must be a JSON object with a "type".')
@@ -107,85 +133,119 @@ def decode(text: str | bytes, allowed: dict[str, type]) -> Any:
     if cls is None:
         raise WireError(f"Unknown message type {kind!r}.", request_id)
     try:
-        return _build(cls, data, kind, 0)
-    except WireError as exc:
-        raise WireError(str(exc), request_id) from None
+        return _build(cls, data, 0)
+    except _Bad as bad:
+        raise WireError(bad.located(kind), request_id) from None
 
 
 def _refuse_constant(name: str) -> Any:
-    raise WireError(f"{name} is not a number the wire accepts")
+    raise _Bad(f"{name} is not a number the wire accepts")
 
 
-def _build(cls: type, data: Any, where: str, depth: int) -> Any:
-    if depth > MAX_DEPTH:
-        raise WireError(f"{where}: nested too deeply.")
-    if not isinstance(data, dict):
-        raise WireError(f"{where}: expected an object for {cls.__name__}.")
+@functools.cache
+def _shape(cls: type) -> tuple[frozenset[str], tuple[tuple[str, Convert, bool], ...]]:
+    """A dataclass's field names, and per field: its converter, whether it must be present."""
     hints = typing.get_type_hints(cls, globalns=_NAMESPACE)
-    fields = {f.name: f for f in dataclasses.fields(cls)}
-    unknown = sorted(set(data) - set(fields))
-    if unknown:
-        raise WireError(f"{where}: unknown field(s) {', '.join(unknown)}.")
+    fields = dataclasses.fields(cls)
+    required = (dataclasses.MISSING, dataclasses.MISSING)
+    return frozenset(f.name for f in fields), tuple(
+        (f.name, _converter(hints[f.name]), (f.default, f.default_factory) == required)
+        for f in fields
+    )
+
+
+def _build(cls: type, data: Any, depth: int) -> Any:
+    if depth > MAX_DEPTH:
+        raise _Bad("nested too deeply.")
+    if type(data) is not dict:
+        raise _Bad(f"expected an object for {cls.__name__}.")
+    names, shape = _shape(cls)
+    if not data.keys() <= names:
+        raise _Bad(f"unknown field(s) {', '.join(sorted(set(data) - names))}.")
     values = {}
-    for name, f in fields.items():
+    for name, convert, required in shape:
         if name in data:
-            values[name] = _value(hints[name], data[name], f"{where}.{name}", depth + 1)
-        elif f.default is dataclasses.MISSING and f.default_factory is dataclasses.MISSING:
-            raise WireError(f"{where}: missing field {name!r}.")
+            try:
+                values[name] = convert(data[name], depth + 1)
+            except _Bad as bad:
+                bad.path.insert(0, name)
+                raise
+        elif required:
+            raise _Bad(f"missing field {name!r}.")
     try:
         return cls(**values)
     except (TypeError, ValueError) as exc:
-        raise WireError(f"{where}: {exc}") from None
+        raise _Bad(str(exc)) from None
 
 
-def _value(hint: Any, value: Any, where: str, depth: int) -> Any:
+@functools.cache
+def _converter(hint: Any) -> Convert:
+    """How to check and build a value of type ``hint``, worked out once per type."""
     origin = typing.get_origin(hint)
     if origin in (types.UnionType, typing.Union):
-        return _union(typing.get_args(hint), value, where, depth)
+        return _union(typing.get_args(hint))
     if origin is tuple:
-        item_hint = typing.get_args(hint)[0]
-        if not isinstance(value, list):
-            raise WireError(f"{where}: expected a list.")
-        return tuple(
-            _value(item_hint, item, f"{where}[{i}]", depth + 1) for i, item in enumerate(value)
-        )
+        return _sequence(_converter(typing.get_args(hint)[0]))
     if isinstance(hint, type) and dataclasses.is_dataclass(hint):
-        return _build(hint, value, where, depth)
+        return functools.partial(_build, hint)
     if isinstance(hint, type) and issubclass(hint, Enum):
+        return _enum(hint)
+    if hint in (bool, int, float, str):
+        return _scalar(hint)
+    raise TypeError(f"the wire does not carry {hint!r}")
+
+
+def _sequence(item: Convert) -> Convert:
+    def convert(value: Any, depth: int) -> Any:
+        if type(value) is not list:
+            raise _Bad("expected a list.")
+        out = []
+        for index, entry in enumerate(value):
+            try:
+                out.append(item(entry, depth + 1))
+            except _Bad as bad:
+                bad.path.insert(0, f"[{index}]")
+                raise
+        return tuple(out)
+
+    return convert
+
+
+def _union(options: tuple[Any, ...]) -> Convert:
+    nullable = type(None) in options
+    converters = [_converter(option) for option in options if option is not type(None)]
+
+    def convert(value: Any, depth: int) -> Any:
+        if value is None and nullable:
+            return None
+        errors: list[_Bad] = []
+        for attempt in converters:
+            try:
+                return attempt(value, depth)
+            except _Bad as bad:
+                errors.append(bad)
+        raise errors[0] if len(errors) == 1 else _Bad("no accepted form fits.")
+
+    return convert
+
+
+def _enum(cls: type[Enum]) -> Convert:
+    def convert(value: Any, depth: int) -> Any:
         try:
-            return hint(value)
+            return cls(value)
         except ValueError:
-            choices = ", ".join(repr(m.value) for m in hint)
-            raise WireError(f"{where}: {value!r} is not one of {choices}.") from None
-    return _scalar(hint, value, where)
+            choices = ", ".join(repr(m.value) for m in cls)
+            raise _Bad(f"{value!r} is not one of {choices}.") from None
+
+    return convert
 
 
-def _union(options: tuple[Any, ...], value: Any, where: str, depth: int) -> Any:
-    if value is None and type(None) in options:
-        return None
-    errors = []
-    for option in options:
-        if option is type(None):
-            continue
-        try:
-            return _value(option, value, where, depth)
-        except WireError as exc:
-            errors.append(str(exc))
-    raise WireError(errors[0] if len(errors) == 1 else f"{where}: no accepted form fits.")
+def _scalar(hint: type) -> Convert:
+    accepted = (int, float) if hint is float else (hint,)
 
+    def convert(value: Any, depth: int) -> Any:
+        if type(value) not in accepted:
+            raise _Bad(f"expected {hint.__name__}, got {type(value).__name__}.")
+        return float(value) if hint is float else value
 
-def _scalar(hint: Any, value: Any, where: str) -> Any:
-    if hint is bool:
-        ok = type(value) is bool
-    elif hint is int:
-        ok = type(value) is int
-    elif hint is float:
-        ok = type(value) in (int, float)
-        value = float(value) if ok else value
-    elif hint is str:
-        ok = isinstance(value, str)
-    else:
-        raise WireError(f"{where}: the wire does not carry {hint!r}.")
-    if not ok:
-        raise WireError(f"{where}: expected {hint.__name__}, got {type(value).__name__}.")
-    return value
+    return convert

@@ -12,10 +12,11 @@ byte-identical; an empty cell the model left empty simply stays empty.
 from __future__ import annotations
 
 import datetime
+import math
 import re
 import time
 from collections.abc import Callable, Generator
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from engine.backends.base import Backend
@@ -23,15 +24,20 @@ from engine.errors import BadRequest, InvariantViolation
 from engine.plan import EditPlan, ExcludingConstraint, Locked, Segment, Slot
 from engine.protocol import Cancelled, EditMode, Fill, Frame, Proposal, SegmentText, Span
 from engine.structured.fill import Filled, SlotStats, metrics_for, settle_slots
+from engine.structured.formats import format_shape
 from engine.structured.markdown import CellKey, Table, chosen_cells, find_tables
 from engine.structured.render import literal_slot
+from engine.structured.shapes import Part, Run, Shape
 from engine.structured.values import NOTHING
+from engine.structured.words import word_shape
 from engine.tokens import TokenTable, charset
 
 CELL_SAFE = ExcludingConstraint("table-cell", frozenset("|\\\n\r\ufffd"))
 NUMBER = re.compile(r"-?[0-9]+([.,][0-9]+)*")
 DATE = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}")
 MAX_CHOICES = 6  # a column with more distinct values than this is free text
+TEXT_TOKENS = 4  # a text cell's budget at least (a column with no value yet gets this)
+TEXT_SLACK = 1.5  # a text cell's budget over the column's longest cell, in tokens
 
 
 @dataclass
@@ -47,21 +53,40 @@ class TableProblem:
     def __post_init__(self) -> None:
         self.kinds = [column_kind(self.table, c) for c in range(1, self.table.columns + 1)]
         self.slots: dict[int, tuple[Slot, tuple[str, ...] | None]] = {}
+        self.shapes: dict[int, Shape] = {}
         for col in sorted({col for _, col in self.chosen}):
             self.slots[col] = self.column_slot(*self.kinds[col - 1])
+            self.shapes[col] = self.column_shape(col, *self.kinds[col - 1])
+
+    def column_shape(self, col: int, kind: str, values: tuple[str, ...]) -> Shape:
+        """Dates take the date's shape; text a whole word first (named by the header), within
+        about the column's longest cell; other columns their plain slot."""
+        if kind == "date":
+            shape = format_shape("date")
+        elif kind == "text":
+            longest = max((len(self.tokens.encode(v)) for v in values), default=TEXT_TOKENS)
+            budget = min(self.budget, max(TEXT_TOKENS, math.ceil(TEXT_SLACK * longest)))
+            shape = word_shape(self.table.header.cell(col), budget, CELL_SAFE)
+        else:
+            return ()
+        filler = self.tokens.specials.filler_id
+        runs = [p for p in shape if isinstance(p, Run)]
+        spellable = all(self.tokens.allowed_ids(r.constraint) - {filler} for r in runs)
+        return shape if spellable else ()
 
     def column_slot(
         self, kind: str, values: tuple[str, ...]
     ) -> tuple[Slot, tuple[str, ...] | None]:
         if kind == "choice":
             slot, firsts = literal_slot(values, self.tokens)
+            slot = replace(slot, min_tokens=1)  # a chosen cell is filled, never left empty
             needed = slot.budget
         else:
             constraint = {
                 "number": charset("number", "0123456789.,-"),
                 "date": charset("date", "0123456789-"),
             }
-            slot = Slot(constraint.get(kind, CELL_SAFE), self.budget)
+            slot = Slot(constraint.get(kind, CELL_SAFE), self.budget, min_tokens=1)
             firsts = None
             needed = max((len(self.tokens.encode(v)) for v in values), default=1)
         if self.budget < needed:
@@ -77,9 +102,10 @@ class TableProblem:
         owners: list[CellKey | None] = []
         for text, key in self.pieces(accepted):
             if key is not None and key not in accepted:
-                out.append(self.slots[key[1]][0])
-                owners.append(key)
-            elif out and isinstance(out[-1], Locked):
+                for part in self.shapes.get(key[1]) or (None,):
+                    out.append(self.slots[key[1]][0] if part is None else part_segment(part))
+                    owners.append(key)
+            elif out and isinstance(out[-1], Locked) and owners[-1] is None:
                 out[-1] = Locked(out[-1].text + text)
             else:
                 out.append(Locked(text))
@@ -134,6 +160,13 @@ class TableProblem:
 
     def text(self, values: dict[Any, Any]) -> str:
         return "".join(text for text, _ in self.pieces(values))
+
+
+def part_segment(part: Part) -> Segment:
+    """A shape's part in a cell: its locked characters, or a slot for an open run."""
+    if isinstance(part, str):
+        return Locked(part)
+    return Slot(part.constraint, part.budget, min_tokens=part.least)
 
 
 def cell_padding(raw: str) -> tuple[int, int]:

@@ -132,3 +132,19 @@ def test_random_tables_with_random_empty_cells_keep_their_structure(
         assert len(new_row) == width
         for old, new in zip(old_row, new_row, strict=True):
             assert new == old or not old
+
+
+def test_dates_keep_their_dashes_and_text_cells_start_with_a_word() -> None:
+    from engine.plan import Locked
+    from engine.structured.tables import table_problem
+
+    at = DOC.find("|")
+    request = Fill(1, FillKind.TABLE, DOC, Span(at, at), cells="all")
+    problem = table_problem(request, tiny_table())
+    segments, owners = problem.layout({})
+    when = [s for s, o in zip(segments, owners, strict=True) if o == (2, 4)]
+    assert [s.text for s in when if isinstance(s, Locked)] == ["-0", "-"]
+    filled = fill(cells="all", settings=SamplerSettings(seed=3))
+    rows = find_tables(filled.value)[0].body
+    for row in rows:
+        assert DATE.fullmatch(row.cell(4)) and row.cell(1)[:2].isalpha()

@@ -4,8 +4,9 @@ The structured-infill tests need thousands of fills (the whole conformance suite
 schemas), which even the tiny random model would make slow. This backend applies the same
 per-position allowed sets as the real ones (:func:`engine.backends.base.allowed_mask`) and
 picks, with a generator seeded from the settings, one allowed token per position (the filler
-only sometimes, so slots end at different lengths): junk that respects every constraint,
-which is exactly what the compiler, the re-denoising rounds and the repair must cope with.
+only sometimes, and only where it is allowed, so slots end at different lengths): junk that
+respects every constraint, which is exactly what the compiler, the re-denoising rounds and the
+repair must cope with.
 """
 
 from __future__ import annotations
@@ -46,7 +47,10 @@ class FillerBackend:
                 continue
             choices = allowed[position].nonzero().flatten()
             others = choices[choices != filler]
-            if not len(others) or torch.rand(1, generator=generator).item() < FILLER_SHARE:
+            may_end = bool(allowed[position, filler])  # not in a slot's first min_tokens
+            if not len(others) or (
+                may_end and torch.rand(1, generator=generator).item() < FILLER_SHARE
+            ):
                 ids[position] = filler
             else:
                 pick = torch.randint(len(others), (1,), generator=generator).item()

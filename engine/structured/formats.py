@@ -89,7 +89,9 @@ def _time() -> list[Part]:
 
 
 def _host() -> list[Part]:
-    return [tokens(LOWER, 1), tokens(LOWER + DIGITS, 1, 0), ".", choice("tld", TLDS)]
+    """One lowercase word (three letters or more) and a TLD: a second optional word only ever
+    repeated the first (``exampleexample.org``)."""
+    return [tokens(LOWER, 1, 1, min_chars=3), ".", choice("tld", TLDS)]
 
 
 def _hex(count: int) -> list[Part]:
@@ -115,7 +117,7 @@ def format_shape(fmt: str) -> Shape:
         "date": _date,
         "time": lambda: [*_time(), *time_offset()],
         "date-time": lambda: [*_date(), "T", *_time(), "Z"],
-        "email": lambda: [tokens(LETTERS, 1), tokens(LOWER + DIGITS, 1, 0), "@", *_host()],
+        "email": lambda: [tokens(LETTERS, 1, 1, min_chars=2), "@", *_host()],
         "uuid": lambda: [*_hex(8), "-", *_hex(4), "-", *_hex(4), "-", *_hex(4), "-", *_hex(12)],
         "uri": lambda: ["https://", *_host(), "/", tokens(LOWER, 1, 0)],
         "hostname": _host,

@@ -32,6 +32,9 @@ class SamplerSettings:
     slack: float = _opt(0.1, "extra room a rewritten gap gets over its original token count")
     context_tokens: int = _opt(768, "tokens of document context kept before the target")
     suffix_tokens: int = _opt(256, "tokens of document context kept after the target")
+    show_passage: bool = _opt(
+        True, "rewrites: show the model the original passage before the document context"
+    )
     entropy_bound: float = _opt(
         1.0, "DiffusionGemma: entropy bound of the sampler (higher: more tokens per step)"
     )

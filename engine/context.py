@@ -8,7 +8,8 @@ Long documents are windowed around the target (DESIGN §4): the model sees at mo
 from __future__ import annotations
 
 from engine.config import SamplerSettings
-from engine.plan import EditPlan
+from engine.plan import EditPlan, Free, Locked
+from engine.protocol import EditMode
 from engine.tokens import TokenTable
 
 CHARS_PER_TOKEN_BOUND = 8
@@ -30,6 +31,22 @@ def after_ids(plan: EditPlan, table: TokenTable, settings: SamplerSettings) -> l
         return []
     ids = table.encode(plan.after[: budget * CHARS_PER_TOKEN_BOUND])
     return ids[:budget]
+
+
+def passage_ids(plan: EditPlan, table: TokenTable, settings: SamplerSettings) -> list[int]:
+    """A rewrite's original passage as a labelled note, or nothing (drafts, fills, turned off).
+
+    At strength 1 every generated position starts masked, so without this note the model never
+    sees the text it is asked to rewrite, and a rewrite loses its topic (the quality suite
+    measured 0% of the original's content words kept).
+    """
+    rewrites = plan.mode is EditMode.REWRITE and any(
+        isinstance(s, Free) and s.seed for s in plan.segments
+    )
+    if not (settings.show_passage and rewrites):
+        return []
+    passage = "".join(s.text if isinstance(s, Locked) else s.seed for s in plan.segments)
+    return table.encode(f"Passage: {passage}\n\n")
 
 
 def instruction_ids(plan: EditPlan, table: TokenTable) -> list[int]:

@@ -49,7 +49,7 @@ from engine.backends.locked_kv import LockedKV
 from engine.backends.prefix_cache import PrefixCache
 from engine.canvas import Canvas, Kind
 from engine.config import SamplerSettings
-from engine.context import after_ids, before_ids, instruction_ids
+from engine.context import after_ids, before_ids, instruction_ids, passage_ids
 from engine.errors import BadRequest, ModelLoadError
 from engine.plan import EditPlan
 from engine.protocol import TokenState
@@ -211,7 +211,7 @@ class MaskedBackend:
         """Start token + instruction, then before/after ids cut to what fits around ``n``."""
         room = self.max_positions - 1 - n
         instruction, before, after = fit_context(
-            instruction_ids(plan, self.table),
+            instruction_ids(plan, self.table) + passage_ids(plan, self.table, settings),
             before_ids(plan, self.table, settings),
             after_ids(plan, self.table, settings),
             room,

@@ -167,3 +167,18 @@ def test_the_adapter_config_says_how_it_attends(tmp_path):
     (tmp_path / "adapter_config.json").write_text("{not json")
     with pytest.raises(ModelLoadError, match="cannot be read"):
         adapter_attention(tmp_path)
+
+
+def test_a_rewrite_shows_the_model_its_passage_and_a_draft_does_not():
+    from engine.context import passage_ids
+    from engine.plan import plan_edit
+
+    table = tiny_table()
+    text = "Intro. Ada wrote notes. End."
+    rewrite = plan_edit(Edit(1, text, Span(7, 23), (Span(7, 10),)))
+    assert table.decode(passage_ids(rewrite, table, SamplerSettings())) == (
+        "Passage: Ada wrote notes.\n\n"
+    )
+    assert passage_ids(rewrite, table, SamplerSettings(show_passage=False)) == []
+    draft = plan_edit(Edit(1, text, Span(7, 7), mode=EditMode.DRAFT))
+    assert passage_ids(draft, table, SamplerSettings()) == []

@@ -222,13 +222,12 @@ class RemoteServer:
         return ""
 
     def load(self, client: Client, request: LoadModel) -> None:
-        if request.model in ("", self.model_name) or (
-            self.info is not None and request.model == self.info.model_id
-        ):
-            if self.info is not None:
-                client.send(ModelReady(self.info))
-            else:
-                client.send(Failed(None, "model-load", "No model is loaded on this engine."))
+        loaded = self.info is not None and request.model in ("", self.model_name)
+        if self.info is not None and (loaded or request.model == self.info.model_id):
+            client.send(ModelReady(self.info))
+            return
+        if request.model == "":  # "whatever the engine serves", and it serves nothing
+            client.send(Failed(None, "model-load", "No model is loaded on this engine."))
             return
         if not self.config.allow_model_switch:
             serving = self.info.display_name if self.info else self.model_name

@@ -63,7 +63,11 @@ def edit(request_id: int, seed: int = 1, text: str = TEXT) -> Edit:
 
 def until(worker: RemoteWorker, done: Callable[[Event], bool]) -> list[Event]:
     events: list[Event] = []
-    for event in worker.events(timeout=WAIT):
+    deadline = time.monotonic() + WAIT  # pings keep events coming: bound the wait itself
+    while time.monotonic() < deadline:
+        event = worker.poll(1.0)
+        if event is None:
+            continue
         events.append(event)
         if done(event):
             return events

@@ -3,7 +3,8 @@
 :func:`start_server` runs :mod:`tests.helpers.remote_server` (the real CLI flags, server and
 worker loop, with a seed-gated loader) on port 0, reads the address it announces, and returns a
 :class:`ServerProcess`: its URL, token, gate file and process. Self-signed TLS material is made
-with ``cryptography`` (:func:`self_signed`).
+with ``cryptography`` (:func:`self_signed`). :class:`InProcessServer` runs the same server on a
+thread of the test process, for rules that need no model process of their own.
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ import sys
 import threading
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from engine.remote.auth import write_private
 
@@ -149,3 +151,47 @@ def self_signed(folder: Path) -> tuple[Path, Path]:
     key_path.write_bytes(pem)
     key_path.chmod(0o600)
     return cert_path, key_path
+
+
+class InProcessServer:
+    """``settle serve``'s server on a thread of the test process (loopback, a free port).
+
+    For rules that need no separate process (idle connections, the client limit, switching
+    models): ``loader`` may be any test loader. ``stop()`` ends it.
+    """
+
+    def __init__(self, loader: Any, **config: Any) -> None:
+        import asyncio
+
+        from engine.remote.auth import Listen
+        from engine.remote.server import RemoteServer, ServerConfig
+
+        settings = ServerConfig("first", TOKEN, "cpu", Listen("127.0.0.1", 0), **config)
+        self.server = RemoteServer(settings, loader)
+        self.url = ""
+        self._ready = threading.Event()
+        self._stop: asyncio.Event | None = None
+        self._loop: asyncio.AbstractEventLoop | None = None
+        self.token = TOKEN
+        self._thread = threading.Thread(target=lambda: asyncio.run(self._serve()), daemon=True)
+        self._thread.start()
+        if not self._ready.wait(START_WAIT):
+            raise RuntimeError("the in-process server did not start")
+
+    async def _serve(self) -> None:
+        import asyncio
+
+        from engine.remote.serve import serve_until
+
+        self._loop, self._stop = asyncio.get_running_loop(), asyncio.Event()
+        await serve_until(self.server, self._announce, self._stop)
+
+    def _announce(self, line: str) -> None:
+        match = re.search(r"listening on (\S+)", line)
+        self.url = match.group(1) if match else ""
+        self._ready.set()
+
+    def stop(self) -> None:
+        if self._loop is not None and self._stop is not None:
+            self._loop.call_soon_threadsafe(self._stop.set)
+        self._thread.join(START_WAIT)

@@ -28,6 +28,10 @@ the next edit reuses it up to the first changed token and encodes only the rest.
 that the prefix no longer sees the canvas (with bidirectional attention its keys would depend on
 it; Fast-dLLM's approximation drops that dependence the same way).
 
+A plan with ``cache_locked`` (structured fills) keeps the keys and values of every row after
+the first forward (:mod:`engine.backends.locked_kv`): later steps run only the rows that predict
+still-masked positions and the positions that changed, against the stored rest.
+
 ``shifted`` models (Dream, adapted autoregressive checkpoints) predict token ``i`` from row
 ``i - 1``; ``force_bidirectional`` passes ``is_causal=False`` to the forward, which is how an
 adapted causal Llama attends both ways (setting it on the attention modules does not work).

@@ -40,8 +40,16 @@ from engine.protocol import (
     Shutdown,
 )
 from engine.remote.auth import SecurityError, client_tls
-from engine.remote.server import MAX_MESSAGE_BYTES
-from engine.remote.wire import EVENTS, PING, PONG, Link, WireError, decode, encode
+from engine.remote.wire import (
+    EVENTS,
+    MAX_MESSAGE_BYTES,
+    PING,
+    PONG,
+    Link,
+    WireError,
+    decode,
+    encode,
+)
 
 
 def engine_host(url: str) -> str:

@@ -50,13 +50,20 @@ from engine.protocol import (
 from engine.remote.auth import Listen, token_matches
 from engine.remote.engine_thread import EngineThread
 from engine.remote.fairqueue import FairQueue, Job
-from engine.remote.wire import PING, PONG, REQUESTS, Link, WireError, decode, encode
+from engine.remote.wire import (
+    MAX_MESSAGE_BYTES,
+    PING,
+    PONG,
+    REQUESTS,
+    Link,
+    WireError,
+    decode,
+    encode,
+)
 from engine.transport import Outbox
 from engine.worker import Loader
 
 log = logging.getLogger("settle.serve")
-
-MAX_MESSAGE_BYTES = 16 * 1024 * 1024
 
 
 @dataclass(frozen=True)

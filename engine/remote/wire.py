@@ -28,6 +28,9 @@ from engine.config import SamplerSettings
 PING = "ping"
 PONG = "pong"
 MAX_DEPTH = 8  # nesting of dataclasses and tuples; the protocol needs 3
+MAX_MESSAGE_BYTES = (
+    16 * 1024 * 1024
+)  # the default limit of both ends (settle serve --max-message-mb)
 
 REQUESTS: dict[str, type] = {
     cls.__name__: cls for cls in (protocol.LoadModel, protocol.Edit, protocol.Fill, protocol.Cancel)

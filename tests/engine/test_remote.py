@@ -220,13 +220,8 @@ def test_requests_in_flight_per_client_are_limited(server: ServerProcess) -> Non
         ws.close()
 
 
-def test_ten_clients_at_once_each_get_their_own_result(server: ServerProcess, local) -> None:
-    server.hold()
-    blocker = RemoteWorker(server.url, server.token)
-    blocker.start()
-    blocker.send(edit(1, seed=GATE_SEED))
-    until(blocker, lambda e: isinstance(e, Frame))
-    texts = [f"Paris is the capital of France, client {n}." for n in range(10)]
+def queue_clients(server: ServerProcess, texts: list[str]) -> tuple[list[RemoteWorker], list[int]]:
+    """One client per text, each sending one edit (seed = its number); their queue positions."""
     workers = [RemoteWorker(server.url, server.token) for _ in texts]
     positions: list[int] = []
     for n, worker in enumerate(workers):
@@ -235,15 +230,23 @@ def test_ten_clients_at_once_each_get_their_own_result(server: ServerProcess, lo
         queued = until(worker, lambda e: isinstance(e, Queued))[-1]
         assert isinstance(queued, Queued)
         positions.append(queued.position)
+    return workers, positions
+
+
+def test_ten_clients_at_once_each_get_their_own_result(server: ServerProcess, local) -> None:
+    server.hold()
+    blocker = RemoteWorker(server.url, server.token)
+    blocker.start()
+    blocker.send(edit(1, seed=GATE_SEED))
+    until(blocker, lambda e: isinstance(e, Frame))
+    texts = [f"Paris is the capital of France, client {n}." for n in range(10)]
+    workers, positions = queue_clients(server, texts)
     assert positions == list(range(1, 11))  # one engine, a fair queue, everyone told
-    results: dict[int, Proposal] = {}
-
-    def collect(n: int) -> None:
-        proposal = until(workers[n], ends(1))[-1]
-        assert isinstance(proposal, Proposal)
-        results[n] = proposal
-
-    threads = [threading.Thread(target=collect, args=(n,)) for n in range(10)]
+    results: dict[int, Event] = {}
+    threads = [
+        threading.Thread(target=lambda n=n: results.update({n: until(workers[n], ends(1))[-1]}))
+        for n in range(10)
+    ]
     for thread in threads:
         thread.start()
     blocker.cancel(1)
@@ -254,6 +257,7 @@ def test_ten_clients_at_once_each_get_their_own_result(server: ServerProcess, lo
         worker.stop()
     assert sorted(results) == list(range(10))
     for n, proposal in results.items():
+        assert isinstance(proposal, Proposal)
         assert proposal.text == local_proposal(local, edit(1, seed=n, text=texts[n])).text
 
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 import string
+from dataclasses import replace
 from typing import Any
 
 from engine.plan import ExcludingConstraint
@@ -41,6 +42,9 @@ NAMES = frozenset(
         "vendor",
     ]
 )
+PROSE = frozenset(
+    {"description", "summary", "title", "notes", "note", "message", "detail", "comment", "bio"}
+)
 PHONES = frozenset({"phone", "telephone", "tel", "mobile", "fax"})
 
 
@@ -54,16 +58,27 @@ def key_words(key: str) -> set[str]:
 def word_shape(key: str, budget: int, safe: ExcludingConstraint, min_length: int = 0) -> Shape:
     """A word first (a token of two letters or more: a 135M model left to itself starts a name
     with one capital and stops), then up to ``budget - 1`` more tokens of the right kind, enough
-    of them to reach ``min_length`` characters."""
+    of them to reach ``min_length`` characters (every token holds one at least).
+
+    A name goes on in lowercase ("Al" + "an": the model otherwise stops at "Al"); prose
+    (``description``, ``title``…) has a second word ("Design" + " review", not "POS").
+    """
     words = key_words(key)
     if words & PHONES:
         return ("+", upto(string.digits, 7, 11))
-    rest = max(budget - 1, 0)
-    least = min(rest, max(0, min_length - 2))  # each token has a character at least
-    tail: tuple[Run, ...] = ()
-    if rest:
-        tail = (tokens(NAME_CHARS, rest, least),) if words & NAMES else (Run(safe, rest, least),)
-    return (tokens(LETTERS, 1, 1, min_chars=2), *tail)
+    head = tokens(LETTERS, 1, 1, min_chars=2)
+    rest = budget - 1
+    if rest <= 0:
+        return (head,)
+    if words & NAMES:
+        second, width = tokens(string.ascii_lowercase, 1, 1), 3
+    elif words & PROSE:
+        second, width = tokens(" " + LETTERS, 1, 1, min_chars=4), 6
+    else:
+        return (head, Run(safe, rest, min(rest, max(0, min_length - 2))))
+    last = tokens(NAME_CHARS, rest - 1, 0) if words & NAMES else Run(safe, rest - 1, 0)
+    last = replace(last, least=min(rest - 1, max(0, min_length - width)))
+    return (head, second, last) if rest > 1 else (head, second)
 
 
 def suggestions(schemas: Schemas) -> list[Any]:

@@ -149,6 +149,15 @@ def test_plain_strings_start_with_a_word_and_phones_with_a_plus() -> None:
     assert isinstance(first, Run) and first.least == 1
     assert isinstance(first.constraint, CharsetConstraint) and first.constraint.min_chars == 2
     assert word_shape("phone", 12, STRING_SAFE)[0] == "+"
+    name = word_shape("customerName", 12, STRING_SAFE, min_length=5)
+    second = name[1]
+    assert isinstance(second, Run) and isinstance(second.constraint, CharsetConstraint)
+    assert second.constraint.chars == frozenset("abcdefghijklmnopqrstuvwxyz")
+    assert isinstance(name[2], Run) and name[2].least == 2  # 2 + 1 + 2 characters at least
+    prose = word_shape("description", 12, STRING_SAFE)[1]
+    assert isinstance(prose, Run) and isinstance(prose.constraint, CharsetConstraint)
+    assert " " in prose.constraint.chars and prose.constraint.min_chars == 4
+    assert len(word_shape("title", 1, STRING_SAFE)) == 1  # no room for more than the word
 
 
 def test_a_slots_first_min_tokens_positions_never_take_the_filler() -> None:

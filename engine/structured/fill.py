@@ -7,6 +7,13 @@ denoises that canvas with the same machinery as an edit (:func:`engine.session.d
 back through its parser. Slots still failing after ``REDENOISE_ROUNDS`` extra rounds get their
 precomputed valid default (the deterministic repair). The caller validates the whole result
 and never offers one that fails.
+
+A fill should cost about one rewrite of the same length, so every round is one canvas settled
+in parallel (:func:`round_settings`: the whole canvas one block, a confidence threshold, at most
+``FIRST_ROUND_STEPS`` forwards, then ``REDENOISE_STEPS`` per re-denoise round), and its plan asks
+the backend to keep the locked text's keys and values across the round's steps
+(``EditPlan.cache_locked``), so each step after the first runs only the open positions.
+``SlotStats`` counts the forwards per fill and per slot.
 """
 
 from __future__ import annotations

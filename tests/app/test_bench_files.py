@@ -23,5 +23,6 @@ def test_file_cost_reports_every_size_and_the_ratio() -> None:
     result = file_cost(llama_backend(), sizes=(4_000, 50_000), steps=2, repeats=2)
     assert result["sizes"] == [4_000, 50_000]
     assert all(len(result["rows"][k]["runs_s"]) == 2 for k in ("4000", "50000"))
-    ratio = result["rows"]["50000"]["edit_s"] / result["rows"]["4000"]["edit_s"]
-    assert result["ratio_last_to_first"] == ratio
+    rows = result["rows"]
+    assert result["ratio_last_to_first"] == rows["50000"]["edit_s"] / rows["4000"]["edit_s"]
+    assert result["cpu_ratio_last_to_first"] == rows["50000"]["cpu_s"] / rows["4000"]["cpu_s"]

@@ -45,6 +45,7 @@ class ModelController(QObject):
         self.loading_name = ""
         self.picker: ModelPicker | None = None
         self.remote: RemoteController | None = None  # set by the session when it is built
+        self._switching: asyncio.Task[None] | None = None  # back to the local worker, then load
         self._box: QMessageBox | None = None
         client.loadProgress.connect(self.on_progress)
         client.modelReady.connect(self.on_ready)
@@ -89,7 +90,8 @@ class ModelController(QObject):
         allowed = allow_remote_code or self.settings.remote_code_allowed(model_id)
         self.settings.set_model(model_id, device)
         if self.remote is not None and self.remote.active:
-            asyncio.get_event_loop().create_task(self._load_locally(model_id, device, allowed))
+            loop = asyncio.get_event_loop()
+            self._switching = loop.create_task(self._load_locally(model_id, device, allowed))
             return
         self.load(model_id, device, allowed)
 

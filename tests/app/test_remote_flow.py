@@ -150,31 +150,6 @@ def test_the_server_killed_mid_draft_shows_the_banner_and_loses_nothing(
         doomed.kill()
 
 
-def test_the_dialog_enables_connect_only_for_a_usable_address(qtbot) -> None:
-    dialog = RemoteEngineDialog()
-    qtbot.addWidget(dialog)
-    wanted: list[tuple[str, str, str]] = []
-    dialog.connectRequested.connect(lambda *args: wanted.append(args))
-    for url, token, says in [
-        ("gpu.lan:8765", "t" * 20, "ws://HOST:PORT"),
-        ("http://gpu.lan:8765", "t" * 20, "ws://HOST:PORT"),
-        ("ws://gpu.lan:port", "t" * 20, "port must be a number"),
-        ("ws://gpu.lan:8765", "", "Paste the token"),
-    ]:
-        dialog.set_urls([url])
-        dialog.set_token(token)
-        assert says in dialog.problem()
-        dialog.connect_engine()
-    assert wanted == []
-    dialog.set_urls(["ws://gpu.lan:8765"])
-    dialog.set_token("t" * 20)
-    assert dialog.problem() == "" and "unencrypted" in dialog.note()
-    dialog.connect_engine()
-    assert wanted == [("ws://gpu.lan:8765", "t" * 20, "")]
-    with pytest.raises(RuntimeError, match=r"open\(\)"):
-        dialog.exec()
-
-
 # --- the command line ------------------------------------------------------------------------
 
 

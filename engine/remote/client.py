@@ -107,6 +107,7 @@ class RemoteWorker(WorkerClient):
                 ssl=client_tls(self.url, self.ca_file),
                 max_size=self.max_message_bytes,
                 open_timeout=self.open_timeout_s,
+                close_timeout=2.0,  # closing never holds the window's exit for long
                 proxy=None,
                 legacy=True,  # a connection object, closed by _halt (not a with block)
             )

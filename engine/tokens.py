@@ -119,6 +119,10 @@ class TokenTable:
         kept = [i for i in ids if i != self.specials.filler_id and i != self.specials.mask_id]
         return str(self.tokenizer.decode(kept, skip_special_tokens=False)) if kept else ""
 
+    def is_word(self, token_id: int) -> bool:
+        """Whether the token holds a letter (a word piece, not a digit, space or mark)."""
+        return any(ch.isalpha() for ch in self.text(token_id))
+
     def text(self, token_id: int) -> str:
         """What one token looks like in the draft overlay (filler and mask show as nothing)."""
         if token_id in (self.specials.filler_id, self.specials.mask_id):

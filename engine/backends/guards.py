@@ -17,6 +17,7 @@ Locked positions and structured slots are untouched: a slot's filler rules are t
 from __future__ import annotations
 
 from collections import defaultdict
+from collections.abc import Callable
 
 import torch
 
@@ -29,8 +30,11 @@ FILLER_RANK_PENALTY = 2.0  # confidences are in [0, 1]: minus 2 ranks below any 
 class ProseGuards:
     """The guards of one request over its canvas; cheap to build, stateless between steps."""
 
-    def __init__(self, canvas: Canvas, filler_id: int) -> None:
+    def __init__(
+        self, canvas: Canvas, filler_id: int, is_word: Callable[[int], bool] = lambda _t: True
+    ) -> None:
         self.filler_id = filler_id
+        self.is_word = is_word
         kinds = canvas.kinds
         self.free = torch.tensor([k is Kind.FREE for k in kinds], dtype=torch.bool)
         last = [
@@ -47,7 +51,8 @@ class ProseGuards:
         tail_ok = self.filler_tail_allowed(ids, masked)[positions]
         free = self.free.to(positions.device)[positions]
         logits[free & ~tail_ok, self.filler_id] = BANNED
-        for row, token in repeat_bans(positions, ids, masked, self.free, self.filler_id):
+        bans = repeat_bans(positions, ids, masked, self.free, self.filler_id, self.is_word)
+        for row, token in bans:
             logits[row, token] = BANNED
         return logits
 
@@ -71,23 +76,48 @@ def repeat_bans(
     masked: torch.Tensor,
     free: torch.Tensor,
     filler_id: int,
+    is_word: Callable[[int], bool] = lambda _token: True,
 ) -> list[tuple[int, int]]:
-    """(row, token) pairs that would repeat a committed 3-gram of the canvas.
+    """(row, token) pairs that would repeat a committed 3-gram of the canvas, or a word.
 
-    Only free positions whose two predecessors are committed content are checked; the 3-grams
-    are those of committed content in the whole canvas, so a loop cannot start anywhere.
+    A position is checked against each 3-gram window it would complete with committed content
+    on its other two places (before, around or after it: a parallel sampler fills positions in
+    any order), and a word token may not stand next to itself ("the the", "click click"):
+    digits and marks may ("1 1", "..."), so numbers and punctuation keep their shapes.
     """
     values, open_ = ids.tolist(), masked.tolist()
     is_free = free.tolist()
-    seen: defaultdict[tuple[int, int], set[int]] = defaultdict(set)
+    content = [not o and v != filler_id for o, v in zip(open_, values, strict=True)]
+    seen: set[tuple[int, int, int]] = set()
     for i in range(2, len(values)):
-        window = values[i - 2 : i + 1]
-        if not any(open_[i - 2 : i + 1]) and filler_id not in window:
-            seen[(window[0], window[1])].add(window[2])
+        if all(content[i - 2 : i + 1]):
+            seen.add((values[i - 2], values[i - 1], values[i]))
+    by_slot: defaultdict[tuple[int, int, int], set[int]] = defaultdict(set)
+    for gram in seen:  # (which place is open, the two known tokens) -> tokens that complete it
+        by_slot[(2, gram[0], gram[1])].add(gram[2])
+        by_slot[(1, gram[0], gram[2])].add(gram[1])
+        by_slot[(0, gram[1], gram[2])].add(gram[0])
     bans = []
-    for row, position in enumerate(positions.tolist()):
-        if position < 2 or not is_free[position] or any(open_[position - 2 : position]):
+    for row, p in enumerate(positions.tolist()):
+        if not is_free[p]:
             continue
-        for token in seen.get((values[position - 2], values[position - 1]), ()):
+        for token in _completions(p, values, content, by_slot):
             bans.append((row, token))
+        for q in (p - 1, p + 1):
+            if 0 <= q < len(values) and content[q] and is_word(values[q]):
+                bans.append((row, values[q]))
     return bans
+
+
+def _completions(
+    p: int,
+    values: list[int],
+    content: list[bool],
+    by_slot: defaultdict[tuple[int, int, int], set[int]],
+) -> set[int]:
+    """Tokens that, at ``p``, would complete a committed 3-gram with its committed neighbours."""
+    found: set[int] = set()
+    for place, (a, b) in ((2, (p - 2, p - 1)), (1, (p - 1, p + 1)), (0, (p + 1, p + 2))):
+        if a >= 0 and b < len(values) and content[a] and content[b]:
+            found |= by_slot.get((place, values[a], values[b]), set())
+    return found

@@ -203,7 +203,7 @@ class MaskedBackend:
             guess=ids.clone(),
             confidence=(~masked).float(),
             bias=constraint_bias(allowed),
-            guards=ProseGuards(canvas, self.table.specials.filler_id)
+            guards=ProseGuards(canvas, self.table.specials.filler_id, self.table.is_word)
             if Kind.FREE in canvas.kinds
             else None,
             kv=LockedKV() if plan.cache_locked and self.can_cache_prefix else None,

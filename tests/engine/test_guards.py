@@ -58,10 +58,29 @@ def test_a_committed_trigram_cannot_be_written_again():
     ids = torch.tensor([1, 2, 3, 1, 2, 0])
     masked = torch.tensor([False] * 5 + [True])
     free = torch.ones(6, dtype=torch.bool)
-    assert repeat_bans(torch.tensor([5]), ids, masked, free, FILLER) == [(0, 3)]
+    assert (0, 3) in repeat_bans(torch.tensor([5]), ids, masked, free, FILLER, lambda _t: False)
     # not while a predecessor is still masked
     masked[4] = True
-    assert repeat_bans(torch.tensor([5]), ids, masked, free, FILLER) == []
+    assert repeat_bans(torch.tensor([5]), ids, masked, free, FILLER, lambda _t: False) == []
+
+
+def test_a_trigram_is_caught_whichever_place_is_filled_last():
+    free = torch.ones(6, dtype=torch.bool)
+    ids = torch.tensor([1, 2, 3, 1, 0, 3])
+    masked = torch.tensor([False, False, False, False, True, False])
+    assert (0, 2) in repeat_bans(torch.tensor([4]), ids, masked, free, FILLER)
+    ids = torch.tensor([1, 2, 3, 0, 2, 3])
+    masked = torch.tensor([False, False, False, True, False, False])
+    assert (0, 1) in repeat_bans(torch.tensor([3]), ids, masked, free, FILLER)
+
+
+def test_a_word_may_not_stand_next_to_itself_but_a_digit_may():
+    free = torch.ones(3, dtype=torch.bool)
+    ids = torch.tensor([5, 0, 7])
+    masked = torch.tensor([False, True, False])
+    words = {5}
+    bans = repeat_bans(torch.tensor([1]), ids, masked, free, FILLER, words.__contains__)
+    assert (0, 5) in bans and (0, 7) not in bans
 
 
 @given(st.lists(st.integers(0, 4), min_size=3, max_size=30))
@@ -70,7 +89,8 @@ def test_repeat_bans_only_name_tokens_that_would_repeat(values):
     n = len(ids)
     masked = torch.zeros(n, dtype=torch.bool)
     masked[-1] = True
-    bans = repeat_bans(torch.tensor([n - 1]), ids, masked, torch.ones(n, dtype=torch.bool), 99)
+    free = torch.ones(n, dtype=torch.bool)
+    bans = repeat_bans(torch.tensor([n - 1]), ids, masked, free, 99, lambda _t: False)
     grams = {tuple(values[i : i + 3]) for i in range(len(values) - 2)}
     for _, token in bans:
         assert (values[-2], values[-1], token) in grams

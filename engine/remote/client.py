@@ -16,6 +16,7 @@ A request too large for the server is refused here, before it is sent. Imports n
 
 from __future__ import annotations
 
+import queue
 import threading
 import time
 from collections import deque
@@ -50,6 +51,8 @@ from engine.remote.wire import (
     decode,
     encode,
 )
+
+LOCAL_CHECK_S = 0.25  # how often a long wait looks for refusals made by the sender thread
 
 
 def engine_host(url: str) -> str:
@@ -89,6 +92,8 @@ class RemoteWorker(WorkerClient):
         self._error = ""  # why connecting failed, when it did
         self._closed: ConnectionClosed | None = None
         self._next_ping = 0.0
+        self._outgoing: queue.SimpleQueue[Request | None] = queue.SimpleQueue()
+        self._sender: threading.Thread | None = None
 
     @property
     def alive(self) -> bool:
@@ -116,9 +121,24 @@ class RemoteWorker(WorkerClient):
             self._error = f"The engine at {self.host} refused the connection: {body or exc}"
         except (OSError, InvalidHandshake, TimeoutError, SecurityError) as exc:
             self._error = f"Could not reach the engine at {self.host}: {exc}"
+        if self._ws is not None:
+            self._start_sender(self._ws)
+
+    def _start_sender(self, ws: ClientConnection) -> None:
+        """Requests leave from a thread of their own: encoding and sending a 20 MB document
+        takes a good part of a second, which must not be the window's."""
+        self._outgoing = queue.SimpleQueue()
+        self._sender = threading.Thread(
+            target=self._send_all, args=(ws, self._outgoing), name="settle-remote-requests"
+        )
+        self._sender.daemon = True
+        self._sender.start()
 
     def _halt(self, timeout: float) -> None:
         ws, self._ws = self._ws, None
+        self._outgoing.put(None)  # the sender ends once what was queued is out
+        if self._sender is not None:
+            self._sender.join(min(timeout, 2.0))
         if ws is not None:
             ws.close()
 
@@ -141,22 +161,30 @@ class RemoteWorker(WorkerClient):
 
     # --- sending ----------------------------------------------------------------------------
     def _transmit(self, request: Request) -> None:
-        ws = self._ws
         if isinstance(request, Shutdown):
             self._halt(0.0)
             return
-        if ws is None:
+        if self._ws is None:
             raise OSError("not connected")
+        self._outgoing.put(request)
+
+    def _send_all(self, ws: ClientConnection, outgoing: queue.SimpleQueue[Request | None]) -> None:
+        """The sender thread: requests in order until ``None``; a closed connection ends it
+        (:meth:`poll` reports that)."""
+        while (request := outgoing.get()) is not None:
+            try:
+                self._send_one(ws, request)
+            except ConnectionClosed:
+                return
+
+    def _send_one(self, ws: ClientConnection, request: Request) -> None:
         text = encode(request)
-        if isinstance(request, Edit | Fill) and not self._fits(request, text):
-            return
-        try:
-            if isinstance(request, Edit | Fill):
-                for stale in self._supersede(request.request_id):
-                    ws.send(encode(Cancel(stale)))
-            ws.send(text)
-        except ConnectionClosed as exc:
-            raise OSError(str(exc)) from None
+        if isinstance(request, Edit | Fill):
+            if not self._fits(request, text):
+                return
+            for stale in self._supersede(request.request_id):
+                ws.send(encode(Cancel(stale)))
+        ws.send(text)
 
     def _fits(self, request: Edit | Fill, text: str) -> bool:
         size = len(text.encode("utf-8"))
@@ -190,12 +218,14 @@ class RemoteWorker(WorkerClient):
         while True:
             self._ping_if_due(ws)
             now = self.clock()
-            wait = max(0.0, self._next_ping - now)
+            wait = max(0.0, min(self._next_ping - now, LOCAL_CHECK_S))
             if deadline is not None:
                 wait = max(0.0, min(wait, deadline - now))
             try:
                 message = ws.recv(timeout=wait)
             except TimeoutError:
+                if self._local:  # the sender thread refused a request meanwhile
+                    return self._local.popleft()
                 if deadline is not None and self.clock() >= deadline:
                     return None
                 continue

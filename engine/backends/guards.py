@@ -82,8 +82,8 @@ def repeat_bans(
 
     A position is checked against each 3-gram window it would complete with committed content
     on its other two places (before, around or after it: a parallel sampler fills positions in
-    any order), and a word token may not stand next to itself ("the the", "click click"):
-    digits and marks may ("1 1", "..."), so numbers and punctuation keep their shapes.
+    any order); a word token may not stand next to itself ("the the", "click click") nor make a
+    pair repeat at once: digits and marks may ("1 1", "..."), so numbers keep their shapes.
     """
     values, open_ = ids.tolist(), masked.tolist()
     is_free = free.tolist()
@@ -103,10 +103,29 @@ def repeat_bans(
             continue
         for token in _completions(p, values, content, by_slot):
             bans.append((row, token))
-        for q in (p - 1, p + 1):
-            if 0 <= q < len(values) and content[q] and is_word(values[q]):
-                bans.append((row, values[q]))
+        for token in (*_neighbours(p, values, content), *_bigram_echoes(p, values, content)):
+            if is_word(token):
+                bans.append((row, token))
     return bans
+
+
+def _neighbours(p: int, values: list[int], content: list[bool]) -> list[int]:
+    """The committed tokens right beside ``p`` ("the the" is what banning them prevents)."""
+    return [values[q] for q in (p - 1, p + 1) if 0 <= q < len(values) and content[q]]
+
+
+def _bigram_echoes(p: int, values: list[int], content: list[bool]) -> list[int]:
+    """Tokens that would make a pair repeat at once: "second floor second floor".
+
+    The duplicate usually sits beside a lock that holds the same words, which a 3-gram check
+    misses (the pair, not a triple, repeats).
+    """
+    found = []
+    if p >= 3 and all(content[p - 3 : p]) and values[p - 1] == values[p - 3]:
+        found.append(values[p - 2])
+    if p + 3 < len(values) and all(content[p + 1 : p + 4]) and values[p + 1] == values[p + 3]:
+        found.append(values[p + 2])
+    return found
 
 
 def _completions(

@@ -74,6 +74,16 @@ def test_a_trigram_is_caught_whichever_place_is_filled_last():
     assert (0, 1) in repeat_bans(torch.tensor([3]), ids, masked, free, FILLER)
 
 
+def test_a_pair_may_not_repeat_at_once():
+    free = torch.ones(5, dtype=torch.bool)
+    ids = torch.tensor([5, 6, 5, 0, 8])  # "second floor second ?" must not become "floor"
+    masked = torch.tensor([False, False, False, True, False])
+    assert (0, 6) in repeat_bans(torch.tensor([3]), ids, masked, free, FILLER)
+    ids = torch.tensor([8, 0, 5, 6, 5])  # "? floor second floor" on the right
+    masked = torch.tensor([False, True, False, False, False])
+    assert (0, 6) in repeat_bans(torch.tensor([1]), ids, masked, free, FILLER)
+
+
 def test_a_word_may_not_stand_next_to_itself_but_a_digit_may():
     free = torch.ones(3, dtype=torch.bool)
     ids = torch.tensor([5, 0, 7])

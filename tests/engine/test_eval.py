@@ -230,3 +230,15 @@ def test_the_runners_measure_both_systems_on_tiny_models():
     diffusion = rewrites["summary"]["diffusion"]
     assert diffusion["locks_kept"] == 1.0  # the engine's guarantee, measured
     assert json.dumps(rewrites)  # the report file can hold it
+
+
+def test_the_ablation_table_has_a_row_per_run(tmp_path):
+    from engine.eval import ablations
+
+    path = tmp_path / "quality.json"
+    path.write_text(json.dumps(fake_summary()))
+    out = tmp_path / "table.md"
+    assert ablations.main([f"guards={path}", f"other={path}", "--out", str(out)]) == 0
+    lines = out.read_text().splitlines()
+    assert len(lines) == 4 and lines[2].startswith("| guards | 30/42 | n/a |")
+    assert "| 2.00× |" in lines[2]

@@ -21,7 +21,9 @@ from app.cli import unified_diff
 from app.files import read_text_file, write_text_file
 from app.newlines import restore
 from engine.backends.base import Backend
+from engine.backends.masked import MaskedBackend
 from engine.bench.common import heldout_text, median
+from engine.bench.edit_cost import seen_tokens
 from engine.config import SamplerSettings
 from engine.protocol import Edit, Proposal, Span
 from engine.session import run_edit
@@ -55,6 +57,14 @@ def file_edit(
     return time.perf_counter() - started, time.process_time() - cpu
 
 
+def sees(backend: Backend, path: Path, target: Span, settings: SamplerSettings) -> int | None:
+    """Positions the model's input holds for this edit (masked models): the context window is
+    what a small file cannot fill."""
+    if not isinstance(backend, MaskedBackend):
+        return None
+    return seen_tokens(backend, Edit(1, read_text_file(path)[0], target, settings=settings))
+
+
 def file_cost(
     backend: Backend, sizes: tuple[int, ...] = SIZES, steps: int = 8, repeats: int = 3
 ) -> dict[str, Any]:
@@ -63,6 +73,7 @@ def file_cost(
     rows: dict[str, Any] = {}
     with tempfile.TemporaryDirectory(prefix="settle-bench-") as folder:
         files = {size: make_file(Path(folder), size) for size in sizes}
+        seen = {size: sees(backend, *files[size], settings) for size in sizes}
         file_edit(backend, *files[sizes[0]], settings)  # warm-up
         runs: dict[int, list[tuple[float, float]]] = {size: [] for size in sizes}
         for _ in range(repeats):  # sizes interleaved, so a noisy neighbour hits them all alike
@@ -70,7 +81,8 @@ def file_cost(
                 runs[size].append(file_edit(backend, *files[size], settings))
     for size in sizes:
         wall, cpu = [r[0] for r in runs[size]], [r[1] for r in runs[size]]
-        rows[str(size)] = {"edit_s": median(wall), "cpu_s": median(cpu), "runs_s": wall}
+        rows[str(size)] = {"edit_s": median(wall), "cpu_s": median(cpu), "runs_s": wall,
+                           "model_sees_tokens": seen[size]}  # fmt: skip
     first, last = rows[str(sizes[0])], rows[str(sizes[-1])]
     return {"steps": steps, "target_chars": TARGET_CHARS, "sizes": list(sizes), "rows": rows,
             "ratio_last_to_first": last["edit_s"] / first["edit_s"],

@@ -24,5 +24,6 @@ def test_file_cost_reports_every_size_and_the_ratio() -> None:
     assert result["sizes"] == [4_000, 50_000]
     assert all(len(result["rows"][k]["runs_s"]) == 2 for k in ("4000", "50000"))
     rows = result["rows"]
+    assert 0 < rows["4000"]["model_sees_tokens"] <= rows["50000"]["model_sees_tokens"]
     assert result["ratio_last_to_first"] == rows["50000"]["edit_s"] / rows["4000"]["edit_s"]
     assert result["cpu_ratio_last_to_first"] == rows["50000"]["cpu_s"] / rows["4000"]["cpu_s"]

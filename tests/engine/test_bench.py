@@ -142,12 +142,15 @@ def test_report_has_every_section_and_says_what_failed(tmp_path) -> None:
 def test_report_shows_the_file_size_table_and_its_ratio(tmp_path) -> None:
     from engine.bench.report import write_report
 
-    rows = {"4000": {"edit_s": 2.0, "cpu_s": 1.0}, "20000000": {"edit_s": 2.2, "cpu_s": 1.05}}
+    rows = {
+        "4000": {"edit_s": 2.0, "cpu_s": 1.0, "model_sees_tokens": 700},
+        "20000000": {"edit_s": 2.2, "cpu_s": 1.05, "model_sees_tokens": 1080},
+    }
     files = {"steps": 8, "target_chars": 200, "sizes": [4000, 20000000], "rows": rows,
              "ratio_last_to_first": 1.1, "cpu_ratio_last_to_first": 1.05}  # fmt: skip
     path = tmp_path / "bench.md"
     write_report({"machine": {"cpu": "test"}, "files": files}, path)
     text = path.read_text()
     assert "## Edit cost against file size" in text
-    assert "| 20,000,000 bytes | 2.2 | 1.05 |" in text
+    assert "| 20,000,000 bytes | 2.2 | 1.05 | 1080 |" in text
     assert "(read, rewrite 200 characters, diff, save): 1.10× wall, 1.05× CPU" in text

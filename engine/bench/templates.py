@@ -88,6 +88,7 @@ def fill_one(backend: Backend, path: Path) -> dict[str, Any]:
         "rounds": stats.rounds,
         "repaired": len(stats.repaired),
         "repaired_slots": list(stats.repaired),
+        "settled_by": settled_by_kind(stats.settled_at, kinds_of(path, text)),
         "instance": filled.value,
     }
     most_forwards, most_s = TARGETS.get(path.name, (None, None))
@@ -96,6 +97,25 @@ def fill_one(backend: Backend, path: Path) -> dict[str, Any]:
             most_forwards is None or stats.forwards <= most_forwards
         )
     return row
+
+
+def kinds_of(path: Path, text: str) -> dict[str, str]:
+    """Each JSON value's kind (its format, else string / integer / number / choice)."""
+    if path.suffix == ".md":
+        return {}
+    from engine.structured.compiler import compile_json
+
+    return {str(v.path): v.leaf.fmt or v.leaf.kind for v in compile_json(json.loads(text)).leaves()}
+
+
+def settled_by_kind(settled: dict[str, int], kinds: dict[str, str]) -> str:
+    """``choice 1 · date 4 · string 6``: by which forward each kind of value had settled (the
+    slowest value of that kind); table cells are all ``cell``."""
+    slowest: dict[str, int] = {}
+    for key, forward in settled.items():
+        kind = kinds.get(key, "cell")
+        slowest[kind] = max(slowest.get(kind, 0), forward)
+    return " · ".join(f"{k} {n}" for k, n in sorted(slowest.items(), key=lambda kv: kv[1]))
 
 
 def coverage(backend: Backend, quick: bool = False) -> dict[str, Any]:
@@ -138,6 +158,7 @@ def templates_section(section: Any, collection: Any) -> list[str]:
     if problem:
         return lines + problem
     keys = ["forwards", "forwards_per_slot", "settle_s", "cpu_s", "slots", "rounds", "repaired"]
+    keys.append("settled_by")
     rows = [[name] + [row.get(k) for k in keys] + [row.get("target_met", "")] for
             name, row in section["rows"].items()]  # fmt: skip
     lines += table(["template", *keys, "target met"], rows)
@@ -146,7 +167,8 @@ def templates_section(section: Any, collection: Any) -> list[str]:
         f"(CLI default settings). The process's first fill took {fmt(section['first_fill_s'])} s "
         "(it builds the per-tokenizer allowed sets every later fill reuses). *cpu_s* is the "
         "process's CPU time: with one torch thread, what the fill costs on an idle core when the "
-        "machine is shared (wall time then runs longer).",
+        "machine is shared (wall time then runs longer). *settled_by*: the forward by which every "
+        "value of a kind had all its positions settled, in the first round.",
         "",
     ]
     problem = failed("coverage", collection)

@@ -24,11 +24,11 @@ from collections.abc import Callable, Generator, Iterator
 from dataclasses import dataclass, field, replace
 from typing import Any, Protocol
 
-from engine.backends.base import Backend
-from engine.canvas import assemble, build_canvas, check_proposal
+from engine.backends.base import Backend, StepResult
+from engine.canvas import Canvas, assemble, build_canvas, check_proposal
 from engine.config import SamplerSettings
 from engine.errors import InvariantViolation
-from engine.plan import EditPlan, Segment
+from engine.plan import EditPlan, Segment, Slot
 from engine.protocol import (
     Cancelled,
     EditMode,
@@ -38,6 +38,7 @@ from engine.protocol import (
     Metrics,
     Proposal,
     SegmentText,
+    TokenState,
 )
 from engine.session import DraftTracker, denoise_frames, forbidden_texts, initial_step
 from engine.structured.compiler import Compiled, compile_json, parse_json_fill
@@ -83,6 +84,7 @@ class SlotStats:
     generated: int = 0
     churn: float = 0.0
     first_frame_s: float = 0.0
+    settled_at: dict[str, int] = field(default_factory=dict)  # value → forward (first round)
 
     def as_dict(self) -> dict[str, Any]:
         return {
@@ -93,6 +95,7 @@ class SlotStats:
             "rounds": self.rounds,
             "redenoised": self.redenoised,
             "repaired": list(self.repaired),
+            "settled_at_forward": dict(self.settled_at),
         }
 
 
@@ -114,6 +117,7 @@ class Round:
     plan: EditPlan
     document: str
     request_id: int
+    owners: tuple[Any, ...] = ()  # per plan segment: the value it belongs to, or None
 
 
 def settle_slots(
@@ -140,7 +144,7 @@ def settle_slots(
         if not keys:
             break
         plan = replace(plan_for(plan_segments), cache_locked=True)
-        step = Round(backend, keys, plan, document, request_id)
+        step = Round(backend, keys, plan, document, request_id, owners)
         texts = yield from run_round(
             step, round_settings(settings, number), stats, cancelled, clock, started
         )
@@ -190,9 +194,9 @@ def run_round(
     tracker = DraftTracker(step.request_id, canvas, table)
     yield tracker.frame(initial_step(canvas, settings.steps), clock() - started)
     stats.first_frame_s = stats.first_frame_s or clock() - started
-    last = yield from denoise_frames(
-        step.backend, canvas, tracker, settings, cancelled, clock, started
-    )
+    settled: dict[int, int] = {}
+    frames = denoise_frames(step.backend, canvas, tracker, settings, cancelled, clock, started)
+    last = yield from watch_settling(frames, settled)
     if last is None:
         return None
     texts = assemble(canvas, last.ids, table)
@@ -200,6 +204,7 @@ def run_round(
     if stats.rounds == 0:
         stats.slots = len(step.keys)
         stats.churn = tracker.churn(last.ids)
+        stats.settled_at = settled_by_value(step, canvas, settled)
     else:
         stats.redenoised += len(step.keys)
     stats.rounds += 1
@@ -208,6 +213,36 @@ def run_round(
     filler = table.specials.filler_id
     stats.generated += sum(1 for i in canvas.generated_positions() if last.ids[i] != filler)
     return [t.text for t in texts]
+
+
+def watch_settling(
+    frames: Generator[Frame, None, StepResult | None], settled: dict[int, int]
+) -> Generator[Frame, None, StepResult | None]:
+    """Pass the frames on, noting the forward at which each canvas position settled (closing
+    the inner generator, and so the backend's, if the fill is abandoned)."""
+    try:
+        while True:
+            try:
+                frame = next(frames)
+            except StopIteration as done:
+                return done.value
+            for update in frame.updates:
+                if update.state is TokenState.SETTLED:
+                    settled.setdefault(update.index, frame.forwards)
+            yield frame
+    finally:
+        frames.close()
+
+
+def settled_by_value(step: Round, canvas: Canvas, settled: dict[int, int]) -> dict[str, int]:
+    """For each open value: the forward by which all its positions had settled."""
+    found: dict[str, int] = {}
+    for index, owner in enumerate(step.owners):
+        if owner is None or not isinstance(step.plan.segments[index], Slot):
+            continue
+        at = max((settled.get(p, 0) for p in canvas.segment_positions(index)), default=0)
+        found[str(owner)] = max(found.get(str(owner), 0), at)
+    return found
 
 
 def metrics_for(stats: SlotStats, elapsed_s: float) -> Metrics:

@@ -16,6 +16,8 @@ def test_each_template_reports_forwards_time_and_repairs_and_the_targets() -> No
     assert row["forwards_per_slot"] == row["forwards"] / row["slots"]
     assert row["repaired"] == len(row["repaired_slots"]) and isinstance(row["target_met"], bool)
     assert isinstance(result["invoice_instance"], dict) and result["first_fill_s"] > 0
+    kinds = {part.split(" ")[0] for part in row["settled_by"].split(" · ")}
+    assert {"choice", "date", "email", "string"} <= kinds
 
 
 def test_the_eight_templates_and_the_large_schema_are_all_in_the_full_run() -> None:

@@ -367,4 +367,6 @@ def test_a_fill_settles_every_slot_in_one_canvas_within_its_forward_budget() -> 
     budget = FIRST_ROUND_STEPS + REDENOISE_STEPS * (stats.rounds - 1)
     assert stats.rounds <= REDENOISE_ROUNDS + 1 and stats.forwards <= budget
     assert stats.as_dict()["forwards_per_slot"] == stats.forwards / stats.slots
+    assert len(stats.settled_at) == stats.slots  # each value: the forward it had settled by
+    assert all(1 <= n <= FIRST_ROUND_STEPS for n in stats.settled_at.values())
     assert valid(INVOICE, filled.value)

@@ -100,6 +100,16 @@ def samples_section(results: dict[str, Any]) -> str:
     return "\n".join(lines)
 
 
+QUALITY = """## Quality suite and ablations
+
+`make eval` measures this adapter where users meet it: drafts, rewrites with locks, cloze gaps
+and the templates, beside the same-size autoregressive model (`docs/quality.md`). Each recipe or
+sampler variant is judged by that suite (`python -m engine.eval --adapter DIR` for a candidate
+adapter, `python -m engine.eval.ablations` for the table of variants), and an adapter replaces
+this one only when it wins there. The README's Quality section holds the latest ablation table.
+"""
+
+
 LIMITS = """## Limitations
 
 A 135M model adapted on well under a million tokens of CPU training: short fills (a word, a
@@ -130,6 +140,6 @@ def render(
     parts = [
         INTRO.format(base=config["base_model"], sha=config["base_sha256"]),
         data_section(sizes, debs), recipe, training_section(config, hardware),
-        eval_section(results, table), samples_section(results), LIMITS,
+        eval_section(results, table), samples_section(results), QUALITY, LIMITS,
     ]  # fmt: skip
     return "\n\n".join(part.strip() for part in parts) + "\n"

@@ -150,16 +150,23 @@ def settle_slots(
         )
         if texts is None:
             return None
-        for key in keys:
-            value = problem.read(key, [t for t, o in zip(texts, owners, strict=True) if o == key])
-            if value is not NOTHING:
-                accepted[key] = value
+        accepted |= read_round(problem, owners, texts)
         if stats.rounds == 1:
             stats.accepted_first = len(accepted)
     for key in open_keys(problem.layout(accepted)[1]):
         accepted[key] = problem.default(key, list(accepted.values()))
         stats.repaired.append(str(key))
     return accepted, stats
+
+
+def read_round(problem: SlotProblem, owners: tuple[Any, ...], texts: list[str]) -> dict[Any, Any]:
+    """The values a round's segment texts spell (each value from the segments it owns)."""
+    found: dict[Any, Any] = {}
+    for key in open_keys(owners):
+        value = problem.read(key, [t for t, o in zip(texts, owners, strict=True) if o == key])
+        if value is not NOTHING:
+            found[key] = value
+    return found
 
 
 def open_keys(owners: tuple[Any, ...]) -> tuple[Any, ...]:

@@ -106,57 +106,34 @@ def rewrite_rows(d: dict[str, Any], a: dict[str, Any]) -> list[Row]:
     ]
 
 
+def count_row(name: str, got: str, baseline: str, goal: str, met: bool) -> Row:
+    return (name, got, baseline, _goal(goal, met))
+
+
+def task_rows(name: str, d: dict[str, Any], a: dict[str, Any]) -> list[Row]:
+    """The rows of one task, given its diffusion and autoregressive summaries."""
+    if name == "cloze":
+        right, baseline = f"{d['right']}/{d['cases']}", f"{a['right']}/{a['cases']}"
+        return [count_row("cloze: answers right", right, baseline, "> AR", d["right"] > a["right"])]
+    if name == "structured":
+        return [
+            count_row("structured: valid", f"{d['valid']}/{d['templates']}",
+                      f"{a['valid']}/{a['templates']}", "100%", d["valid"] == d["templates"]),
+            count_row("structured: values sensible", _f(d["sensible_share"], pct=True),
+                      _f(a["sensible_share"], pct=True), "≥ 90%", d["sensible_share"] >= 0.9),
+        ]  # fmt: skip
+    out = text_rows(name, d, a) + (rewrite_rows(d, a) if name == "rewrite" else [])
+    ratio = speedup(d, a)
+    met = None if ratio is None else ratio >= 2
+    return [*out, (f"{name}: speed vs AR (same tokens)", f"{_f(ratio)}×", "1×", _goal("≥ 2×", met))]
+
+
 def rows(results: dict[str, Any]) -> list[Row]:
     out: list[Row] = []
-    tasks = results["tasks"]
-
-    def sides(name: str) -> tuple[dict[str, Any], dict[str, Any]]:
-        summary = tasks[name]["summary"]
-        return summary["diffusion"], summary["autoregressive"]
-
-    if "cloze" in tasks:
-        d, a = sides("cloze")
-        out.append(
-            (
-                "cloze: answers right",
-                f"{d['right']}/{d['cases']}",
-                f"{a['right']}/{a['cases']}",
-                _goal("> AR", d["right"] > a["right"]),
-            )
-        )
-    for task in ("draft", "rewrite"):
-        if task in tasks:
-            d, a = sides(task)
-            out += text_rows(task, d, a)
-            if task == "rewrite":
-                out += rewrite_rows(d, a)
-            ratio = speedup(d, a)
-            out.append(
-                (
-                    f"{task}: speed vs AR (same tokens)",
-                    f"{_f(ratio)}×",
-                    "1×",
-                    _goal("≥ 2×", None if ratio is None else ratio >= 2),
-                )
-            )
-    if "structured" in tasks:
-        d, a = sides("structured")
-        out.append(
-            (
-                "structured: valid",
-                f"{d['valid']}/{d['templates']}",
-                f"{a['valid']}/{a['templates']}",
-                _goal("100%", d["valid"] == d["templates"]),
-            )
-        )
-        out.append(
-            (
-                "structured: values sensible",
-                _f(d["sensible_share"], pct=True),
-                _f(a["sensible_share"], pct=True),
-                _goal("≥ 90%", d["sensible_share"] >= 0.9),
-            )
-        )
+    for name in ("cloze", "draft", "rewrite", "structured"):
+        if name in results["tasks"]:
+            summary = results["tasks"][name]["summary"]
+            out += task_rows(name, summary["diffusion"], summary["autoregressive"])
     return out
 
 

@@ -176,11 +176,12 @@ def open_keys(owners: tuple[Any, ...]) -> tuple[Any, ...]:
 
 def round_settings(settings: SamplerSettings, number: int) -> SamplerSettings:
     """How a fill round denoises: every slot in one parallel canvas (one block), committed by
-    confidence threshold, within a small step budget (the first round's, then a re-denoise's);
-    each round gets a fresh seed."""
+    confidence threshold, within a small step budget (the first round's, then a re-denoise's),
+    from pure noise whatever the rewrite strength; each round gets a fresh seed."""
     steps = FIRST_ROUND_STEPS if number == 0 else REDENOISE_STEPS
     return settings.with_changes(
         steps=min(settings.steps, steps),
+        strength=1.0,  # a slot has no original text to keep: every position starts as noise
         block_length=0,
         threshold=settings.threshold or FILL_THRESHOLD,
         seed=settings.seed + number,

@@ -370,3 +370,13 @@ def test_a_fill_settles_every_slot_in_one_canvas_within_its_forward_budget() -> 
     assert len(stats.settled_at) == stats.slots  # each value: the forward it had settled by
     assert all(1 <= n <= FIRST_ROUND_STEPS for n in stats.settled_at.values())
     assert valid(INVOICE, filled.value)
+
+
+def test_every_round_starts_from_noise_in_one_block_whatever_the_edit_settings() -> None:
+    from engine.structured.fill import FIRST_ROUND_STEPS, REDENOISE_STEPS, round_settings
+
+    edit = SamplerSettings(steps=32, strength=0.3, block_length=32, threshold=None, seed=5)
+    first, second = round_settings(edit, 0), round_settings(edit, 1)
+    assert first.strength == second.strength == 1.0 and first.block_length == 0
+    assert (first.steps, second.steps) == (FIRST_ROUND_STEPS, REDENOISE_STEPS)
+    assert first.threshold is not None and (first.seed, second.seed) == (5, 6)

@@ -48,7 +48,7 @@ bench: $(VENV)/.runtime
 eval: $(VENV)/.runtime
 	$(BIN)/python -m engine.eval --out $(BENCH_OUT) $(EVAL_ARGS)
 
-# Faults at scale (about 45 minutes on a 2-core CPU; `make test` runs a small sample of each):
+# Faults at scale (about an hour on a 2-core CPU; `make test` runs a small sample of each):
 # 100 worker kills, 100 window kills, a full disk, a read-only file system, the file changed on
 # disk, 10,000 lock-fuzzing cases. Counts go to docs/faults.json (quoted in the README).
 FAULTS := tests/app/test_fault_worker_kill.py tests/app/test_fault_gui_kill.py \

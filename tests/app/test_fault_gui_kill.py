@@ -23,6 +23,8 @@ from engine.client import ThreadWorker
 from tests.helpers.faults import record, trials
 from tests.helpers.gui_typist import STREAM
 
+ROOT = Path(__file__).resolve().parents[2]
+
 
 def run_and_kill(folder: Path, delay_s: float) -> list[str]:
     """Start the typist, kill it ``delay_s`` after it is ready; its log lines."""
@@ -30,7 +32,7 @@ def run_and_kill(folder: Path, delay_s: float) -> list[str]:
     env = {**os.environ, "QT_QPA_PLATFORM": "offscreen"}
     child = subprocess.Popen(
         [sys.executable, "-m", "tests.helpers.gui_typist", str(folder)],
-        env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+        cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
     )  # fmt: skip
     log = folder / "log"
     deadline = time.monotonic() + 120

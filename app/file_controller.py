@@ -44,6 +44,7 @@ class FileController(QObject):
         self.path: Path | None = None
         self.layout = Layout()
         self.fingerprint: str | None = None  # of the bytes last read or written at self.path
+        self._autosaved: tuple[int, tuple[tuple[int, int], ...]] | None = None  # what it held
         self.doc_id = uuid.uuid4().hex
         self._dialog: QWidget | None = None  # keeps the open dialog alive
         self.autosave = QTimer(self, interval=AUTOSAVE_MS)
@@ -92,6 +93,7 @@ class FileController(QObject):
         self.recovery.discard(self.doc_id)
         self.doc_id = uuid.uuid4().hex
         self.path, self.layout, self.fingerprint = path, layout, None
+        self._autosaved = None
         self.editor.load_text(text, locks)
         self.editor.document().setModified(False)
         self._announce()
@@ -202,11 +204,15 @@ class FileController(QObject):
         """Autosave; a failure (full disk…) is reported, never raised out of the timer's slot."""
         if not self.modified:
             return
+        # Unchanged since the last snapshot: writing it again would only cost time (a 20 MB
+        # document takes a good part of a second on the window's thread).
+        state = (self.editor.document().revision(), tuple(self.editor.lock_spans()))
+        if state == self._autosaved:
+            return
         path = str(self.path) if self.path else None
         try:
-            self.recovery.save(
-                self.doc_id, path, self.editor.plain_text(), self.editor.lock_spans()
-            )
+            self.recovery.save(self.doc_id, path, self.editor.plain_text(), list(state[1]))
+            self._autosaved = state
         except DocumentError as error:
             self.message.emit(f"Autosave failed: {error} Save your document to keep it safe.")
 

@@ -147,3 +147,25 @@ def test_a_fresh_window_has_nothing_to_save(qtbot, session: Session) -> None:
     session.window.close()
     assert session.files._dialog is None
     qtbot.waitUntil(lambda: not session.window.isVisible(), timeout=2000)
+
+
+def test_autosave_writes_only_what_changed_since_the_last_snapshot(
+    qtbot, session: Session, monkeypatch
+) -> None:
+    written: list[str] = []
+    save = session.files.recovery.save
+
+    def counted(doc_id: str, path: str | None, text: str, locks: list) -> None:
+        written.append(text)
+        save(doc_id, path, text, locks)
+
+    monkeypatch.setattr(session.files.recovery, "save", counted)
+    qtbot.keyClicks(session.window.editor, "draft")
+    session.files.snapshot()
+    session.files.snapshot()  # nothing changed: a 20 MB document is not written again
+    assert written == ["draft"]
+    session.window.editor.set_lock_spans([(0, 5)])
+    session.files.snapshot()  # a new lock is a change
+    qtbot.keyClicks(session.window.editor, "!")
+    session.files.snapshot()
+    assert written == ["draft", "draft", "draft!"]

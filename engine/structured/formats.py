@@ -77,9 +77,10 @@ def strict(fmt: str, text: str) -> bool:
 
 
 def _date() -> list[Part]:
-    """Every spelling is a real date: months 01-09, days 01-29 without 10 and 20."""
+    """Every spelling is a real date, leap year or not: months 01-09, days 01-28 whose last
+    digit is 1-8."""
     year: list[Part] = [one("12"), one("09"), one(DIGITS), one(DIGITS)]
-    return [*year, "-0", one(DIGITS[1:]), "-", one("012"), one(DIGITS[1:])]
+    return [*year, "-0", one(DIGITS[1:]), "-", one("012"), one(DIGITS[1:9])]
 
 
 def _time() -> list[Part]:

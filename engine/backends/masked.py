@@ -191,7 +191,11 @@ class MaskedBackend:
         # A seed token its position may not hold (a letter in a digits slot, a special token
         # typed into the document) is always renoised, so the output keeps every constraint.
         fits = allowed[torch.arange(n, device=self.device), seed]
-        masked = choose_masked(~locked, fits, settings.strength, generator)
+        # Strength is the share of the *original* tokens renoised: positions that hold no
+        # original token (a draft, a rewrite's extra room) have nothing to keep and start masked.
+        seeded = torch.tensor(canvas.seeded, device=self.device)
+        masked = choose_masked(~locked & seeded, fits, settings.strength, generator)
+        masked |= ~locked & ~seeded
         ids = torch.where(masked, self.mask_id, seed)
         prefix, before, after = self._context(plan, settings, n)
         seq = torch.tensor([*prefix, *before, *ids.tolist(), *after], device=self.device)

@@ -73,10 +73,15 @@ def main(argv: list[str] | None = None) -> int:
         raise SystemExit(f"Unknown tasks {sorted(unknown)}; tasks: {', '.join(TASKS)}")
     cases = load_cases()
     started = time.perf_counter()
-    results = run_suite(cases, tasks, parse_settings(args.set), args.limit, args.adapter)
-    results["meta"]["contamination"] = contamination(cases)
-    results["meta"]["wall_s"] = time.perf_counter() - started
-    write(results, args.out, args.name)
+    contaminated = contamination(cases)
+
+    def save(results: dict[str, Any]) -> None:
+        results["meta"]["contamination"] = contaminated
+        results["meta"]["wall_s"] = time.perf_counter() - started
+        write(results, args.out, args.name)
+
+    settings = parse_settings(args.set)
+    save(run_suite(cases, tasks, settings, args.limit, args.adapter, done=save))
     return 0
 
 

@@ -8,6 +8,7 @@ from the same converted folder. Both run on one torch thread, as the worker does
 from __future__ import annotations
 
 import platform
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -43,8 +44,15 @@ def load_systems(
 
 
 def run_suite(
-    cases: Cases, tasks: list[str], changes: dict[str, Any], limit: int, adapter: Path | None = None
+    cases: Cases,
+    tasks: list[str],
+    changes: dict[str, Any],
+    limit: int,
+    adapter: Path | None = None,
+    done: Callable[[dict[str, Any]], None] = lambda _results: None,
 ) -> dict[str, Any]:
+    """Every chosen task in turn; ``done`` gets the results so far after each (a long run that
+    fails late still leaves what it measured)."""
     diffusion, ar, loaded = load_systems(changes, adapter)
     systems = {"diffusion": diffusion, "autoregressive": ar}
     judge = Judge(ar.model, ar.encode, ar.start_id)
@@ -59,14 +67,20 @@ def run_suite(
         },
         "tasks": {},
     }
-    if "cloze" in tasks:
-        results["tasks"]["cloze"] = cloze_task(cut(cases.cloze), systems, ar.encode)
-    if "draft" in tasks:
-        results["tasks"]["draft"] = draft_task(cut(cases.drafts), systems, judge)
-    if "rewrite" in tasks:
-        results["tasks"]["rewrite"] = rewrite_task(cut(cases.rewrites), systems, judge)
-    if "structured" in tasks:
-        from engine.eval.structured import structured_task
-
-        results["tasks"]["structured"] = structured_task(diffusion.backend, ar, diffusion.settings)
+    runners: dict[str, Callable[[], dict[str, Any]]] = {
+        "cloze": lambda: cloze_task(cut(cases.cloze), systems, ar.encode),
+        "draft": lambda: draft_task(cut(cases.drafts), systems, judge),
+        "rewrite": lambda: rewrite_task(cut(cases.rewrites), systems, judge),
+        "structured": lambda: structured(diffusion.backend, ar, diffusion.settings),
+    }
+    for name, run in runners.items():
+        if name in tasks:
+            results["tasks"][name] = run()
+            done(results)
     return results
+
+
+def structured(backend: Any, ar: Autoregressive, settings: Any) -> dict[str, Any]:
+    from engine.eval.structured import structured_task
+
+    return structured_task(backend, ar, settings)

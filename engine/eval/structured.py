@@ -26,7 +26,8 @@ CELL_TOKENS = 12
 
 
 def templates() -> list[Path]:
-    return sorted(TEMPLATES.glob("*.schema.json")) + sorted(TEMPLATES.glob("*.md"))
+    tables = [path for path in sorted(TEMPLATES.glob("*.md")) if path.name != "README.md"]
+    return sorted(TEMPLATES.glob("*.schema.json")) + tables
 
 
 def diffusion_fill(backend: Any, path: Path, settings: Any) -> dict[str, Any]:

@@ -212,3 +212,16 @@ def test_a_rewrite_shows_the_model_its_passage_and_a_draft_does_not():
     assert passage_ids(rewrite, table, SamplerSettings(show_passage=False)) == []
     draft = plan_edit(Edit(1, text, Span(7, 7), mode=EditMode.DRAFT))
     assert passage_ids(draft, table, SamplerSettings()) == []
+
+
+def test_strength_keeps_only_original_tokens_never_filler_in_their_place():
+    """A draft (no original text) starts fully masked whatever the strength."""
+    backend = llama_backend()
+    settings = SamplerSettings(steps=4, draft_tokens=12, strength=0.3)
+    edit = Edit(1, "Hello.", Span(6, 6), mode=EditMode.DRAFT, settings=settings)
+    frames = [e for e in run_edit(backend, edit) if not isinstance(e, Proposal)]
+    first_step = frames[1]  # frame 0 is the seed; frame 1 the first forward's draft
+    assert first_step.forwards == 1
+    proposal = next(e for e in run_edit(backend, edit) if isinstance(e, Proposal))
+    assert proposal.text.strip()
+    assert proposal.metrics.tokens_generated >= 6  # not half filler from the start

@@ -64,6 +64,21 @@ class ProseGuards:
         end = self.segment_end.to(ids.device)
         return end | (next_is_filler & ~end)
 
+    def veto(self, chosen: torch.Tensor, guess: torch.Tensor, ranked: torch.Tensor) -> torch.Tensor:
+        """``chosen`` without the less sure of two neighbours committed as the same word at once.
+
+        :meth:`adjust` bans a word beside a *committed* copy of itself; two positions committed
+        in the same step never saw each other's choice, so "the the" is caught here instead.
+        """
+        chosen = chosen.clone()
+        same = (guess[1:] == guess[:-1]) & chosen[1:] & chosen[:-1] & self.free[1:].to(guess.device)
+        for left in same.nonzero().flatten().tolist():
+            if not (chosen[left] and chosen[left + 1]) or not self.is_word(int(guess[left])):
+                continue
+            drop = left if ranked[left] < ranked[left + 1] else left + 1
+            chosen[drop] = False
+        return chosen
+
     def rank(self, confidence: torch.Tensor, guess: torch.Tensor) -> torch.Tensor:
         """Confidences for choosing what to commit: any filler ranks below any content."""
         is_filler = (guess == self.filler_id) & self.free.to(guess.device)

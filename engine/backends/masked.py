@@ -255,6 +255,8 @@ class MaskedBackend:
         chosen = select_fixed(ranked, eligible, quota)
         if settings.threshold is not None:
             chosen |= select_threshold(ranked, eligible, settings.threshold)
+        if state.guards is not None and steps_left > 1:  # a block's last step commits all
+            chosen = state.guards.veto(chosen, guess, ranked)
         state.ids[chosen] = guess[chosen]
         state.masked &= ~chosen
         state.guess, state.confidence = guess, scores

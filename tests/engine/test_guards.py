@@ -46,6 +46,15 @@ def test_adjust_bans_filler_away_from_the_tail():
     assert out[3, FILLER] == 0.0
 
 
+def test_two_neighbours_chosen_as_the_same_word_keep_only_the_surer():
+    canvas = canvas_of([Kind.FREE] * 4, [0] * 4)
+    guards = ProseGuards(canvas, FILLER, lambda token: token == 5)
+    chosen = torch.tensor([True, True, True, True])
+    guess = torch.tensor([5, 5, 7, 7])  # a word twice, then a non-word (a digit) twice
+    ranked = torch.tensor([0.4, 0.9, 0.5, 0.5])
+    assert guards.veto(chosen, guess, ranked).tolist() == [False, True, True, True]
+
+
 def test_filler_ranks_below_any_content():
     canvas = canvas_of([Kind.FREE] * 3, [0] * 3)
     guards = ProseGuards(canvas, FILLER)

@@ -42,6 +42,9 @@ def parser() -> argparse.ArgumentParser:
     )
     train.add_argument("--init", type=Path, default=None, help="an adapter to start from")
     train.add_argument("--lr", type=float, default=4e-4, help="peak LoRA learning rate")
+    train.add_argument(
+        "--fit-budget", action="store_true", help="set --steps from the first steps' speed"
+    )
     evaluate = commands.add_parser("eval", help="measure base, adapted and autoregressive")
     evaluate.add_argument("--adapter", type=Path, default=embedded.ADAPTER_DIR)
     evaluate.add_argument("--sequences", type=int, default=40)
@@ -65,7 +68,7 @@ def main(argv: list[str] | None = None) -> int:
             out=args.out, rank=args.rank, alpha=2.0 * args.rank, length=args.length,
             batch=args.batch, steps=args.steps, budget_s=args.budget_min * 60,
             device=args.device, threads=args.threads, attention=args.attention, init=args.init,
-            lr=args.lr,
+            lr=args.lr, fit_budget=args.fit_budget,
         )  # fmt: skip
         print(json.dumps(train(config).__dict__))
     else:

@@ -68,18 +68,27 @@ class Stream:
         self.specials = specials
         self.length = length
         self.rng = random.Random(seed)
+        # Each document is tokenized once: re-encoding whole manuals on every draw kept a GPU
+        # waiting on the CPU. The draws (and so a seeded run) are the same either way.
+        self.encoded: dict[tuple[int, bool], list[int]] = {}
 
     def encode(self, text: str) -> list[int]:
         return list(self.tokenizer.encode(text, add_special_tokens=False))
+
+    def encode_doc(self, doc: Doc, separated: bool = False) -> list[int]:
+        key = (id(doc), separated)  # the docs live as long as the stream
+        if key not in self.encoded:
+            self.encoded[key] = self.encode(("\n\n" if separated else "") + doc.text)
+        return self.encoded[key]
 
     def window(self, size: int, source: str | None = None) -> list[int]:
         """``size`` consecutive tokens from one source, documents joined with blank lines."""
         names = [s for s in SOURCES if s in self.by_source]
         source = source or self.rng.choices(names, [SOURCES[s] for s in names])[0]
         docs = self.by_source[source]
-        ids = self.encode(self.rng.choice(docs).text)
+        ids = list(self.encode_doc(self.rng.choice(docs)))
         while len(ids) < size + 1:
-            ids += self.encode("\n\n" + self.rng.choice(docs).text)
+            ids += self.encode_doc(self.rng.choice(docs), separated=True)
         start = self.rng.randrange(0, len(ids) - size)
         return ids[start : start + size]
 

@@ -15,7 +15,7 @@ import json
 import math
 import os
 import time
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -27,6 +27,7 @@ from engine.adapt.examples import IGNORE, Specials, Stream, batch, canvas_starts
 from engine.adapt.lora import TokenRows, inject, load_adapter_into, save_adapter
 
 CHECKPOINT = "checkpoint.pt"
+PROBE_STEPS = 20  # steps timed before ``fit_budget`` sets the step count
 LOG = "log.jsonl"
 SUMMARY = "summary.json"
 
@@ -54,6 +55,9 @@ class TrainConfig:
     # is read causally, as the base reads it, and only the canvas (and after) attends both ways.
     attention: str = "bidirectional"
     init: Path | None = None  # an adapter to start from instead of zero
+    # Set ``steps`` from the speed of the first steps so the schedule ends with the budget:
+    # a run on borrowed hardware has minutes, not a known step count.
+    fit_budget: bool = False
 
 
 @dataclass
@@ -198,7 +202,9 @@ def adapter_config(config: TrainConfig, specials: Specials, state: State) -> dic
         "attention": config.attention,
         "training": {"steps": state.step, "tokens": state.tokens, "targets": state.targets,
                      "seconds": round(state.elapsed_s), "length": config.length,
-                     "batch": config.batch, "lr": config.lr, "seed": config.seed},
+                     "batch": config.batch, "lr": config.lr, "seed": config.seed,
+                     "device": config.device,
+                     "init": config.init.name if config.init is not None else None},
     }  # fmt: skip
 
 
@@ -213,7 +219,7 @@ def train(config: TrainConfig) -> State:
     docs = corpus.read(config.corpus / "train.jsonl")
     prefix = config.attention == "prefix-causal"
     stream = Stream(docs, tokenizer, specials, config.length, config.seed + state.step, prefix)
-    loop(config, model, rows, opt, stream, state)
+    config = loop(config, model, rows, opt, stream, state)
     save_checkpoint(checkpoint, model, rows, opt, state)
     for folder in (config.run / "adapter", config.out):
         if folder is not None:
@@ -224,14 +230,27 @@ def train(config: TrainConfig) -> State:
     return state
 
 
+def fitted_steps(config: TrainConfig, state: State, probe_start: State) -> int:
+    """The step count the rest of the budget allows at the speed of the steps since the probe."""
+    per_step = (state.elapsed_s - probe_start.elapsed_s) / max(1, state.step - probe_start.step)
+    left = max(0.0, config.budget_s - state.elapsed_s)
+    return state.step + max(1, int(0.97 * left / max(per_step, 1e-9)))  # room for the last save
+
+
 def loop(
     config: TrainConfig, model: Any, rows: TokenRows, opt: Any, stream: Stream, state: State
-) -> None:
-    """The training loop: one short iteration per step, a checkpoint every few minutes."""
+) -> TrainConfig:
+    """The training loop: one short iteration per step, a checkpoint every few minutes.
+
+    Returns the config it ended with (``fit_budget`` replaces the step count after the probe).
+    """
     device = torch.device(config.device)
     started, last_save, trainable = time.monotonic(), time.monotonic(), list(opt.param_groups)
-    base_elapsed, ema = state.elapsed_s, None
+    base_elapsed, ema, probe = state.elapsed_s, None, State(**asdict(state))
     while state.step < config.steps and state.elapsed_s < config.budget_s:
+        if config.fit_budget and state.step == probe.step + PROBE_STEPS:
+            config = replace(config, steps=fitted_steps(config, state, probe))
+            print(json.dumps({"fitted_steps": config.steps}), flush=True)
         examples = [stream.draw() for _ in range(config.batch)]
         ids, targets, weights = (t.to(device) for t in batch(examples))
         mask = (
@@ -258,6 +277,7 @@ def loop(
         if time.monotonic() - last_save > config.checkpoint_s:
             save_checkpoint(config.run / CHECKPOINT, model, rows, opt, state)
             last_save = time.monotonic()
+    return config
 
 
 def log(run: Path, state: State, ema: float, loss: float, lr: float) -> None:

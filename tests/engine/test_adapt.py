@@ -21,7 +21,16 @@ from engine.adapt.evaluate import eval_set, scores
 from engine.adapt.examples import IGNORE, Specials, Stream, batch
 from engine.adapt.lora import TokenRows, inject, save_adapter
 from engine.adapt.report import run_eval
-from engine.adapt.train import TrainConfig, diffusion_loss, optimizer_for, specials_for, train
+from engine.adapt.train import (
+    PROBE_STEPS,
+    State,
+    TrainConfig,
+    diffusion_loss,
+    fitted_steps,
+    optimizer_for,
+    specials_for,
+    train,
+)
 from engine.adapters import merge_lora
 from engine.models import embedded_spec
 from tests.helpers.model_folders import save_tiny
@@ -101,6 +110,36 @@ def test_training_saves_a_checkpoint_and_resumes_from_it(tmp_path: Path) -> None
     assert resumed.step == 3 and resumed.tokens == 3 * 2 * 32
     saved = json.loads((tmp_path / "out" / "adapter_config.json").read_text())
     assert saved["r"] == 4 and saved["training"]["steps"] == 3 and saved["shift"] is True
+
+
+def test_the_step_count_is_fitted_to_the_budget_from_the_probe_steps(tmp_path: Path) -> None:
+    config = TrainConfig(base=tmp_path, corpus=tmp_path, run=tmp_path, budget_s=100.0)
+    probe, now = State(step=10, elapsed_s=5.0), State(step=30, elapsed_s=15.0)  # 0.5 s a step
+    assert fitted_steps(config, now, probe) == 30 + int(0.97 * 85 / 0.5)
+    assert fitted_steps(config, State(step=30, elapsed_s=120.0), probe) == 31  # over: one more
+
+
+def test_a_fitted_run_stops_at_its_fitted_step_count(tmp_path: Path, capsys) -> None:
+    base = save_tiny(tmp_path / "base")
+    write_corpus(tmp_path)
+    config = TrainConfig(
+        base=base, corpus=tmp_path / "corpus", run=tmp_path / "run", out=None, rank=4,
+        alpha=8.0, length=32, batch=2, steps=1_000_000, warmup=1, budget_s=3.0, fit_budget=True,
+    )  # fmt: skip
+    state = train(config)
+    printed = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    fitted = next(p["fitted_steps"] for p in printed if "fitted_steps" in p)
+    assert PROBE_STEPS < fitted < 1_000_000  # the probe's speed set the count, not --steps
+    assert state.step == fitted or state.elapsed_s >= config.budget_s
+
+
+def test_cached_encodings_draw_the_same_examples_as_fresh_ones() -> None:
+    cached, fresh = tiny_stream(seed=3), tiny_stream(seed=3)
+    first = [cached.draw() for _ in range(20)]
+    again = [cached.draw() for _ in range(20)]  # now from the cache
+    fresh_draws = [fresh.draw() for _ in range(40)]
+    assert [e.ids for e in first + again] == [e.ids for e in fresh_draws]
+    assert cached.encoded  # documents were cached
 
 
 # --- the adapter -----------------------------------------------------------------------------

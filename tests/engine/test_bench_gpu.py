@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+import json
 import math
 
 import pytest
 import torch
 
-from engine.bench import gpu
+from engine.bench import gpu, gpu_parts, gpu_report
 
 
 def test_meta_build_matches_a_normal_build_in_shape_and_rotary_tables() -> None:
@@ -28,20 +29,85 @@ def test_meta_build_matches_a_normal_build_in_shape_and_rotary_tables() -> None:
     assert torch.isfinite(logits).all()
 
 
-def test_measure_reports_times_rooflines_and_parameter_counts() -> None:
-    result = gpu.measure(gpu.TINY_TEXT, torch.device("cpu"), (16,), canvas=16, mib=1, repeats=1)
-    assert result["copy_gb_s"] > 0 and result["matmul_tflop_s"] > 0
-    diffusion, ar = result["diffusion"], result["autoregressive"]
-    assert diffusion["decoder"]["total"] <= diffusion["parameters"]["total"]
-    assert ar["parameters"]["active"] < ar["parameters"]["total"]  # top-2 of 4 experts
-    for entry in (diffusion["prompt_16"], ar["prompt_16"]):
-        assert entry["roofline_ms"] > 0
-        assert math.isfinite(next(v for k, v in entry.items() if k.endswith("_ms")))
+def test_roofline_bytes_count_weights_and_the_kv_cache_a_forward_reads() -> None:
+    model = gpu.build_autoregressive(gpu.TINY_TEXT, torch.device("cpu"), torch.float32)
+    params = gpu.counts(model, gpu.TINY_TEXT)
+    assert params["active"] < params["total"]  # top-2 of 4 experts
+    assert gpu.experts_touched(gpu.TINY_TEXT, 1) == 0.5
+    assert gpu.experts_touched(gpu.TINY_TEXT, 256) == pytest.approx(1.0)
+    assert gpu.weight_bytes(params, 1.0) == 2 * params["total"]
+    layers = gpu.kv_layers(model)  # one sliding (window 64) and one full layer, 1 KV head x 32
+    assert layers == [(64, 64), (64, None)]
+    assert gpu.kv_bytes(layers, 100) == 2 * 64 * (64 + 100)  # the window caps the sliding one
+
+
+def test_the_full_vocabulary_table_tokenizes_any_text_and_decodes_it_back() -> None:
+    table = gpu_parts.vocab_table(1000)
+    assert len(table.tokenizer) == 1000
+    text = "Ada wrote 1843 notes, café!"
+    assert table.decode(table.encode(text)) == text
+    assert table.specials.filler_id == table.tokenizer.convert_tokens_to_ids("<fill>")
+
+
+def test_the_whole_run_on_the_cpu_writes_every_part_and_the_page(tmp_path, monkeypatch) -> None:
+    from tests.helpers.backends import llama_backend
+
+    monkeypatch.setattr(gpu_parts, "load_embedded", lambda device, adapter: (llama_backend(), "t"))
+    real = gpu_parts.Run.autoregressive
+
+    def broken(self, deadline):  # one part fails: recorded, the others still run
+        raise RuntimeError("out of memory (simulated)")
+
+    monkeypatch.setattr(gpu_parts.Run, "autoregressive", broken)
+    args = ["--tiny", "--device", "cpu", "--prompts", "8,24", "--canvas", "16", "--repeats", "1",
+            "--embedded", "--out-dir", str(tmp_path)]  # fmt: skip
+    assert gpu.main(args) == 0
+    results = json.loads((tmp_path / "gpu.json").read_text())
+    parts = results["parts"]
+    assert set(parts) == {"bandwidth", "diffusion", "settle_overhead", "autoregressive", "embedded"}
+    assert "simulated" in parts["autoregressive"]["error"]
+    assert "Traceback" in parts["autoregressive"]["trace"]
+    for prompt in ("8", "24"):
+        step = parts["diffusion"]["prompts"][prompt]
+        assert step["kv_bytes"] > 0 and step["weight_bytes"] > 0 and step["roofline_ms"] > 0
+        assert step["tokens_per_s"]["20"] == pytest.approx(2 * step["tokens_per_s"]["10"])
+    assert (
+        parts["diffusion"]["prompts"]["24"]["kv_bytes"]
+        > parts["diffusion"]["prompts"]["8"]["kv_bytes"]
+    )
+    settle = parts["settle_overhead"]
+    assert settle["vocab"] == gpu.TINY_TEXT["vocab_size"]
+    assert [e["settle_forwards"] for e in settle["by_steps"].values()] == [2, 6]
+    assert math.isfinite(settle["overhead_per_step"])
+    assert parts["embedded"]["forwards"] >= 1 and parts["embedded"]["settle_s"] > 0
+    assert results["machine"]["torch"] == torch.__version__
+    assert set(results["headline"]["step_over_roofline"]) == {"8", "24"}
+    page = (tmp_path / "benchmarks-gpu.md").read_text()
+    assert "Settle's overhead per step: **" in page and "failed: `RuntimeError" in page
+    # the AR part on its own, then the report command rebuilding the page from the JSON
+    run = gpu_parts.Run(gpu.TINY_TEXT, torch.device("cpu"), (8,), 16, 1, True)
+    ar = real(run, deadline=float("inf"))
+    assert ar["prompts"]["8"]["token_ms"] and ar["prompts"]["8"]["kv_bytes"] > 0
+    parts["autoregressive"] = ar
+    results["headline"] = gpu_parts.headline(parts)
+    (tmp_path / "gpu.json").write_text(json.dumps(results))
+    out = tmp_path / "page.md"
+    assert gpu_report.main(["--json", str(tmp_path / "gpu.json"), "--out", str(out)]) == 0
+    assert "Diffusion / AR tokens/s, prompt 8" in out.read_text()
+
+
+def test_a_short_budget_skips_parts_with_their_reason(tmp_path) -> None:
+    args = ["--tiny", "--device", "cpu", "--budget-s", "0.2", "--out-dir", str(tmp_path)]
+    assert gpu.main(args) == 0
+    parts = json.loads((tmp_path / "gpu.json").read_text())["parts"]
+    assert set(parts) == {"bandwidth", "diffusion", "settle_overhead", "autoregressive"}
+    assert all("budget left" in part["skipped"] for part in parts.values())
+    assert "skipped: " in (tmp_path / "benchmarks-gpu.md").read_text()
 
 
 def test_without_a_gpu_it_skips_with_a_message(capsys, tmp_path) -> None:
     if torch.cuda.is_available():
         pytest.skip("a GPU is present")
-    assert gpu.main(["--out", str(tmp_path / "gpu.json")]) == 0
+    assert gpu.main(["--out-dir", str(tmp_path)]) == 0
     assert "no CUDA GPU" in capsys.readouterr().out
     assert not (tmp_path / "gpu.json").exists()

@@ -330,6 +330,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--repeats", type=int, default=3)
     parser.add_argument("--embedded", action="store_true", help="also the embedded model (GGUF)")
     parser.add_argument("--adapter", type=Path, help="the embedded model's adapter folder")
+    parser.add_argument(
+        "--only", help="run only these parts (comma-separated; gpu_report merges several runs)"
+    )
     parser.add_argument("--tiny", action="store_true", help=argparse.SUPPRESS)  # the CPU tests
     parser.add_argument("--device", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
@@ -376,6 +379,9 @@ def main(argv: list[str] | None = None) -> int:
     ]
     if args.embedded:
         order.append(("embedded", lambda deadline: run.embedded(deadline, args.adapter)))
+    if args.only:
+        wanted = {name.strip() for name in args.only.split(",")}
+        order = [(name, work) for name, work in order if name in wanted]
     for index, (name, work) in enumerate(order):
         reserve = sum(needs[later] for later, _ in order[index + 1 :])
         if name == "autoregressive" or name == "embedded":

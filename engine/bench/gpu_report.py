@@ -174,6 +174,17 @@ def _embedded(part: dict[str, Any] | None, settings: dict[str, Any]) -> list[str
             f" {max(len(part['runs']) - 1, 1)} after a warm-up).", ""]  # fmt: skip
 
 
+def merged(runs: list[dict[str, Any]]) -> dict[str, Any]:
+    """Several runs' results as one: later runs' parts replace earlier ones of the same name."""
+    from engine.bench.gpu_parts import headline
+
+    results = {**runs[0], "parts": dict(runs[0]["parts"])}
+    for later in runs[1:]:
+        results["parts"].update(later["parts"])
+    results["headline"] = headline(results["parts"])
+    return results
+
+
 def write_report(results: dict[str, Any], path: Path) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(render(results), encoding="utf-8")
@@ -181,10 +192,16 @@ def write_report(results: dict[str, Any], path: Path) -> None:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m engine.bench.gpu_report", description=__doc__)
-    parser.add_argument("--json", type=Path, default=Path("docs/gpu-run/gpu.json"))
+    parser.add_argument(
+        "--json",
+        type=Path,
+        nargs="+",
+        default=[Path("docs/gpu-run/gpu.json")],
+        help="one run's gpu.json, or several (runs of different --only parts) merged in order",
+    )
     parser.add_argument("--out", type=Path, default=Path("docs/benchmarks-gpu.md"))
     args = parser.parse_args(argv)
-    write_report(json.loads(args.json.read_text(encoding="utf-8")), args.out)
+    write_report(merged([json.loads(p.read_text(encoding="utf-8")) for p in args.json]), args.out)
     print(f"wrote {args.out}")
     return 0
 

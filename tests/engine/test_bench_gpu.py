@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import math
+from pathlib import Path
 
 import pytest
 import torch
@@ -103,6 +104,24 @@ def test_a_short_budget_skips_parts_with_their_reason(tmp_path) -> None:
     assert set(parts) == {"bandwidth", "diffusion", "settle_overhead", "autoregressive"}
     assert all("budget left" in part["skipped"] for part in parts.values())
     assert "skipped: " in (tmp_path / "benchmarks-gpu.md").read_text()
+
+
+def test_runs_of_some_parts_each_merge_into_one_page(tmp_path, monkeypatch) -> None:
+    from tests.helpers.backends import llama_backend
+
+    monkeypatch.setattr(gpu_parts, "load_embedded", lambda device, adapter: (llama_backend(), "t"))
+    common = ["--tiny", "--device", "cpu", "--prompts", "8", "--canvas", "16", "--repeats", "1"]
+    first, second = tmp_path / "first", tmp_path / "second"
+    assert gpu.main([*common, "--only", "bandwidth,diffusion", "--out-dir", str(first)]) == 0
+    only = ["--only", "embedded", "--embedded", "--out-dir", str(second)]
+    assert gpu.main([*common, *only]) == 0
+    assert set(json.loads((second / "gpu.json").read_text())["parts"]) == {"embedded"}
+    out = tmp_path / "page.md"
+    jsons = [str(first / "gpu.json"), str(second / "gpu.json")]
+    assert gpu_report.main(["--json", *jsons, "--out", str(out)]) == 0
+    merged = gpu_report.merged([json.loads(Path(j).read_text()) for j in jsons])
+    assert set(merged["parts"]) == {"bandwidth", "diffusion", "embedded"}
+    assert "8" in merged["headline"]["step_over_roofline"]
 
 
 def test_without_a_gpu_it_skips_with_a_message(capsys, tmp_path) -> None:

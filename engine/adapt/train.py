@@ -28,6 +28,7 @@ from engine.adapt.lora import TokenRows, inject, load_adapter_into, save_adapter
 
 CHECKPOINT = "checkpoint.pt"
 PROBE_STEPS = 20  # steps timed before ``fit_budget`` sets the step count
+WARM_STEPS = 5  # not timed: the first steps pay for kernel selection and allocator growth
 LOG = "log.jsonl"
 SUMMARY = "summary.json"
 
@@ -246,9 +247,11 @@ def loop(
     """
     device = torch.device(config.device)
     started, last_save, trainable = time.monotonic(), time.monotonic(), list(opt.param_groups)
-    base_elapsed, ema, probe = state.elapsed_s, None, State(**asdict(state))
+    base_elapsed, ema, first, probe = state.elapsed_s, None, state.step, None
     while state.step < config.steps and state.elapsed_s < config.budget_s:
-        if config.fit_budget and state.step == probe.step + PROBE_STEPS:
+        if config.fit_budget and state.step == first + WARM_STEPS:
+            probe = State(**asdict(state))
+        if probe is not None and state.step == probe.step + PROBE_STEPS:
             config = replace(config, steps=fitted_steps(config, state, probe))
             print(json.dumps({"fitted_steps": config.steps}), flush=True)
         examples = [stream.draw() for _ in range(config.batch)]

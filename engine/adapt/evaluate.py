@@ -70,14 +70,33 @@ def _with_filler(example: Example, specials: Specials) -> Example:
     return Example(ids[:EVAL_LENGTH], targets[:EVAL_LENGTH], example.weight)
 
 
+def canvas_starts(ids: torch.Tensor, specials: Specials) -> torch.Tensor:
+    """``(B,)``: the row before each sequence's first mask, where a prefix-causal model's
+    both-ways region begins (the examples' own ``canvas_start``, read back from the ids)."""
+    masked = ids == specials.mask_id
+    first = torch.where(masked.any(1), masked.int().argmax(1), ids.shape[1])
+    return (first - 1).clamp(min=0)
+
+
 def predict(
-    model: Any, ids: torch.Tensor, at: torch.Tensor, causal: bool, specials: Specials
+    model: Any,
+    ids: torch.Tensor,
+    at: torch.Tensor,
+    causal: bool,
+    specials: Specials,
+    starts: torch.Tensor | None = None,
 ) -> torch.Tensor:
     """Float logits ``(at.sum(), vocab)`` for the ``True`` positions of ``at`` (both ``(B, L)``).
 
-    Row ``i - 1`` predicts token ``i``; the LM head runs on the needed rows only.
+    Row ``i - 1`` predicts token ``i``; the LM head runs on the needed rows only. ``starts``
+    reads each row prefix-causally up to its start (the attention a prefix-causal adapter was
+    trained with); without it a non-causal model attends both ways everywhere.
     """
-    kwargs = {} if causal else {"is_causal": False}
+    from engine.adapt.train import prefix_causal_mask
+
+    kwargs: dict[str, Any] = {} if causal else {"is_causal": False}
+    if starts is not None:
+        kwargs = {"attention_mask": prefix_causal_mask(starts, ids.shape[1])}
     hidden = model.model(input_ids=ids, **kwargs).last_hidden_state
     logits = model.get_output_embeddings()(hidden[:, :-1][at[:, 1:]]).float()
     # what the backend never generates (the mask, other specials) is never an answer here either
@@ -94,27 +113,34 @@ def _chunks(examples: list[Example]) -> list[tuple[torch.Tensor, torch.Tensor]]:
     return out
 
 
-def masked_accuracy(model: Any, examples: list[Example], causal: bool, specials: Specials) -> float:
+def masked_accuracy(
+    model: Any, examples: list[Example], causal: bool, specials: Specials, prefix: bool = False
+) -> float:
     """Argmax accuracy at the targets; the causal model reads the true sequence, no masks."""
     hits = total = 0
     for ids, targets in _chunks(examples):
         at = targets != IGNORE
         source = torch.where(at, targets, ids) if causal else ids
-        guess = predict(model, source, at, causal, specials).argmax(-1)
+        starts = canvas_starts(ids, specials) if prefix else None
+        guess = predict(model, source, at, causal, specials, starts).argmax(-1)
         hits += int((guess == targets[at]).sum())
         total += int(at.sum())
     return hits / max(1, total)
 
 
-def decode(model: Any, ids: torch.Tensor, specials: Specials, steps: int) -> torch.Tensor:
+def decode(
+    model: Any, ids: torch.Tensor, specials: Specials, steps: int, prefix: bool = False
+) -> torch.Tensor:
     """Greedy masked decoding of ``(B, L)`` ids: each step commits each row's most confident
-    share of its masks, as the masked backend does."""
+    share of its masks, as the masked backend does (the canvas stays where the masks began)."""
     seq = ids.clone()
+    starts = canvas_starts(ids, specials) if prefix else None
     for step in range(steps):
         masked = seq == specials.mask_id
         if not masked.any():
             break
-        confidence, guess = predict(model, seq, masked, False, specials).softmax(-1).max(-1)
+        logits = predict(model, seq, masked, False, specials, starts)
+        confidence, guess = logits.softmax(-1).max(-1)
         scores = torch.full(seq.shape, -1.0)
         scores[masked] = confidence
         tokens = seq.clone()
@@ -125,37 +151,46 @@ def decode(model: Any, ids: torch.Tensor, specials: Specials, steps: int) -> tor
     return seq
 
 
-def infill_accuracy(model: Any, examples: list[Example], specials: Specials) -> float:
+def infill_accuracy(
+    model: Any, examples: list[Example], specials: Specials, prefix: bool = False
+) -> float:
     hits = total = 0
     for ids, targets in _chunks(examples):
-        result = decode(model, ids, specials, SPAN_STEPS)
+        result = decode(model, ids, specials, SPAN_STEPS, prefix)
         at = targets != IGNORE
         hits += int((result[at] == targets[at]).sum())
         total += int(at.sum())
     return hits / max(1, total)
 
 
-def scores(model: Any, data: EvalSet, specials: Specials, causal: bool) -> dict[str, float]:
-    """Every metric for one model; the causal model scores its next-token accuracy instead."""
+def scores(
+    model: Any, data: EvalSet, specials: Specials, causal: bool, prefix: bool = False
+) -> dict[str, float]:
+    """Every metric for one model; the causal model scores its next-token accuracy instead.
+
+    ``prefix``: the model reads the text before each example's first mask causally, as a
+    prefix-causal adapter was trained to and as the backend runs it.
+    """
     out = {
-        f"masked@{r}": masked_accuracy(model, ex, causal, specials) for r, ex in data.ratios.items()
+        f"masked@{r}": masked_accuracy(model, ex, causal, specials, prefix)
+        for r, ex in data.ratios.items()
     }
     if causal:
         out["span"] = masked_accuracy(model, data.spans, True, specials)
         return out
-    out["span"] = infill_accuracy(model, data.spans, specials)
-    out["span+filler"] = infill_accuracy(model, data.filled, specials)
+    out["span"] = infill_accuracy(model, data.spans, specials, prefix)
+    out["span+filler"] = infill_accuracy(model, data.filled, specials, prefix)
     return out
 
 
-def samples(model: Any, tokenizer: Any, specials: Specials) -> list[str]:
+def samples(model: Any, tokenizer: Any, specials: Specials, prefix: bool = False) -> list[str]:
     """The ten fixed infills, decoded greedily; filler dropped as the app drops it."""
     out = []
     for before, after in SAMPLES:
         head = [specials.start_id, *tokenizer.encode(before, add_special_tokens=False)]
         tail = tokenizer.encode(after, add_special_tokens=False)
         ids = head + [specials.mask_id] * SAMPLE_SLOT + tail
-        result = decode(model, torch.tensor([ids]), specials, SAMPLE_SLOT // 2)[0].tolist()
+        result = decode(model, torch.tensor([ids]), specials, SAMPLE_SLOT // 2, prefix)[0].tolist()
         filled = result[len(head) : len(head) + SAMPLE_SLOT]
         text = tokenizer.decode([t for t in filled if t != specials.filler_id])
         out.append(f"{before}[{text}]{after}")

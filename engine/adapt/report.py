@@ -18,7 +18,7 @@ import torch
 from engine.adapt import corpus
 from engine.adapt.evaluate import EvalSet, eval_set, samples, scores
 from engine.adapt.train import specials_for
-from engine.adapters import CONFIG, merge_lora
+from engine.adapters import CONFIG, adapter_attention, merge_lora
 
 EVAL_JSON = "eval.json"
 CARD = "MODEL_CARD.md"
@@ -45,9 +45,10 @@ def evaluate_models(
         results["autoregressive"] = scores(model, data, specials, causal=True)
         results["samples_before"] = samples(model, tokenizer, specials)
         if adapter is not None:
+            prefix = adapter_attention(adapter) == "prefix-causal"
             model = load(base, adapter)
-            results["adapted"] = scores(model, data, specials, causal=False)
-            results["samples_after"] = samples(model, tokenizer, specials)
+            results["adapted"] = scores(model, data, specials, causal=False, prefix=prefix)
+            results["samples_after"] = samples(model, tokenizer, specials, prefix)
     return results
 
 

@@ -17,7 +17,7 @@ import torch
 from engine import embedded
 from engine.adapt import corpus, synthetic
 from engine.adapt.clean import html_to_markdown, rst_to_markdown
-from engine.adapt.evaluate import eval_set, scores
+from engine.adapt.evaluate import canvas_starts, eval_set, predict, scores
 from engine.adapt.examples import IGNORE, Specials, Stream, batch
 from engine.adapt.lora import TokenRows, inject, save_adapter
 from engine.adapt.report import run_eval
@@ -277,3 +277,33 @@ def test_the_shipped_adapter_fits_the_size_limits() -> None:
     sizes = [p.stat().st_size for p in folder.iterdir()]
     assert sum(sizes) <= 40_000_000 and max(sizes) <= 16 * 2**20
     assert (folder / "MODEL_CARD.md").is_file()
+
+
+# --- prefix-causal scoring -------------------------------------------------------------------
+
+
+def test_canvas_starts_are_the_row_before_each_first_mask() -> None:
+    start, mask = tiny_specials().start_id, tiny_specials().mask_id
+    ids = torch.tensor(
+        [[start, 25, mask, mask, 26], [start, 25, 26, 27, 28], [start, mask, 26, mask, 28]]
+    )
+    assert canvas_starts(ids, tiny_specials()).tolist() == [1, 4, 0]
+
+
+def test_prefix_causal_scoring_reads_the_text_before_the_canvas_as_the_base_does() -> None:
+    model, specials = tiny_llama(0).eval(), tiny_specials()
+    ids = torch.tensor([[specials.start_id, *range(20, 28), specials.mask_id, specials.mask_id]])
+    before = torch.zeros_like(ids, dtype=torch.bool)
+    before[0, 1:9] = True  # rows 0..7 predict them: all before the canvas (start row 8)
+    starts = canvas_starts(ids, specials)
+    with torch.inference_mode():
+        prefix = predict(model, ids, before, False, specials, starts)
+        causal = predict(model, ids, before, True, specials)
+        both_ways = predict(model, ids, before, False, specials)
+        canvas = torch.zeros_like(before)
+        canvas[0, 9:] = True
+        in_canvas = predict(model, ids, canvas, False, specials, starts)
+        canvas_both = predict(model, ids, canvas, False, specials)
+    torch.testing.assert_close(prefix, causal)
+    assert not torch.allclose(prefix, both_ways)  # the prefix rows no longer see the masks
+    assert not torch.allclose(in_canvas, canvas_both)  # the canvas sees a causally read prefix

@@ -25,7 +25,7 @@ Apache-2.0), sha256 `{sha}`. This adapter is released under the same licence (Ap
 
 RECIPE = """## Recipe (`python -m engine.adapt corpus`, then `train`, then `eval --card`)
 
-- Attention made bidirectional (`is_causal=False`); Dream-style shifted logits: row i-1
+- {attention}; Dream-style shifted logits: row i-1
   predicts token i, so position 0 (the start token `<|im_start|>`) is never masked.
 - Mask token `<reponame>` (id {mask_id}), filler token `<empty_output>` (id {filler_id}):
   unused special tokens of SmolLM2's vocabulary, the ones the registry picks.
@@ -62,15 +62,51 @@ def data_section(sizes: dict[str, int], debs: list[str]) -> str:
     return "\n".join(lines)
 
 
-def training_section(config: dict[str, Any], hardware: str) -> str:
-    run = config["training"]
+ATTENTION = {
+    "bidirectional": "Attention made bidirectional (`is_causal=False`)",
+    "prefix-causal": "Prefix-causal attention: the text before the canvas is read causally, "
+    "as the base reads it (its keys and values are then an exact cache), and only the canvas "
+    "and what follows attend both ways, as DiffusionGemma splits encoder and decoder",
+}
+
+
+def _sitting(run: dict[str, Any], fallback: str) -> str:
     rate = run["tokens"] / max(1, run["seconds"])
+    where = run.get("hardware") or fallback
+    on = f"one thread of {where}" if run.get("device", "cpu") == "cpu" else f"{where} (CUDA)"
     return (
-        "## Hardware and time\n\n"
         f"{run['steps']} steps, {run['tokens']:,} tokens ({run['targets']:,} of them masked "
-        f"targets) in {run['seconds'] / 60:.0f} minutes: {rate:.0f} tokens/s on one thread of "
-        f"{hardware}, while other work shared the machine's second core."
+        f"targets) in {run['seconds'] / 60:.0f} minutes: {rate:,.0f} tokens/s on {on}; "
+        f"sequences of {run['length']} tokens, batch {run['batch']}, peak LoRA lr {run['lr']}"
     )
+
+
+def training_section(config: dict[str, Any], hardware: str, curve: list[dict[str, Any]]) -> str:
+    """Every run in the adapter's lineage, oldest first, then this run's loss curve."""
+    lines = ["## Hardware and time", ""]
+    history = config.get("history", [])
+    for index, run in enumerate(history, start=1):
+        lines.append(
+            f"{index}. Earlier run (this adapter continued from it): {_sitting(run, hardware)}."
+        )
+    last = config["training"]
+    label = "This run" + (f", from `{last['init']}`" if last.get("init") else "")
+    lines.append(f"{len(history) + 1}. {label}: {_sitting(last, hardware)}.")
+    total = sum(r["tokens"] for r in [*history, last])
+    lines += ["", f"In all: {total:,} tokens."]
+    if curve:
+        lines += ["", "This run's loss (the masked-diffusion loss, moving average over 50 steps):",
+                  "", "| step | tokens | loss | lr |", "| ---: | ---: | ---: | ---: |"]  # fmt: skip
+        every = max(1, len(curve) // 12)
+        for row in [*curve[::every][:-1], curve[-1]]:
+            lines.append(
+                f"| {row['step']} | {row['tokens']:,} | {row['ema']:.3f} | {row['lr']:.2g} |"
+            )
+    return "\n".join(lines)
+
+
+def lineage_tokens(config: dict[str, Any]) -> int:
+    return sum(r.get("tokens", 0) for r in [*config.get("history", []), config["training"]])
 
 
 def eval_section(results: dict[str, Any], table: str) -> str:
@@ -106,16 +142,18 @@ QUALITY = """## Quality suite and ablations
 and the templates, beside the same-size autoregressive model (`docs/quality.md`). Each recipe or
 sampler variant is judged by that suite (`python -m engine.eval --adapter DIR` for a candidate
 adapter, `python -m engine.eval.ablations` for the table of variants), and an adapter replaces
-this one only when it wins there. The README's Quality section holds the latest ablation table.
+this one only when it wins there. The variants measured so far
+(`docs/quality-runs/ablations.md`):
 """
 
 
 LIMITS = """## Limitations
 
-A 135M model adapted on well under a million tokens of CPU training: short fills (a word, a
-value, a cell) are its strength; long spans drift and repeat. It knows documentation prose,
-the King James Bible and simple JSON and Markdown tables best. Use a larger diffusion model
-for real rewriting.
+A 135M model adapted on {tokens} million tokens: short fills (a word, a value, a cell) are its
+strength; long spans drift and repeat, and its drafts and rewrites are less fluent than the
+same model writing left to right (`docs/quality.md`). It knows documentation prose, the King
+James Bible and simple JSON and Markdown tables best. Use a larger diffusion model for real
+rewriting.
 """
 
 
@@ -126,11 +164,14 @@ def render(
     sizes: dict[str, int],
     hardware: str,
     debs: list[str],
+    curve: list[dict[str, Any]] | None = None,
+    ablations: str = "",
 ) -> str:
     """The whole card as Markdown."""
     from engine.adapt.examples import MIN_T
 
     recipe = RECIPE.format(
+        attention=ATTENTION[config.get("attention", "bidirectional")],
         mask_id=config["mask_id"], filler_id=config["filler_id"], min_t=MIN_T,
         mix=_percent(MIX), sources=_percent(SOURCES), r=config["r"], alpha=config["lora_alpha"],
         targets=", ".join(config["target_modules"]), lr=config["training"]["lr"],
@@ -139,7 +180,8 @@ def render(
     )  # fmt: skip
     parts = [
         INTRO.format(base=config["base_model"], sha=config["base_sha256"]),
-        data_section(sizes, debs), recipe, training_section(config, hardware),
-        eval_section(results, table), samples_section(results), QUALITY, LIMITS,
+        data_section(sizes, debs), recipe, training_section(config, hardware, curve or []),
+        eval_section(results, table), samples_section(results), QUALITY + "\n" + ablations,
+        LIMITS.format(tokens=f"{lineage_tokens(config) / 1e6:.1f}"),
     ]  # fmt: skip
     return "\n\n".join(part.strip() for part in parts) + "\n"

@@ -17,11 +17,14 @@ import torch
 
 from engine.adapt import corpus
 from engine.adapt.evaluate import EvalSet, eval_set, samples, scores
-from engine.adapt.train import specials_for
+from engine.adapt.train import TRAINING_LOG, cpu_name, specials_for
 from engine.adapters import CONFIG, adapter_attention, merge_lora
 
 EVAL_JSON = "eval.json"
 CARD = "MODEL_CARD.md"
+
+# The suite's table of recipe and sampler variants (python -m engine.eval.ablations).
+ABLATIONS = Path(__file__).resolve().parents[2] / "docs" / "quality-runs" / "ablations.md"
 
 
 def load(base: Path, adapter: Path | None) -> Any:
@@ -97,14 +100,7 @@ def corpus_sizes(cache: Path) -> dict[str, int]:
 
 
 def hardware() -> str:
-    cpu = platform.processor() or platform.machine()
-    for line in (
-        Path("/proc/cpuinfo").read_text().splitlines() if Path("/proc/cpuinfo").exists() else []
-    ):
-        if line.startswith("model name"):
-            cpu = line.split(":", 1)[1].strip()
-            break
-    return f"{cpu}, torch {torch.__version__}, Python {platform.python_version()}"
+    return f"{cpu_name()}, torch {torch.__version__}, Python {platform.python_version()}"
 
 
 def write_card(adapter: Path, results: dict[str, Any], cache: Path) -> None:
@@ -113,5 +109,14 @@ def write_card(adapter: Path, results: dict[str, Any], cache: Path) -> None:
     config = json.loads((adapter / CONFIG).read_text(encoding="utf-8"))
     listing = cache / "corpus" / corpus.PACKAGE_LIST
     debs = json.loads(listing.read_text(encoding="utf-8")) if listing.is_file() else []
-    text = render(config, results, table(results), corpus_sizes(cache), hardware(), debs)
+    curve_file = adapter / TRAINING_LOG
+    curve = (
+        [json.loads(line) for line in curve_file.read_text().splitlines()]
+        if (curve_file.is_file())
+        else []
+    )
+    ablations = ABLATIONS.read_text(encoding="utf-8") if ABLATIONS.is_file() else ""
+    text = render(
+        config, results, table(results), corpus_sizes(cache), hardware(), debs, curve, ablations
+    )
     (adapter / CARD).write_text(text, encoding="utf-8")

@@ -14,6 +14,8 @@ from __future__ import annotations
 import json
 import math
 import os
+import platform
+import shutil
 import time
 from dataclasses import asdict, dataclass, replace
 from pathlib import Path
@@ -31,6 +33,7 @@ PROBE_STEPS = 20  # steps timed before ``fit_budget`` sets the step count
 WARM_STEPS = 5  # not timed: the first steps pay for kernel selection and allocator growth
 LOG = "log.jsonl"
 SUMMARY = "summary.json"
+TRAINING_LOG = "training-log.jsonl"  # the log as shipped beside an adapter (the card's curve)
 
 
 @dataclass(frozen=True)
@@ -204,9 +207,35 @@ def adapter_config(config: TrainConfig, specials: Specials, state: State) -> dic
         "training": {"steps": state.step, "tokens": state.tokens, "targets": state.targets,
                      "seconds": round(state.elapsed_s), "length": config.length,
                      "batch": config.batch, "lr": config.lr, "seed": config.seed,
-                     "device": config.device,
+                     "device": config.device, "hardware": hardware_name(config.device),
                      "init": config.init.name if config.init is not None else None},
+        "history": lineage(config.init),
     }  # fmt: skip
+
+
+def hardware_name(device: str) -> str:
+    """What the run trained on, for the model card: the GPU's name, else the CPU's model."""
+    if device.startswith("cuda") and torch.cuda.is_available():
+        return torch.cuda.get_device_name(torch.device(device))
+    return cpu_name()
+
+
+def cpu_name() -> str:
+    cpu = platform.processor() or platform.machine()
+    for line in (
+        Path("/proc/cpuinfo").read_text().splitlines() if Path("/proc/cpuinfo").exists() else []
+    ):
+        if line.startswith("model name"):
+            return line.split(":", 1)[1].strip()
+    return cpu
+
+
+def lineage(init: Path | None) -> list[dict[str, Any]]:
+    """The training records of the adapters this one continued from, oldest first."""
+    if init is None or not (init / "adapter_config.json").is_file():
+        return []
+    earlier = json.loads((init / "adapter_config.json").read_text(encoding="utf-8"))
+    return [*earlier.get("history", []), earlier.get("training", {})]
 
 
 def train(config: TrainConfig) -> State:
@@ -227,6 +256,8 @@ def train(config: TrainConfig) -> State:
             save_adapter(
                 folder, model, rows, adapter_config(config, specials, state), torch.bfloat16
             )
+            if (config.run / LOG).is_file():  # the curve, for the model card
+                shutil.copyfile(config.run / LOG, folder / TRAINING_LOG)
     (config.run / SUMMARY).write_text(json.dumps(asdict(state), indent=2), encoding="utf-8")
     return state
 

@@ -239,6 +239,40 @@ def test_evaluation_and_model_card_run_end_to_end_on_a_tiny_model(tmp_path: Path
     assert len(results["samples_after"]) == len(results["samples_before"]) == 10
     card = (tmp_path / "adapter" / "MODEL_CARD.md").read_text()
     assert "| masked@0.5 |" in card and results["samples_after"][0] in card
+    assert "Attention made bidirectional" in card and "In all: 64 tokens." in card
+
+
+def test_the_card_shows_the_lineage_the_attention_and_the_curve() -> None:
+    from engine.adapt.card import render
+
+    earlier = {
+        "steps": 10,
+        "tokens": 1000,
+        "targets": 100,
+        "seconds": 60,
+        "lr": 4e-4,
+        "length": 128,
+        "batch": 4,
+        "seed": 0,
+        "device": "cpu",
+        "hardware": "Some CPU",
+    }
+    config = {"r": 4, "lora_alpha": 8.0, "target_modules": ["q_proj"], "base_model": "tiny",
+              "base_sha256": "0", "mask_id": 1, "filler_id": 2, "attention": "prefix-causal",
+              "training": {**earlier, "tokens": 5000, "device": "cuda", "hardware": "Big GPU",
+                           "init": "older"},
+              "history": [earlier]}  # fmt: skip
+    curve = [
+        {"step": 10 * i, "tokens": 100 * i, "ema": 3.0 - i / 10, "lr": 1e-4} for i in range(30)
+    ]
+    results = {"sequences": 2, "samples_after": []}
+    card = render(config, results, "| t |", {}, "Local CPU", [], curve, "| ablation |")
+    assert "Prefix-causal attention" in card
+    assert "1. Earlier run" in card and "one thread of Some CPU" in card
+    assert "2. This run, from `older`" in card and "Big GPU (CUDA)" in card
+    assert "In all: 6,000 tokens." in card and "adapted on 0.0 million tokens" in card
+    assert "| 290 | 2,900 | 0.100 |" in card  # the curve ends on its last row
+    assert "| ablation |" in card
 
 
 def test_the_eval_set_is_the_same_every_time() -> None:

@@ -25,8 +25,8 @@ from engine.backends.masked import MaskedBackend
 from engine.bench.common import heldout_text, median
 from engine.bench.edit_cost import seen_tokens
 from engine.config import SamplerSettings
+from engine.edit_run import run_edit
 from engine.protocol import Edit, Proposal, Span
-from engine.session import run_edit
 
 SIZES = (4_000, 1_000_000, 20_000_000)
 TARGET_CHARS = 200

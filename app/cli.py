@@ -1,6 +1,6 @@
 """The headless command line: ``settle rewrite|draft|fill-json|fill-table|models``.
 
-It runs the same engine generator as the window (:func:`engine.session.run_edit`), in-process:
+It runs the same engine generator as the window (:func:`engine.edit_run.run_edit`), in-process:
 there is no editor to protect, so no worker process is needed. Sampler flags are derived from
 :class:`engine.config.SamplerSettings`, so their defaults cannot drift from the engine's. The
 structured-infill commands live in :mod:`app.structured_cli`.

@@ -127,7 +127,7 @@ def run_structured(runner: FillRunner, fill: Fill, args: argparse.Namespace) -> 
     from app.progress import PROGRESS
     from engine.models import load
     from engine.runtime import configure_threads
-    from engine.structured.fill import Filled
+    from engine.structured.slots import Filled
 
     configure_threads()
     PROGRESS.restart()

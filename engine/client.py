@@ -79,9 +79,6 @@ class WorkerClient(ABC):
         """The next event, None on timeout; raises :class:`WorkerGone` once the worker is."""
 
     @abstractmethod
-    def _set_flag(self) -> None: ...
-
-    @abstractmethod
     def _halt(self, timeout: float) -> None: ...
 
     @abstractmethod
@@ -146,11 +143,8 @@ class WorkerClient(ABC):
             yield event
 
     def cancel(self, request_id: int) -> None:
-        """Cancel a request: the shared flag stops the running edit before its next step."""
-        with self._lock:
-            # Only for the edit we believe runs: a stale id must not stop a newer request.
-            if request_id == self.running:
-                self._set_flag()
+        """Cancel a request: the worker's reader records it at once, and the running edit stops
+        before its next step (a request that already ended is left alone)."""
         self.send(Cancel(request_id))
 
     def stop(self, timeout: float = 5.0) -> None:
@@ -178,7 +172,6 @@ class WorkerHandle(WorkerClient):
         self.process: BaseProcess | None = None
         self._requests: Connection | None = None
         self._events: Connection | None = None
-        self._flag: Any = None
         # Requests leave from a thread of their own: pickling a 20 MB document into the pipe
         # takes a good part of a second, which must not be the window's.
         self._outgoing: queue.SimpleQueue[Request | None] = queue.SimpleQueue()
@@ -196,8 +189,7 @@ class WorkerHandle(WorkerClient):
         ctx = multiprocessing.get_context("spawn")
         request_reader, self._requests = ctx.Pipe(duplex=False)
         self._events, event_writer = ctx.Pipe(duplex=False)
-        self._flag = ctx.Event()
-        args = (request_reader, event_writer, self._flag, self.loader, self.frame_interval_s)
+        args = (request_reader, event_writer, self.loader, self.frame_interval_s)
         # daemon: should the client exit without stop(), multiprocessing ends the worker too.
         self.process = ctx.Process(
             target=process_main, args=args, name="settle-worker", daemon=True
@@ -231,9 +223,6 @@ class WorkerHandle(WorkerClient):
         if not process.is_alive():
             raise WorkerGone
         return None
-
-    def _set_flag(self) -> None:
-        self._flag.set()
 
     def _death_detail(self) -> str:
         if self.process is None:
@@ -283,7 +272,6 @@ class ThreadWorker(WorkerClient):
         self.thread: threading.Thread | None = None
         self._inbox: queue.Queue[Request] = queue.Queue()
         self._outbox: queue.Queue[Any] = queue.Queue()
-        self._flag = threading.Event()
         self._crash = ""
 
     @property
@@ -292,7 +280,6 @@ class ThreadWorker(WorkerClient):
 
     def _spawn(self) -> None:
         self._inbox, self._outbox = queue.Queue(), queue.Queue()
-        self._flag = threading.Event()
         self._crash = ""
         self.thread = threading.Thread(target=self._serve, name="settle-worker", daemon=True)
         self.thread.start()
@@ -302,7 +289,6 @@ class ThreadWorker(WorkerClient):
             serve(
                 self._inbox,
                 self._outbox,
-                self._flag,
                 self.loader,
                 frame_interval_s=self.frame_interval_s,
             )
@@ -325,9 +311,6 @@ class ThreadWorker(WorkerClient):
             raise WorkerGone
         event: Event = item
         return event
-
-    def _set_flag(self) -> None:
-        self._flag.set()
 
     def _death_detail(self) -> str:
         return self._crash

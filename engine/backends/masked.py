@@ -151,9 +151,7 @@ class MaskedBackend:
         if self.can_cache_prefix and self.prefix_cache is None:
             self.prefix_cache = PrefixCache()
 
-    def denoise(
-        self, canvas: Canvas, plan: EditPlan, settings: SamplerSettings
-    ) -> Iterator[StepResult]:
+    def denoise(self, canvas: Canvas, settings: SamplerSettings) -> Iterator[StepResult]:
         """Yield one :class:`StepResult` per forward; nothing runs until the first ``next``."""
         if len(canvas) > self.max_canvas_tokens:
             raise BadRequest(
@@ -161,7 +159,7 @@ class MaskedBackend:
                 f"{self.max_canvas_tokens}."
             )
         generator = torch.Generator(device=self.device).manual_seed(settings.seed)
-        state = self._start(canvas, plan, settings, generator)
+        state = self._start(canvas, settings, generator)
         blocks = plan_blocks(state.masked, settings.block_length, settings.steps)
         total = sum(share for _, share in blocks)
         if not blocks:
@@ -177,13 +175,9 @@ class MaskedBackend:
 
     @torch.inference_mode()
     def _start(
-        self,
-        canvas: Canvas,
-        plan: EditPlan,
-        settings: SamplerSettings,
-        generator: torch.Generator,
+        self, canvas: Canvas, settings: SamplerSettings, generator: torch.Generator
     ) -> Denoising:
-        n = len(canvas)
+        n, plan = len(canvas), canvas.plan
         seed = torch.tensor(canvas.seed_ids, dtype=torch.long, device=self.device)
         locked = torch.tensor([k is Kind.LOCKED for k in canvas.kinds], device=self.device)
         allowed = allowed_mask(canvas, self.table, self.vocab_size).to(self.device)
@@ -306,7 +300,6 @@ class MaskedBackend:
 
     def _result(self, state: Denoising, block: torch.Tensor, total: int) -> StepResult:
         return StepResult(
-            step=state.forwards,
             max_steps=total,
             ids=state.ids.tolist(),
             draft_ids=state.guess.tolist(),

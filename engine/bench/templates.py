@@ -60,7 +60,7 @@ def template_paths(quick: bool) -> list[Path]:
 
 def fill_one(backend: Backend, path: Path) -> dict[str, Any]:
     """One fill of a template: its numbers, and whether its targets held."""
-    from engine.structured.fill import Filled
+    from engine.structured.slots import Filled
 
     text = path.read_text(encoding="utf-8")
     fill, runner = request_for(path, text)
@@ -123,8 +123,9 @@ def coverage(backend: Backend, quick: bool = False) -> dict[str, Any]:
     """The real-world collection: valid / refused / invalid, share filled, median seconds."""
     from jsonschema import Draft202012Validator, FormatChecker
 
-    from engine.structured.fill import Filled, run_json
+    from engine.structured.fill import run_json
     from engine.structured.schema import Refusal, Unsatisfiable
+    from engine.structured.slots import Filled
 
     paths = sorted((RESOURCES / "schemas").glob("*.schema.json"))[: 4 if quick else None]
     counts = {"valid": 0, "refused": 0, "invalid": 0}

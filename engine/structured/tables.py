@@ -21,13 +21,14 @@ from typing import Any
 
 from engine.backends.base import Backend
 from engine.errors import BadRequest, InvariantViolation
-from engine.plan import EditPlan, ExcludingConstraint, Locked, Segment, Slot
-from engine.protocol import Cancelled, EditMode, Fill, Frame, Proposal, SegmentText, Span
-from engine.structured.fill import Filled, SlotStats, metrics_for, settle_slots
+from engine.pipeline import RunContext, never
+from engine.plan import ExcludingConstraint, Locked, Segment, Slot
+from engine.protocol import Cancelled, Fill, Frame, Proposal, SegmentText, Span
 from engine.structured.formats import format_shape
 from engine.structured.markdown import CellKey, Table, chosen_cells, find_tables
 from engine.structured.render import literal_slot
 from engine.structured.shapes import Part, Run, Shape
+from engine.structured.slots import Filled, Layout, SlotStats, fill_events
 from engine.structured.values import NOTHING
 from engine.structured.words import word_shape
 from engine.tokens import TokenTable, charset
@@ -228,33 +229,19 @@ def check_table(problem: TableProblem, text: str) -> None:
 def run_table(
     backend: Backend,
     fill: Fill,
-    cancelled: Callable[[], bool] = lambda: False,
+    cancelled: Callable[[], bool] = never,
     clock: Callable[[], float] = time.perf_counter,
 ) -> Generator[Frame | Cancelled | Filled, None, None]:
     """Fill the table at ``fill.target``; frames, then one :class:`Filled` or ``Cancelled``."""
-    started = clock()
+    run = RunContext.starting(fill.request_id, cancelled, clock)
     problem = table_problem(fill, backend.table)
-    document, target = fill.text, problem.table.span
 
-    def plan_for(plan_segments: tuple[Segment, ...]) -> EditPlan:
-        return EditPlan(
-            target,
-            plan_segments,
-            document[: target.start],
-            document[target.end :],
-            "Fill in the table",
-            EditMode.REWRITE,
-        )
+    def finish(values: dict[Any, Any], stats: SlotStats, run: RunContext) -> Filled:
+        text = checked_text(problem, values, stats)
+        return table_filled(fill, problem, values, text, stats, run.elapsed())
 
-    outcome = yield from settle_slots(
-        backend, problem, plan_for, document, fill.request_id, fill.settings, cancelled, clock
-    )
-    if outcome is None:
-        yield Cancelled(fill.request_id)
-        return
-    values, stats = outcome
-    text = checked_text(problem, values, stats)
-    yield table_filled(fill, problem, values, text, stats, clock() - started)
+    layout = Layout(fill.text, problem.table.span, "Fill in the table")
+    yield from fill_events(backend, fill, problem, layout, finish, run)
 
 
 def table_problem(fill: Fill, tokens: TokenTable) -> TableProblem:
@@ -287,7 +274,6 @@ def table_filled(
     parts = [(t, k) for t, k in problem.pieces(values)]
     segments = tuple(SegmentText(t, locked=k is None) for t, k in parts if t)
     locks = tuple(t for t, k in parts if k is None and t.strip())
-    proposal = Proposal(
-        fill.request_id, problem.table.span, text, segments, locks, metrics_for(stats, elapsed_s)
-    )
+    span = problem.table.span
+    proposal = Proposal(fill.request_id, span, text, segments, locks, stats.metrics(elapsed_s))
     return Filled(proposal, text, stats)

@@ -19,11 +19,11 @@ from engine.backends.masked import (
 )
 from engine.canvas import Canvas, Kind, build_canvas
 from engine.config import SamplerSettings
+from engine.edit_run import run_edit
 from engine.errors import BadRequest
 from engine.plan import EditPlan, Free, Locked, Segment, Slot
 from engine.protocol import Cancelled, DraftView, Edit, EditMode, Frame, Proposal, Span, TokenState
 from engine.sampling import transfer_schedule
-from engine.session import run_edit
 from engine.tokens import charset
 from tests.helpers.backends import (
     BACKENDS,
@@ -51,7 +51,7 @@ def denoise(
 ) -> tuple[Canvas, list[StepResult]]:
     sampler = SamplerSettings().with_changes(**changes)
     canvas = build_canvas(plan, backend.table, sampler, backend.max_canvas_tokens)
-    return canvas, list(backend.denoise(canvas, plan, sampler))
+    return canvas, list(backend.denoise(canvas, sampler))
 
 
 def newly_settled(results: list[StepResult]) -> list[set[int]]:

@@ -20,7 +20,6 @@ from engine.backends.base import Backend, StepResult
 from engine.canvas import Canvas
 from engine.config import SamplerSettings
 from engine.errors import ModelLoadError
-from engine.plan import EditPlan
 from engine.protocol import LoadModel, LoadProgress, ModelInfo
 
 StepHook = Callable[[int], None]
@@ -36,10 +35,8 @@ class HookedBackend:
         self.table = inner.table
         self.max_canvas_tokens = inner.max_canvas_tokens
 
-    def denoise(
-        self, canvas: Canvas, plan: EditPlan, settings: SamplerSettings
-    ) -> Iterator[StepResult]:
-        steps = self.inner.denoise(canvas, plan, settings)
+    def denoise(self, canvas: Canvas, settings: SamplerSettings) -> Iterator[StepResult]:
+        steps = self.inner.denoise(canvas, settings)
         try:
             for k in itertools.count(1):
                 self.hook(k)

@@ -23,7 +23,7 @@ def run_request(
 ) -> tuple[Proposal, str]:
     """Return the proposal and the loaded model's display name."""
     from engine.edit_run import run_edit
-    from engine.models import load
+    from engine.loading import load
     from engine.runtime import configure_threads
 
     configure_threads()

@@ -63,7 +63,7 @@ class ModelController(QObject):
 
     def choose(self) -> None:
         """Open the picker (non-modal ``open()``); the choice arrives through a signal."""
-        from engine.models import discover  # reads config files only: no torch
+        from engine.models import discover
 
         picker = ModelPicker(self.window)
         picker.set_models([self._entry(spec) for spec in discover()])

@@ -220,7 +220,7 @@ def release_memory() -> None:
 
 
 def default_loader(request: LoadModel, progress: Callable[[LoadProgress], None]) -> Loaded:
-    from engine.models import load  # transformers: only inside the worker
+    from engine.loading import load  # transformers: only inside the worker
 
     result: Loaded = load(request, progress)
     return result

@@ -260,7 +260,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.serve:
         serve_stamped(args.serve, args.stamps)
         return 0
-    from engine.models import load
+    from engine.loading import load
     from engine.runtime import configure_threads
 
     configure_threads()

@@ -153,7 +153,7 @@ def coverage(backend: Backend, quick: bool = False) -> dict[str, Any]:
 
 def templates_section(section: Any, collection: Any) -> list[str]:
     """The report's table (a section that failed says so in its place)."""
-    from engine.bench.report import failed, fmt, table
+    from engine.bench.markdown import failed, fmt, table
 
     lines = ["## Structured templates", ""]
     problem = failed("templates", section)
@@ -191,7 +191,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--quick", action="store_true", help="the invoice, four schemas")
     parser.add_argument("--out", type=Path, help="also write the results as JSON here")
     args = parser.parse_args(argv)
-    from engine.models import load
+    from engine.loading import load
     from engine.protocol import LoadModel
     from engine.runtime import configure_threads
 

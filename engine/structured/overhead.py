@@ -73,7 +73,7 @@ def measure(backend: MaskedBackend, schema: Any, repeats: int = 7) -> dict[str, 
 
 
 def main() -> None:
-    from engine.models import load
+    from engine.loading import load
     from engine.runtime import configure_threads
 
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])

@@ -302,7 +302,7 @@ def handle() -> Iterator[WorkerHandle]:
 
 
 def test_the_default_loader_loads_a_model_folder_with_progress(tiny_folder: Path) -> None:
-    client = ThreadWorker()  # engine.models.load, imported inside the loop
+    client = ThreadWorker()  # engine.loading.load, imported inside the loop
     client.start()
     try:
         loading = load(client, str(tiny_folder))

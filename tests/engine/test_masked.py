@@ -10,13 +10,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from engine.backends.base import StepResult
-from engine.backends.masked import (
-    MaskedBackend,
-    choose_masked,
-    fit_context,
-    max_canvas,
-    plan_blocks,
-)
+from engine.backends.blocks import choose_masked, plan_blocks
+from engine.backends.masked import MaskedBackend, fit_context, max_canvas
 from engine.canvas import Canvas, Kind, build_canvas
 from engine.config import SamplerSettings
 from engine.edit_run import run_edit

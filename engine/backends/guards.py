@@ -74,9 +74,9 @@ class ProseGuards:
         else:
             _, values, open_ = host
             rows = [(row, p) for row, p in enumerate(host[0]) if open_[p]]
-        at = [p for _, p in rows]
-        bans = repeat_bans(at, values, open_, self.free_list, self.filler_id, self.is_word)
-        if bans:
+        checked = [p for _, p in rows]
+        bans = repeat_bans(checked, values, open_, self.free_list, self.filler_id, self.is_word)
+        if bans:  # one indexed write, not one per ban
             at = torch.tensor([(rows[i][0], token) for i, token in bans], device=logits.device)
             logits[at[:, 0], at[:, 1]] = BANNED
         return logits

@@ -153,6 +153,9 @@ class MaskedBackend:
         # Adapted with a causal prefix (``engine.adapt``, attention "prefix-causal"): the text
         # before the canvas must be read causally, and its cache is then exact, so it is kept.
         self.causal_prefix = False
+        # Fixed logits shapes through a block: no per-step reshaping on an accelerator (a
+        # CUDA graph needs it); on the CPU the open rows alone are cheaper (same output).
+        self.fixed_rows = self.device.type != "cpu"
 
     def read_prefix_causally(self) -> None:
         """Run as a prefix-causal adaptation was trained: cache the prefix when the model can."""
@@ -253,18 +256,21 @@ class MaskedBackend:
 
         Only the current block's rows are predicted (committed positions cannot change and
         later blocks show nothing yet; at a 49k vocabulary the LM head and the sampling of rows
-        nobody uses would cost more than the transformer body), and always all of them, so the
-        shapes stay fixed through a block. With the locked text's keys and values kept
-        (``state.kv``) only the open rows run: that saving is the cache's point. The step reads
-        the device back once, after choosing what to commit.
+        nobody uses would cost more than the transformer body). With ``fixed_rows`` (an
+        accelerator) every row of the block is predicted at every step, so shapes stay fixed
+        through a block; on the CPU only the open rows run (a changing shape costs nothing
+        there, the extra rows would). With the locked text's keys and values kept
+        (``state.kv``) only the open rows run either way: that saving is the cache's point.
+        Either way the step reads the device back once, after choosing what to commit.
         """
-        positions = block.rows if state.kv is None else self._tensor(block.open)
+        fixed = self.fixed_rows and state.kv is None
+        positions = block.rows if fixed else self._tensor(block.open)
         eligible = state.masked & block.mask
         open_rows = eligible[positions]
         logits = self._predict(state, positions) + state.bias[positions]
         if state.guards is not None:
-            host = (block.rows_list if state.kv is None else block.open, state.host_ids,
-                    state.host_masked)  # fmt: skip
+            rows = block.rows_list if fixed else block.open
+            host = (rows, state.host_ids, state.host_masked)
             logits = state.guards.adjust(positions, logits, state.ids, state.masked, host)
         count = len(block.open)
         ids, confidence = pick_open_rows(logits, open_rows, count, settings.temperature, generator)

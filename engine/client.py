@@ -3,8 +3,9 @@
 :class:`WorkerHandle` runs :func:`engine.worker.serve` in a process started with the
 ``multiprocessing`` "spawn" context, so a crash, a CUDA out-of-memory or the OOM killer takes
 down only the worker, never the editor. :class:`ThreadWorker` runs the same loop on a daemon
-thread in-process (tests, the headless CLI) behind the same interface. The app's async client
-wraps either.
+thread in-process (tests, and the fault helpers that type into a window) behind the same
+interface; the headless CLI needs no worker and runs :func:`engine.edit_run.run_edit` itself.
+The app's async client wraps either.
 
 When the worker dies, :meth:`poll` returns one ``Failed(kind="worker-died")`` naming the edit that
 was running (or ``None``), exactly once; :meth:`restart` starts a fresh worker and, by default,
@@ -265,7 +266,7 @@ def _send_all(conn: Connection, outgoing: queue.SimpleQueue[Request | None]) -> 
 
 
 class ThreadWorker(WorkerClient):
-    """The same worker loop on a daemon thread of this process: for tests and the headless CLI."""
+    """The same worker loop on a daemon thread of this process (tests; the CLI needs no worker)."""
 
     def __init__(self, loader: Loader | None = None, frame_interval_s: float = FRAME_INTERVAL_S):
         super().__init__(loader, frame_interval_s)

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import json
 import time
-from collections.abc import Callable, Generator, Iterator
+from collections.abc import Callable, Iterator
 from typing import Any
 
 from engine.backends.base import Backend
@@ -20,7 +20,7 @@ from engine.protocol import Cancelled, Fill, FillKind, Frame, Proposal, SegmentT
 from engine.structured.compiler import Compiled, compile_json, parse_json_fill
 from engine.structured.json_problem import JsonProblem
 from engine.structured.render import pieces
-from engine.structured.slots import Filled, Layout, SlotStats, fill_events
+from engine.structured.slots import Filled, FillEvents, Layout, SlotStats, fill_events
 from engine.structured.tables import run_table
 from engine.structured.tree import Path, instance_of
 
@@ -32,7 +32,7 @@ def run_json(
     fill: Fill,
     cancelled: Callable[[], bool] = never,
     clock: Callable[[], float] = time.perf_counter,
-) -> Generator[Frame | Cancelled | Filled, None, None]:
+) -> FillEvents:
     """Fill a JSON instance; yields frames, then one :class:`Filled` or ``Cancelled``."""
     run = RunContext.starting(fill.request_id, cancelled, clock)
     schema, template = parse_json_fill(fill)

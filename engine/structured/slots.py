@@ -116,6 +116,7 @@ class Layout:
 
 
 Finish = Callable[[dict[Any, Any], SlotStats, RunContext], Filled]
+FillEvents = Generator[Frame | Cancelled | Filled, None, None]  # what run_json/run_table yield
 
 
 def fill_events(
@@ -125,7 +126,7 @@ def fill_events(
     layout: Layout,
     finish: Finish,
     run: RunContext,
-) -> Generator[Frame | Cancelled | Filled, None, None]:
+) -> FillEvents:
     """A fill's events: frames, then ``finish``'s :class:`Filled` (or ``Cancelled``)."""
     slots_run = replace(run, started=run.clock())  # frames count from the first round
     outcome = yield from settle_slots(backend, problem, layout, fill.settings, slots_run)

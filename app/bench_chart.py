@@ -15,10 +15,12 @@ from pathlib import Path
 from typing import Any
 
 from PySide6.QtCore import QPointF, QRectF, Qt
-from PySide6.QtGui import QColor, QFont, QGuiApplication, QImage, QPainter, QPen
+from PySide6.QtGui import QFont, QGuiApplication, QImage, QPainter, QPen
+
+from ui import palette
 
 PANEL_W, PANEL_H, MARGIN = 560, 400, 60
-DIFFUSION, AUTOREGRESSIVE = QColor("#1f77b4"), QColor("#d62728")
+DIFFUSION, AUTOREGRESSIVE = palette.CHART_DIFFUSION, palette.CHART_AUTOREGRESSIVE
 TASKS = ("compare_rewrite", "compare_draft")
 
 Series = list[tuple[float, float]]
@@ -78,7 +80,7 @@ def draw_panel(p: QPainter, box: QRectF, title: str, section: dict[str, Any]) ->
 def render(results: dict[str, Any], path: Path) -> None:
     sections = [(n, results[n]) for n in TASKS if n in results and "diffusion" in results[n]]
     image = QImage(PANEL_W * max(len(sections), 1), PANEL_H, QImage.Format.Format_RGB32)
-    image.fill(QColor("white"))
+    image.fill(palette.CHART_PAPER)
     painter = QPainter(image)
     painter.setRenderHint(QPainter.RenderHint.Antialiasing)
     painter.setFont(QFont("DejaVu Sans", 9))

@@ -17,16 +17,16 @@ import time
 from pathlib import Path
 from typing import Any
 
-from app.cli import unified_diff
 from app.files import read_text_file, write_text_file
 from app.newlines import restore
+from app.textdiff import unified_diff
 from engine.backends.base import Backend
 from engine.backends.masked import MaskedBackend
 from engine.bench.common import heldout_text, median
 from engine.bench.edit_cost import seen_tokens
 from engine.config import SamplerSettings
+from engine.edit_run import run_edit
 from engine.protocol import Edit, Proposal, Span
-from engine.session import run_edit
 
 SIZES = (4_000, 1_000_000, 20_000_000)
 TARGET_CHARS = 200
@@ -94,7 +94,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--out", type=Path, default=Path("docs/benchmarks-files.json"))
     parser.add_argument("--quick", action="store_true", help="small files, one run: a smoke run")
     args = parser.parse_args(argv)
-    from engine.models import load
+    from engine.loading import load
     from engine.protocol import LoadModel
     from engine.runtime import configure_threads
 

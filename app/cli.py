@@ -1,9 +1,9 @@
 """The headless command line: ``settle rewrite|draft|fill-json|fill-table|models``.
 
-It runs the same engine generator as the window (:func:`engine.session.run_edit`), in-process:
+It runs the same engine generator as the window (:func:`engine.edit_run.run_edit`), in-process:
 there is no editor to protect, so no worker process is needed. Sampler flags are derived from
-:class:`engine.config.SamplerSettings`, so their defaults cannot drift from the engine's. The
-structured-infill commands live in :mod:`app.structured_cli`.
+:class:`engine.config.SamplerSettings` (:mod:`app.cli_options`), so their defaults cannot drift
+from the engine's. The structured-infill commands live in :mod:`app.structured_cli`.
 
 Exit codes: 0 success, 2 bad input (nothing written), 3 the model could not be loaded,
 1 anything else.
@@ -19,14 +19,15 @@ from dataclasses import asdict
 from pathlib import Path
 from typing import Any
 
+from app.cli_options import add_engine_options, report_load, settings_from
 from app.files import DocumentError, read_text_file, write_text_file
 from app.newlines import Layout, restore
 from app.serve_cli import EngineUnreachable, add_remote_options, add_serve_command
 from app.structured_cli import add_commands as add_structured_commands
-from engine.config import PRESETS, SamplerSettings, setting_fields
+from app.textdiff import unified_diff
 from engine.errors import BadRequest, ModelLoadError, SettleError
 from engine.plan import find_locks, validate_edit
-from engine.protocol import Edit, EditMode, LoadProgress, Proposal, Span
+from engine.protocol import Edit, EditMode, Proposal, Span
 
 EXIT_BAD_INPUT = 2
 EXIT_MODEL = 3
@@ -85,7 +86,7 @@ def build_parser() -> argparse.ArgumentParser:
         sub.add_argument(
             "--json", action="store_true", help="print one JSON object instead of a diff"
         )
-    add_structured_commands(commands, add_engine_options)
+    add_structured_commands(commands)
     add_serve_command(commands)
     models = commands.add_parser("models", help="list the models Settle can find")
     models.add_argument("--json", action="store_true")
@@ -93,46 +94,11 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
-def add_engine_options(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--model", default="embedded", help="registry id, cached repo id or folder")
-    parser.add_argument("--device", default="auto", choices=["auto", "cpu", "cuda", "mps"])
-    parser.add_argument(
-        "--allow-remote-code",
-        action="store_true",
-        help="consent to run this model's own code (LLaDA, Dream)",
-    )
-    parser.add_argument("--quality", choices=sorted(PRESETS), help="speed-quality preset")
-    group = parser.add_argument_group("sampler settings")
-    for name, default, help_text in setting_fields():
-        flag = "--" + name.replace("_", "-")
-        if isinstance(default, bool):
-            group.add_argument(
-                flag,
-                dest=name,
-                action=argparse.BooleanOptionalAction,
-                default=None,
-                help=f"{help_text} (default: {default})",
-            )
-        else:
-            kind = float if name == "threshold" else type(default)
-            group.add_argument(
-                flag, dest=name, type=kind, default=None, help=f"{help_text} (default: {default})"
-            )
-
-
 def parse_range(value: str) -> Span:
     start, sep, end = value.partition(":")
     if not sep or not start.strip().isdigit() or not end.strip().isdigit():
         raise argparse.ArgumentTypeError(f"expected START:END character offsets, got {value!r}")
     return Span(int(start), int(end))
-
-
-def settings_from(args: argparse.Namespace) -> SamplerSettings:
-    values: dict[str, Any] = dict(PRESETS[args.quality]) if args.quality else {}
-    for name, _, _ in setting_fields():
-        if getattr(args, name, None) is not None:
-            values[name] = getattr(args, name)
-    return SamplerSettings(**values)
 
 
 def run_rewrite(args: argparse.Namespace) -> int:
@@ -175,19 +141,6 @@ def finish(args: argparse.Namespace, text: str, layout: Layout, edit: Edit) -> i
         write_text_file(args.file, layout, updated)
         print(f"# wrote {args.file}", file=sys.stderr)
     return 0
-
-
-def report_load(progress: LoadProgress) -> None:
-    from app.progress import PROGRESS
-
-    PROGRESS.load(progress)
-
-
-def unified_diff(before: str, after: str, name: str) -> str:
-    """The change as a unified diff; only the lines around it are compared (a 20 MB file too)."""
-    from app.textdiff import unified_diff as trimmed
-
-    return trimmed(before, after, name)
 
 
 def proposal_json(proposal: Proposal, model_name: str, diff: str) -> dict[str, Any]:

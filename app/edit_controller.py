@@ -12,6 +12,7 @@ selection are refused before anything runs; a new request cancels the running on
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
+from enum import StrEnum
 
 from PySide6.QtCore import QObject, Signal
 
@@ -46,9 +47,17 @@ class Pending:
     locks_in_target: tuple[tuple[int, int], ...]  # target-relative
 
 
+class EditState(StrEnum):
+    """Where the edit flow stands; the window enables its actions from it."""
+
+    IDLE = "idle"
+    RUNNING = "running"  # a draft is settling
+    REVIEWING = "reviewing"  # the diff review is open
+
+
 class EditController(QObject):
-    """Signals: ``message(str)`` for the status bar; ``stateChanged(str)``: "idle", "running"
-    (a draft is settling) or "reviewing" (the diff review is open)."""
+    """Signals: ``message(str)`` for the status bar; ``stateChanged(str)``: an
+    :class:`EditState` (a ``StrEnum``, so it crosses the signal as its string)."""
 
     message = Signal(str)
     stateChanged = Signal(str)
@@ -151,7 +160,7 @@ class EditController(QObject):
         target = pending.edit.target
         self.bar.hide()
         self.overlay.show_for(target.start, target.end)
-        self.stateChanged.emit("running")
+        self.stateChanged.emit(EditState.RUNNING)
         self.message.emit("Drafting… (Esc cancels)")
 
     def send_fill(self, fill: Fill) -> None:
@@ -195,7 +204,7 @@ class EditController(QObject):
         self.review.set_diff(diff, note=proposal.metrics.summary())
         self.review.show()
         self.review.setFocus()
-        self.stateChanged.emit("reviewing")
+        self.stateChanged.emit(EditState.REVIEWING)
         if not diff.hunks:
             self.message.emit("The model proposed no change.")
         else:
@@ -216,7 +225,7 @@ class EditController(QObject):
     def _finish(self, message: str) -> None:
         self.running = None
         self.overlay.clear()
-        self.stateChanged.emit("idle")
+        self.stateChanged.emit(EditState.IDLE)
         if message:
             self.message.emit(message)
 
@@ -250,4 +259,4 @@ class EditController(QObject):
         self.review.hide()
         self.editor.setFocus()
         if was_reviewing:
-            self.stateChanged.emit("idle")
+            self.stateChanged.emit(EditState.IDLE)

@@ -23,7 +23,7 @@ from PySide6.QtCore import QTimer
 from PySide6.QtWidgets import QApplication, QMessageBox
 
 from app.credentials import CredentialStore
-from app.edit_controller import EditController
+from app.edit_controller import EditController, EditState
 from app.file_controller import FileController
 from app.identity import APP_ID, APP_NAME, ORGANIZATION, version
 from app.model_controller import ModelController
@@ -113,7 +113,7 @@ def _wire(s: Session) -> None:
     w.closeRequested.connect(
         lambda: s.files.when_saved_or_discarded(lambda: QTimer.singleShot(0, lambda: _close(s)))
     )
-    _enable_for(w, "idle")
+    _enable_for(w, EditState.IDLE)
 
 
 def _show_recent(s: Session) -> None:
@@ -125,9 +125,10 @@ def _show_recent(s: Session) -> None:
 
 def _enable_for(window: MainWindow, state: str) -> None:
     """Esc cancels only while a draft runs; Ctrl+Enter belongs to the review while it shows."""
-    window.action("ask.cancel").setEnabled(state == "running")
+    edit_state = EditState(state)  # the signal carries the enum's string
+    window.action("ask.cancel").setEnabled(edit_state is EditState.RUNNING)
     for action_id in ("ask.rewrite", "ask.draft"):
-        window.action(action_id).setEnabled(state != "reviewing")
+        window.action(action_id).setEnabled(edit_state is not EditState.REVIEWING)
 
 
 def _close(session: Session) -> None:

@@ -22,9 +22,9 @@ def run_request(
     on_progress: Callable[[LoadProgress], None],
 ) -> tuple[Proposal, str]:
     """Return the proposal and the loaded model's display name."""
-    from engine.models import load
+    from engine.edit_run import run_edit
+    from engine.loading import load
     from engine.runtime import configure_threads
-    from engine.session import run_edit
 
     configure_threads()
     PROGRESS.restart()

@@ -20,7 +20,7 @@ from app.settings import Settings
 from app.worker_client import AsyncWorkerClient
 from engine.models import ModelSpec
 from engine.protocol import Failed, LoadProgress, ModelReady
-from ui.models import ModelEntry, ModelPicker
+from ui.model_dialog import ModelEntry, ModelPicker
 from ui.status import EngineBanner, EngineStatus
 
 SOURCES = {"embedded": "embedded", "hf-cache": "Hugging Face cache", "folder": "folder"}
@@ -52,6 +52,11 @@ class ModelController(QObject):
         client.failed.connect(self.on_failed)
         banner.restartRequested.connect(self.restart)
 
+    @property
+    def message_box(self) -> QMessageBox | None:
+        """The message box last shown (a failed load, a consent question), if any."""
+        return self._box
+
     def load_saved(self) -> None:
         model_id, device = self.settings.model()
         self.load(model_id, device, self.settings.remote_code_allowed(model_id))
@@ -63,7 +68,7 @@ class ModelController(QObject):
 
     def choose(self) -> None:
         """Open the picker (non-modal ``open()``); the choice arrives through a signal."""
-        from engine.models import discover  # reads config files only: no torch
+        from engine.models import discover
 
         picker = ModelPicker(self.window)
         picker.set_models([self._entry(spec) for spec in discover()])

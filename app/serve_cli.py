@@ -137,7 +137,7 @@ def client_token(args: argparse.Namespace) -> str:
 
 def run_remote(edit: Edit, args: argparse.Namespace) -> tuple[Proposal, str]:
     """Send ``edit`` to the engine at ``args.engine``; the proposal and the model's name."""
-    from app.cli import report_load
+    from app.cli_options import report_load
     from app.headless import end_steps, show_step
     from engine.remote.client import RemoteWorker
 

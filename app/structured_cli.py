@@ -15,18 +15,20 @@ from dataclasses import asdict
 from pathlib import Path
 from typing import Any
 
+from app.cli_options import add_engine_options, report_load, settings_from
 from app.files import read_document, read_text_file, write_atomically, write_text_file
 from app.newlines import restore
+from app.textdiff import unified_diff
 from engine.errors import BadRequest, SettleError
 from engine.protocol import Fill, FillKind, Frame, LoadModel, Span
 
 FillRunner = Callable[..., Iterator[Any]]
 
 
-def add_commands(commands: Any, engine_options: Callable[[argparse.ArgumentParser], None]) -> None:
+def add_commands(commands: Any) -> None:
     """Register both subcommands on the CLI's subparsers."""
     for sub in (json_parser(commands), table_parser(commands)):
-        engine_options(sub)
+        add_engine_options(sub)
         sub.add_argument("--json", action="store_true", help="print one JSON object")
 
 
@@ -70,7 +72,6 @@ def read_json(path: Path, what: str) -> str:
 
 
 def run_fill_json(args: argparse.Namespace) -> int:
-    from app.cli import settings_from
     from engine.structured.compiler import compile_json, parse_json_fill
 
     schema = read_json(args.schema, "schema")
@@ -92,7 +93,6 @@ def run_fill_json(args: argparse.Namespace) -> int:
 
 
 def run_fill_table(args: argparse.Namespace) -> int:
-    from app.cli import settings_from, unified_diff
     from engine.structured.markdown import chosen_cells, find_tables
 
     text, layout = read_text_file(args.file)
@@ -122,12 +122,11 @@ def run_fill_table(args: argparse.Namespace) -> int:
 
 def run_structured(runner: FillRunner, fill: Fill, args: argparse.Namespace) -> tuple[Any, str]:
     """Load the model, run the fill in-process, return the :class:`Filled` and the model name."""
-    from app.cli import report_load
     from app.headless import end_steps, show_step
     from app.progress import PROGRESS
-    from engine.models import load
+    from engine.loading import load
     from engine.runtime import configure_threads
-    from engine.structured.fill import Filled
+    from engine.structured.slots import Filled
 
     configure_threads()
     PROGRESS.restart()

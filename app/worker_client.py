@@ -40,14 +40,14 @@ POLL_S = 0.05  # how long one executor wait lasts: bounds how late a stop is not
 class AsyncWorkerClient(QObject):
     """Signals carry the engine.protocol event objects unchanged."""
 
-    loadProgress = Signal(object)
-    modelReady = Signal(object)
-    frame = Signal(object)
-    proposal = Signal(object)
-    failed = Signal(object)
-    cancelled = Signal(object)
-    queued = Signal(object)
-    link = Signal(object)
+    loadProgress = Signal(LoadProgress)
+    modelReady = Signal(ModelReady)
+    frame = Signal(Frame)
+    proposal = Signal(Proposal)
+    failed = Signal(Failed)
+    cancelled = Signal(Cancelled)
+    queued = Signal(Queued)
+    link = Signal(EngineLink)
 
     def __init__(self, worker: WorkerClient, parent: QObject | None = None) -> None:
         super().__init__(parent)

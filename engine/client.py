@@ -3,8 +3,9 @@
 :class:`WorkerHandle` runs :func:`engine.worker.serve` in a process started with the
 ``multiprocessing`` "spawn" context, so a crash, a CUDA out-of-memory or the OOM killer takes
 down only the worker, never the editor. :class:`ThreadWorker` runs the same loop on a daemon
-thread in-process (tests, the headless CLI) behind the same interface. The app's async client
-wraps either.
+thread in-process (tests, and the fault helpers that type into a window) behind the same
+interface; the headless CLI needs no worker and runs :func:`engine.edit_run.run_edit` itself.
+The app's async client wraps either.
 
 When the worker dies, :meth:`poll` returns one ``Failed(kind="worker-died")`` naming the edit that
 was running (or ``None``), exactly once; :meth:`restart` starts a fresh worker and, by default,
@@ -79,9 +80,6 @@ class WorkerClient(ABC):
         """The next event, None on timeout; raises :class:`WorkerGone` once the worker is."""
 
     @abstractmethod
-    def _set_flag(self) -> None: ...
-
-    @abstractmethod
     def _halt(self, timeout: float) -> None: ...
 
     @abstractmethod
@@ -146,11 +144,8 @@ class WorkerClient(ABC):
             yield event
 
     def cancel(self, request_id: int) -> None:
-        """Cancel a request: the shared flag stops the running edit before its next step."""
-        with self._lock:
-            # Only for the edit we believe runs: a stale id must not stop a newer request.
-            if request_id == self.running:
-                self._set_flag()
+        """Cancel a request: the worker's reader records it at once, and the running edit stops
+        before its next step (a request that already ended is left alone)."""
         self.send(Cancel(request_id))
 
     def stop(self, timeout: float = 5.0) -> None:
@@ -178,7 +173,6 @@ class WorkerHandle(WorkerClient):
         self.process: BaseProcess | None = None
         self._requests: Connection | None = None
         self._events: Connection | None = None
-        self._flag: Any = None
         # Requests leave from a thread of their own: pickling a 20 MB document into the pipe
         # takes a good part of a second, which must not be the window's.
         self._outgoing: queue.SimpleQueue[Request | None] = queue.SimpleQueue()
@@ -196,8 +190,7 @@ class WorkerHandle(WorkerClient):
         ctx = multiprocessing.get_context("spawn")
         request_reader, self._requests = ctx.Pipe(duplex=False)
         self._events, event_writer = ctx.Pipe(duplex=False)
-        self._flag = ctx.Event()
-        args = (request_reader, event_writer, self._flag, self.loader, self.frame_interval_s)
+        args = (request_reader, event_writer, self.loader, self.frame_interval_s)
         # daemon: should the client exit without stop(), multiprocessing ends the worker too.
         self.process = ctx.Process(
             target=process_main, args=args, name="settle-worker", daemon=True
@@ -231,9 +224,6 @@ class WorkerHandle(WorkerClient):
         if not process.is_alive():
             raise WorkerGone
         return None
-
-    def _set_flag(self) -> None:
-        self._flag.set()
 
     def _death_detail(self) -> str:
         if self.process is None:
@@ -276,14 +266,13 @@ def _send_all(conn: Connection, outgoing: queue.SimpleQueue[Request | None]) -> 
 
 
 class ThreadWorker(WorkerClient):
-    """The same worker loop on a daemon thread of this process: for tests and the headless CLI."""
+    """The same worker loop on a daemon thread of this process (tests; the CLI needs no worker)."""
 
     def __init__(self, loader: Loader | None = None, frame_interval_s: float = FRAME_INTERVAL_S):
         super().__init__(loader, frame_interval_s)
         self.thread: threading.Thread | None = None
         self._inbox: queue.Queue[Request] = queue.Queue()
         self._outbox: queue.Queue[Any] = queue.Queue()
-        self._flag = threading.Event()
         self._crash = ""
 
     @property
@@ -292,7 +281,6 @@ class ThreadWorker(WorkerClient):
 
     def _spawn(self) -> None:
         self._inbox, self._outbox = queue.Queue(), queue.Queue()
-        self._flag = threading.Event()
         self._crash = ""
         self.thread = threading.Thread(target=self._serve, name="settle-worker", daemon=True)
         self.thread.start()
@@ -302,7 +290,6 @@ class ThreadWorker(WorkerClient):
             serve(
                 self._inbox,
                 self._outbox,
-                self._flag,
                 self.loader,
                 frame_interval_s=self.frame_interval_s,
             )
@@ -325,9 +312,6 @@ class ThreadWorker(WorkerClient):
             raise WorkerGone
         event: Event = item
         return event
-
-    def _set_flag(self) -> None:
-        self._flag.set()
 
     def _death_detail(self) -> str:
         return self._crash

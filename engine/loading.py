@@ -1,10 +1,11 @@
-"""Loading a described model (:class:`~engine.models.ModelSpec`) onto a device, as a backend.
+"""Loading a model onto a device, as a backend: :func:`load` answers a ``LoadModel`` request.
 
-Everything that imports torch and transformers for the registry lives here, so listing models
-stays cheap. The order of :func:`load_spec` is chosen so that cheap refusals come first: the
-weights files are checked (safetensors only, complete) and the tokenizer's special tokens are
-picked *before* any weight is read, so a pickle-only folder or a masked model without a mask
-token is refused with nothing loaded.
+Callers import this module directly; the registry (:mod:`engine.models`) only describes models
+and never imports it. Everything that imports torch and transformers for loading lives here, so
+listing models stays cheap. The order of :func:`load_spec` is chosen so that cheap refusals
+come first: the weights files are checked (safetensors only, complete) and the tokenizer's
+special tokens are picked *before* any weight is read, so a pickle-only folder or a masked model
+without a mask token is refused with nothing loaded.
 
 Placement: on a CUDA GPU, weights load through accelerate (``device_map="auto"``), which spills
 layers to the CPU (and disk) when the GPU is too small; :func:`placement_summary` says where they
@@ -15,6 +16,7 @@ from __future__ import annotations
 
 import json
 from collections import Counter
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -24,8 +26,16 @@ from engine import embedded
 from engine.adapters import adapter_attention, merge_lora
 from engine.errors import ModelLoadError, OutOfMemory
 from engine.load_progress import weights_progress
-from engine.models import ARCHES, TOKEN_CHOICES, LoadedModel, ModelSpec, Progress, read_config
-from engine.protocol import LoadProgress, ModelInfo
+from engine.models import (
+    ARCHES,
+    TOKEN_CHOICES,
+    LoadedModel,
+    ModelSpec,
+    Progress,
+    read_config,
+    resolve,
+)
+from engine.protocol import LoadModel, LoadProgress, ModelInfo
 from engine.tokens import TokenTable, special_tokens
 
 DEVICES = ("auto", "cuda", "mps", "cpu")
@@ -364,3 +374,22 @@ def make_backend(model: Any, table: TokenTable, spec: ModelSpec, device: torch.d
     if spec.adapter is not None and adapter_attention(spec.adapter) == "prefix-causal":
         backend.read_prefix_causally()
     return backend
+
+
+def load(request: LoadModel, progress: Progress) -> LoadedModel:
+    """Load the requested model onto its device and wrap it in its family's backend."""
+    spec = resolve(request.model)
+    device = pick_device(request.device)
+    if spec.needs_remote_code and not request.allow_remote_code:
+        raise ModelLoadError(
+            f"{spec.display_name} runs its own Python code from its folder ({spec.path}). "
+            "Settle needs your consent to run a model's own code; allow it for this model "
+            "and load it again."
+        )
+    if spec.source == "embedded":
+        _, problem = embedded.adapter_state()
+        if problem:
+            raise ModelLoadError(problem)
+        embedded.ensure_converted(progress)
+        spec = replace(spec, path=embedded.converted_folder())
+    return load_spec(spec, device, progress, allow_remote_code=request.allow_remote_code)

@@ -3,9 +3,9 @@
 A model is described by a :class:`ModelSpec` before anything heavy is imported: :func:`discover`
 lists the embedded default and the runnable models in the Hugging Face hub cache (read from disk
 only: Settle never downloads), :func:`resolve` turns a name from the window or the CLI into a
-spec, and :func:`load` turns a :class:`~engine.protocol.LoadModel` request into a ready backend
-(the heavy part lives in :mod:`engine.loading`; the embedded model's one-off conversion in
-:mod:`engine.embedded`).
+spec. Loading one (a :class:`~engine.protocol.LoadModel` request into a ready backend) is
+:func:`engine.loading.load`, which imports this module, never the other way round; the embedded
+model's one-off conversion is in :mod:`engine.embedded`.
 
 How a checkpoint runs is decided by its ``config.json`` through one table, :data:`ARCHES`, and
 the tokens each architecture uses as mask and filler through another, :data:`TOKEN_CHOICES`.
@@ -17,13 +17,13 @@ import json
 import os
 import re
 from collections.abc import Callable
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from engine import embedded
 from engine.errors import ModelLoadError
-from engine.protocol import LoadModel, LoadProgress, ModelInfo
+from engine.protocol import LoadProgress, ModelInfo
 
 Progress = Callable[[LoadProgress], None]
 
@@ -288,28 +288,3 @@ def resolve(name: str) -> ModelSpec:
             f"Settle works offline: download it first (`hf download {name}`) or pick its folder."
         )
     return spec_for_folder(cached, source="hf-cache", model_id=name, name=name.split("/")[-1])
-
-
-# --- loading -------------------------------------------------------------------------------------
-
-
-def load(request: LoadModel, progress: Progress) -> LoadedModel:
-    """Load the requested model onto its device and wrap it in its family's backend."""
-    # torch and transformers: only when a model is really loaded
-    from engine.loading import load_spec, pick_device
-
-    spec = resolve(request.model)
-    device = pick_device(request.device)
-    if spec.needs_remote_code and not request.allow_remote_code:
-        raise ModelLoadError(
-            f"{spec.display_name} runs its own Python code from its folder ({spec.path}). "
-            "Settle needs your consent to run a model's own code; allow it for this model "
-            "and load it again."
-        )
-    if spec.source == "embedded":
-        _, problem = embedded.adapter_state()
-        if problem:
-            raise ModelLoadError(problem)
-        embedded.ensure_converted(progress)
-        spec = replace(spec, path=embedded.converted_folder())
-    return load_spec(spec, device, progress, allow_remote_code=request.allow_remote_code)

@@ -1,8 +1,9 @@
 """Messages between the window and the worker: small frozen dataclasses, no torch types.
 
 Everything here is picklable and cheap, because it crosses a process boundary many times a
-second. The GUI imports this module (and only this one) from the engine, so it must stay free of
-heavy imports.
+second. The widgets (``ui/``) import only this module and :mod:`engine.config` from the engine
+(``tests/test_layering.py`` checks it), and the app imports it everywhere, so it must stay free
+of heavy imports.
 
 Requests flow GUI → worker: :class:`LoadModel`, :class:`Edit`, :class:`Fill`, :class:`Cancel`,
 :class:`Shutdown`.

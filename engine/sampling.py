@@ -5,7 +5,8 @@ position at once, then *commit* only some of those predictions and leave the res
 the next forward pass. These functions are that move's parts:
 
 * :func:`pick_tokens` chooses a token per position (greedy or Gumbel-max sampling, see
-  :func:`add_gumbel_noise`) and reports the model's confidence in it;
+  :func:`add_gumbel_noise`) and reports the model's confidence in it; :func:`pick_open_rows`
+  does it over a fixed set of rows, drawing noise only for the open ones;
 * :func:`transfer_schedule` says how many positions a fixed-count sampler commits per step;
 * :func:`select_fixed` (low-confidence remasking: the k most confident) and
   :func:`select_threshold` (parallel decoding: every confident one) choose which;
@@ -58,6 +59,30 @@ def pick_tokens(
     return ids, confidence
 
 
+def pick_open_rows(
+    logits: torch.Tensor,
+    open_rows: torch.Tensor,
+    count: int,
+    temperature: float,
+    generator: torch.Generator | None = None,
+) -> tuple[torch.Tensor, torch.Tensor]:
+    """:func:`pick_tokens` over every row, with sampling noise drawn for the ``count`` rows flagged
+    in ``open_rows`` only, in order: the same draws (and the same generator state after) as
+    picking those rows alone, so a fixed-shape step samples exactly what a gathered one did.
+    The other rows' picks are meaningless and must be ignored by the caller.
+    """
+    if temperature == 0 or count == len(logits):
+        return pick_tokens(logits, temperature, generator)
+    uniform = torch.rand(
+        (count, logits.shape[-1]), generator=generator, dtype=torch.float64, device=logits.device
+    )
+    rank = (open_rows.cumsum(0) - 1).clamp(min=0)  # row → which of the ``count`` draws
+    gumbel = -torch.log(-torch.log(uniform))[rank]
+    ids = (logits.to(torch.float64) / temperature + gumbel).argmax(dim=-1)
+    probs = torch.softmax(logits.to(torch.float32), dim=-1)
+    return ids, probs.gather(-1, ids.unsqueeze(-1)).squeeze(-1)
+
+
 def transfer_schedule(masked_count: int, steps: int) -> list[int]:
     """How many masked positions to commit at each step: an even spread, larger shares first.
 
@@ -73,14 +98,17 @@ def transfer_schedule(masked_count: int, steps: int) -> list[int]:
     return [base + 1 if step < extra else base for step in range(steps)]
 
 
-def select_fixed(confidence: torch.Tensor, eligible: torch.Tensor, k: int) -> torch.Tensor:
+def select_fixed(
+    confidence: torch.Tensor, eligible: torch.Tensor, k: int, available: int | None = None
+) -> torch.Tensor:
     """Boolean mask of the ``k`` most confident eligible positions (fewer if fewer are eligible).
 
     The rest stay masked and are predicted again next step with more context: committing the
     surest tokens first is what makes low-confidence remasking better than random unmasking.
+    ``available`` is how many are eligible, when the caller knows it (no device read then).
     """
     chosen = torch.zeros_like(eligible)
-    k = min(k, int(eligible.sum()))
+    k = min(k, int(eligible.sum()) if available is None else available)
     if k <= 0:
         return chosen
     scores = confidence.masked_fill(~eligible, float("-inf"))
@@ -89,7 +117,7 @@ def select_fixed(confidence: torch.Tensor, eligible: torch.Tensor, k: int) -> to
 
 
 def select_threshold(
-    confidence: torch.Tensor, eligible: torch.Tensor, threshold: float
+    confidence: torch.Tensor, eligible: torch.Tensor, threshold: float, available: int | None = None
 ) -> torch.Tensor:
     """Boolean mask of every eligible position with confidence above ``threshold``, at least one.
 
@@ -99,7 +127,7 @@ def select_threshold(
     sampler cannot stall however low the confidences are.
     """
     chosen = eligible & (confidence > threshold)
-    return chosen | select_fixed(confidence, eligible, 1)
+    return chosen | select_fixed(confidence, eligible, 1, available)
 
 
 def shift_logits(logits: torch.Tensor) -> torch.Tensor:

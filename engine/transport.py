@@ -1,9 +1,8 @@
 """How requests and events travel between the client and the worker loop.
 
-The worker loop (:func:`engine.worker.serve`) sees only three small interfaces: an
-:class:`Inbox` with ``get()``, an :class:`Outbox` with ``put(event)`` and a cancel :class:`Flag`.
-``queue.Queue`` and ``threading.Event`` satisfy them on a thread in-process; in a spawned process
-the pipe adapters below do, with ``multiprocessing`` ``Event`` as the flag. Pipes rather than
+The worker loop (:func:`engine.worker.serve`) sees only two small interfaces: an :class:`Inbox`
+with ``get()`` and an :class:`Outbox` with ``put(event)``. ``queue.Queue`` satisfies both on a
+thread in-process; in a spawned process the pipe adapters below do. Pipes rather than
 ``multiprocessing.Queue``: when a process dies its pipe ends close, so the other side gets a clean
 ``EOFError`` instead of waiting forever, in both directions.
 
@@ -34,12 +33,6 @@ class Inbox(Protocol):
 
 class Outbox(Protocol):
     def put(self, event: Event) -> None: ...
-
-
-class Flag(Protocol):
-    def is_set(self) -> bool: ...
-
-    def clear(self) -> None: ...
 
 
 class ConnectionInbox:

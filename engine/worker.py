@@ -1,9 +1,10 @@
 """The worker loop: owns the model, runs requests one at a time, streams events back.
 
 :func:`serve` is transport-agnostic. Its ``inbox`` needs only ``get()`` (raising ``EOFError`` or
-``OSError`` when the other side is gone), its ``outbox`` only ``put(event)``, its cancel flag
-only ``is_set()``/``clear()``: :mod:`multiprocessing` pipes and an ``Event`` in a spawned process
-(:func:`process_main`) and ``queue.Queue``/``threading.Event`` on a thread in-process both fit.
+``OSError`` when the other side is gone), its ``outbox`` only ``put(event)``: :mod:`multiprocessing`
+pipes in a spawned process (:func:`process_main`) and ``queue.Queue`` on a thread in-process both
+fit. Cancel has one mechanism: a ``Cancel`` request, which the reader records in
+:class:`Control` as soon as it arrives (it never waits behind a running request).
 
 Three threads share the work, so neither reading requests nor writing events ever waits on a
 forward pass:
@@ -11,12 +12,12 @@ forward pass:
 * a *reader* drains the inbox into a local queue and decides, as each request arrives, what it
   cancels: a newer ``Edit``/``Fill`` or a ``LoadModel`` supersedes the running one (latest
   request wins), a ``Cancel`` names one, ``Shutdown`` ends everything;
-* the *main* loop runs one request at a time; ``run_edit`` checks the cancel predicate before
-  every denoising step;
+* the *main* loop runs one request at a time; the pipeline checks :meth:`Control.superseded`
+  before every denoising step;
 * a *sender* (:class:`~engine.transport.Sender`) coalesces frames (at most one per ~16 ms) and
   writes events out.
 
-Heavy imports (torch via :mod:`engine.session`, transformers via the loader) happen inside the
+Heavy imports (torch via :mod:`engine.edit_run`, transformers via the loader) happen inside the
 worker, at the first request that needs them, never when this module is imported.
 """
 
@@ -52,7 +53,7 @@ from engine.protocol import (
     Request,
     Shutdown,
 )
-from engine.transport import ConnectionInbox, ConnectionOutbox, Flag, Inbox, Outbox, Sender
+from engine.transport import ConnectionInbox, ConnectionOutbox, Inbox, Outbox, Sender
 
 if TYPE_CHECKING:
     from engine.backends.base import Backend
@@ -133,10 +134,9 @@ def read_requests(inbox: Inbox, local: queue.Queue[Request], control: Control) -
 class Worker:
     """The main loop's state: the loaded backend and the request being run."""
 
-    def __init__(self, sender: Sender, control: Control, cancel_flag: Flag, loader: Loader) -> None:
+    def __init__(self, sender: Sender, control: Control, loader: Loader) -> None:
         self.sender = sender
         self.control = control
-        self.cancel_flag = cancel_flag
         self.loader = loader
         self.backend: Backend | None = None
 
@@ -168,10 +168,9 @@ class Worker:
 
     def edit(self, edit: Edit | Fill) -> None:
         """Run an edit or a structured fill (answered alike: frames, then a proposal)."""
-        from engine.session import run_edit  # torch: only inside the worker
+        from engine.edit_run import run_edit  # torch: only inside the worker
         from engine.structured.fill import run_fill
 
-        self.cancel_flag.clear()  # a stale cancel of an earlier request must not hit this one
         if self.control.superseded(edit):
             self.sender.put(Cancelled(edit.request_id))
             return
@@ -180,7 +179,7 @@ class Worker:
             return
 
         def cancelled() -> bool:
-            return self.cancel_flag.is_set() or self.control.superseded(edit)
+            return self.control.superseded(edit)
 
         events = (
             run_fill(self.backend, edit, cancelled=cancelled)
@@ -221,7 +220,7 @@ def release_memory() -> None:
 
 
 def default_loader(request: LoadModel, progress: Callable[[LoadProgress], None]) -> Loaded:
-    from engine.models import load  # transformers: only inside the worker
+    from engine.loading import load  # transformers: only inside the worker
 
     result: Loaded = load(request, progress)
     return result
@@ -230,7 +229,6 @@ def default_loader(request: LoadModel, progress: Callable[[LoadProgress], None])
 def serve(
     inbox: Inbox,
     outbox: Outbox,
-    cancel_flag: Flag,
     loader: Loader | None = None,
     *,
     frame_interval_s: float = FRAME_INTERVAL_S,
@@ -243,7 +241,7 @@ def serve(
         target=read_requests, args=(inbox, local, control), name="settle-reader", daemon=True
     )
     sender = Sender(outbox, frame_interval_s, clock)
-    worker = Worker(sender, control, cancel_flag, loader or default_loader)
+    worker = Worker(sender, control, loader or default_loader)
     reader.start()
     try:
         while not isinstance(request := local.get(), Shutdown):
@@ -258,7 +256,6 @@ def serve(
 def process_main(
     requests: Connection,
     events: Connection,
-    cancel_flag: Flag,
     loader: Loader | None = None,
     frame_interval_s: float = FRAME_INTERVAL_S,
 ) -> None:
@@ -277,7 +274,6 @@ def process_main(
     serve(
         ConnectionInbox(requests),
         ConnectionOutbox(events),
-        cancel_flag,
         loader,
         frame_interval_s=frame_interval_s,
     )

@@ -1,5 +1,7 @@
 """The layering rules of DESIGN §2, checked on the source: engine never imports Qt or the GUI
-packages; ui never imports the ML stack or engine internals (only the plain data modules)."""
+packages; ui never imports the ML stack or engine internals (only the plain data modules); and no
+import circle exists among the project's modules (function-level imports included: a circle
+hidden inside a function is still two modules that cannot be understood apart)."""
 
 from __future__ import annotations
 
@@ -23,8 +25,8 @@ def imported_modules(path: Path) -> list[str]:
     return names
 
 
-def sources(package: str) -> list[Path]:
-    return sorted((ROOT / package).rglob("*.py"))
+def sources(package: str, root: Path = ROOT) -> list[Path]:
+    return sorted((root / package).rglob("*.py"))
 
 
 def top(name: str) -> str:
@@ -64,3 +66,96 @@ def test_detector_catches_a_violation(tmp_path: Path) -> None:
     bad = tmp_path / "bad.py"
     bad.write_text("from PySide6.QtWidgets import QWidget\nimport torch\n", encoding="utf-8")
     assert imported_modules(bad) == ["PySide6.QtWidgets", "torch"]
+
+
+# --- import circles ------------------------------------------------------------------------------
+
+PACKAGES = ("engine", "app", "ui", "tests")
+
+
+def module_name(path: Path, root: Path) -> str:
+    parts = list(path.relative_to(root).with_suffix("").parts)
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+
+
+def imported_names(path: Path, module: str) -> list[str]:
+    """Every module name an import in ``path`` may mean, relative imports resolved: for
+    ``from a.b import c`` both ``a.b`` and ``a.b.c`` (``c`` may be a submodule)."""
+    tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
+    package = module.split(".") if path.name == "__init__.py" else module.split(".")[:-1]
+    names: list[str] = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            names += [alias.name for alias in node.names]
+        elif isinstance(node, ast.ImportFrom):
+            base = package[: len(package) - node.level + 1] if node.level else []
+            source = ".".join([*base, *([node.module] if node.module else [])])
+            names += [source, *(f"{source}.{alias.name}" for alias in node.names)]
+    return names
+
+
+def import_graph(root: Path, packages: tuple[str, ...] = PACKAGES) -> dict[str, set[str]]:
+    """Each project module → the project modules it imports (anywhere in its body)."""
+    files = {module_name(p, root): p for pkg in packages for p in sources(pkg, root)}
+
+    def owner(name: str) -> str | None:  # the project module a dotted name lives in
+        while name and name not in files:
+            name = name.rpartition(".")[0]
+        return name or None
+
+    graph: dict[str, set[str]] = {}
+    for module, path in files.items():
+        found = {owner(n) for n in imported_names(path, module)}
+        graph[module] = {m for m in found if m is not None and m != module}
+    return graph
+
+
+def import_circles(graph: dict[str, set[str]]) -> list[list[str]]:
+    """The strongly connected components of more than one module (Tarjan), each sorted."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    circles: list[list[str]] = []
+
+    def visit(node: str) -> None:
+        index[node] = low[node] = len(index)
+        stack.append(node)
+        for nxt in sorted(graph.get(node, ())):
+            if nxt not in index:
+                visit(nxt)
+                low[node] = min(low[node], low[nxt])
+            elif nxt in stack:
+                low[node] = min(low[node], index[nxt])
+        if low[node] == index[node]:
+            component = []
+            while (top_ := stack.pop()) != node:
+                component.append(top_)
+            if component:
+                circles.append(sorted([node, *component]))
+
+    for node in sorted(graph):
+        if node not in index:
+            visit(node)
+    return circles
+
+
+def test_no_import_circles() -> None:
+    circles = import_circles(import_graph(ROOT))
+    assert not circles, f"modules that import each other (directly or around a loop): {circles}"
+
+
+def test_the_circle_check_finds_a_planted_circle(tmp_path: Path) -> None:
+    pkg = tmp_path / "engine"
+    (pkg / "sub").mkdir(parents=True)
+    (pkg / "__init__.py").write_text("", encoding="utf-8")
+    (pkg / "sub" / "__init__.py").write_text("", encoding="utf-8")
+    (pkg / "a.py").write_text("from engine.sub import b\n", encoding="utf-8")
+    # the way back hides in a function, through a relative import
+    (pkg / "sub" / "b.py").write_text("def f():\n    from .c import x\n", encoding="utf-8")
+    (pkg / "sub" / "c.py").write_text("import engine.a\nx = 1\n", encoding="utf-8")
+    (pkg / "d.py").write_text("from engine import a\n", encoding="utf-8")  # into it, not back
+    graph = import_graph(tmp_path, ("engine",))
+    assert graph["engine.sub.b"] == {"engine.sub.c"}
+    assert import_circles(graph) == [["engine.a", "engine.sub.b", "engine.sub.c"]]
+    (pkg / "sub" / "c.py").write_text("x = 1\n", encoding="utf-8")
+    assert import_circles(import_graph(tmp_path, ("engine",))) == []

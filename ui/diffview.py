@@ -15,6 +15,7 @@ from PySide6.QtCore import QRect, Qt
 from PySide6.QtGui import QColor, QPainter, QPaintEvent, QPen, QTextCharFormat, QTextCursor
 from PySide6.QtWidgets import QTextEdit, QWidget
 
+from ui import palette
 from ui.palette import ACCENT, INK, LOCK_TINT
 
 
@@ -25,12 +26,12 @@ class Decision(StrEnum):
 
 
 _INK = INK
-_FAINT = QColor("#9aa1a9")
-_REMOVED_INK = QColor("#a4161a")
-_REMOVED_PAPER = QColor("#fde4e4")
-_ADDED_INK = QColor("#116329")
-_ADDED_PAPER = QColor("#d7f5dd")
-_KEPT_PAPER = QColor("#eef1f4")
+_FAINT = palette.DIFF_FAINT
+_REMOVED_INK = palette.REMOVED_INK
+_REMOVED_PAPER = palette.REMOVED_PAPER
+_ADDED_INK = palette.ADDED_INK
+_ADDED_PAPER = palette.ADDED_PAPER
+_KEPT_PAPER = palette.KEPT_PAPER
 _LOCK_TINT = LOCK_TINT
 _FRAME = ACCENT
 

@@ -18,6 +18,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from ui import palette
+
 
 class FindBar(QWidget):
     closed = Signal()
@@ -29,7 +31,7 @@ class FindBar(QWidget):
         self.field.setClearButtonEnabled(True)
         self.case = QCheckBox("Match case")
         self.status = QLabel()
-        self.status.setStyleSheet("color: #6b6b6b;")
+        self.status.setStyleSheet(palette.text_colour(palette.FIND_STATUS_HEX))
         previous = QToolButton(text="▲", toolTip="Previous match (Shift+Enter)")
         following = QToolButton(text="▼", toolTip="Next match (Enter)")
         close = QToolButton(text="✕", toolTip="Close (Esc)")

@@ -15,10 +15,12 @@ from PySide6.QtCore import QRect, QRectF, QSize, Qt
 from PySide6.QtGui import QColor, QPainter, QPainterPath, QPaintEvent, QPen, QTextBlock
 from PySide6.QtWidgets import QPlainTextEdit, QWidget
 
-LOCK_INK = QColor("#b7791f")
-_PAPER = QColor("#f6f7f9")
-_INK = QColor("#9aa1a9")
-_RULE = QColor("#e3e6ea")
+from ui import palette
+
+LOCK_INK = palette.LOCK_INK
+_PAPER = palette.GUTTER_PAPER
+_INK = palette.GUTTER_INK
+_RULE = palette.GUTTER_RULE
 
 
 def paint_padlock(painter: QPainter, box: QRectF, color: QColor) -> None:

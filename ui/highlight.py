@@ -21,6 +21,7 @@ from PySide6.QtGui import (
     QTextDocument,
 )
 
+from ui import palette
 from ui.palette import INK
 
 _IN_FENCE = 1  # block state: this line is inside a ``` / ~~~ fence
@@ -37,13 +38,13 @@ _LINK = re.compile(r"(!?\[)([^\]\n]*)(\]\()([^)\s]*)((?:\s+\"[^\"]*\")?\))")
 _AUTOLINK = re.compile(r"<(?:https?://|mailto:)[^>\s]+>|\bhttps?://[^\s<>()]+[^\s<>().,;:!?]")
 
 _INK = INK
-_MARKUP = QColor("#8c959f")
-_HEADING_INK = QColor("#0b3d91")
-_LINK_INK = QColor("#0a58ca")
-_CODE_INK = QColor("#8a3a00")
-_CODE_PAPER = QColor("#f3f1ec")
-_QUOTE_INK = QColor("#4b6356")
-_LIST_INK = QColor("#9a5b00")
+_MARKUP = palette.MARKUP_INK
+_HEADING_INK = palette.HEADING_INK
+_LINK_INK = palette.LINK_INK
+_CODE_INK = palette.CODE_INK
+_CODE_PAPER = palette.CODE_PAPER
+_QUOTE_INK = palette.QUOTE_INK
+_LIST_INK = palette.LIST_INK
 
 _HEADING_SCALE = {1: 1.35, 2: 1.2, 3: 1.08}
 

@@ -43,20 +43,21 @@ from PySide6.QtGui import (
 from PySide6.QtWidgets import QPlainTextEdit, QWidget
 
 from engine.protocol import DraftView, Frame, TokenState, TokenView
+from ui import palette
 from ui.locks import PositionMap
 from ui.palette import ACCENT, INK, LOCK_TINT
 
 REPAINT_INTERVAL_MS = 16
 NOISE_PLACEHOLDER = "·"
 
-_PAPER = QColor("#fbfcff")
-_BORDER = QColor("#9db4dc")
-_SHADOW = QColor(20, 40, 80, 28)
+_PAPER = palette.OVERLAY_PAPER
+_BORDER = palette.OVERLAY_BORDER
+_SHADOW = palette.OVERLAY_SHADOW
 _ACCENT = ACCENT
-_MUTED = QColor("#7a828c")
+_MUTED = palette.OVERLAY_MUTED
 _INK = INK
-_NOISE = QColor("#c4cad3")
-_PROVISIONAL = QColor("#5d6672")
+_NOISE = palette.NOISE_INK
+_PROVISIONAL = palette.PROVISIONAL_INK
 _LOCK_TINT = LOCK_TINT
 
 _INSET = 6  # panel edge to text, horizontally: the text lines up with the document's
@@ -131,6 +132,10 @@ class DraftOverlay(QWidget):
         self.hide()
 
     # --- public API ----------------------------------------------------------------------
+
+    def repaint_pending(self) -> bool:
+        """Whether frames wait for the next coalesced repaint."""
+        return self._timer.isActive()
 
     @property
     def view(self) -> DraftView:

@@ -33,6 +33,7 @@ from PySide6.QtWidgets import (
 )
 
 from engine.config import STRENGTH_PRESETS
+from ui import palette
 from ui.shortcuts import key_text, matches
 
 INSTRUCTION_PRESETS: tuple[tuple[str, str], ...] = (
@@ -46,11 +47,14 @@ INSTRUCTION_PRESETS: tuple[tuple[str, str], ...] = (
 SLIDER_STEPS = 20  # strength moves in steps of 1/20
 MIN_STRENGTH = 1 / SLIDER_STEPS  # the engine refuses 0: nothing would be renoised
 
-_CHIP_STYLE = """
-QToolButton[chip="true"] { border: 1px solid #d0d7de; border-radius: 11px; padding: 2px 8px;
-              background: #f6f8fa; color: #24292f; }
-QToolButton[chip="true"]:hover { background: #eef2f7; border-color: #9db4dc; }
-QToolButton[chip="true"]:checked { background: #dbe7fb; border-color: #3d6fd1; color: #0b3d91; }
+_CHIP_STYLE = f"""
+QToolButton[chip="true"] {{ border: 1px solid {palette.BORDER_HEX}; border-radius: 11px;
+              padding: 2px 8px; background: {palette.CHIP_PAPER_HEX};
+              color: {palette.CHIP_INK_HEX}; }}
+QToolButton[chip="true"]:hover {{ background: {palette.CHIP_HOVER_HEX};
+              border-color: {palette.HOVER_BORDER_HEX}; }}
+QToolButton[chip="true"]:checked {{ background: {palette.CHIP_CHECKED_HEX};
+              border-color: {palette.ACCENT_HEX}; color: {palette.LINK_BLUE_HEX}; }}
 """
 
 
@@ -74,7 +78,8 @@ class InstructionBar(QFrame):
         super().__init__(parent)
         self.setObjectName("InstructionBar")
         self.setStyleSheet(
-            "#InstructionBar { background: #fbfcfe; border-top: 1px solid #d8dee4; }" + _CHIP_STYLE
+            f"#InstructionBar {{ background: {palette.BAR_PAPER_HEX}; "
+            f"border-top: 1px solid {palette.BAR_RULE_HEX}; }}" + _CHIP_STYLE
         )
         self._edit = QLineEdit()
         self._edit.setPlaceholderText(
@@ -92,6 +97,15 @@ class InstructionBar(QFrame):
         self._strength_row = QWidget()
         self._build()
         self.set_strength(STRENGTH_PRESETS["polish"])
+
+    @property
+    def field(self) -> QLineEdit:
+        """The instruction's line edit (what the user types into)."""
+        return self._edit
+
+    def shows_strength(self) -> bool:
+        """Whether the rewrite-strength row is shown (rewrites have one, drafts do not)."""
+        return self._strength_row.isVisibleTo(self)
 
     # --- construction ----------------------------------------------------------------------
 
@@ -130,7 +144,7 @@ class InstructionBar(QFrame):
         strength.setContentsMargins(12, 0, 0, 0)
         strength.setSpacing(6)
         caption = QLabel("Strength")
-        caption.setStyleSheet("color: #57606a;")
+        caption.setStyleSheet(palette.text_colour(palette.SECONDARY_HEX))
         strength.addWidget(caption)
         for name, value in STRENGTH_PRESETS.items():
             chip = _tool_button(name.capitalize(), f"Strength {value:g}")

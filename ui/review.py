@@ -47,6 +47,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from ui import palette
 from ui.diffview import Decision, DiffView, hunk_formats, plain_format
 from ui.shortcuts import key_text, matches
 from ui.worddiff import Hunk, WordDiff
@@ -55,7 +56,7 @@ from ui.worddiff import Hunk, WordDiff
 class DiffReview(QWidget):
     """Hunk-by-hunk review of a proposal; see the module docstring for the API."""
 
-    applyRequested = Signal(object)
+    applyRequested = Signal(set)  # the accepted hunks' indices
     regenerateRequested = Signal()
     dismissed = Signal()
     currentChanged = Signal(int)
@@ -75,12 +76,21 @@ class DiffReview(QWidget):
         self._build()
         self._view.viewport().installEventFilter(self)
 
+    def button(self, name: str) -> QPushButton:
+        """One of the review's buttons: accept, reject, apply, regenerate, ..."""
+        return self._buttons[name]
+
+    @property
+    def view(self) -> DiffView:
+        """The diff itself (its viewport takes the clicks that pick a change)."""
+        return self._view
+
     # --- construction ----------------------------------------------------------------------
 
     def _build(self) -> None:
         self._title.setStyleSheet("font-weight: 600;")
-        self._summary.setStyleSheet("color: #57606a;")
-        self._note.setStyleSheet("color: #7a828c;")
+        self._summary.setStyleSheet(palette.text_colour(palette.SECONDARY_HEX))
+        self._note.setStyleSheet(palette.text_colour(palette.MUTED_HEX))
         header = QHBoxLayout()
         header.addWidget(self._title)
         header.addWidget(self._summary)

@@ -18,7 +18,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from PySide6.QtCore import QKeyCombination, Qt
-from PySide6.QtGui import QColor, QKeyEvent, QKeySequence
+from PySide6.QtGui import QKeyEvent, QKeySequence
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QHeaderView,
@@ -28,6 +28,8 @@ from PySide6.QtWidgets import (
     QVBoxLayout,
     QWidget,
 )
+
+from ui import palette
 
 
 @dataclass(frozen=True)
@@ -133,6 +135,11 @@ class ShortcutsWindow(QWidget):
         self._filter.textChanged.connect(self.set_filter)
         self._populate()
 
+    @property
+    def tree(self) -> QTreeWidget:
+        """The shortcut table, grouped and filtered as shown."""
+        return self._tree
+
     def _populate(self) -> None:
         groups: dict[str, QTreeWidgetItem] = {}
         for entry in SHORTCUTS:
@@ -146,7 +153,7 @@ class ShortcutsWindow(QWidget):
             row = QTreeWidgetItem(
                 groups[entry.group], [entry.description, key_text(entry.action, False)]
             )
-            row.setForeground(1, QColor("#0b3d91"))
+            row.setForeground(1, palette.HEADING_INK)
         self._tree.expandAll()
 
     def set_filter(self, text: str) -> None:

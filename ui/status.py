@@ -41,14 +41,9 @@ from PySide6.QtWidgets import (
 )
 
 from engine.protocol import EngineLink, Frame, LoadProgress, Metrics, ModelInfo
+from ui import palette
 
-_DOT = {
-    "none": "#afb8c1",
-    "loading": "#d4a72c",
-    "ready": "#2da44e",
-    "running": "#3d6fd1",
-    "stopped": "#cf222e",
-}
+_DOT = palette.ENGINE_DOT_HEX
 
 
 def _eta_text(seconds: float) -> str:
@@ -83,12 +78,18 @@ class EngineStatus(QWidget):
         self._build()
         self.set_model(None)
 
+    @property
+    def progress_bar(self) -> QProgressBar:
+        """The load progress bar (busy, with no range, while the size is unknown)."""
+        return self._bar
+
     def _build(self) -> None:
         self._device.setStyleSheet(
-            "color: #57606a; border: 1px solid #d0d7de; border-radius: 8px; padding: 0 6px;"
+            f"color: {palette.SECONDARY_HEX}; border: 1px solid {palette.BORDER_HEX}; "
+            "border-radius: 8px; padding: 0 6px;"
         )
         for label in (self._stage_label, self._eta, self._step, self._speed, self._link):
-            label.setStyleSheet("color: #57606a;")
+            label.setStyleSheet(palette.text_colour(palette.SECONDARY_HEX))
         layout = QHBoxLayout(self)
         layout.setContentsMargins(4, 0, 4, 0)
         layout.setSpacing(8)
@@ -210,8 +211,9 @@ class EngineBanner(QFrame):
         super().__init__(parent)
         self.setObjectName("EngineBanner")
         self.setStyleSheet(
-            "#EngineBanner { background: #fff1f0; border-bottom: 1px solid #f3b5b0; }"
-            "#EngineBanner QLabel { color: #82071e; }"
+            f"#EngineBanner {{ background: {palette.BANNER_PAPER_HEX}; "
+            f"border-bottom: 1px solid {palette.BANNER_BORDER_HEX}; }}"
+            f"#EngineBanner QLabel {{ color: {palette.BANNER_INK_HEX}; }}"
         )
         self._message = QLabel()
         self._message.setWordWrap(True)

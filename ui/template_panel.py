@@ -49,7 +49,7 @@ class FillChoice:
 
 class TemplatePanel(QFrame):
     schemaChosen = Signal(str)
-    fillRequested = Signal(object)
+    fillRequested = Signal(FillChoice)
     closed = Signal()
 
     def __init__(self, parent: QWidget | None = None) -> None:

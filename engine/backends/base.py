@@ -1,7 +1,7 @@
 """The contract between the sampler session and a model family.
 
 A backend turns a :class:`~engine.canvas.Canvas` into a generator of :class:`StepResult`, one per
-denoising forward pass. The session (:mod:`engine.session`) pulls one step at a time and checks
+denoising forward pass. The pipeline (:mod:`engine.pipeline`) pulls one step at a time and checks
 the cancel flag *before* each pull, so a backend never needs to know about cancellation: when
 the session stops early it closes the generator, and the backend's ``finally`` cleans up.
 
@@ -20,7 +20,7 @@ import torch
 
 from engine.canvas import Canvas, Kind
 from engine.config import SamplerSettings
-from engine.plan import EditPlan, ExcludingConstraint, Free, Slot
+from engine.plan import ExcludingConstraint, Free, Slot
 from engine.protocol import TokenState
 from engine.tokens import TokenTable
 
@@ -31,13 +31,16 @@ STRUCTURE_MARKS = frozenset("`|")  # code fences and table pipes
 
 @dataclass
 class StepResult:
-    """The canvas after one denoising step.
+    """The canvas after one denoising step (one forward pass), as plain host values.
 
     ``ids`` is the sampler's current canvas (what assembly would use if this were the last step);
     ``draft_ids`` is what the overlay shows (the model's best guess at every position).
+    ``forwards`` counts the forward passes so far; it is also the step's number. ``done`` marks
+    a backend's last step (every position settled for good); a step before it may show every
+    position settled yet still change them (DiffusionGemma's accepted drafts), so it is not
+    derived from ``states``.
     """
 
-    step: int
     max_steps: int
     ids: list[int]
     draft_ids: list[int]
@@ -46,18 +49,39 @@ class StepResult:
     forwards: int
     done: bool = False
 
+    @property
+    def step(self) -> int:
+        """The step's number: one step is one forward pass."""
+        return self.forwards
+
 
 class Backend(Protocol):
-    """What every model family provides to the session."""
+    """What every model family provides to the pipeline (:mod:`engine.pipeline`).
+
+    A new backend needs exactly these:
+
+    * ``family``: a short name shown in the model picker and the metrics (``"masked"``);
+    * ``table``: the :class:`~engine.tokens.TokenTable` of its tokenizer (specials, the filler,
+      allowed ids per constraint), which the pipeline uses to build and assemble canvases;
+    * ``max_canvas_tokens``: the longest canvas it takes (a longer one is refused before any
+      model work);
+    * :meth:`denoise`: a generator of one :class:`StepResult` per forward pass over the canvas,
+      the last one with ``done=True``.
+      Its plan is ``canvas.plan`` (instruction, context, ``cache_locked``); its settings hold
+      the seed, so the same seed gives the same steps. Locked positions must come back holding
+      their seed ids, and each position's token must be one :func:`allowed_mask` allows.
+      Nothing runs before the first ``next``; the pipeline checks cancel between pulls and
+      closes the generator when it stops early, so cleanup goes in a ``finally``.
+    """
 
     family: str
     table: TokenTable
     max_canvas_tokens: int
 
     def denoise(
-        self, canvas: Canvas, plan: EditPlan, settings: SamplerSettings
+        self, canvas: Canvas, settings: SamplerSettings
     ) -> Generator[StepResult, None, None]:
-        """Yield one :class:`StepResult` per forward pass; the last one has ``done=True``."""
+        """Yield one :class:`StepResult` per forward pass; the last one settles every position."""
         ...
 
 

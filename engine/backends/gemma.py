@@ -50,7 +50,6 @@ from engine.backends.gemma_stream import (
 from engine.canvas import Canvas, Kind
 from engine.config import SamplerSettings
 from engine.errors import ModelLoadError
-from engine.plan import EditPlan
 from engine.tokens import TokenTable
 
 # How many canvases one edit may span: the target's token budget is this many canvas lengths.
@@ -93,21 +92,19 @@ class GemmaBackend:
         self._busy = threading.Lock()
         _preload_inductor()
 
-    def denoise(
-        self, canvas: Canvas, plan: EditPlan, settings: SamplerSettings
-    ) -> Iterator[StepResult]:
+    def denoise(self, canvas: Canvas, settings: SamplerSettings) -> Iterator[StepResult]:
         if not self._busy.acquire(blocking=False):
             raise RuntimeError("A DiffusionGemma request is already running on this model.")
         try:
-            yield from self._run(self.prepare(canvas, plan, settings), canvas)
+            yield from self._run(self.prepare(canvas, settings), canvas)
         finally:
             self._busy.release()
 
     # --- preparation (caller's thread) ----------------------------------------------------
 
-    def prepare(self, canvas: Canvas, plan: EditPlan, settings: SamplerSettings) -> Job:
+    def prepare(self, canvas: Canvas, settings: SamplerSettings) -> Job:
         """Prompt, seeds, constraints and ``generate`` arguments for one canvas plan."""
-        prompt = prompt_ids(plan, self.table, settings)
+        prompt = prompt_ids(canvas.plan, self.table, settings)
         c = self.canvas_length
         canvases = max(1, -(-len(canvas) // c))
         filler = self.table.specials.filler_id

@@ -20,7 +20,7 @@ from dataclasses import dataclass
 import torch
 from transformers.generation.streamers import BaseStreamer
 
-from engine.backends.base import StepResult
+from engine.backends.base import StepResult, locked_states
 from engine.backends.gemma_hooks import RecordingStopper, SeededSampler
 from engine.canvas import Canvas, Kind
 from engine.protocol import TokenState
@@ -148,9 +148,7 @@ class CanvasView:
         self.canvas_length = canvas_length
         self.max_steps = max_steps
         self.ids = list(canvas.seed_ids)
-        self.states = [
-            TokenState.LOCKED if k is Kind.LOCKED else TokenState.NOISE for k in canvas.kinds
-        ]
+        self.states = locked_states(canvas)
         self.confidence = [1.0 if k is Kind.LOCKED else 0.0 for k in canvas.kinds]
         self.active = 0
         self.step = 0
@@ -175,16 +173,13 @@ class CanvasView:
             if self.states[position] is not TokenState.LOCKED:
                 self.states[position] = TokenState.SETTLED
 
-    def result(self) -> StepResult:
+    def result(self, done: bool = False) -> StepResult:
         ids = list(self.ids)
-        return StepResult(
-            self.step, self.max_steps, ids, ids, list(self.states), list(self.confidence), self.step
-        )
+        states, confidence = list(self.states), list(self.confidence)
+        return StepResult(self.max_steps, ids, ids, states, confidence, self.step, done)
 
     def final(self, finished: Finished) -> StepResult:
         """Everything generated is settled; ids are what ``generate`` returned."""
         self.ids = list(finished.ids)
         self._settle(range(len(self.ids)))
-        result = self.result()
-        result.done = True
-        return result
+        return self.result(done=True)

@@ -12,12 +12,16 @@ masked backend, on the eligible rows only, and know nothing of models:
   is committed first and the filler only ever fills what is left at the end of a segment.
 
 Locked positions and structured slots are untouched: a slot's filler rules are the compiler's.
+
+The bans are host work (3-gram sets), so the backend hands over the canvas as host lists it
+already has (``HostView``): the hooks then read nothing back from the device.
 """
 
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
+from typing import Any
 
 import torch
 
@@ -25,6 +29,9 @@ from engine.backends.base import BANNED
 from engine.canvas import Canvas, Kind
 
 FILLER_RANK_PENALTY = 2.0  # confidences are in [0, 1]: minus 2 ranks below any content
+
+# (rows' canvas positions, every position's token, every position's still-masked flag)
+HostView = tuple[list[int], list[int], list[bool]]
 
 
 class ProseGuards:
@@ -36,7 +43,8 @@ class ProseGuards:
         self.filler_id = filler_id
         self.is_word = is_word
         kinds = canvas.kinds
-        self.free = torch.tensor([k is Kind.FREE for k in kinds], dtype=torch.bool)
+        self.free_list = [k is Kind.FREE for k in kinds]
+        self.free = torch.tensor(self.free_list, dtype=torch.bool)
         last = [
             i == len(kinds) - 1 or canvas.segment_of[i + 1] != canvas.segment_of[i]
             for i in range(len(kinds))
@@ -44,16 +52,33 @@ class ProseGuards:
         self.segment_end = torch.tensor(last, dtype=torch.bool)
 
     def adjust(
-        self, positions: torch.Tensor, logits: torch.Tensor, ids: torch.Tensor, masked: torch.Tensor
+        self,
+        positions: torch.Tensor,
+        logits: torch.Tensor,
+        ids: torch.Tensor,
+        masked: torch.Tensor,
+        host: HostView | None = None,
     ) -> torch.Tensor:
-        """``logits`` of the rows at ``positions`` with the filler and repeat bans applied."""
+        """``logits`` of the rows at ``positions`` with the filler and repeat bans applied.
+
+        With ``host`` (the same canvas as lists) nothing is read back from the device, and only
+        rows whose position is still masked get repeat bans (the others' picks are not used).
+        """
         logits = logits.clone()
         tail_ok = self.filler_tail_allowed(ids, masked)[positions]
         free = self.free.to(positions.device)[positions]
         logits[free & ~tail_ok, self.filler_id] = BANNED
-        bans = repeat_bans(positions, ids, masked, self.free, self.filler_id, self.is_word)
-        for row, token in bans:
-            logits[row, token] = BANNED
+        if host is None:  # every row, as the caller gave them
+            values, open_ = ids.tolist(), masked.tolist()
+            rows = list(enumerate(positions.tolist()))
+        else:
+            _, values, open_ = host
+            rows = [(row, p) for row, p in enumerate(host[0]) if open_[p]]
+        checked = [p for _, p in rows]
+        bans = repeat_bans(checked, values, open_, self.free_list, self.filler_id, self.is_word)
+        if bans:  # one indexed write, not one per ban
+            at = torch.tensor([(rows[i][0], token) for i, token in bans], device=logits.device)
+            logits[at[:, 0], at[:, 1]] = BANNED
         return logits
 
     def filler_tail_allowed(self, ids: torch.Tensor, masked: torch.Tensor) -> torch.Tensor:
@@ -65,19 +90,32 @@ class ProseGuards:
         return end | (next_is_filler & ~end)
 
     def veto(self, chosen: torch.Tensor, guess: torch.Tensor, ranked: torch.Tensor) -> torch.Tensor:
+        """:meth:`veto_lists` on tensors."""
+        kept = self.veto_lists(chosen.tolist(), guess.tolist(), ranked.tolist())
+        return torch.tensor(kept, dtype=torch.bool, device=chosen.device)
+
+    def veto_lists(
+        self, chosen: list[bool], guess: list[int], ranked: Sequence[float]
+    ) -> list[bool]:
         """``chosen`` without the less sure of two neighbours committed as the same word at once.
 
         :meth:`adjust` bans a word beside a *committed* copy of itself; two positions committed
         in the same step never saw each other's choice, so "the the" is caught here instead.
+        Pairs are settled left to right, so in a run of three the middle one is judged once.
         """
-        chosen = chosen.clone()
-        same = (guess[1:] == guess[:-1]) & chosen[1:] & chosen[:-1] & self.free[1:].to(guess.device)
-        for left in same.nonzero().flatten().tolist():
-            if not (chosen[left] and chosen[left + 1]) or not self.is_word(int(guess[left])):
+        out = list(chosen)
+        free = self.free_list
+        same = [
+            i
+            for i in range(len(out) - 1)
+            if guess[i + 1] == guess[i] and chosen[i + 1] and chosen[i] and free[i + 1]
+        ]
+        for left in same:
+            if not (out[left] and out[left + 1]) or not self.is_word(guess[left]):
                 continue
             drop = left if ranked[left] < ranked[left + 1] else left + 1
-            chosen[drop] = False
-        return chosen
+            out[drop] = False
+        return out
 
     def rank(self, confidence: torch.Tensor, guess: torch.Tensor) -> torch.Tensor:
         """Confidences for choosing what to commit: any filler ranks below any content."""
@@ -86,10 +124,10 @@ class ProseGuards:
 
 
 def repeat_bans(
-    positions: torch.Tensor,
-    ids: torch.Tensor,
-    masked: torch.Tensor,
-    free: torch.Tensor,
+    positions: torch.Tensor | list[int],
+    ids: torch.Tensor | list[int],
+    masked: torch.Tensor | list[bool],
+    free: torch.Tensor | list[bool],
     filler_id: int,
     is_word: Callable[[int], bool] = lambda _token: True,
 ) -> list[tuple[int, int]]:
@@ -100,8 +138,7 @@ def repeat_bans(
     any order); a word token may not stand next to itself ("the the", "click click") nor make a
     pair repeat at once: digits and marks may ("1 1", "..."), so numbers keep their shapes.
     """
-    values, open_ = ids.tolist(), masked.tolist()
-    is_free = free.tolist()
+    values, open_, is_free = as_list(ids), as_list(masked), as_list(free)
     content = [not o and v != filler_id for o, v in zip(open_, values, strict=True)]
     seen: set[tuple[int, int, int]] = set()
     for i in range(2, len(values)):
@@ -113,7 +150,7 @@ def repeat_bans(
         by_slot[(1, gram[0], gram[2])].add(gram[1])
         by_slot[(0, gram[1], gram[2])].add(gram[0])
     bans = []
-    for row, p in enumerate(positions.tolist()):
+    for row, p in enumerate(as_list(positions)):
         if not is_free[p]:
             continue
         for token in _completions(p, values, content, by_slot):
@@ -122,6 +159,10 @@ def repeat_bans(
             if is_word(token):
                 bans.append((row, token))
     return bans
+
+
+def as_list(values: torch.Tensor | list[Any]) -> list[Any]:
+    return values.tolist() if isinstance(values, torch.Tensor) else values
 
 
 def _neighbours(p: int, values: list[int], content: list[bool]) -> list[int]:

@@ -41,13 +41,13 @@ from __future__ import annotations
 
 import inspect
 from collections.abc import Iterator
-from dataclasses import dataclass
-from itertools import pairwise
+from dataclasses import dataclass, field
 from typing import Any
 
 import torch
 
 from engine.backends.base import StepResult, allowed_mask, constraint_bias
+from engine.backends.blocks import Block, choose_masked, plan_blocks, position_states
 from engine.backends.guards import ProseGuards
 from engine.backends.locked_kv import LockedKV
 from engine.backends.prefix_cache import PrefixCache
@@ -56,9 +56,8 @@ from engine.config import SamplerSettings
 from engine.context import after_ids, before_ids, instruction_ids, passage_ids
 from engine.errors import BadRequest, ModelLoadError
 from engine.plan import EditPlan
-from engine.protocol import TokenState
 from engine.sampling import (
-    pick_tokens,
+    pick_open_rows,
     select_fixed,
     select_threshold,
     shift_logits,
@@ -76,7 +75,12 @@ POSITION_KEYS = ("max_position_embeddings", "max_sequence_length", "n_positions"
 
 @dataclass
 class Denoising:
-    """One request's mutable state; every tensor is indexed by canvas position."""
+    """One request's mutable state; every tensor is indexed by canvas position.
+
+    The ``host_*`` lists mirror the canvas on the host, refreshed by the one read-back each step
+    makes: every decision the host takes (what is still open, the guards' bans, the frame) is
+    made from them, so a step never waits on the device for anything else.
+    """
 
     seq: torch.Tensor  # (L,) the model's input; the canvas part holds the mask id where masked
     start: int  # index of canvas position 0 in ``seq``
@@ -88,6 +92,11 @@ class Denoising:
     forwards: int = 0
     kv: LockedKV | None = None  # the locked text's keys and values (``plan.cache_locked``)
     guards: ProseGuards | None = None  # filler-tail and repeat bans on free text
+    host_locked: list[bool] = field(default_factory=list)
+    host_masked: list[bool] = field(default_factory=list)
+    host_ids: list[int] = field(default_factory=list)
+    host_guess: list[int] = field(default_factory=list)
+    host_confidence: list[float] = field(default_factory=list)
 
     @property
     def ids(self) -> torch.Tensor:
@@ -144,6 +153,9 @@ class MaskedBackend:
         # Adapted with a causal prefix (``engine.adapt``, attention "prefix-causal"): the text
         # before the canvas must be read causally, and its cache is then exact, so it is kept.
         self.causal_prefix = False
+        # Fixed logits shapes through a block: no per-step reshaping on an accelerator (a
+        # CUDA graph needs it); on the CPU the open rows alone are cheaper (same output).
+        self.fixed_rows = self.device.type != "cpu"
 
     def read_prefix_causally(self) -> None:
         """Run as a prefix-causal adaptation was trained: cache the prefix when the model can."""
@@ -151,9 +163,7 @@ class MaskedBackend:
         if self.can_cache_prefix and self.prefix_cache is None:
             self.prefix_cache = PrefixCache()
 
-    def denoise(
-        self, canvas: Canvas, plan: EditPlan, settings: SamplerSettings
-    ) -> Iterator[StepResult]:
+    def denoise(self, canvas: Canvas, settings: SamplerSettings) -> Iterator[StepResult]:
         """Yield one :class:`StepResult` per forward; nothing runs until the first ``next``."""
         if len(canvas) > self.max_canvas_tokens:
             raise BadRequest(
@@ -161,29 +171,30 @@ class MaskedBackend:
                 f"{self.max_canvas_tokens}."
             )
         generator = torch.Generator(device=self.device).manual_seed(settings.seed)
-        state = self._start(canvas, plan, settings, generator)
+        state = self._start(canvas, settings, generator)
         blocks = plan_blocks(state.masked, settings.block_length, settings.steps)
         total = sum(share for _, share in blocks)
         if not blocks:
-            yield self._result(state, state.masked, total)
+            yield self._result(state, state.host_masked, total)
             return
         for block, share in blocks:
+            # Fixed per block: the rows predicted at every step of it (and their host copy).
+            in_block = block.tolist()
+            rows_list = [i for i, inside in enumerate(in_block) if inside]
+            rows = self._tensor(rows_list)
             for steps_left in range(share, 0, -1):
-                eligible = state.masked & block
-                if not eligible.any():
+                open_ = [i for i in rows_list if state.host_masked[i]]
+                if not open_:
                     break  # the threshold finished this block early
-                self._step(state, eligible, steps_left, settings, generator)
-                yield self._result(state, block, total)
+                now = Block(block, rows, rows_list, open_)
+                self._step(state, now, steps_left, settings, generator)
+                yield self._result(state, in_block, total)
 
     @torch.inference_mode()
     def _start(
-        self,
-        canvas: Canvas,
-        plan: EditPlan,
-        settings: SamplerSettings,
-        generator: torch.Generator,
+        self, canvas: Canvas, settings: SamplerSettings, generator: torch.Generator
     ) -> Denoising:
-        n = len(canvas)
+        n, plan = len(canvas), canvas.plan
         seed = torch.tensor(canvas.seed_ids, dtype=torch.long, device=self.device)
         locked = torch.tensor([k is Kind.LOCKED for k in canvas.kinds], device=self.device)
         allowed = allowed_mask(canvas, self.table, self.vocab_size).to(self.device)
@@ -198,7 +209,8 @@ class MaskedBackend:
         masked |= ~locked & ~seeded
         ids = torch.where(masked, self.mask_id, seed)
         prefix, before, after = self._context(plan, settings, n)
-        seq = torch.tensor([*prefix, *before, *ids.tolist(), *after], device=self.device)
+        host_ids, host_masked = ids.tolist(), masked.tolist()
+        seq = torch.tensor([*prefix, *before, *host_ids, *after], device=self.device)
         return Denoising(
             seq=seq,
             start=len(prefix) + len(before),
@@ -211,6 +223,11 @@ class MaskedBackend:
             if Kind.FREE in canvas.kinds
             else None,
             kv=LockedKV() if plan.cache_locked and self.can_cache_prefix else None,
+            host_locked=[k is Kind.LOCKED for k in canvas.kinds],
+            host_masked=host_masked,
+            host_ids=host_ids,
+            host_guess=list(host_ids),
+            host_confidence=[0.0 if m else 1.0 for m in host_masked],
         )
 
     def _context(
@@ -230,37 +247,74 @@ class MaskedBackend:
     def _step(
         self,
         state: Denoising,
-        eligible: torch.Tensor,
+        block: Block,
         steps_left: int,
         settings: SamplerSettings,
         generator: torch.Generator,
     ) -> None:
-        """One forward, then commit this step's share of the eligible positions.
+        """One forward, then commit this step's share of the block's open positions.
 
-        Only eligible positions (masked, in the current block) are predicted: committed ones
-        cannot change and later blocks show nothing yet, and at a 49k vocabulary the LM head
-        and the sampling of the rows nobody uses would cost more than the transformer body.
+        Only the current block's rows are predicted (committed positions cannot change and
+        later blocks show nothing yet; at a 49k vocabulary the LM head and the sampling of rows
+        nobody uses would cost more than the transformer body). With ``fixed_rows`` (an
+        accelerator) every row of the block is predicted at every step, so shapes stay fixed
+        through a block; on the CPU only the open rows run (a changing shape costs nothing
+        there, the extra rows would). With the locked text's keys and values kept
+        (``state.kv``) only the open rows run either way: that saving is the cache's point.
+        Either way the step reads the device back once, after choosing what to commit.
         """
-        positions = eligible.nonzero().flatten()
+        fixed = self.fixed_rows and state.kv is None
+        positions = block.rows if fixed else self._tensor(block.open)
+        eligible = state.masked & block.mask
+        open_rows = eligible[positions]
         logits = self._predict(state, positions) + state.bias[positions]
         if state.guards is not None:
-            logits = state.guards.adjust(positions, logits, state.ids, state.masked)
-        ids, confidence = pick_tokens(logits, settings.temperature, generator)
+            rows = block.rows_list if fixed else block.open
+            host = (rows, state.host_ids, state.host_masked)
+            logits = state.guards.adjust(positions, logits, state.ids, state.masked, host)
+        count = len(block.open)
+        ids, confidence = pick_open_rows(logits, open_rows, count, settings.temperature, generator)
         guess, scores = state.guess.clone(), state.confidence.clone()
-        guess[positions], scores[positions] = ids, confidence
+        guess[positions] = torch.where(open_rows, ids, guess[positions])
+        scores[positions] = torch.where(open_rows, confidence, scores[positions])
         # Re-spreading what is left over the steps left gives LLaDA's schedule in fixed mode and
         # keeps the step budget when a threshold has committed more than its share.
-        quota = transfer_schedule(len(positions), steps_left)[0]
+        quota = transfer_schedule(count, steps_left)[0]
         ranked = scores if state.guards is None else state.guards.rank(scores, guess)
-        chosen = select_fixed(ranked, eligible, quota)
+        chosen = select_fixed(ranked, eligible, quota, count)
         if settings.threshold is not None:
-            chosen |= select_threshold(ranked, eligible, settings.threshold)
-        if state.guards is not None and steps_left > 1:  # a block's last step commits all
-            chosen = state.guards.veto(chosen, guess, ranked)
+            chosen |= select_threshold(ranked, eligible, settings.threshold, count)
+        veto = state.guards is not None and steps_left > 1  # a block's last step commits all
+        self._commit(state, guess, scores, ranked if veto else None, chosen)
+
+    def _commit(
+        self,
+        state: Denoising,
+        guess: torch.Tensor,
+        scores: torch.Tensor,
+        ranked: torch.Tensor | None,
+        chosen: torch.Tensor,
+    ) -> None:
+        """Read the step back once, let the guards veto on the host, commit on both sides."""
+        parts = [guess, scores, chosen] + ([ranked] if ranked is not None else [])
+        host = torch.stack([p.to(torch.float64) for p in parts]).tolist()
+        state.host_guess = [int(t) for t in host[0]]
+        state.host_confidence = host[1]
+        picked = [bool(c) for c in host[2]]
+        if ranked is not None and state.guards is not None:
+            picked = state.guards.veto_lists(picked, state.host_guess, host[3])
+            chosen = self._tensor(picked, torch.bool)
         state.ids[chosen] = guess[chosen]
         state.masked &= ~chosen
         state.guess, state.confidence = guess, scores
+        for i, commit in enumerate(picked):
+            if commit:
+                state.host_ids[i] = state.host_guess[i]
+                state.host_masked[i] = False
         state.forwards += 1
+
+    def _tensor(self, values: list[Any], dtype: torch.dtype = torch.long) -> torch.Tensor:
+        return torch.tensor(values, dtype=dtype, device=self.device)
 
     def _predict(self, state: Denoising, positions: torch.Tensor) -> torch.Tensor:
         """Float32 logits ``(len(positions), vocab)`` predicting those canvas positions."""
@@ -304,16 +358,16 @@ class MaskedBackend:
     def _forward(self, seq: torch.Tensor, kwargs: dict[str, Any]) -> torch.Tensor:
         return self.model(input_ids=seq.unsqueeze(0), **kwargs).logits[0]
 
-    def _result(self, state: Denoising, block: torch.Tensor, total: int) -> StepResult:
+    def _result(self, state: Denoising, in_block: list[bool], total: int) -> StepResult:
+        """The step as host values, from the host mirror (nothing is read from the device)."""
         return StepResult(
-            step=state.forwards,
             max_steps=total,
-            ids=state.ids.tolist(),
-            draft_ids=state.guess.tolist(),
-            states=position_states(state.locked, state.masked, block),
-            confidence=state.confidence.tolist(),
+            ids=list(state.host_ids),
+            draft_ids=list(state.host_guess),
+            states=position_states(state.host_locked, state.host_masked, in_block),
+            confidence=list(state.host_confidence),
             forwards=state.forwards,
-            done=not bool(state.masked.any()),
+            done=not any(state.host_masked),
         )
 
 
@@ -357,70 +411,3 @@ def fit_context(
     keep_before = min(len(before), room - keep_after)
     keep_after = min(len(after), room - keep_before)
     return instruction, before[len(before) - keep_before :], after[:keep_after]
-
-
-def choose_masked(
-    generated: torch.Tensor, fits: torch.Tensor, strength: float, generator: torch.Generator
-) -> torch.Tensor:
-    """Which generated positions start masked: all at strength 1, else a random ``strength`` share.
-
-    The rest keep their seed token (SDEdit-style rewriting: a low strength polishes the
-    original instead of replacing it). At least one position is renoised, so a request always
-    has work to do; seeds that do not ``fit`` their position are renoised regardless.
-    """
-    if strength >= 1.0:
-        return generated.clone()
-    candidates = generated.nonzero().flatten()
-    count = max(1, round(strength * len(candidates))) if len(candidates) else 0
-    order = torch.randperm(len(candidates), generator=generator, device=generated.device)
-    masked = torch.zeros_like(generated)
-    masked[candidates[order[:count]]] = True
-    return masked | (generated & ~fits)
-
-
-def plan_blocks(
-    masked: torch.Tensor, block_length: int, steps: int
-) -> list[tuple[torch.Tensor, int]]:
-    """Semi-autoregressive blocks that hold masked positions, each with its share of ``steps``.
-
-    Blocks are ``block_length`` canvas positions (0: the whole canvas) finished left to right.
-    ``steps`` is a budget for the whole request, so with more blocks than steps neighbouring
-    blocks are merged until each gets at least one step.
-    """
-    n = len(masked)
-    size = block_length or n
-    blocks = [torch.zeros_like(masked) for _ in range(0, n, size)]
-    for number, block in enumerate(blocks):
-        block[number * size : (number + 1) * size] = True
-    active = [block for block in blocks if bool((block & masked).any())]
-    if len(active) > steps:
-        groups = transfer_schedule(len(active), steps)  # blocks per merged block
-        bounds = [sum(groups[:i]) for i in range(len(groups) + 1)]
-        active = [_union(active[a:b]) for a, b in pairwise(bounds)]
-    shares = transfer_schedule(steps, len(active))  # steps per block, spread evenly
-    # A block never needs more forwards than it has masked positions.
-    return [
-        (block, min(share, int((block & masked).sum())))
-        for block, share in zip(active, shares, strict=True)
-    ]
-
-
-def _union(blocks: list[torch.Tensor]) -> torch.Tensor:
-    return torch.stack(blocks).any(dim=0)
-
-
-def position_states(
-    locked: torch.Tensor, masked: torch.Tensor, block: torch.Tensor
-) -> list[TokenState]:
-    """Overlay states: locked, committed, guessed in the current block, or untouched noise."""
-    states = []
-    for is_locked, is_masked, in_block in zip(
-        locked.tolist(), masked.tolist(), block.tolist(), strict=True
-    ):
-        if is_locked:
-            states.append(TokenState.LOCKED)
-        elif not is_masked:
-            states.append(TokenState.SETTLED)
-        else:
-            states.append(TokenState.PROVISIONAL if in_block else TokenState.NOISE)
-    return states

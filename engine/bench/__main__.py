@@ -67,7 +67,7 @@ def run_all(results: dict[str, Any], quick: bool) -> None:
     from engine import embedded
     from engine.bench import compare, edit_cost, gemma_arch, remote, structured, templates
     from engine.config import PRESETS, SamplerSettings
-    from engine.models import load
+    from engine.loading import load
     from engine.protocol import LoadModel
 
     loaded = load(LoadModel("embedded", device="cpu"), lambda _: None)

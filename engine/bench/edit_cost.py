@@ -20,9 +20,9 @@ from engine.bench.common import heldout_text, median
 from engine.canvas import build_canvas
 from engine.config import SamplerSettings
 from engine.context import after_ids, before_ids, instruction_ids
+from engine.edit_run import run_edit
 from engine.plan import plan_edit
 from engine.protocol import Edit, Proposal, Span
-from engine.session import run_edit
 
 PARAGRAPH_TOKENS = 64
 OPEN = 1 << 20  # a context budget no document here reaches: "the whole document"

@@ -3,7 +3,7 @@
 Per-step latency against canvas length and prompt length, from two ``generate`` calls that differ
 only in their step count (so the prompt's encoding and the set-up cancel out), and the stock
 ``generate`` against Settle's loop around it (:class:`~engine.backends.gemma.GemmaBackend` driven
-by :func:`engine.session.run_edit`: locks, allowed sets, the draft streamer and its lock-step
+by :func:`engine.edit_run.run_edit`: locks, allowed sets, the draft streamer and its lock-step
 thread) at the same settings. The model is small (a few million parameters) so the sweep fits
 the CPU; the shape of the curves, not the absolute times, is what carries over.
 """
@@ -21,9 +21,9 @@ from engine.backends.gemma import GemmaBackend
 from engine.backends.gemma_prompt import prompt_ids
 from engine.bench.common import median
 from engine.config import SamplerSettings
+from engine.edit_run import run_edit
 from engine.plan import plan_edit
 from engine.protocol import Edit, EditMode, Proposal, Span
-from engine.session import run_edit
 from engine.tokens import TokenTable
 
 

@@ -122,9 +122,7 @@ def local_path(loaded: Loaded, jobs: list[Edit]) -> dict[str, Any]:
     inbox: queue.Queue[Any] = queue.Queue()
     outbox: queue.Queue[Any] = queue.Queue()
     stamped = StampedOutbox(outbox)
-    loop = threading.Thread(
-        target=serve, args=(inbox, stamped, threading.Event(), lambda _r, _p: loaded), daemon=True
-    )
+    loop = threading.Thread(target=serve, args=(inbox, stamped, lambda _r, _p: loaded), daemon=True)
     loop.start()
     inbox.put(LoadModel("bench"))
     while not isinstance(outbox.get(), ModelReady):
@@ -262,7 +260,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.serve:
         serve_stamped(args.serve, args.stamps)
         return 0
-    from engine.models import load
+    from engine.loading import load
     from engine.runtime import configure_threads
 
     configure_threads()

@@ -9,6 +9,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+from engine.bench.markdown import failed, fmt, table
 from engine.bench.remote import remote_lines
 from engine.bench.templates import templates_section
 
@@ -52,30 +53,6 @@ def write_report(results: dict[str, Any], path: Path) -> None:
     lines += gui_section(results.get("gui"), results.get("bench_process_peak_rss_mb"))
     lines += remote_lines(results.get("remote"))
     path.write_text("\n".join(lines) + "\n", encoding="utf-8")
-
-
-def table(header: list[str], rows: list[list[Any]]) -> list[str]:
-    out = ["| " + " | ".join(header) + " |", "|" + "|".join("---" for _ in header) + "|"]
-    out += ["| " + " | ".join(fmt(v) for v in row) + " |" for row in rows]
-    return [*out, ""]
-
-
-def fmt(value: Any) -> str:
-    if isinstance(value, bool) or value is None:
-        return str(value)
-    if isinstance(value, float):
-        return f"{value:.3g}" if abs(value) < 1000 else f"{value:.0f}"
-    return str(value)
-
-
-def failed(name: str, section: Any) -> list[str] | None:
-    if section is None:
-        return [f"_{name}: not run._", ""]
-    if "error" in section:
-        return [f"_{name} failed: {section['error']}_", ""]
-    if "skipped" in section:
-        return [f"_{name} skipped: {section['skipped']}_", ""]
-    return None
 
 
 def machine_section(results: dict[str, Any]) -> list[str]:

@@ -21,9 +21,8 @@ from engine.backends.base import Backend, StepResult
 from engine.bench.common import token_accuracy
 from engine.canvas import Canvas, Kind
 from engine.config import SamplerSettings
-from engine.plan import EditPlan
+from engine.edit_run import run_edit
 from engine.protocol import Edit, Proposal, TokenState
-from engine.session import run_edit
 
 NOT_FINAL = -1  # stands for a position that has no final token yet
 
@@ -119,16 +118,16 @@ class StepClock:
         self.canvas: Canvas | None = None
 
     def denoise(
-        self, canvas: Canvas, plan: EditPlan, settings: SamplerSettings
+        self, canvas: Canvas, settings: SamplerSettings
     ) -> Generator[StepResult, None, None]:
         self.steps, self.canvas = [], canvas
-        for result in self.inner.denoise(canvas, plan, settings):
+        for result in self.inner.denoise(canvas, settings):
             self.steps.append((time.perf_counter() - self.started, result))
             yield result
 
 
 def diffusion_run(backend: Backend, edit: Edit, reference: tuple[int, ...], block: int) -> Run:
-    """Settle's own loop (:func:`engine.session.run_edit`) on ``edit``, timed step by step."""
+    """Settle's own loop (:func:`engine.edit_run.run_edit`) on ``edit``, timed step by step."""
     clock = StepClock(backend)
     cpu = time.process_time()
     clock.started = time.perf_counter()

@@ -39,7 +39,8 @@ CELL_TOKENS = 24  # room for the longest cell of the shipped table under any tes
 def structured_tasks(backend: Backend, ar_model: Any, settings: SamplerSettings) -> dict[str, Any]:
     """Both structured tasks, or why they were skipped (the structured engine may be absent)."""
     try:
-        from engine.structured.fill import Filled, run_json
+        from engine.structured.fill import run_json
+        from engine.structured.slots import Filled
         from engine.structured.tables import find_tables, run_table
     except ImportError as exc:
         return {"skipped": f"engine.structured is not available ({exc})"}
@@ -139,7 +140,7 @@ def step_seconds(backend: Backend, plan: EditPlan, steps: int) -> float:
     settings = SamplerSettings(steps=steps, block_length=0, seed=0)
     canvas = build_canvas(plan, backend.table, settings, backend.max_canvas_tokens)
     times, last = [], time.perf_counter()
-    for _ in backend.denoise(canvas, plan, settings):
+    for _ in backend.denoise(canvas, settings):
         now = time.perf_counter()
         times.append(now - last)
         last = now

@@ -60,7 +60,7 @@ def template_paths(quick: bool) -> list[Path]:
 
 def fill_one(backend: Backend, path: Path) -> dict[str, Any]:
     """One fill of a template: its numbers, and whether its targets held."""
-    from engine.structured.fill import Filled
+    from engine.structured.slots import Filled
 
     text = path.read_text(encoding="utf-8")
     fill, runner = request_for(path, text)
@@ -123,8 +123,9 @@ def coverage(backend: Backend, quick: bool = False) -> dict[str, Any]:
     """The real-world collection: valid / refused / invalid, share filled, median seconds."""
     from jsonschema import Draft202012Validator, FormatChecker
 
-    from engine.structured.fill import Filled, run_json
+    from engine.structured.fill import run_json
     from engine.structured.schema import Refusal, Unsatisfiable
+    from engine.structured.slots import Filled
 
     paths = sorted((RESOURCES / "schemas").glob("*.schema.json"))[: 4 if quick else None]
     counts = {"valid": 0, "refused": 0, "invalid": 0}
@@ -152,7 +153,7 @@ def coverage(backend: Backend, quick: bool = False) -> dict[str, Any]:
 
 def templates_section(section: Any, collection: Any) -> list[str]:
     """The report's table (a section that failed says so in its place)."""
-    from engine.bench.report import failed, fmt, table
+    from engine.bench.markdown import failed, fmt, table
 
     lines = ["## Structured templates", ""]
     problem = failed("templates", section)
@@ -190,7 +191,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--quick", action="store_true", help="the invoice, four schemas")
     parser.add_argument("--out", type=Path, help="also write the results as JSON here")
     args = parser.parse_args(argv)
-    from engine.models import load
+    from engine.loading import load
     from engine.protocol import LoadModel
     from engine.runtime import configure_threads
 

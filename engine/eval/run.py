@@ -24,7 +24,7 @@ def load_systems(
 
     from engine import embedded
     from engine.config import SamplerSettings
-    from engine.models import load
+    from engine.loading import load
     from engine.protocol import LoadModel
     from engine.runtime import configure_threads
 

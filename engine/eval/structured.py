@@ -31,7 +31,8 @@ def templates() -> list[Path]:
 
 
 def diffusion_fill(backend: Any, path: Path, settings: Any) -> dict[str, Any]:
-    from engine.structured.fill import Filled, run_json
+    from engine.structured.fill import run_json
+    from engine.structured.slots import Filled
     from engine.structured.tables import run_table
 
     text = path.read_text(encoding="utf-8")

@@ -1,6 +1,6 @@
 """The two systems under test, each turning a case into an :class:`Output`.
 
-*Diffusion* is Settle's own loop (:func:`engine.session.run_edit`) on the loaded backend, exactly
+*Diffusion* is Settle's own loop (:func:`engine.edit_run.run_edit`) on the loaded backend, exactly
 what the window runs. *Autoregressive* is the same-size causal model with greedy ``generate``:
 it continues text from the left side only, and rewrites through its chat template (the form
 SmolLM2-Instruct was trained on), told which phrases to keep. Its locks are not enforced (it
@@ -16,9 +16,9 @@ from typing import Any
 import torch
 
 from engine.config import SamplerSettings
+from engine.edit_run import run_edit
 from engine.eval.cases import Cloze, Draft, Rewrite
 from engine.protocol import Edit, EditMode, Proposal, Span
-from engine.session import run_edit
 
 DRAFT_TOKENS = 48
 CLOZE_SLACK = 2  # tokens a gap gets beyond its longest accepted answer

@@ -204,9 +204,6 @@ class RemoteWorker(WorkerClient):
             stale, self._open_edits = self._open_edits - {request_id}, {request_id}
         return stale
 
-    def _set_flag(self) -> None:
-        """Nothing to set: the ``Cancel`` message that follows stops the request remotely."""
-
     # --- receiving --------------------------------------------------------------------------
     def _receive(self, timeout: float | None) -> Event | None:
         if self._local:

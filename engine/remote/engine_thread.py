@@ -38,7 +38,7 @@ class LoopOutbox:
 
 
 class EngineThread:
-    """Owns the worker loop's thread, its inbox and its cancel flag."""
+    """Owns the worker loop's thread and its inbox."""
 
     def __init__(
         self,
@@ -50,12 +50,11 @@ class EngineThread:
     ) -> None:
         """``wrap_outbox`` lets a benchmark see each event as the worker writes it."""
         self.inbox: queue.Queue[Any] = queue.Queue()
-        self.flag = threading.Event()
         self.outbox = LoopOutbox(loop, on_event)
         outbox: Outbox = wrap_outbox(self.outbox) if wrap_outbox else self.outbox
         self.thread = threading.Thread(
             target=serve,
-            args=(self.inbox, outbox, self.flag, loader),
+            args=(self.inbox, outbox, loader),
             kwargs={"frame_interval_s": frame_interval_s},
             name="settle-engine",
             daemon=True,
@@ -68,11 +67,9 @@ class EngineThread:
         self.inbox.put(request)
 
     def cancel(self, global_id: int) -> None:
-        """Stop the running request before its next step (the flag) and say which (the id)."""
-        self.flag.set()
+        """Stop the request before its next step (the worker's reader records it at once)."""
         self.inbox.put(Cancel(global_id))
 
     def stop(self, timeout: float = 5.0) -> None:
-        self.flag.set()
         self.inbox.put(Shutdown())
         self.thread.join(timeout)

@@ -32,7 +32,7 @@ class Row:
 
 
 @dataclass(frozen=True)
-class Table:
+class MarkdownTable:
     span: Span  # from the header line's start to the last row's end (no final newline)
     header: Row
     delimiter: Row
@@ -43,7 +43,7 @@ class Table:
         return len(self.header.cells)
 
 
-def find_tables(text: str) -> list[Table]:
+def find_tables(text: str) -> list[MarkdownTable]:
     """Every GFM table in ``text``, in order."""
     md = MarkdownIt("commonmark").enable("table")
     starts = line_starts(text)
@@ -58,7 +58,7 @@ def find_tables(text: str) -> list[Table]:
                     "Settle fills tables whose rows all have one cell per column."
                 )
             span = Span(rows[0].start, rows[-1].start + len(rows[-1].line))
-            tables.append(Table(span, rows[0], rows[1], tuple(rows[2:])))
+            tables.append(MarkdownTable(span, rows[0], rows[1], tuple(rows[2:])))
     return tables
 
 
@@ -87,7 +87,7 @@ def split_cells(line: str) -> tuple[tuple[int, int], ...]:
     return tuple(spans)
 
 
-def table_at(text: str, position: int) -> Table | None:
+def table_at(text: str, position: int) -> MarkdownTable | None:
     """The table containing character ``position`` (or whose end it touches), if any."""
     for table in find_tables(text):
         if table.span.start <= position <= table.span.end:
@@ -95,7 +95,7 @@ def table_at(text: str, position: int) -> Table | None:
     return None
 
 
-def choose_cells(table: Table, spec: str, add_rows: int) -> tuple[CellKey, ...]:
+def choose_cells(table: MarkdownTable, spec: str, add_rows: int) -> tuple[CellKey, ...]:
     """The cells to fill: ``empty`` (default), ``all``, or ``R,C;R,C`` (body rows from 1)."""
     rows, cols = len(table.body), table.columns
     extra = [(r, c) for r in range(rows + 1, rows + add_rows + 1) for c in range(1, cols + 1)]
@@ -121,7 +121,7 @@ def choose_cells(table: Table, spec: str, add_rows: int) -> tuple[CellKey, ...]:
     return tuple(dict.fromkeys(chosen + extra))
 
 
-def chosen_cells(fill: Fill) -> tuple[Table, tuple[CellKey, ...]]:
+def chosen_cells(fill: Fill) -> tuple[MarkdownTable, tuple[CellKey, ...]]:
     """The table at the fill's target and the cells to fill: every check needing no model."""
     if fill.add_rows < 0:
         raise BadRequest("The number of rows to add cannot be negative.")

@@ -52,7 +52,7 @@ def measure(backend: MaskedBackend, schema: Any, repeats: int = 7) -> dict[str, 
     cold = median_ms(lambda: allowed_mask(canvas, backend.table, backend.vocab_size), 1)
     warm = median_ms(lambda: allowed_mask(canvas, backend.table, backend.vocab_size), repeats)
     generator = torch.Generator().manual_seed(0)
-    state = backend._start(canvas, plan, settings, generator)
+    state = backend._start(canvas, settings, generator)
     positions = state.masked.nonzero().flatten()
     logits = backend._predict(state, positions)
     forward = median_ms(lambda: backend._predict(state, positions), repeats)
@@ -73,7 +73,7 @@ def measure(backend: MaskedBackend, schema: Any, repeats: int = 7) -> dict[str, 
 
 
 def main() -> None:
-    from engine.models import load
+    from engine.loading import load
     from engine.runtime import configure_threads
 
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])

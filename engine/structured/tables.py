@@ -15,19 +15,20 @@ import datetime
 import math
 import re
 import time
-from collections.abc import Callable, Generator
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 from typing import Any
 
 from engine.backends.base import Backend
 from engine.errors import BadRequest, InvariantViolation
-from engine.plan import EditPlan, ExcludingConstraint, Locked, Segment, Slot
-from engine.protocol import Cancelled, EditMode, Fill, Frame, Proposal, SegmentText, Span
-from engine.structured.fill import Filled, SlotStats, metrics_for, settle_slots
+from engine.pipeline import RunContext, never
+from engine.plan import ExcludingConstraint, Locked, Segment, Slot
+from engine.protocol import Fill, Proposal, SegmentText, Span
 from engine.structured.formats import format_shape
-from engine.structured.markdown import CellKey, Table, chosen_cells, find_tables
+from engine.structured.markdown import CellKey, MarkdownTable, chosen_cells, find_tables
 from engine.structured.render import literal_slot
 from engine.structured.shapes import Part, Run, Shape
+from engine.structured.slots import Filled, FillEvents, Layout, SlotStats, fill_events
 from engine.structured.values import NOTHING
 from engine.structured.words import word_shape
 from engine.tokens import TokenTable, charset
@@ -44,14 +45,14 @@ TEXT_SLACK = 1.5  # a text cell's budget over the column's longest cell, in toke
 class TableProblem:
     """A table as a slot problem: slots keyed by (row, column), rows from 1."""
 
-    table: Table
+    markdown: MarkdownTable  # the Markdown table (``tokens`` is the tokenizer's table)
     chosen: tuple[CellKey, ...]
     add_rows: int
     tokens: TokenTable
     budget: int
 
     def __post_init__(self) -> None:
-        self.kinds = [column_kind(self.table, c) for c in range(1, self.table.columns + 1)]
+        self.kinds = [column_kind(self.markdown, c) for c in range(1, self.markdown.columns + 1)]
         self.slots: dict[int, tuple[Slot, tuple[str, ...] | None]] = {}
         self.shapes: dict[int, Shape] = {}
         for col in sorted({col for _, col in self.chosen}):
@@ -66,7 +67,7 @@ class TableProblem:
         elif kind == "text":
             longest = max((len(self.tokens.encode(v)) for v in values), default=TEXT_TOKENS)
             budget = min(self.budget, max(TEXT_TOKENS, math.ceil(TEXT_SLACK * longest)))
-            shape = word_shape(self.table.header.cell(col), budget, CELL_SAFE)
+            shape = word_shape(self.markdown.header.cell(col), budget, CELL_SAFE)
         else:
             return ()
         filler = self.tokens.specials.filler_id
@@ -115,7 +116,7 @@ class TableProblem:
     def pieces(self, values: dict[Any, Any]) -> list[tuple[str, CellKey | None]]:
         """The table as (text, cell) pieces: locked text has no cell; filled cells hold their
         value, open ones nothing."""
-        t = self.table
+        t = self.markdown
         out: list[tuple[str, CellKey | None]] = [(t.header.line + "\n" + t.delimiter.line, None)]
         open_cells = set(self.chosen) - set(values)
         for number, row in enumerate(t.body, start=1):
@@ -156,7 +157,7 @@ class TableProblem:
 
     def original(self, key: CellKey) -> str:
         row, col = key
-        return self.table.body[row - 1].cell(col) if row <= len(self.table.body) else ""
+        return self.markdown.body[row - 1].cell(col) if row <= len(self.markdown.body) else ""
 
     def text(self, values: dict[Any, Any]) -> str:
         return "".join(text for text, _ in self.pieces(values))
@@ -176,9 +177,9 @@ def cell_padding(raw: str) -> tuple[int, int]:
     return len(raw) - len(raw.lstrip()), len(raw) - len(raw.rstrip())
 
 
-def column_kind(table: Table, col: int) -> tuple[str, tuple[str, ...]]:
+def column_kind(markdown: MarkdownTable, col: int) -> tuple[str, tuple[str, ...]]:
     """number, date, choice (a few repeated values) or text, from the column's filled cells."""
-    filled = [row.cell(col) for row in table.body if row.cell(col)]
+    filled = [row.cell(col) for row in markdown.body if row.cell(col)]
     distinct = tuple(dict.fromkeys(filled))
     if filled and all(NUMBER.fullmatch(v) for v in filled):
         return "number", distinct
@@ -210,17 +211,17 @@ def fits_kind(kind: str, values: tuple[str, ...], text: str) -> bool:
 def check_table(problem: TableProblem, text: str) -> None:
     """Re-parse the filled table: same shape, header and untouched cells byte-identical."""
     found = find_tables(text)
-    table = problem.table
+    old = problem.markdown
     if len(found) != 1 or found[0].span != Span(0, len(text)):
         raise InvariantViolation("The filled table no longer parses as one table.")
     new = found[0]
-    if new.header.line != table.header.line or new.delimiter.line != table.delimiter.line:
+    if new.header.line != old.header.line or new.delimiter.line != old.delimiter.line:
         raise InvariantViolation("The table's header or delimiter row changed.")
-    if len(new.body) != len(table.body) + problem.add_rows or new.columns != table.columns:
+    if len(new.body) != len(old.body) + problem.add_rows or new.columns != old.columns:
         raise InvariantViolation("The filled table has different rows or columns.")
     chosen = set(problem.chosen)
-    for number, row in enumerate(table.body, start=1):
-        for col in range(1, table.columns + 1):
+    for number, row in enumerate(old.body, start=1):
+        for col in range(1, old.columns + 1):
             if (number, col) not in chosen and new.body[number - 1].cell(col) != row.cell(col):
                 raise InvariantViolation(f"Cell {number},{col} changed but was not chosen.")
 
@@ -228,38 +229,24 @@ def check_table(problem: TableProblem, text: str) -> None:
 def run_table(
     backend: Backend,
     fill: Fill,
-    cancelled: Callable[[], bool] = lambda: False,
+    cancelled: Callable[[], bool] = never,
     clock: Callable[[], float] = time.perf_counter,
-) -> Generator[Frame | Cancelled | Filled, None, None]:
+) -> FillEvents:
     """Fill the table at ``fill.target``; frames, then one :class:`Filled` or ``Cancelled``."""
-    started = clock()
-    problem = table_problem(fill, backend.table)
-    document, target = fill.text, problem.table.span
+    run = RunContext.starting(fill.request_id, cancelled, clock)
+    problem = table_problem(fill, tokens=backend.table)
 
-    def plan_for(plan_segments: tuple[Segment, ...]) -> EditPlan:
-        return EditPlan(
-            target,
-            plan_segments,
-            document[: target.start],
-            document[target.end :],
-            "Fill in the table",
-            EditMode.REWRITE,
-        )
+    def finish(values: dict[Any, Any], stats: SlotStats, run: RunContext) -> Filled:
+        text = checked_text(problem, values, stats)
+        return table_filled(fill, problem, values, text, stats, run.elapsed())
 
-    outcome = yield from settle_slots(
-        backend, problem, plan_for, document, fill.request_id, fill.settings, cancelled, clock
-    )
-    if outcome is None:
-        yield Cancelled(fill.request_id)
-        return
-    values, stats = outcome
-    text = checked_text(problem, values, stats)
-    yield table_filled(fill, problem, values, text, stats, clock() - started)
+    layout = Layout(fill.text, problem.markdown.span, "Fill in the table")
+    yield from fill_events(backend, fill, problem, layout, finish, run)
 
 
 def table_problem(fill: Fill, tokens: TokenTable) -> TableProblem:
-    table, chosen = chosen_cells(fill)
-    return TableProblem(table, chosen, fill.add_rows, tokens, fill.cell_tokens)
+    markdown, chosen = chosen_cells(fill)
+    return TableProblem(markdown, chosen, fill.add_rows, tokens, fill.cell_tokens)
 
 
 def checked_text(problem: TableProblem, values: dict[Any, Any], stats: SlotStats) -> str:
@@ -287,7 +274,6 @@ def table_filled(
     parts = [(t, k) for t, k in problem.pieces(values)]
     segments = tuple(SegmentText(t, locked=k is None) for t, k in parts if t)
     locks = tuple(t for t, k in parts if k is None and t.strip())
-    proposal = Proposal(
-        fill.request_id, problem.table.span, text, segments, locks, metrics_for(stats, elapsed_s)
-    )
+    span = problem.markdown.span
+    proposal = Proposal(fill.request_id, span, text, segments, locks, stats.metrics(elapsed_s))
     return Filled(proposal, text, stats)

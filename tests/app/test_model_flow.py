@@ -34,7 +34,7 @@ def test_a_model_that_cannot_load_is_explained_and_the_editor_stays_usable(
         session.models.on_requested(str(tmp_path / "no-model-here"), "cpu", False)
     event: Failed = failed.args[0]
     assert event.kind == "model-load"
-    box = session.models._box
+    box = session.models.message_box
     assert isinstance(box, QMessageBox) and box.isVisible()
     assert "no-model-here" in box.text() and "editor keeps working" in box.text()
     box.close()

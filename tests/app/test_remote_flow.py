@@ -26,7 +26,7 @@ from engine.protocol import EngineLink, Failed, ModelReady
 from tests.app.test_rewrite_flow import DOC, ask
 from tests.helpers.remote import ServerProcess, start_server, token_file
 from tests.helpers.remote_server import GATE_SEED
-from ui.models import ModelPicker
+from ui.model_dialog import ModelPicker
 from ui.remote_dialog import RemoteEngineDialog
 
 WAIT_MS = 120_000

@@ -8,6 +8,7 @@ from pathlib import Path
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QLineEdit, QTreeWidget
 
+from app.edit_controller import EditState
 from app.gui import Session
 
 
@@ -72,12 +73,12 @@ def test_review_state_disables_the_rewrite_keys_and_running_enables_cancel(
 ) -> None:
     window = session.window
     assert not window.action("ask.cancel").isEnabled()
-    session.edits.stateChanged.emit("running")
+    session.edits.stateChanged.emit(EditState.RUNNING)
     assert window.action("ask.cancel").isEnabled()
-    session.edits.stateChanged.emit("reviewing")
+    session.edits.stateChanged.emit(EditState.REVIEWING)
     assert not window.action("ask.rewrite").isEnabled()
     assert not window.action("ask.cancel").isEnabled()
-    session.edits.stateChanged.emit("idle")
+    session.edits.stateChanged.emit(EditState.IDLE)
     assert window.action("ask.rewrite").isEnabled()
 
 

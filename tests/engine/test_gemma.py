@@ -34,9 +34,9 @@ from engine.backends.gemma_hooks import (
 from engine.backends.gemma_prompt import prompt_ids
 from engine.canvas import Canvas, Kind, build_canvas
 from engine.config import SamplerSettings
+from engine.edit_run import run_edit
 from engine.plan import EditPlan, Free, Locked, Segment, Slot
 from engine.protocol import Cancelled, Edit, EditMode, Proposal, Span, TokenState
-from engine.session import run_edit
 from engine.tokens import TokenTable, charset
 from tests.helpers.gemma import RecordingBackend, gemma_backend, gemma_table
 
@@ -68,7 +68,7 @@ def canvas_for(backend: GemmaBackend, plan: EditPlan, s: SamplerSettings = FAST)
 
 
 def run(backend: GemmaBackend, canvas: Canvas, s: SamplerSettings = FAST) -> list[StepResult]:
-    return list(backend.denoise(canvas, canvas.plan, s))
+    return list(backend.denoise(canvas, s))
 
 
 def locked_positions(canvas: Canvas) -> list[int]:
@@ -364,7 +364,7 @@ def test_closing_after_the_first_step_stops_the_model(
     backend: GemmaBackend, forwards: list[int]
 ) -> None:
     canvas = canvas_for(backend, hand_plan(Free(budget=20), Locked("Bob")))
-    steps = backend.denoise(canvas, canvas.plan, FAST.with_changes(steps=8))
+    steps = backend.denoise(canvas, FAST.with_changes(steps=8))
     assert next(steps).step == 1
     steps.close()
     assert len(forwards) == 1  # lock-step: the model waited for the consumer and never ran on
@@ -419,10 +419,10 @@ def test_an_error_inside_generate_reaches_the_consumer(
 
 def test_a_second_request_waits_for_the_first_to_close(backend: GemmaBackend) -> None:
     canvas = canvas_for(backend, hand_plan(Free(budget=10)))
-    first = backend.denoise(canvas, canvas.plan, FAST)
+    first = backend.denoise(canvas, FAST)
     next(first)
     with pytest.raises(RuntimeError, match="already running"):
-        next(backend.denoise(canvas, canvas.plan, FAST))
+        next(backend.denoise(canvas, FAST))
     first.close()
     assert run(backend, canvas)[-1].done
 

@@ -10,9 +10,9 @@ from engine.backends.base import BANNED, allowed_mask
 from engine.backends.guards import ProseGuards, repeat_bans
 from engine.canvas import Canvas, Kind, build_canvas, free_budget, keep_lock_edges
 from engine.config import SamplerSettings
+from engine.edit_run import run_edit
 from engine.plan import EditPlan, Free, Locked
 from engine.protocol import Edit, EditMode, Proposal, Span
-from engine.session import run_edit
 from tests.helpers.backends import BACKENDS, llama_backend, tiny_table
 
 FILLER = 9

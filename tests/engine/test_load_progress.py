@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from engine.load_progress import ReportingBar
-from engine.models import load
+from engine.loading import load
 from engine.protocol import LoadModel, LoadProgress
 from tests.helpers.worker_models import save_tiny_llama
 

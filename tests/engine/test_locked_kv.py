@@ -62,7 +62,7 @@ def test_the_masked_backend_runs_only_the_open_rows_after_its_first_forward() ->
 
     handle = backend.model.register_forward_pre_hook(record, with_kwargs=True)
     try:
-        steps = list(backend.denoise(canvas, plan, settings))
+        steps = list(backend.denoise(canvas, settings))
     finally:
         handle.remove()
     assert len(lengths) == len(steps) >= 2

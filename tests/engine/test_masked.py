@@ -10,20 +10,15 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from engine.backends.base import StepResult
-from engine.backends.masked import (
-    MaskedBackend,
-    choose_masked,
-    fit_context,
-    max_canvas,
-    plan_blocks,
-)
+from engine.backends.blocks import choose_masked, plan_blocks
+from engine.backends.masked import MaskedBackend, fit_context, max_canvas
 from engine.canvas import Canvas, Kind, build_canvas
 from engine.config import SamplerSettings
+from engine.edit_run import run_edit
 from engine.errors import BadRequest
 from engine.plan import EditPlan, Free, Locked, Segment, Slot
 from engine.protocol import Cancelled, DraftView, Edit, EditMode, Frame, Proposal, Span, TokenState
 from engine.sampling import transfer_schedule
-from engine.session import run_edit
 from engine.tokens import charset
 from tests.helpers.backends import (
     BACKENDS,
@@ -51,7 +46,7 @@ def denoise(
 ) -> tuple[Canvas, list[StepResult]]:
     sampler = SamplerSettings().with_changes(**changes)
     canvas = build_canvas(plan, backend.table, sampler, backend.max_canvas_tokens)
-    return canvas, list(backend.denoise(canvas, plan, sampler))
+    return canvas, list(backend.denoise(canvas, sampler))
 
 
 def newly_settled(results: list[StepResult]) -> list[set[int]]:

@@ -21,7 +21,8 @@ from engine import embedded, loading
 from engine.backends.gemma import GemmaBackend
 from engine.backends.masked import MaskedBackend
 from engine.errors import ModelLoadError
-from engine.models import discover, load, resolve
+from engine.loading import load
+from engine.models import discover, resolve
 from engine.protocol import LoadModel, LoadProgress
 from tests.helpers.model_folders import BUILDERS, edit_config, hf_cache_entry, save_tiny
 

@@ -8,8 +8,8 @@ import torch
 from engine.backends.masked import MaskedBackend
 from engine.backends.prefix_cache import PrefixCache, common_length
 from engine.config import SamplerSettings
+from engine.edit_run import run_edit
 from engine.protocol import Edit, Proposal, Span
-from engine.session import run_edit
 from tests.helpers.backends import modernbert_backend, tiny_table
 from tests.helpers.tiny import tiny_llama
 

@@ -92,7 +92,7 @@ def local(tiny: Path):  # the same weights in this process: what the local worke
 
 
 def local_proposal(backend, request: Edit | Fill) -> Proposal:
-    from engine.session import run_edit
+    from engine.edit_run import run_edit
     from engine.structured.fill import run_fill
 
     runner = run_fill if isinstance(request, Fill) else run_edit

@@ -29,8 +29,9 @@ from engine.protocol import (
     Span,
 )
 from engine.structured.compiler import compile_json
-from engine.structured.fill import Filled, run_fill, run_json
+from engine.structured.fill import run_fill, run_json
 from engine.structured.schema import Refusal, Unsatisfiable
+from engine.structured.slots import Filled
 from tests.helpers.backends import llama_backend, tiny_table
 from tests.helpers.filler import FillerBackend
 from tests.helpers.worker_models import Loaded, tiny_info
@@ -359,7 +360,7 @@ def test_the_masking_benchmark_times_each_part_of_a_step() -> None:
 
 
 def test_a_fill_settles_every_slot_in_one_canvas_within_its_forward_budget() -> None:
-    from engine.structured.fill import FIRST_ROUND_STEPS, REDENOISE_ROUNDS, REDENOISE_STEPS
+    from engine.structured.slots import FIRST_ROUND_STEPS, REDENOISE_ROUNDS, REDENOISE_STEPS
 
     filled = fill_json(INVOICE, backend=llama_backend(), settings=SamplerSettings(steps=32))
     stats = filled.stats
@@ -373,7 +374,7 @@ def test_a_fill_settles_every_slot_in_one_canvas_within_its_forward_budget() -> 
 
 
 def test_every_round_starts_from_noise_in_one_block_whatever_the_edit_settings() -> None:
-    from engine.structured.fill import FIRST_ROUND_STEPS, REDENOISE_STEPS, round_settings
+    from engine.structured.slots import FIRST_ROUND_STEPS, REDENOISE_STEPS, round_settings
 
     edit = SamplerSettings(steps=32, strength=0.3, block_length=32, threshold=None, seed=5)
     first, second = round_settings(edit, 0), round_settings(edit, 1)

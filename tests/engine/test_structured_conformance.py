@@ -18,8 +18,9 @@ from jsonschema import Draft202012Validator, FormatChecker
 
 from engine.errors import BadRequest
 from engine.protocol import Fill, FillKind, Span
-from engine.structured.fill import Filled, run_json
+from engine.structured.fill import run_json
 from engine.structured.schema import Refusal, Unsatisfiable
+from engine.structured.slots import Filled
 from tests.helpers.backends import llama_backend, tiny_table
 from tests.helpers.filler import FillerBackend
 

@@ -24,9 +24,10 @@ from jsonschema import Draft202012Validator, FormatChecker
 from engine.config import SamplerSettings
 from engine.protocol import Fill, FillKind, Span
 from engine.structured.compiler import compile_json
-from engine.structured.fill import Filled, run_json
+from engine.structured.fill import run_json
 from engine.structured.formats import strict
 from engine.structured.schema import Refusal, Unsatisfiable, pointer
+from engine.structured.slots import Filled
 from engine.structured.tree import lookup
 from tests.helpers.backends import llama_backend, tiny_table
 from tests.helpers.filler import FillerBackend

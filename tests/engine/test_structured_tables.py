@@ -11,8 +11,8 @@ from hypothesis import strategies as st
 from engine.config import SamplerSettings
 from engine.errors import BadRequest
 from engine.protocol import Fill, FillKind, Span
-from engine.structured.fill import Filled
 from engine.structured.markdown import find_tables, split_cells
+from engine.structured.slots import Filled
 from engine.structured.tables import DATE, NUMBER, run_table
 from tests.helpers.backends import llama_backend, tiny_table
 from tests.helpers.filler import FillerBackend

@@ -22,6 +22,7 @@ import torch
 
 from engine.client import ThreadWorker, WorkerClient, WorkerHandle
 from engine.config import SamplerSettings
+from engine.edit_run import run_edit
 from engine.errors import ModelLoadError
 from engine.protocol import (
     Cancelled,
@@ -37,7 +38,6 @@ from engine.protocol import (
     Shutdown,
     Span,
 )
-from engine.session import run_edit
 from engine.transport import ConnectionInbox
 from engine.worker import serve
 from tests.helpers.backends import llama_backend
@@ -196,8 +196,8 @@ class TracedInbox(queue.Queue):  # type: ignore[type-arg]
 
 
 def test_a_new_edit_cancels_the_running_one_and_then_runs(gate: StepGate) -> None:
-    inbox, outbox, flag = TracedInbox(), queue.Queue(), threading.Event()  # type: ignore[var-annotated]
-    loop = threading.Thread(target=serve, args=(inbox, outbox, flag, hooked_loader({"g": gate})))
+    inbox, outbox = TracedInbox(), queue.Queue()  # type: ignore[var-annotated]
+    loop = threading.Thread(target=serve, args=(inbox, outbox, hooked_loader({"g": gate})))
     loop.start()
     try:
         inbox.put(LoadModel("g"))
@@ -272,7 +272,7 @@ def test_the_loop_ends_when_the_client_side_of_the_pipe_closes() -> None:
     """A worker whose window died (its pipe end closed) shuts down instead of lingering."""
     reader, writer = multiprocessing.Pipe(duplex=False)
     outbox: queue.Queue[Event] = queue.Queue()
-    loop = threading.Thread(target=serve, args=(ConnectionInbox(reader), outbox, threading.Event()))
+    loop = threading.Thread(target=serve, args=(ConnectionInbox(reader), outbox))
     loop.start()
     writer.close()
     loop.join(WAIT)
@@ -302,7 +302,7 @@ def handle() -> Iterator[WorkerHandle]:
 
 
 def test_the_default_loader_loads_a_model_folder_with_progress(tiny_folder: Path) -> None:
-    client = ThreadWorker()  # engine.models.load, imported inside the loop
+    client = ThreadWorker()  # engine.loading.load, imported inside the loop
     client.start()
     try:
         loading = load(client, str(tiny_folder))

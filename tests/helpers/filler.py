@@ -18,7 +18,6 @@ import torch
 from engine.backends.base import StepResult, allowed_mask
 from engine.canvas import Canvas, Kind
 from engine.config import SamplerSettings
-from engine.plan import EditPlan
 from engine.protocol import TokenState
 from engine.tokens import TokenTable
 
@@ -35,9 +34,7 @@ class FillerBackend:
         self.max_canvas_tokens = max_canvas_tokens
         self.vocab_size = len(table.tokenizer)
 
-    def denoise(
-        self, canvas: Canvas, plan: EditPlan, settings: SamplerSettings
-    ) -> Iterator[StepResult]:
+    def denoise(self, canvas: Canvas, settings: SamplerSettings) -> Iterator[StepResult]:
         generator = torch.Generator().manual_seed(settings.seed)
         allowed = allowed_mask(canvas, self.table, self.vocab_size)
         filler = self.table.specials.filler_id
@@ -58,4 +55,4 @@ class FillerBackend:
         states = [
             TokenState.LOCKED if k is Kind.LOCKED else TokenState.SETTLED for k in canvas.kinds
         ]
-        yield StepResult(1, 1, ids, ids, states, [1.0] * len(ids), 1, done=True)
+        yield StepResult(1, ids, ids, states, [1.0] * len(ids), 1, done=True)

@@ -13,7 +13,6 @@ from engine.backends.base import StepResult
 from engine.backends.gemma import GemmaBackend
 from engine.canvas import Canvas
 from engine.config import SamplerSettings
-from engine.plan import EditPlan
 from engine.tokens import TokenTable, special_tokens
 from tests.helpers.tiny import tiny_diffusion_gemma, tiny_tokenizer
 
@@ -40,11 +39,9 @@ class RecordingBackend:
         self.results: list[StepResult] = []
         self.canvases: list[Canvas] = []
 
-    def denoise(
-        self, canvas: Canvas, plan: EditPlan, settings: SamplerSettings
-    ) -> Iterator[StepResult]:
+    def denoise(self, canvas: Canvas, settings: SamplerSettings) -> Iterator[StepResult]:
         self.results = []
         self.canvases.append(canvas)
-        for result in self.inner.denoise(canvas, plan, settings):
+        for result in self.inner.denoise(canvas, settings):
             self.results.append(result)
             yield result

@@ -38,10 +38,10 @@ class SeedGate:
     def __getattr__(self, name: str) -> Any:
         return getattr(self.inner, name)
 
-    def denoise(self, canvas: Any, plan: Any, settings: Any) -> Iterator[Any]:
+    def denoise(self, canvas: Any, settings: Any) -> Iterator[Any]:
         if settings.seed == GATE_SEED:
-            return HookedBackend(self.inner, wait_for_gate).denoise(canvas, plan, settings)
-        steps: Iterator[Any] = self.inner.denoise(canvas, plan, settings)
+            return HookedBackend(self.inner, wait_for_gate).denoise(canvas, settings)
+        steps: Iterator[Any] = self.inner.denoise(canvas, settings)
         return steps
 
 

@@ -3,7 +3,7 @@
 :class:`HookedBackend` wraps a real backend and calls a hook before every denoising step, so a
 test can pause a request at a known step (to cancel it, supersede it or kill the process there)
 or make a step fail, without timing anything. :func:`worker_loader` is a picklable loader for the
-spawned worker: a folder loads the real way (``engine.models.load``), and a few ``tiny:...``
+spawned worker: a folder loads the real way (``engine.loading.load``), and a few ``tiny:...``
 names build the tiny Llama with a hook.
 """
 
@@ -20,7 +20,6 @@ from engine.backends.base import Backend, StepResult
 from engine.canvas import Canvas
 from engine.config import SamplerSettings
 from engine.errors import ModelLoadError
-from engine.plan import EditPlan
 from engine.protocol import LoadModel, LoadProgress, ModelInfo
 
 StepHook = Callable[[int], None]
@@ -36,10 +35,8 @@ class HookedBackend:
         self.table = inner.table
         self.max_canvas_tokens = inner.max_canvas_tokens
 
-    def denoise(
-        self, canvas: Canvas, plan: EditPlan, settings: SamplerSettings
-    ) -> Iterator[StepResult]:
-        steps = self.inner.denoise(canvas, plan, settings)
+    def denoise(self, canvas: Canvas, settings: SamplerSettings) -> Iterator[StepResult]:
+        steps = self.inner.denoise(canvas, settings)
         try:
             for k in itertools.count(1):
                 self.hook(k)
@@ -97,7 +94,7 @@ def save_tiny_llama(folder: Path) -> Path:
 
 def load_folder(request: LoadModel, progress: Callable[[LoadProgress], None]) -> Loaded:
     """Load a model folder the way the app does."""
-    from engine.models import load
+    from engine.loading import load
 
     loaded = load(request, progress)
     return Loaded(loaded.backend, loaded.info)

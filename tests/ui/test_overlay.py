@@ -49,7 +49,7 @@ def test_the_overlay_never_changes_the_document(qtbot: QtBot, editor: DocumentEd
     for step in range(1, 6):
         overlay.apply_frame(_frame(step, TOKENS))
         qtbot.waitUntil(lambda: overlay.view.text() == "Phone Ada Lovelace soon loom", timeout=1000)
-    qtbot.waitUntil(lambda: not overlay._timer.isActive(), timeout=1000)
+    qtbot.waitUntil(lambda: not overlay.repaint_pending(), timeout=1000)
     overlay.clear()
     assert editor.toPlainText() == TEXT
     assert document.revision() == revision

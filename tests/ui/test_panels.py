@@ -14,7 +14,7 @@ from pytestqt.qtbot import QtBot
 from engine.client import WORKER_DIED
 from engine.config import STRENGTH_PRESETS
 from engine.protocol import Frame, LoadProgress, Metrics, ModelInfo
-from ui.models import ModelEntry, ModelPicker
+from ui.model_dialog import ModelEntry, ModelPicker
 from ui.prompt import INSTRUCTION_PRESETS, InstructionBar
 from ui.shortcuts import SHORTCUTS, ShortcutsWindow, key_sequences, matches
 from ui.status import EngineBanner, EngineStatus
@@ -32,15 +32,15 @@ def bar(qtbot: QtBot) -> Iterator[InstructionBar]:
 
 
 def test_enter_submits_the_instruction_and_strength(qtbot: QtBot, bar: InstructionBar) -> None:
-    qtbot.keyClicks(bar._edit, "  tighter ")
+    qtbot.keyClicks(bar.field, "  tighter ")
     with qtbot.waitSignal(bar.submitted, timeout=1000) as blocker:
-        qtbot.keyClick(bar._edit, Qt.Key.Key_Return)
+        qtbot.keyClick(bar.field, Qt.Key.Key_Return)
     assert blocker.args == ["tighter", STRENGTH_PRESETS["polish"]]
 
 
 def test_escape_closes_the_bar(qtbot: QtBot, bar: InstructionBar) -> None:
     with qtbot.waitSignal(bar.closed, timeout=1000):
-        qtbot.keyClick(bar._edit, Qt.Key.Key_Escape)
+        qtbot.keyClick(bar.field, Qt.Key.Key_Escape)
     assert bar.isHidden()
 
 
@@ -70,9 +70,9 @@ def test_strength_between_presets_checks_no_preset_and_never_reaches_zero(
 
 def test_a_draft_hides_the_strength_row(bar: InstructionBar) -> None:
     bar.open_for(draft=True)
-    assert not bar._strength_row.isVisibleTo(bar)
+    assert not bar.shows_strength()
     bar.open_for(draft=False, instruction="formal")
-    assert bar._strength_row.isVisibleTo(bar)
+    assert bar.shows_strength()
     assert bar.instruction() == "formal"
 
 
@@ -103,23 +103,23 @@ def test_load_emits_the_model_and_device(qtbot: QtBot, picker: ModelPicker) -> N
 
 def test_remote_code_needs_consent_for_that_model(qtbot: QtBot, picker: ModelPicker) -> None:
     picker.set_current("GSAI-ML/LLaDA-8B-Instruct")
-    assert not picker._load.isEnabled()
+    assert not picker.load_button.isEnabled()
     with qtbot.assertNotEmitted(picker.modelChosen):
         picker.load()
-    picker._consent.setChecked(True)
+    picker.consent_box.setChecked(True)
     with qtbot.waitSignal(picker.modelRequested, timeout=1000) as blocker:
         picker.load()
     assert blocker.args == ["GSAI-ML/LLaDA-8B-Instruct", "auto", True]
     picker.set_current("embedded:smollm2")
     picker.set_current("GSAI-ML/LLaDA-8B-Instruct")
-    assert not picker._consent.isChecked(), "consent must be asked again"
+    assert not picker.consent_box.isChecked(), "consent must be asked again"
 
 
 def test_unavailable_devices_are_disabled(picker: ModelPicker) -> None:
     picker.set_current("embedded:smollm2", "cuda")
     picker.set_available_devices(["cpu"])
-    model = picker._device.model()
-    enabled = {picker._device.itemData(r): model.item(r).isEnabled() for r in range(4)}
+    model = picker.device_box.model()
+    enabled = {picker.device_box.itemData(r): model.item(r).isEnabled() for r in range(4)}
     assert enabled == {"auto": True, "cuda": False, "mps": False, "cpu": True}
     assert picker.device() == "auto"
 
@@ -161,7 +161,7 @@ def test_loading_shows_stage_progress_and_time_left(qtbot: QtBot) -> None:
     assert status.text() == "SmolLM2 | Loading weights | ~9 s left"
     assert status.state() == "loading"
     status.show_loading(LoadProgress("converting GGUF", -1))
-    assert (status._bar.minimum(), status._bar.maximum()) == (0, 0)
+    assert (status.progress_bar.minimum(), status.progress_bar.maximum()) == (0, 0)
 
 
 def test_drafting_and_finished_numbers(qtbot: QtBot) -> None:
@@ -234,7 +234,7 @@ def test_matching_tells_modifiers_apart_and_ignores_the_keypad() -> None:
 def test_the_shortcuts_window_lists_the_table_and_filters(qtbot: QtBot) -> None:
     window = ShortcutsWindow()
     qtbot.addWidget(window)
-    tree = window._tree
+    tree = window.tree
     rows = [
         tree.topLevelItem(g).child(r)
         for g in range(tree.topLevelItemCount())

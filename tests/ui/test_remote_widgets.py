@@ -7,7 +7,7 @@ import pytest
 from PySide6.QtWidgets import QPushButton, QWidget
 
 from engine.protocol import EngineLink
-from ui.models import ModelPicker
+from ui.model_dialog import ModelPicker
 from ui.remote_dialog import RemoteEngineDialog
 from ui.status import EngineBanner, EngineStatus
 

@@ -106,7 +106,7 @@ def test_apply_with_nothing_accepted_emits_nothing(qtbot: QtBot, review: DiffRev
 
 
 def test_escape_dismisses_and_g_asks_again(qtbot: QtBot, review: DiffReview) -> None:
-    assert review._buttons["regenerate"].text() == "Ask again"  # the README's words
+    assert review.button("regenerate").text() == "Ask again"  # the README's words
     with qtbot.waitSignal(review.dismissed, timeout=1000):
         qtbot.keyClick(review, Key.Key_Escape)
     with qtbot.waitSignal(review.regenerateRequested, timeout=1000):
@@ -119,12 +119,12 @@ def test_clicking_a_hunk_makes_it_current_and_buttons_act_on_it(
     review.parentWidget().show()
     qtbot.waitExposed(review)
     rect = review.hunk_rects(2)[0]
-    qtbot.mouseClick(review._view.viewport(), Qt.MouseButton.LeftButton, pos=rect.center())
+    qtbot.mouseClick(review.view.viewport(), Qt.MouseButton.LeftButton, pos=rect.center())
     assert review.current() == 2
-    review._buttons["accept"].click()
+    review.button("accept").click()
     assert review.accepted() == {2}
     with qtbot.waitSignal(review.applyRequested, timeout=1000) as blocker:
-        review._buttons["apply"].click()
+        review.button("apply").click()
     assert blocker.args == [{2}]
 
 

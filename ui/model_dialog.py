@@ -48,6 +48,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from ui import palette
+
 DEVICES: tuple[tuple[str, str], ...] = (
     ("auto", "Auto (best available)"),
     ("cuda", "CUDA GPU"),
@@ -103,10 +105,23 @@ class ModelPicker(QDialog):
         self._warning.setWordWrap(True)
         self._detail = QLabel()
         self._detail.setWordWrap(True)
-        self._detail.setStyleSheet("color: #57606a;")
+        self._detail.setStyleSheet(palette.text_colour(palette.SECONDARY_HEX))
         self._buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Cancel)
         self._load = self._buttons.addButton("Load", QDialogButtonBox.ButtonRole.AcceptRole)
         self._build()
+
+    @property
+    def load_button(self) -> QPushButton:
+        return self._load
+
+    @property
+    def consent_box(self) -> QCheckBox:
+        """Consent to run a model's own code, asked for each model that needs it."""
+        return self._consent
+
+    @property
+    def device_box(self) -> QComboBox:
+        return self._device
 
     # --- construction ----------------------------------------------------------------------
 
@@ -115,10 +130,11 @@ class ModelPicker(QDialog):
         for value, label in DEVICES:
             self._device.addItem(label, value)
         self._warning.setStyleSheet(
-            "background: #fff8e1; border: 1px solid #f0c36d; border-radius: 4px; padding: 6px;"
+            f"background: {palette.WARNING_PAPER_HEX}; "
+            f"border: 1px solid {palette.WARNING_BORDER_HEX}; border-radius: 4px; padding: 6px;"
         )
         intro = QLabel("Models found on this computer, and folders you opened.")
-        intro.setStyleSheet("color: #57606a;")
+        intro.setStyleSheet(palette.text_colour(palette.SECONDARY_HEX))
         layout = QVBoxLayout(self)
         layout.setSpacing(8)
         for widget in (intro, self._list, self._detail, self._warning, self._consent):

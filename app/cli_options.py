@@ -1,0 +1,57 @@
+"""What every engine-running command of the CLI shares: its options, settings and load report.
+
+:mod:`app.cli` (rewrite, draft), :mod:`app.structured_cli` (fill-json, fill-table) and
+:mod:`app.serve_cli` all import from here, so none of them imports another and the CLI has no
+import circle. Sampler flags are derived from :class:`engine.config.SamplerSettings`, so their
+defaults cannot drift from the engine's.
+"""
+
+from __future__ import annotations
+
+import argparse
+from typing import Any
+
+from engine.config import PRESETS, SamplerSettings, setting_fields
+from engine.protocol import LoadProgress
+
+
+def add_engine_options(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--model", default="embedded", help="registry id, cached repo id or folder")
+    parser.add_argument("--device", default="auto", choices=["auto", "cpu", "cuda", "mps"])
+    parser.add_argument(
+        "--allow-remote-code",
+        action="store_true",
+        help="consent to run this model's own code (LLaDA, Dream)",
+    )
+    parser.add_argument("--quality", choices=sorted(PRESETS), help="speed-quality preset")
+    group = parser.add_argument_group("sampler settings")
+    for name, default, help_text in setting_fields():
+        flag = "--" + name.replace("_", "-")
+        if isinstance(default, bool):
+            group.add_argument(
+                flag,
+                dest=name,
+                action=argparse.BooleanOptionalAction,
+                default=None,
+                help=f"{help_text} (default: {default})",
+            )
+        else:
+            kind = float if name == "threshold" else type(default)
+            group.add_argument(
+                flag, dest=name, type=kind, default=None, help=f"{help_text} (default: {default})"
+            )
+
+
+def settings_from(args: argparse.Namespace) -> SamplerSettings:
+    values: dict[str, Any] = dict(PRESETS[args.quality]) if args.quality else {}
+    for name, _, _ in setting_fields():
+        if getattr(args, name, None) is not None:
+            values[name] = getattr(args, name)
+    return SamplerSettings(**values)
+
+
+def report_load(progress: LoadProgress) -> None:
+    """Model load progress on stderr (once a load runs longer than a second)."""
+    from app.progress import PROGRESS
+
+    PROGRESS.load(progress)

@@ -1,0 +1,188 @@
+"""The one denoising pipeline: a plan and a run context in, frames and a checked result out.
+
+:func:`denoise_plan` is every request's middle: plan → canvas → backend steps → frames →
+assembly and the invariant check. An edit (:mod:`engine.edit_run`) calls it once; a structured
+fill (:mod:`engine.structured.slots`) once per round. It is a generator in the style of
+superqt's GeneratorWorker: each yield is a :class:`Frame`, and its return value is the
+:class:`Denoised` result, or ``None`` when the run was cancelled (checked before every step).
+:func:`make_metrics` is the one place a request's :class:`Metrics` are built.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Generator
+from contextlib import closing
+from dataclasses import dataclass, field
+
+from engine.backends.base import Backend, StepResult, locked_states
+from engine.canvas import Canvas, assemble, build_canvas, check_proposal
+from engine.config import SamplerSettings
+from engine.plan import EditPlan
+from engine.protocol import Frame, Metrics, SegmentText, TokenState, TokenView
+from engine.tokens import TokenTable
+
+
+def never() -> bool:
+    return False
+
+
+@dataclass(frozen=True)
+class RunContext:
+    """What a request's runs share: its id, the cancel predicate, the clock and its start."""
+
+    request_id: int
+    cancelled: Callable[[], bool] = never
+    clock: Callable[[], float] = time.perf_counter
+    started: float = field(default=0.0)
+
+    @classmethod
+    def starting(
+        cls,
+        request_id: int,
+        cancelled: Callable[[], bool] = never,
+        clock: Callable[[], float] = time.perf_counter,
+    ) -> RunContext:
+        """A context whose clock starts now."""
+        return cls(request_id, cancelled, clock, clock())
+
+    def elapsed(self) -> float:
+        return self.clock() - self.started
+
+
+@dataclass(frozen=True)
+class Denoised:
+    """One settled canvas: its last step, the assembled (checked) segments and what it cost."""
+
+    canvas: Canvas
+    last: StepResult
+    segments: tuple[SegmentText, ...]
+    text: str  # the document with the target replaced, as ``check_proposal`` verified it
+    first_frame_s: float
+    churn: float
+    generated: int  # generated positions that hold content (not the filler)
+    settled_at: dict[int, int]  # canvas position → the forward at which it first settled
+
+
+class DraftTracker:
+    """Turns step results into frames holding only changed positions, and measures churn."""
+
+    def __init__(self, request_id: int, canvas: Canvas, table: TokenTable) -> None:
+        self.request_id = request_id
+        self.table = table
+        self.shown: list[tuple[int, TokenState] | None] = [None] * len(canvas)
+        self.provisional_shown: list[tuple[int, int]] = []  # (position, token) pairs displayed
+        self.settled_at: dict[int, int] = {}
+
+    def frame(self, result: StepResult, elapsed_s: float) -> Frame:
+        updates = []
+        for i, (token, state) in enumerate(zip(result.draft_ids, result.states, strict=True)):
+            if self.shown[i] == (token, state):
+                continue
+            self.shown[i] = (token, state)
+            if state is TokenState.PROVISIONAL:
+                self.provisional_shown.append((i, token))
+            elif state is TokenState.SETTLED:
+                self.settled_at.setdefault(i, result.forwards)
+            conf = float(result.confidence[i])
+            updates.append(TokenView(i, self.table.text(token), state, conf))
+        return Frame(
+            self.request_id,
+            result.forwards,
+            result.max_steps,
+            len(self.shown),
+            tuple(updates),
+            result.forwards,
+            elapsed_s,
+        )
+
+    def churn(self, final_ids: list[int]) -> float:
+        if not self.provisional_shown:
+            return 0.0
+        changed = sum(1 for pos, token in self.provisional_shown if final_ids[pos] != token)
+        return changed / len(self.provisional_shown)
+
+
+def initial_step(canvas: Canvas, max_steps: int) -> StepResult:
+    """Step 0: locked text in place, every generated position still noise."""
+    ids = list(canvas.seed_ids)
+    return StepResult(max_steps, ids, ids, locked_states(canvas), [0.0] * len(ids), 0)
+
+
+def denoise_plan(
+    backend: Backend,
+    plan: EditPlan,
+    settings: SamplerSettings,
+    document: str,
+    run: RunContext,
+) -> Generator[Frame, None, Denoised | None]:
+    """Settle ``plan`` over ``document``: a frame per step, then the checked result.
+
+    Returns ``None`` when cancelled, so the caller can end with ``Cancelled``.
+    """
+    table = backend.table
+    canvas = build_canvas(plan, table, settings, backend.max_canvas_tokens)
+    tracker = DraftTracker(run.request_id, canvas, table)
+    yield tracker.frame(initial_step(canvas, settings.steps), run.elapsed())
+    first_frame_s = run.elapsed()
+    last = yield from step_frames(backend, canvas, tracker, settings, run)
+    if last is None:
+        return None
+    segments = assemble(canvas, last.ids, table)
+    text = check_proposal(plan, segments, document, forbidden_texts(table))
+    filler = table.specials.filler_id
+    generated = sum(1 for i in canvas.generated_positions() if last.ids[i] != filler)
+    churn = tracker.churn(last.ids)
+    return Denoised(
+        canvas, last, segments, text, first_frame_s, churn, generated, tracker.settled_at
+    )
+
+
+def step_frames(
+    backend: Backend,
+    canvas: Canvas,
+    tracker: DraftTracker,
+    settings: SamplerSettings,
+    run: RunContext,
+) -> Generator[Frame, None, StepResult | None]:
+    """Pull the backend's steps one at a time, cancel checked before each; the last step.
+
+    Closing this generator (an abandoned run) closes the backend's, whose ``finally`` cleans up.
+    """
+    last: StepResult | None = None
+    with closing(backend.denoise(canvas, settings)) as steps:
+        while True:
+            if run.cancelled():
+                return None
+            result = next(steps, None)
+            if result is None:
+                break
+            last = result
+            yield tracker.frame(result, run.elapsed())
+    return last if last is not None else initial_step(canvas, settings.steps)
+
+
+def make_metrics(
+    first_frame_s: float, settle_s: float, forwards: int, generated: int, churn: float
+) -> Metrics:
+    """A request's metrics (DESIGN §9); a step is one forward, so ``steps`` counts forwards."""
+    return Metrics(
+        time_to_first_frame_s=first_frame_s,
+        time_to_settle_s=settle_s,
+        steps=forwards,
+        forwards=forwards,
+        tokens_generated=generated,
+        tokens_per_forward=generated / max(forwards, 1),
+        churn=churn,
+        tokens_per_second=generated / max(settle_s, 1e-9),
+    )
+
+
+def forbidden_texts(table: TokenTable) -> list[str]:
+    """Texts whose appearance in generated text means a special token leaked."""
+    specials = table.specials
+    ids = [specials.filler_id, *(i for i in (specials.mask_id,) if i is not None)]
+    texts = [str(table.tokenizer.convert_ids_to_tokens(i)) for i in ids]
+    # Only texts that look like markup tokens are a sign of a leak; a byte-level filler such as
+    # "!" would also be legitimate prose.
+    return [t for t in texts if len(t) > 2 and t.startswith("<") and t.endswith(">")]

@@ -4,7 +4,7 @@
 * ``diffusion``: DiffusionGemma per denoising step at each prompt length, beside its roofline
   (weights + the prompt's KV cache read per step), and tokens/s at 10, 15, 20 accepted per step.
 * ``settle_overhead``: Settle's own loop (:class:`GemmaBackend` driven by
-  :func:`engine.session.run_edit`: locks, allowed-set bias, draft streamer) against stock
+  :func:`engine.edit_run.run_edit`: locks, allowed-set bias, draft streamer) against stock
   ``generate`` on the same model, per step, from two step counts.
 * ``autoregressive``: Gemma 4 26B-A4B per generated token beside its roofline.
 * ``embedded``: the app's default model (SmolLM2-135M + diffusion adapter) on the device: a
@@ -19,7 +19,7 @@ from typing import Any, cast
 
 import torch
 
-from engine.bench import gpu
+from engine.bench import gpu_models
 from engine.bench.common import median
 
 ACCEPTED = (10, 15, 20)  # tokens accepted per forward: the model card's range
@@ -44,7 +44,7 @@ class Run:
     ) -> None:
         self.text, self.device, self.prompts = text, device, prompts
         self.canvas, self.repeats, self.tiny = canvas, repeats, tiny
-        self.timer = gpu.Timer(device)
+        self.timer = gpu_models.Timer(device)
         self.dtype = torch.bfloat16
         self.gb_s = self.tflop_s = float("nan")
         self.model: Any = None
@@ -53,9 +53,9 @@ class Run:
 
     def bandwidth(self, deadline: float) -> dict[str, Any]:
         mib, n = (8, 256) if self.tiny else (2048, 8192)
-        self.gb_s = gpu.copy_gb_s(self.device, mib, self.timer)
-        self.tflop_s = gpu.matmul_tflop_s(self.device, n, self.dtype, self.timer)
-        gpu.release(self.device)
+        self.gb_s = gpu_models.copy_gb_s(self.device, mib, self.timer)
+        self.tflop_s = gpu_models.matmul_tflop_s(self.device, n, self.dtype, self.timer)
+        gpu_models.release(self.device)
         return {
             "copy_gb_s": self.gb_s,
             "matmul_tflop_s": self.tflop_s,
@@ -77,47 +77,49 @@ class Run:
             "bandwidth_ms": 1000 * bytes_read / (gb_s * 1e9),
             "nominal_bandwidth_ms": 1000 * bytes_read / (NOMINAL_GB_S * 1e9),
             "compute_ms": 1000 * flops / (tflop_s * 1e12),
-            "roofline_ms": gpu.roofline_ms(bytes_read, flops, gb_s, tflop_s),
+            "roofline_ms": gpu_models.roofline_ms(bytes_read, flops, gb_s, tflop_s),
         }
 
     # --- item 1: the diffusion model ------------------------------------------------------------
 
     def diffusion_model(self) -> Any:
         if self.model is None:
-            self.model = gpu.build_diffusion(self.text, self.device, self.dtype, self.canvas)
+            self.model = gpu_models.build_diffusion(self.text, self.device, self.dtype, self.canvas)
         return self.model
 
     def drop_diffusion(self) -> None:
         if self.model is not None:
             self.model = None
-            gpu.release(self.device)
+            gpu_models.release(self.device)
 
     def diffusion(self, deadline: float) -> dict[str, Any]:
         started = time.monotonic()
         model = self.diffusion_model()
-        params = gpu.counts(model, self.text)
+        params = gpu_models.counts(model, self.text)
         out: dict[str, Any] = {"parameters": params, "canvas": self.canvas, "build_s":
                                time.monotonic() - started, "experts_implementation":
                                getattr(model.config.get_text_config(), "_experts_implementation",
                                        None), "prompts": {}}  # fmt: skip
-        layers = gpu.kv_layers(model)
-        weights = gpu.weight_bytes(params, gpu.experts_touched(self.text, self.canvas))
+        layers = gpu_models.kv_layers(model)
+        weights = gpu_models.weight_bytes(
+            params, gpu_models.experts_touched(self.text, self.canvas)
+        )
         flops = 2 * params["active"] * self.canvas
         for prompt in self.prompts:
             if skipped(out["prompts"], prompt, deadline):
                 continue
             t0 = time.monotonic()
-            ms = gpu.diffusion_step_ms(model, prompt, self.canvas, self.timer, self.repeats)
+            ms = gpu_models.diffusion_step_ms(model, prompt, self.canvas, self.timer, self.repeats)
             entry: dict[str, Any] = {
                 "step_ms": ms,
-                **self.roofline(weights, gpu.kv_bytes(layers, prompt), flops),
+                **self.roofline(weights, gpu_models.kv_bytes(layers, prompt), flops),
             }
             entry["step_over_roofline"] = ms / entry["roofline_ms"]
             entry["step_over_nominal_bandwidth"] = ms / entry["nominal_bandwidth_ms"]
             entry["tokens_per_s"] = {str(a): a / (ms / 1000) for a in ACCEPTED}
             entry["wall_s"] = time.monotonic() - t0
             out["prompts"][str(prompt)] = entry
-            gpu.release(self.device)
+            gpu_models.release(self.device)
         return out
 
     # --- item 2: Settle's loop against stock generate -------------------------------------------
@@ -138,30 +140,30 @@ class Run:
     def autoregressive(self, deadline: float) -> dict[str, Any]:
         self.drop_diffusion()
         started = time.monotonic()
-        model = gpu.build_autoregressive(self.text, self.device, self.dtype)
+        model = gpu_models.build_autoregressive(self.text, self.device, self.dtype)
         try:
-            params = gpu.counts(model, self.text)
+            params = gpu_models.counts(model, self.text)
             out: dict[str, Any] = {"parameters": params, "build_s": time.monotonic() - started,
                                    "prompts": {}}  # fmt: skip
-            layers = gpu.kv_layers(model)
-            weights = gpu.weight_bytes(params, gpu.experts_touched(self.text, 1))
+            layers = gpu_models.kv_layers(model)
+            weights = gpu_models.weight_bytes(params, gpu_models.experts_touched(self.text, 1))
             tokens = 10 if self.tiny else 18
             for prompt in self.prompts:
                 if skipped(out["prompts"], prompt, deadline):
                     continue
                 t0 = time.monotonic()
-                ms = gpu.ar_token_ms(model, prompt, self.timer, self.repeats, tokens)
-                kv = gpu.kv_bytes(layers, prompt + tokens // 2)
+                ms = gpu_models.ar_token_ms(model, prompt, self.timer, self.repeats, tokens)
+                kv = gpu_models.kv_bytes(layers, prompt + tokens // 2)
                 entry = {"token_ms": ms, **self.roofline(weights, kv, 2 * params["active"])}
                 entry["token_over_roofline"] = ms / entry["roofline_ms"]
                 entry["tokens_per_s"] = 1000 / ms
                 entry["wall_s"] = time.monotonic() - t0
                 out["prompts"][str(prompt)] = entry
-                gpu.release(self.device)
+                gpu_models.release(self.device)
             return out
         finally:
             del model
-            gpu.release(self.device)
+            gpu_models.release(self.device)
 
     # --- item 3: the embedded model -------------------------------------------------------------
 
@@ -176,7 +178,7 @@ class Run:
             return out
         finally:
             del backend
-            gpu.release(self.device)
+            gpu_models.release(self.device)
 
 
 def skipped(done: dict[str, Any], prompt: int, deadline: float) -> bool:
@@ -246,19 +248,19 @@ def settle_edit(table: Any, canvas: int, prompt: int, steps: int) -> tuple[Any, 
 
 @torch.inference_mode()
 def stock_vs_settle(
-    backend: Any, timer: gpu.Timer, prompt: int, steps: tuple[int, int], repeats: int
+    backend: Any, timer: gpu_models.Timer, prompt: int, steps: tuple[int, int], repeats: int
 ) -> dict[str, Any]:
     """Settle's loop against ``generate`` with the very keyword arguments Settle passes (minus
     its streamer and processors), same prompt length, at two step counts: per step, both."""
     from engine.backends.base import Backend
+    from engine.edit_run import run_edit
     from engine.protocol import Proposal
-    from engine.session import run_edit
 
     model, table = backend.model, backend.table
     by_steps: dict[str, Any] = {}
     for n in steps:
         edit, length = settle_edit(table, backend.canvas_length, prompt, n)
-        ids = gpu.random_prompt(model, length, backend.device)
+        ids = gpu_models.random_prompt(model, length, backend.device)
         kwargs = backend.generate_kwargs(edit.settings, length, 1)
 
         def stock(ids: torch.Tensor = ids, kwargs: dict[str, Any] = kwargs) -> None:
@@ -308,7 +310,7 @@ def load_embedded(device: str, adapter: Any = None) -> tuple[Any, str]:
     from pathlib import Path
 
     from engine import embedded
-    from engine.models import load
+    from engine.loading import load
     from engine.protocol import LoadModel
 
     if adapter is not None:
@@ -322,8 +324,8 @@ def embedded_rewrites(backend: Any, samples: int, deadline: float) -> dict[str, 
     from engine.backends.base import Backend
     from engine.bench.common import cut_spans, heldout_text
     from engine.config import SamplerSettings
+    from engine.edit_run import run_edit
     from engine.protocol import Edit, Proposal, Span
-    from engine.session import run_edit
 
     cuts = cut_spans(heldout_text(), backend.table, samples + 1, 64, 192, 128)
     runs = []

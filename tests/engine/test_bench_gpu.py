@@ -9,15 +9,15 @@ from pathlib import Path
 import pytest
 import torch
 
-from engine.bench import gpu, gpu_parts, gpu_report
+from engine.bench import gpu, gpu_models, gpu_parts, gpu_report
 
 
 def test_meta_build_matches_a_normal_build_in_shape_and_rotary_tables() -> None:
     from transformers import Gemma4ForCausalLM, Gemma4TextConfig
 
     device = torch.device("cpu")
-    model = gpu.build_autoregressive(gpu.TINY_TEXT, device, torch.float32)
-    config = Gemma4TextConfig(**gpu.TINY_TEXT, **gpu.IDS)
+    model = gpu_models.build_autoregressive(gpu_models.TINY_TEXT, device, torch.float32)
+    config = Gemma4TextConfig(**gpu_models.TINY_TEXT, **gpu_models.IDS)
     reference = Gemma4ForCausalLM(config)
     ours = dict(model.named_buffers())
     for name, buffer in reference.named_buffers():
@@ -31,15 +31,17 @@ def test_meta_build_matches_a_normal_build_in_shape_and_rotary_tables() -> None:
 
 
 def test_roofline_bytes_count_weights_and_the_kv_cache_a_forward_reads() -> None:
-    model = gpu.build_autoregressive(gpu.TINY_TEXT, torch.device("cpu"), torch.float32)
-    params = gpu.counts(model, gpu.TINY_TEXT)
+    model = gpu_models.build_autoregressive(
+        gpu_models.TINY_TEXT, torch.device("cpu"), torch.float32
+    )
+    params = gpu_models.counts(model, gpu_models.TINY_TEXT)
     assert params["active"] < params["total"]  # top-2 of 4 experts
-    assert gpu.experts_touched(gpu.TINY_TEXT, 1) == 0.5
-    assert gpu.experts_touched(gpu.TINY_TEXT, 256) == pytest.approx(1.0)
-    assert gpu.weight_bytes(params, 1.0) == 2 * params["total"]
-    layers = gpu.kv_layers(model)  # one sliding (window 64) and one full layer, 1 KV head x 32
+    assert gpu_models.experts_touched(gpu_models.TINY_TEXT, 1) == 0.5
+    assert gpu_models.experts_touched(gpu_models.TINY_TEXT, 256) == pytest.approx(1.0)
+    assert gpu_models.weight_bytes(params, 1.0) == 2 * params["total"]
+    layers = gpu_models.kv_layers(model)  # a sliding (window 64), a full layer
     assert layers == [(64, 64), (64, None)]
-    assert gpu.kv_bytes(layers, 100) == 2 * 64 * (64 + 100)  # the window caps the sliding one
+    assert gpu_models.kv_bytes(layers, 100) == 2 * 64 * (64 + 100)  # window caps it
 
 
 def test_the_full_vocabulary_table_tokenizes_any_text_and_decodes_it_back() -> None:
@@ -77,7 +79,7 @@ def test_the_whole_run_on_the_cpu_writes_every_part_and_the_page(tmp_path, monke
         > parts["diffusion"]["prompts"]["8"]["kv_bytes"]
     )
     settle = parts["settle_overhead"]
-    assert settle["vocab"] == gpu.TINY_TEXT["vocab_size"]
+    assert settle["vocab"] == gpu_models.TINY_TEXT["vocab_size"]
     assert [e["settle_forwards"] for e in settle["by_steps"].values()] == [2, 6]
     assert math.isfinite(settle["overhead_per_step"])
     assert parts["embedded"]["forwards"] >= 1 and parts["embedded"]["settle_s"] > 0
@@ -86,7 +88,7 @@ def test_the_whole_run_on_the_cpu_writes_every_part_and_the_page(tmp_path, monke
     page = (tmp_path / "benchmarks-gpu.md").read_text()
     assert "Settle's overhead per step: **" in page and "failed: `RuntimeError" in page
     # the AR part on its own, then the report command rebuilding the page from the JSON
-    run = gpu_parts.Run(gpu.TINY_TEXT, torch.device("cpu"), (8,), 16, 1, True)
+    run = gpu_parts.Run(gpu_models.TINY_TEXT, torch.device("cpu"), (8,), 16, 1, True)
     ar = real(run, deadline=float("inf"))
     assert ar["prompts"]["8"]["token_ms"] and ar["prompts"]["8"]["kv_bytes"] > 0
     parts["autoregressive"] = ar

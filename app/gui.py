@@ -22,6 +22,7 @@ from types import TracebackType
 from PySide6.QtCore import QTimer
 from PySide6.QtWidgets import QApplication, QMessageBox
 
+from app.crashlog import enable_native_crash_log
 from app.credentials import CredentialStore
 from app.edit_controller import EditController, EditState
 from app.file_controller import FileController
@@ -159,6 +160,8 @@ def install_crash_handler(session: Session) -> None:
         box.open()
 
     sys.excepthook = handle
+    crash_log = enable_native_crash_log()
+    log.info("native crashes are logged to %s", crash_log or "nowhere (log folder not writable)")
 
 
 def _smoke_quit(session: Session) -> None:

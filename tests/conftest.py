@@ -9,6 +9,7 @@ os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 _SESSION_DIR = tempfile.mkdtemp(prefix="settle-tests-")
 os.environ["SETTLE_CACHE_DIR"] = os.path.join(_SESSION_DIR, "cache")
 os.environ["SETTLE_RECOVERY_DIR"] = os.path.join(_SESSION_DIR, "recovery")
+os.environ["SETTLE_LOG_DIR"] = os.path.join(_SESSION_DIR, "logs")
 # Server tokens and remote engines' tokens: a session folder, and never the user's keyring.
 os.environ["SETTLE_CONFIG_DIR"] = os.path.join(_SESSION_DIR, "config")
 os.environ["PYTHON_KEYRING_BACKEND"] = "keyring.backends.null.Keyring"

@@ -3,8 +3,10 @@
 A schema says an email is a string with format ``email``; jsonschema accepts ``"@"``. These
 checks say what a reader would accept: an email has one ``@``, letters on both sides and a
 dotted domain; a name has letters; an amount is in a believable range; a date is a real date
-in a believable year; no value is a run of one repeated token. They are pure functions of the
-value, its key and its schema, so the same checks judge the diffusion and the AR model.
+in a believable year; no value is a run of one repeated token, and free text reads as words
+(no doubled hyphens, no word cut off by a hyphen, no letters and digits run together). They
+are pure functions of the value, its key and its schema, so the same checks judge the
+diffusion and the AR model.
 """
 
 from __future__ import annotations
@@ -24,6 +26,10 @@ REPEATED_UNIT = re.compile(r"(.{1,12}?)\1{2,}")  # a unit three times or more, n
 NAME_KEYS = ("name", "title", "city", "street", "country", "author", "organisation", "role")
 AMOUNT_KEYS = ("price", "amount", "total", "subtotal", "cost", "quantity", "qty")
 YEARS = range(1900, 2101)
+# Free text that no writer would produce: doubled hyphens, a word cut off by a hyphen, letters
+# and digits run together ("EGER02--0", "kenest-", "no020"). Codes and formatted values are
+# judged by their own rules, never by this.
+GARBLED = re.compile(r"--|\w-(?=\s|$)|(?:^|\s)-\w|(?=\w*\d\w*\d)(?=\w*[A-Za-z]\w*[A-Za-z])\w+")
 
 
 def repeated(text: str) -> bool:
@@ -51,6 +57,8 @@ def sensible_string(value: str, key: str, schema: dict[str, Any]) -> bool:
     digits = re.sub(r"\D", "", text)
     if "pattern" in schema and len(digits) >= 3 and len(set(digits)) == 1:
         return False  # "INV-0000", "+00000000": a code of one repeated digit
+    if "pattern" not in schema and GARBLED.search(text):
+        return False
     if any(part in key.lower() for part in NAME_KEYS):
         return sum(c.isalpha() for c in text) >= 2
     return True

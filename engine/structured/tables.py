@@ -34,6 +34,10 @@ from engine.structured.words import word_shape
 from engine.tokens import TokenTable, charset
 
 CELL_SAFE = ExcludingConstraint("table-cell", frozenset("|\\\n\r\ufffd"))
+# A text column none of whose cells holds a digit is a column of words (names, decisions):
+# its empty cells get words too, not the digit-and-dash runs a small model copies from a date
+# column beside it ("EGER02--0--00").
+CELL_WORDS = ExcludingConstraint("table-cell-words", CELL_SAFE.banned | frozenset("0123456789"))
 NUMBER = re.compile(r"-?[0-9]+([.,][0-9]+)*")
 DATE = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}")
 MAX_CHOICES = 6  # a column with more distinct values than this is free text
@@ -67,7 +71,7 @@ class TableProblem:
         elif kind == "text":
             longest = max((len(self.tokens.encode(v)) for v in values), default=TEXT_TOKENS)
             budget = min(self.budget, max(TEXT_TOKENS, math.ceil(TEXT_SLACK * longest)))
-            shape = word_shape(self.markdown.header.cell(col), budget, CELL_SAFE)
+            shape = word_shape(self.markdown.header.cell(col), budget, text_safe(values))
         else:
             return ()
         filler = self.tokens.specials.filler_id
@@ -87,7 +91,7 @@ class TableProblem:
                 "number": charset("number", "0123456789.,-"),
                 "date": charset("date", "0123456789-"),
             }
-            slot = Slot(constraint.get(kind, CELL_SAFE), self.budget, min_tokens=1)
+            slot = Slot(constraint.get(kind, text_safe(values)), self.budget, min_tokens=1)
             firsts = None
             needed = max((len(self.tokens.encode(v)) for v in values), default=1)
         if self.budget < needed:
@@ -188,6 +192,13 @@ def column_kind(markdown: MarkdownTable, col: int) -> tuple[str, tuple[str, ...]
     if 2 <= len(distinct) <= MAX_CHOICES and len(filled) > len(distinct):
         return "choice", distinct
     return "text", distinct
+
+
+def text_safe(values: tuple[str, ...]) -> ExcludingConstraint:
+    """What a text cell may hold: words only where the column's filled cells have no digit."""
+    if values and not any(c.isdigit() for v in values for c in v):
+        return CELL_WORDS
+    return CELL_SAFE
 
 
 def is_date(text: str) -> bool:

@@ -148,3 +148,23 @@ def test_dates_keep_their_dashes_and_text_cells_start_with_a_word() -> None:
     rows = find_tables(filled.value)[0].body
     for row in rows:
         assert DATE.fullmatch(row.cell(4)) and row.cell(1)[:2].isalpha()
+
+
+def test_a_column_of_words_gets_words_never_digits() -> None:
+    doc = (
+        "| owner | decision | due |\n|---|---|---|\n| Priya | Ship it | 2025-03-14 |\n"
+        "| Marco |  | 2025-03-21 |\n|  | Rewrite the page | 2025-04-01 |\n"
+    )
+    for seed in range(4):
+        filled = fill(doc, llama_backend(), cells="all", settings=SamplerSettings(seed=seed))
+        rows = cells(filled.value)
+        assert not any(c.isdigit() for row in rows for c in row[0] + row[1])
+        assert all(DATE.fullmatch(row[2]) for row in rows)
+
+
+def test_a_text_column_with_digits_may_still_get_them() -> None:
+    from engine.structured.tables import CELL_SAFE, CELL_WORDS, text_safe
+
+    assert text_safe(("Release 2.4 scope", "Pricing")) is CELL_SAFE
+    assert text_safe(("Priya", "Marco")) is CELL_WORDS
+    assert text_safe(()) is CELL_SAFE  # nothing to learn from: anything a cell may hold

@@ -20,8 +20,8 @@ class SamplerSettings:
 
     # 64 steps in blocks of 8: a 64-token draft settles one token per forward, nearly left to
     # right. The quality suite's drafts read far more fluently so (judge NLL 2.35 against 3.08
-    # at 32 steps in blocks of 32) for 0.29x the AR model's speed against 0.41x; rewrites and
-    # cloze gaps scored the same (docs/quality-runs/9-*.json, 10-*.json).
+    # at 32 steps in blocks of 32, H200 continuation adapter) for 0.29x the AR model's speed
+    # against 0.41x; rewrites and cloze gaps scored the same (docs/quality-runs/9-*, 10-*).
     steps: int = _opt(64, "denoising steps at most (masked: spread over blocks; Gemma: per canvas)")
     threshold: float | None = _opt(
         None, "confidence threshold for parallel decoding (commit every token above it, >=1 a step)"

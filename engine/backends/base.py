@@ -26,7 +26,9 @@ from engine.tokens import TokenTable
 
 # Finite, so a fully banned row can never turn softmax into NaN, yet far beyond any real logit.
 BANNED = -1.0e4
-STRUCTURE_MARKS = frozenset("`|")  # code fences and table pipes
+# Code fences, table pipes and markup (links, tags, headings, emphasis): the 135M model ended
+# rewrites of plain paragraphs with a stray "[" or "[/" that came from its training markup.
+STRUCTURE_MARKS = frozenset("`|[]{}<>#*~")
 
 
 @dataclass
@@ -130,7 +132,8 @@ def paragraph_constraint(seed: str) -> ExcludingConstraint:
 
     A paragraph rewritten at a 135M model's scale came back as headings, code fences and table
     pipes; a paragraph that had no line break gets none (the constraint's control-character rule
-    bans newlines), nor a backtick or a pipe unless it already had one.
+    bans newlines), nor a backtick, pipe, bracket, brace, angle bracket, hash, asterisk or tilde
+    unless it already had one.
     """
     return ExcludingConstraint("paragraph", STRUCTURE_MARKS - set(seed))
 

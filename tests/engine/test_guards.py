@@ -147,8 +147,19 @@ def test_a_one_paragraph_rewrite_cannot_break_into_structure():
     mask = allowed_mask(canvas, table, len(table.tokenizer))
     for token in range(len(table.tokenizer)):
         text = table.text(token)
-        if any(mark in text for mark in "\n`|"):
+        if any(mark in text for mark in "\n`|[]{}<>#*~"):
             assert not mask[0, token], repr(text)
+
+
+def test_a_paragraph_that_has_a_mark_may_keep_it():
+    table = tiny_table()
+    seed = "see [1] and #2."
+    plan = EditPlan(Span(0, len(seed)), (Free(seed=seed),), "", "", "", EditMode.REWRITE)
+    canvas = build_canvas(plan, table, SamplerSettings(), 64)
+    mask = allowed_mask(canvas, table, len(table.tokenizer))
+    allowed = {table.text(t) for t in range(len(table.tokenizer)) if mask[0, t]}
+    assert any("[" in text for text in allowed) and any("#" in text for text in allowed)
+    assert not any("{" in text or "`" in text for text in allowed)
 
 
 def test_a_rewrite_next_to_locks_keeps_their_spaces_with_both_families():

@@ -43,6 +43,11 @@ class SamplerSettings:
     show_passage: bool = _opt(
         True, "rewrites: show the model the original passage before the document context"
     )
+    kv_cache: bool = _opt(
+        False,
+        "masked: reuse the canvas's keys and values between steps, refreshed per block "
+        "(Fast-dLLM's dual cache: each step runs only the block's open rows; approximate)",
+    )
     entropy_bound: float = _opt(
         1.0, "DiffusionGemma: entropy bound of the sampler (higher: more tokens per step)"
     )

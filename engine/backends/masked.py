@@ -30,7 +30,10 @@ it; Fast-dLLM's approximation drops that dependence the same way).
 
 A plan with ``cache_locked`` (structured fills) keeps the keys and values of every row after
 the first forward (:mod:`engine.backends.locked_kv`): later steps run only the rows that predict
-still-masked positions and the positions that changed, against the stored rest.
+still-masked positions and the positions that changed, against the stored rest. Free text
+does the same with ``settings.kv_cache`` (Fast-dLLM's dual cache), the store recomputed as each
+block starts, so a step inside a block costs its open rows instead of the whole canvas; the
+first forward of a fill continues the prefix cache, so the prefix stays exact and causal.
 
 ``shifted`` models (Dream, adapted autoregressive checkpoints) predict token ``i`` from row
 ``i - 1``; ``force_bidirectional`` passes ``is_causal=False`` to the forward, which is how an
@@ -90,7 +93,8 @@ class Denoising:
     confidence: torch.Tensor  # float: at commit time, else of the latest prediction (or 0)
     bias: torch.Tensor  # (n, vocab) additive constraint bias
     forwards: int = 0
-    kv: LockedKV | None = None  # the locked text's keys and values (``plan.cache_locked``)
+    kv: LockedKV | None = None  # kept keys and values (``plan.cache_locked``, ``kv_cache``)
+    refresh_per_block: bool = False  # free text's store is recomputed when a block starts
     guards: ProseGuards | None = None  # filler-tail and repeat bans on free text
     host_locked: list[bool] = field(default_factory=list)
     host_masked: list[bool] = field(default_factory=list)
@@ -182,6 +186,8 @@ class MaskedBackend:
             in_block = block.tolist()
             rows_list = [i for i, inside in enumerate(in_block) if inside]
             rows = self._tensor(rows_list)
+            if state.kv is not None and state.refresh_per_block:
+                state.kv.refresh()
             for steps_left in range(share, 0, -1):
                 open_ = [i for i in rows_list if state.host_masked[i]]
                 if not open_:
@@ -208,6 +214,7 @@ class MaskedBackend:
         masked = choose_masked(~locked & seeded, fits, settings.strength, generator)
         masked |= ~locked & ~seeded
         ids = torch.where(masked, self.mask_id, seed)
+        free = settings.kv_cache and Kind.FREE in canvas.kinds
         prefix, before, after = self._context(plan, settings, n)
         host_ids, host_masked = ids.tolist(), masked.tolist()
         seq = torch.tensor([*prefix, *before, *host_ids, *after], device=self.device)
@@ -222,7 +229,8 @@ class MaskedBackend:
             guards=ProseGuards(canvas, self.table.specials.filler_id, self.table.is_word)
             if Kind.FREE in canvas.kinds
             else None,
-            kv=LockedKV() if plan.cache_locked and self.can_cache_prefix else None,
+            kv=LockedKV() if self.can_cache_prefix and (plan.cache_locked or free) else None,
+            refresh_per_block=free and not plan.cache_locked,
             host_locked=[k is Kind.LOCKED for k in canvas.kinds],
             host_masked=host_masked,
             host_ids=host_ids,
@@ -321,7 +329,7 @@ class MaskedBackend:
         at = state.start + positions
         kwargs: dict[str, Any] = {"is_causal": False} if self.force_bidirectional else {}
         if state.kv is not None:
-            return state.kv.predict(self.model, state.seq, at - int(self.shifted), kwargs).float()
+            return self._predict_kept(state, at - int(self.shifted), kwargs).float()
         if self.prefix_cache is not None and self.can_cache_prefix and state.start > 1:
             return self._predict_cached(state, at, kwargs).float()
         if self.causal_prefix:
@@ -333,6 +341,29 @@ class MaskedBackend:
             return self._forward(state.seq, kwargs).float()
         logits = self._forward(state.seq, kwargs)
         return (shift_logits(logits) if self.shifted else logits)[at].float()
+
+    def _predict_kept(
+        self, state: Denoising, rows: torch.Tensor, kwargs: dict[str, Any]
+    ) -> torch.Tensor:
+        """Rows ``rows`` of ``state.seq`` through :attr:`Denoising.kv`, filling it when stale.
+
+        A fill reads the text before the canvas as the model was adapted to: from the prefix
+        cache when there is one (exact, and shared with the next edit), else through the
+        prefix-causal mask. Later steps run only canvas-side rows, which see every row anyway.
+        """
+        assert state.kv is not None
+        if state.kv.ready(state.seq):
+            return state.kv.predict(self.model, state.seq, rows, kwargs)
+        cut = state.start - 1
+        if self.prefix_cache is not None and cut > 0:
+            cache = self.prefix_cache.holding(self.model, state.seq[:cut])
+            try:
+                return state.kv.fill(self.model, state.seq, rows, kwargs, cache, cut)
+            finally:
+                self.prefix_cache.forget_beyond_prefix()
+        if self.causal_prefix:
+            kwargs = {**kwargs, "attention_mask": prefix_causal_mask(len(state.seq), cut)}
+        return state.kv.fill(self.model, state.seq, rows, kwargs)
 
     def _predict_cached(
         self, state: Denoising, at: torch.Tensor, kwargs: dict[str, Any]

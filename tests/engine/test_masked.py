@@ -78,6 +78,7 @@ def edits(draw: st.DrawFn) -> Edit:
         seed=draw(st.integers(0, 2**16)),
         context_tokens=16,
         suffix_tokens=16,
+        kv_cache=draw(st.booleans()),
     )
     if start == end:
         return Edit(1, text, Span(start, end), mode=EditMode.DRAFT, settings=sampler)

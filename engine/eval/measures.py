@@ -93,19 +93,41 @@ def lock_edges_kept(paragraph: str, output: str, locks: Sequence[str]) -> tuple[
     paragraph's edge) the output has it too, and no lock is glued to a word it was not glued to.
 
     "machines1843" for "machines 1843" is the failure this catches: the space beside a lock is
-    generated text, so a sampler can eat it.
+    generated text, so a sampler can eat it. Locks are looked for in order, and where a phrase
+    occurs more than once (a model may echo a lock's words beside it: "March 33 March 3") the
+    occurrence with the most edges kept is the lock's: the echo is generated text, not the lock.
     """
     kept = total = 0
+    cursor = 0
     for phrase in locks:
-        original_at, output_at = paragraph.find(phrase), output.find(phrase)
-        for side in (-1, len(phrase)):
-            total += 1
-            if output_at < 0:
-                continue
-            want = _edge_class(_char_at(paragraph, original_at + side))
-            got = _edge_class(_char_at(output, output_at + side))
-            kept += got == want or (want == "mark" and got != "word")
+        total += 2
+        want = [_edge_class(c) for c in _edges(paragraph, paragraph.find(phrase), phrase)]
+        best, best_at = 0, -1
+        for at in _occurrences(output, phrase, cursor):
+            got = [_edge_class(c) for c in _edges(output, at, phrase)]
+            score = sum(_edge_ok(w, g) for w, g in zip(want, got, strict=True))
+            if best_at < 0 or score > best:
+                best, best_at = score, at
+        if best_at >= 0:
+            kept += best
+            cursor = best_at + len(phrase)
     return kept, total
+
+
+def _edges(text: str, at: int, phrase: str) -> tuple[str | None, str | None]:
+    return _char_at(text, at - 1), _char_at(text, at + len(phrase))
+
+
+def _edge_ok(want: str, got: str) -> bool:
+    return got == want or (want == "mark" and got != "word")
+
+
+def _occurrences(text: str, phrase: str, start: int) -> list[int]:
+    found, at = [], text.find(phrase, start)
+    while at >= 0 and phrase:
+        found.append(at)
+        at = text.find(phrase, at + 1)
+    return found
 
 
 def _char_at(text: str, index: int) -> str | None:

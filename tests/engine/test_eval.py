@@ -89,6 +89,23 @@ def test_lock_edges_catch_an_eaten_space():
     assert m.lock_edges_kept(paragraph, "nothing locked here", ["1843"]) == (0, 2)
 
 
+def test_lock_edges_judge_the_lock_not_an_echo_of_its_words():
+    paragraph = "The talk is on March 3 at noon."
+    assert m.lock_edges_kept(
+        paragraph, "The talk is on March 33 March 3 at noon.", ["March 3"]
+    ) == (
+        2,
+        2,
+    )
+    assert m.lock_edges_kept(paragraph, "On March 3x the talk, March 3at noon.", ["March 3"]) == (
+        1,
+        2,
+    )
+    # In order: the second lock is looked for after the first.
+    two = "Ada met Babbage and Ada"
+    assert m.lock_edges_kept("Ada met Babbage. Ada left.", two, ["Babbage", "Ada"]) == (4, 4)
+
+
 def test_locks_kept_in_order():
     assert m.locks_kept("Ada met Babbage", ["Ada", "Babbage"])
     assert not m.locks_kept("Babbage met Ada", ["Ada", "Babbage"])

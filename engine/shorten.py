@@ -12,6 +12,11 @@ numbers, negations, words carrying punctuation and the last word are kept while 
 can go, because they are the names, figures and sentence edges a reader checks a rewrite by;
 so are line breaks.
 
+On the quality suite's six "tighter" cases this keeps every paragraph's end, with a median
+length ratio of 0.73 (0.79 when cutting), 74% of content words (70%), but a judge NLL of 4.59
+nats per token (4.18): a seed without its articles reads telegraphic and so does some output.
+Dropping function words before articles measured 0.74, 62% and 4.27.
+
 Pure functions over token texts: no tokenizer, no model, so tests can pin them down.
 """
 

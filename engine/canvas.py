@@ -20,6 +20,7 @@ from engine.config import SamplerSettings
 from engine.errors import BadRequest, InvariantViolation
 from engine.plan import EditPlan, Free, Locked, Segment, Slot
 from engine.protocol import SegmentText
+from engine.shorten import drop_words
 from engine.tokens import TokenTable
 
 
@@ -61,7 +62,9 @@ def free_budget(seed_tokens: int, settings: SamplerSettings, instruction: str = 
     Free text is written to fill its budget (the filler only ever ends a segment as a tail), so
     the budget is the rewrite's length: an instruction asking for less text ("tighter") gets
     three quarters of the original, which is how the instruction reaches a model too small to
-    follow it on its own.
+    follow it on its own. :func:`build_canvas` then seeds the gap with the original minus words
+    dropped all over it (:func:`engine.shorten.drop_words`), so the rewrite keeps the whole
+    passage rather than its first three quarters.
     """
     if any(word in instruction.lower() for word in SHORTER_WORDS):
         return max(1, math.ceil(seed_tokens * SHORTER_SHARE))
@@ -89,6 +92,9 @@ def build_canvas(
                 if segment.budget is not None
                 else free_budget(len(original), settings, plan.instruction)
             )
+            if isinstance(segment, Free) and budget < len(original):
+                # A shorter rewrite: drop words all over the seed instead of cutting its end.
+                original = [original[i] for i in drop_words(seed_pieces(original, table), budget)]
             original = original[:budget]
             ids = original + [filler] * (budget - len(original))
             kinds += [Kind.SLOT if isinstance(segment, Slot) else Kind.FREE] * budget
@@ -102,6 +108,11 @@ def build_canvas(
             f"takes at most {max_tokens}. Select less text."
         )
     return Canvas(plan, tuple(seed), tuple(kinds), tuple(segment_of), tuple(seeded))
+
+
+def seed_pieces(ids: Sequence[int], table: TokenTable) -> list[str]:
+    """Per-token texts of a seed, for finding its words (a filler or mask shows as nothing)."""
+    return [table.text(i) for i in ids]
 
 
 def assemble(canvas: Canvas, ids: Sequence[int], table: TokenTable) -> tuple[SegmentText, ...]:

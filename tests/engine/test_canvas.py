@@ -8,7 +8,7 @@ from engine.canvas import Kind, assemble, build_canvas, check_proposal, free_bud
 from engine.config import SamplerSettings
 from engine.errors import BadRequest, InvariantViolation, ModelLoadError
 from engine.plan import find_locks, plan_edit
-from engine.protocol import Edit, SegmentText, Span
+from engine.protocol import Edit, EditMode, SegmentText, Span
 from engine.tokens import TokenTable, charset, special_tokens
 from tests.helpers.tiny import tiny_tokenizer
 
@@ -94,3 +94,36 @@ def test_check_refuses_a_missing_segment() -> None:
     plan = rewrite_plan(["Bob"])
     with pytest.raises(InvariantViolation, match="segment"):
         check_proposal(plan, (SegmentText("Bob", True),), DOC, [])
+
+
+TIGHTER_DOC = (
+    "The fox really jumps over the lazy dog in Paris, and then it naps for 2 hours at home."
+)
+
+
+def tighter_canvas(table: TokenTable, instruction: str):
+    target = Span(0, len(TIGHTER_DOC))
+    plan = plan_edit(Edit(1, TIGHTER_DOC, target, (), instruction, EditMode.REWRITE))
+    return build_canvas(plan, table, SETTINGS, max_tokens=512)
+
+
+def test_a_tighter_seed_drops_words_all_over_instead_of_cutting_the_end(table: TokenTable) -> None:
+    canvas = tighter_canvas(table, "tighter")
+    original = table.encode(TIGHTER_DOC)
+    assert len(canvas) == free_budget(len(original), SETTINGS, "tighter") < len(original)
+    kept = [i for i, seeded in zip(canvas.seed_ids, canvas.seeded, strict=True) if seeded]
+    assert canvas.seeded == tuple([True] * len(kept) + [False] * (len(canvas) - len(kept)))
+    assert set(canvas.seed_ids[len(kept) :]) <= {table.specials.filler_id}
+    text = table.decode(kept)
+    assert text.endswith(" home.")  # the end survives: the old seed stopped before it
+    for word in ("The", "Paris,", "2"):
+        assert word in text.split()
+    it = iter(TIGHTER_DOC.split())
+    assert all(word in it for word in text.split())  # an in-order subsequence of the words
+
+
+def test_a_budget_above_the_original_keeps_the_whole_seed(table: TokenTable) -> None:
+    canvas = tighter_canvas(table, "formal")
+    original = table.encode(TIGHTER_DOC)
+    assert list(canvas.seed_ids[: len(original)]) == original
+    assert canvas.seeded == tuple([True] * len(original) + [False] * (len(canvas) - len(original)))

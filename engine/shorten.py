@@ -1,0 +1,146 @@
+"""Shortening a rewrite's seed by dropping words across the whole passage, never cutting its end.
+
+A "tighter" instruction gives a gap a budget below its original length (see
+:func:`engine.canvas.free_budget`), and the model writes into exactly that many positions,
+starting from the original tokens it keeps. Cutting the original at the budget would make the
+seed, and so the rewrite, lose the passage's last quarter: "make it tighter" would silently drop
+the final sentence. Instead :func:`drop_words` removes whole words spread over the passage,
+cheapest first: hedges and filler ("really", "in fact"), then light connectives ("that",
+"then"), "-ly" adverbs ("finally"), articles, function words, and only then other lower-case
+words. Capitalised words,
+numbers, negations, words carrying punctuation and the last word are kept while anything else
+can go, because they are the names, figures and sentence edges a reader checks a rewrite by;
+so are line breaks.
+
+On the quality suite's six "tighter" cases this keeps every paragraph's end, with a median
+length ratio of 0.73 (0.79 when cutting), 74% of content words (70%), but a judge NLL of 4.59
+nats per token (4.18): a seed without its articles reads telegraphic and so does some output.
+Dropping function words before articles measured 0.74, 62% and 4.27.
+
+Pure functions over token texts: no tokenizer, no model, so tests can pin them down.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+# Cost tiers, cheapest to drop first. Words are compared lower-cased, without surrounding space.
+HEDGES = frozenset(
+    """really very just actually basically quite rather simply truly literally certainly
+    definitely probably perhaps maybe fairly somewhat extremely totally completely absolutely
+    essentially honestly obviously""".split()  # noqa: SIM905
+)
+FILLER_PHRASES: tuple[tuple[str, ...], ...] = (
+    ("in", "fact"),
+    ("of", "course"),
+    ("as", "well"),
+    ("at", "all"),
+    ("kind", "of"),
+    ("sort", "of"),
+)
+LIGHT = frozenset({"that", "then", "also"})  # "told us that the ..." reads fine without it
+# "-ly" words of 6+ letters are mostly adverbs of manner or time ("finally", "originally"), which
+# a sentence reads fine without; these are not (nouns, verbs, or they quantify or negate).
+LY_KEPT = frozenset(
+    """family assembly supply reply apply comply rely butterfly monopoly anomaly nearly hardly
+    barely scarcely partly mostly largely likely unlikely only early""".split()  # noqa: SIM905
+)
+LY_MIN_LETTERS = 6
+ARTICLES = frozenset({"the", "a", "an"})
+FUNCTION = frozenset(
+    """of to for with by from in on at into over about and or is are was were be been being
+    have has had will would can could should it its this these those there which who we you
+    they he she us our your their them his her my me some any more most""".split()  # noqa: SIM905
+)
+# Never dropped while anything else can go: dropping one flips the meaning.
+NEGATIONS = frozenset({"not", "no", "never", "nor", "cannot", "without", "none", "nothing"})
+TIER_HEDGE, TIER_LIGHT, TIER_ADVERB, TIER_ARTICLE, TIER_FUNCTION, TIER_OTHER, TIER_KEPT = range(7)
+
+
+def word_spans(pieces: Sequence[str]) -> list[range]:
+    """Token index ranges of the words: a piece that starts with whitespace starts a new word
+    (byte-level BPE puts a word's space in its first token, or alone just before the word)."""
+    spans: list[range] = []
+    start = 0
+    for i in range(1, len(pieces)):
+        if pieces[i][:1].isspace():
+            spans.append(range(start, i))
+            start = i
+    if pieces:
+        spans.append(range(start, len(pieces)))
+    return spans
+
+
+def drop_words(pieces: Sequence[str], budget: int) -> list[int]:
+    """Indices of the tokens kept so that at most ``budget`` remain, dropping whole words.
+
+    ``pieces`` are the passage's per-token texts. Nothing is dropped when it already fits. Words
+    go cheapest tier first (see the module docstring); within a tier the next word dropped is
+    the one farthest from any word dropped so far, so the cuts spread over the whole passage
+    instead of piling up at one end. Only when every word but the last is gone and the passage
+    still does not fit is its end cut, as a last resort.
+    """
+    if budget >= len(pieces):
+        return list(range(len(pieces)))
+    spans = word_spans(pieces)
+    words = ["".join(pieces[i] for i in span) for span in spans]
+    units = _units(words)
+    dropped: set[int] = set()
+    size = len(pieces)
+    while size > budget and units:
+        cheapest = min(tier for tier, _ in units)
+        choices = [unit for tier, unit in units if tier == cheapest]
+        unit = max(choices, key=lambda u: (_distance(u, dropped), -u[0]))
+        units.remove((cheapest, unit))
+        dropped.update(unit)
+        size -= sum(len(spans[w]) for w in unit)
+    kept = [i for w, span in enumerate(spans) if w not in dropped for i in span]
+    return kept[:budget]
+
+
+def _units(words: Sequence[str]) -> list[tuple[int, tuple[int, ...]]]:
+    """What may be dropped, as (tier, word indices): single words, and the filler phrases whole.
+    The last word is never a unit; the first is not one when it is glued to the text before."""
+    cores = [w.strip().lower() for w in words]
+    tiers = [_tier(w) for w in words]
+    units: list[tuple[int, tuple[int, ...]]] = []
+    last = len(words) - 1
+    i = 0
+    while i < last:
+        phrase = next((p for p in FILLER_PHRASES if tuple(cores[i : i + len(p)]) == p), None)
+        if (
+            phrase
+            and i + len(phrase) <= last
+            and all(tiers[i + k] < TIER_KEPT for k in range(len(phrase)))
+        ):
+            units.append((TIER_HEDGE, tuple(range(i, i + len(phrase)))))
+            i += len(phrase)
+            continue
+        glued = i == 0 and not words[0][:1].isspace()
+        units.append((TIER_KEPT if glued else tiers[i], (i,)))
+        i += 1
+    return units
+
+
+def _tier(word: str) -> int:
+    core = word.strip()
+    low = core.lower()
+    plain = bool(core) and all(ch.isalpha() or ch in "'-" for ch in core)
+    if "\n" in word or not plain or core[0].isupper() or low in NEGATIONS or low.endswith("n't"):
+        return TIER_KEPT
+    if low in HEDGES:
+        return TIER_HEDGE
+    if low in LIGHT:
+        return TIER_LIGHT
+    if low.endswith("ly") and len(low) >= LY_MIN_LETTERS and low not in LY_KEPT:
+        return TIER_ADVERB
+    if low in ARTICLES:
+        return TIER_ARTICLE
+    if low in FUNCTION:
+        return TIER_FUNCTION
+    return TIER_OTHER
+
+
+def _distance(unit: tuple[int, ...], dropped: set[int]) -> float:
+    """Words between ``unit`` and the nearest dropped word (infinite before the first drop)."""
+    return min((min(abs(w - d) for w in unit) for d in dropped), default=float("inf"))

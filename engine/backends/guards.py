@@ -11,7 +11,10 @@ masked backend, on the eligible rows only, and know nothing of models:
 * :meth:`ProseGuards.rank` ranks filler predictions after every content prediction, so content
   is committed first and the filler only ever fills what is left at the end of a segment.
 
-Locked positions and structured slots are untouched: a slot's filler rules are the compiler's.
+Structured slots get the word bans only (no word beside itself, no pair said twice at once):
+a fill's slots settle in parallel in a handful of steps, which let "truetruetrue" and
+"namenamename" through; a slot's filler rules stay the compiler's. Locked positions are
+untouched.
 
 The bans are host work (3-gram sets), so the backend hands over the canvas as host lists it
 already has (``HostView``): the hooks then read nothing back from the device.
@@ -28,6 +31,10 @@ import torch
 from engine.backends.base import BANNED
 from engine.canvas import Canvas, Kind
 
+# Added to a banned repeat: below every token that is not banned, yet above any token outside
+# the position's allowed set (the constraint bias is BANNED), so a row whose every allowed token
+# is banned keeps its constraint (a slot's set can be narrow).
+GUARD_BAN = BANNED / 2
 FILLER_RANK_PENALTY = 2.0  # confidences are in [0, 1]: minus 2 ranks below any content
 
 # (rows' canvas positions, every position's token, every position's still-masked flag)
@@ -44,6 +51,8 @@ class ProseGuards:
         self.is_word = is_word
         kinds = canvas.kinds
         self.free_list = [k is Kind.FREE for k in kinds]
+        self.slot_list = [k is Kind.SLOT for k in kinds]
+        self.guarded_list = [f or s for f, s in zip(self.free_list, self.slot_list, strict=True)]
         self.free = torch.tensor(self.free_list, dtype=torch.bool)
         last = [
             i == len(kinds) - 1 or canvas.segment_of[i + 1] != canvas.segment_of[i]
@@ -75,10 +84,12 @@ class ProseGuards:
             _, values, open_ = host
             rows = [(row, p) for row, p in enumerate(host[0]) if open_[p]]
         checked = [p for _, p in rows]
-        bans = repeat_bans(checked, values, open_, self.free_list, self.filler_id, self.is_word)
+        bans = repeat_bans(
+            checked, values, open_, self.free_list, self.filler_id, self.is_word, self.slot_list
+        )
         if bans:  # one indexed write, not one per ban
             at = torch.tensor([(rows[i][0], token) for i, token in bans], device=logits.device)
-            logits[at[:, 0], at[:, 1]] = BANNED
+            logits[at[:, 0], at[:, 1]] += GUARD_BAN
         return logits
 
     def filler_tail_allowed(self, ids: torch.Tensor, masked: torch.Tensor) -> torch.Tensor:
@@ -104,11 +115,11 @@ class ProseGuards:
         Pairs are settled left to right, so in a run of three the middle one is judged once.
         """
         out = list(chosen)
-        free = self.free_list
+        guarded = self.guarded_list
         same = [
             i
             for i in range(len(out) - 1)
-            if guess[i + 1] == guess[i] and chosen[i + 1] and chosen[i] and free[i + 1]
+            if guess[i + 1] == guess[i] and chosen[i + 1] and chosen[i] and guarded[i + 1]
         ]
         for left in same:
             if not (out[left] and out[left + 1]) or not self.is_word(guess[left]):
@@ -130,6 +141,7 @@ def repeat_bans(
     free: torch.Tensor | list[bool],
     filler_id: int,
     is_word: Callable[[int], bool] = lambda _token: True,
+    slots: torch.Tensor | list[bool] | None = None,
 ) -> list[tuple[int, int]]:
     """(row, token) pairs that would repeat a committed 3-gram of the canvas, or a word.
 
@@ -137,8 +149,10 @@ def repeat_bans(
     on its other two places (before, around or after it: a parallel sampler fills positions in
     any order); a word token may not stand next to itself ("the the", "click click") nor make a
     pair repeat at once: digits and marks may ("1 1", "..."), so numbers keep their shapes.
+    ``slots`` positions get the word bans only (a template's locked text repeats by design).
     """
     values, open_, is_free = as_list(ids), as_list(masked), as_list(free)
+    is_slot = as_list(slots) if slots is not None else [False] * len(values)
     content = [not o and v != filler_id for o, v in zip(open_, values, strict=True)]
     seen: set[tuple[int, int, int]] = set()
     for i in range(2, len(values)):
@@ -151,10 +165,11 @@ def repeat_bans(
         by_slot[(0, gram[1], gram[2])].add(gram[0])
     bans = []
     for row, p in enumerate(as_list(positions)):
-        if not is_free[p]:
+        if not (is_free[p] or is_slot[p]):
             continue
-        for token in _completions(p, values, content, by_slot):
-            bans.append((row, token))
+        if is_free[p]:
+            for token in _completions(p, values, content, by_slot):
+                bans.append((row, token))
         for token in (*_neighbours(p, values, content), *_bigram_echoes(p, values, content)):
             if is_word(token):
                 bans.append((row, token))

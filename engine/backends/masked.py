@@ -95,7 +95,7 @@ class Denoising:
     forwards: int = 0
     kv: LockedKV | None = None  # kept keys and values (``plan.cache_locked``, ``kv_cache``)
     refresh_per_block: bool = False  # free text's store is recomputed when a block starts
-    guards: ProseGuards | None = None  # filler-tail and repeat bans on free text
+    guards: ProseGuards | None = None  # filler-tail and repeat bans (free text), word bans (slots)
     host_locked: list[bool] = field(default_factory=list)
     host_masked: list[bool] = field(default_factory=list)
     host_ids: list[int] = field(default_factory=list)
@@ -227,7 +227,7 @@ class MaskedBackend:
             confidence=(~masked).float(),
             bias=constraint_bias(allowed),
             guards=ProseGuards(canvas, self.table.specials.filler_id, self.table.is_word)
-            if Kind.FREE in canvas.kinds
+            if Kind.FREE in canvas.kinds or Kind.SLOT in canvas.kinds
             else None,
             kv=LockedKV() if self.can_cache_prefix and (plan.cache_locked or free) else None,
             refresh_per_block=free and not plan.cache_locked,

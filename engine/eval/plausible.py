@@ -4,7 +4,8 @@ A schema says an email is a string with format ``email``; jsonschema accepts ``"
 checks say what a reader would accept: an email has one ``@``, letters on both sides and a
 dotted domain; a name has letters; an amount is in a believable range; a date is a real date
 in a believable year; no value is a run of one repeated token, and free text reads as words
-(no doubled hyphens, no word cut off by a hyphen, no letters and digits run together). They
+(no doubled hyphens, no word cut off by a hyphen, no letters and digits run together, no piece
+of a word stuttered, no stray marks between runs of spaces). They
 are pure functions of the value, its key and its schema, so the same checks judge the
 diffusion and the AR model.
 """
@@ -30,6 +31,14 @@ YEARS = range(1900, 2101)
 # and digits run together ("EGER02--0", "kenest-", "no020"). Codes and formatted values are
 # judged by their own rules, never by this.
 GARBLED = re.compile(r"--|\w-(?=\s|$)|(?:^|\s)-\w|(?=\w*\d\w*\d)(?=\w*[A-Za-z]\w*[A-Za-z])\w+")
+# A stutter inside free text: a piece said three times running ("truetruetrue", "alialiali",
+# "0000" as "00" thrice), a word of four letters or more said twice with no gap ("namename",
+# "versionversion"), a word too long to be one ("Johnalialialinamename"), or marks standing
+# alone between runs of spaces ("no   .  .").
+STUTTERED_CODE = re.compile(r"(\w{2,12}?)\1{2,}")  # the first of STUTTER's rules, for codes
+STUTTER = re.compile(
+    r"(\w{2,12}?)\1{2,}|([A-Za-z]{4,})\2|[A-Za-z]{21,}|\s{3,}|(?:^|\s)[.,;:!?]+(?:\s|$)"
+)
 
 
 def repeated(text: str) -> bool:
@@ -57,7 +66,9 @@ def sensible_string(value: str, key: str, schema: dict[str, Any]) -> bool:
     digits = re.sub(r"\D", "", text)
     if "pattern" in schema and len(digits) >= 3 and len(set(digits)) == 1:
         return False  # "INV-0000", "+00000000": a code of one repeated digit
-    if "pattern" not in schema and GARBLED.search(text):
+    if "pattern" in schema and STUTTERED_CODE.search(text):
+        return False  # "kjk1111011111111", "+111111101110": a code that stutters
+    if "pattern" not in schema and (GARBLED.search(text) or STUTTER.search(text)):
         return False
     if any(part in key.lower() for part in NAME_KEYS):
         return sum(c.isalpha() for c in text) >= 2

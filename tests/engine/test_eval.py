@@ -264,3 +264,19 @@ def test_the_ablation_table_has_a_row_per_run(tmp_path):
     lines = out.read_text().splitlines()
     assert len(lines) == 4 and lines[2].startswith("| guards | 30/42 | n/a |")
     assert "| 2.00× |" in lines[2]
+
+
+def test_stuttered_or_overlong_text_is_not_sensible():
+    for garbled in (
+        "Londonfalsetruetruetrue",
+        "Johnalialialinamename",
+        "JohnJohnali{namenamename",
+        "no   .  .",
+        "versionversion",
+    ):
+        assert not plausible.sensible_string(garbled, "name", {}), garbled
+    for fine in ("Mississippi", "Fix the login page - it crashes", "A & B", "bookkeeper"):
+        assert plausible.sensible_string(fine, "summary", {}), fine
+    code = {"pattern": "^\\+[0-9]{7,14}$"}
+    assert not plausible.sensible_string("+111111101110", "phone", code)
+    assert plausible.sensible_string("+442079460958", "phone", code)

@@ -245,3 +245,31 @@ def test_strength_keeps_only_original_tokens_never_filler_in_their_place():
     proposal = next(e for e in run_edit(backend, edit) if isinstance(e, Proposal))
     assert proposal.text.strip()
     assert proposal.metrics.tokens_generated >= 6  # not half filler from the start
+
+
+def test_a_slot_gets_the_word_bans_but_not_the_trigram_bans():
+    # Positions 0-2 are locked template text, 3-5 a slot: "true true" and a repeated
+    # 3-gram of the locked text. The slot may repeat the template's 3-gram, never a word.
+    kinds = [Kind.LOCKED] * 3 + [Kind.SLOT] * 3
+    ids = [1, 2, 3, 1, 2, 0]
+    masked = [False] * 5 + [True]
+    free = [False] * 6
+    slots = [k is Kind.SLOT for k in kinds]
+    bans = repeat_bans([5], ids, masked, free, FILLER, lambda t: t == 2, slots)
+    assert (0, 2) in bans  # the word beside itself
+    assert (0, 3) not in bans  # the template's own 3-gram may recur in a slot
+
+
+def test_a_banned_token_still_beats_one_outside_the_allowed_set():
+    canvas = canvas_of([Kind.SLOT] * 2, [0, 0])
+    guards = ProseGuards(canvas, FILLER, lambda token: token == 5)
+    ids = torch.tensor([5, 0])
+    masked = torch.tensor([False, True])
+    bias = torch.full((1, 12), BANNED)
+    bias[0, 5] = 0.0  # a narrow slot: only token 5 is allowed here, and 5 stands beside it
+    logits = torch.zeros(1, 12) + bias
+    logits[0, 7] += 50.0  # a disallowed token the model likes
+    out = guards.adjust(
+        torch.tensor([1]), logits, ids, masked, ([1], ids.tolist(), masked.tolist())
+    )
+    assert out[0].argmax() == 5

@@ -39,6 +39,10 @@ class Canvas:
     kinds: tuple[Kind, ...]
     segment_of: tuple[int, ...]  # position -> index into plan.segments
     seeded: tuple[bool, ...]  # position holds a token of the original text
+    # Position is on either side of a word a shorter rewrite dropped from its seed: renoised
+    # first, so the model mends the join ("an by" where "an article by" was) instead of
+    # keeping it. Empty when nothing was dropped.
+    joins: tuple[bool, ...] = ()
 
     def __len__(self) -> int:
         return len(self.seed_ids)
@@ -79,12 +83,14 @@ def build_canvas(
     kinds: list[Kind] = []
     segment_of: list[int] = []
     seeded: list[bool] = []
+    joins: list[bool] = []
     filler = table.specials.filler_id
     for index, segment in enumerate(plan.segments):
         if isinstance(segment, Locked):
             ids = table.encode(segment.text)
             kinds += [Kind.LOCKED] * len(ids)
             flags = [True] * len(ids)
+            gaps = [False] * len(ids)
         else:
             original = table.encode(segment.seed)
             budget = (
@@ -92,22 +98,36 @@ def build_canvas(
                 if segment.budget is not None
                 else free_budget(len(original), settings, plan.instruction)
             )
+            kept = list(range(len(original)))
             if isinstance(segment, Free) and budget < len(original):
                 # A shorter rewrite: drop words all over the seed instead of cutting its end.
-                original = [original[i] for i in drop_words(seed_pieces(original, table), budget)]
-            original = original[:budget]
+                kept = drop_words(seed_pieces(original, table), budget)
+            kept = kept[:budget]
+            original = [original[i] for i in kept]
             ids = original + [filler] * (budget - len(original))
             kinds += [Kind.SLOT if isinstance(segment, Slot) else Kind.FREE] * budget
             flags = [True] * len(original) + [False] * (budget - len(original))
+            gaps = join_flags(kept) + [False] * (budget - len(original))
         seed += ids
         segment_of += [index] * len(ids)
         seeded += flags
+        joins += gaps
     if len(seed) > max_tokens:
         raise BadRequest(
             f"The selection is too long for this model: it needs {len(seed)} tokens and the model "
             f"takes at most {max_tokens}. Select less text."
         )
-    return Canvas(plan, tuple(seed), tuple(kinds), tuple(segment_of), tuple(seeded))
+    found = tuple(joins) if any(joins) else ()
+    return Canvas(plan, tuple(seed), tuple(kinds), tuple(segment_of), tuple(seeded), found)
+
+
+def join_flags(kept: Sequence[int]) -> list[bool]:
+    """For kept seed indices, whether each stands beside a gap that dropped words left."""
+    flags = [False] * len(kept)
+    for j in range(1, len(kept)):
+        if kept[j] != kept[j - 1] + 1:
+            flags[j - 1] = flags[j] = True
+    return flags
 
 
 def seed_pieces(ids: Sequence[int], table: TokenTable) -> list[str]:

@@ -29,19 +29,27 @@ class Block:
 
 
 def choose_masked(
-    generated: torch.Tensor, fits: torch.Tensor, strength: float, generator: torch.Generator
+    generated: torch.Tensor,
+    fits: torch.Tensor,
+    strength: float,
+    generator: torch.Generator,
+    first: torch.Tensor | None = None,
 ) -> torch.Tensor:
     """Which generated positions start masked: all at strength 1, else a random ``strength`` share.
 
     The rest keep their seed token (SDEdit-style rewriting: a low strength polishes the
     original instead of replacing it). At least one position is renoised, so a request always
-    has work to do; seeds that do not ``fit`` their position are renoised regardless.
+    has work to do; seeds that do not ``fit`` their position are renoised regardless. Positions
+    in ``first`` (the joins a shortened seed left) take the share before any other.
     """
     if strength >= 1.0:
         return generated.clone()
     candidates = generated.nonzero().flatten()
     count = max(1, round(strength * len(candidates))) if len(candidates) else 0
     order = torch.randperm(len(candidates), generator=generator, device=generated.device)
+    if first is not None:
+        later = (~first[candidates[order]]).to(torch.int8)
+        order = order[torch.sort(later, stable=True).indices]
     masked = torch.zeros_like(generated)
     masked[candidates[order[:count]]] = True
     return masked | (generated & ~fits)

@@ -36,6 +36,7 @@ from engine.canvas import Canvas, Kind
 # is banned keeps its constraint (a slot's set can be narrow).
 GUARD_BAN = BANNED / 2
 FILLER_RANK_PENALTY = 2.0  # confidences are in [0, 1]: minus 2 ranks below any content
+SLOT_RUN = 3  # a slot may hold a token three times running ("000" in "1000"), not four
 
 # (rows' canvas positions, every position's token, every position's still-masked flag)
 HostView = tuple[list[int], list[int], list[bool]]
@@ -149,7 +150,8 @@ def repeat_bans(
     on its other two places (before, around or after it: a parallel sampler fills positions in
     any order); a word token may not stand next to itself ("the the", "click click") nor make a
     pair repeat at once: digits and marks may ("1 1", "..."), so numbers keep their shapes.
-    ``slots`` positions get the word bans only (a template's locked text repeats by design).
+    ``slots`` positions get the word bans, and no token four times running, but not the 3-gram
+    bans (a template's locked text repeats by design).
     """
     values, open_, is_free = as_list(ids), as_list(masked), as_list(free)
     is_slot = as_list(slots) if slots is not None else [False] * len(values)
@@ -170,6 +172,8 @@ def repeat_bans(
         if is_free[p]:
             for token in _completions(p, values, content, by_slot):
                 bans.append((row, token))
+        else:
+            bans += [(row, token) for token in _run_extensions(p, values, content)]
         for token in (*_neighbours(p, values, content), *_bigram_echoes(p, values, content)):
             if is_word(token):
                 bans.append((row, token))
@@ -183,6 +187,21 @@ def as_list(values: torch.Tensor | list[Any]) -> list[Any]:
 def _neighbours(p: int, values: list[int], content: list[bool]) -> list[int]:
     """The committed tokens right beside ``p`` ("the the" is what banning them prevents)."""
     return [values[q] for q in (p - 1, p + 1) if 0 <= q < len(values) and content[q]]
+
+
+def _run_extensions(p: int, values: list[int], content: list[bool]) -> list[int]:
+    """A token that would make a run of one token longer than ``SLOT_RUN`` in a slot.
+
+    Digits and marks may repeat in a slot ("1000", "..."), but a run like "0000000000" or
+    "---------" after a word is a slot that went on past its value instead of ending.
+    """
+    found = []
+    if p >= SLOT_RUN and all(content[p - SLOT_RUN : p]) and len(set(values[p - SLOT_RUN : p])) == 1:
+        found.append(values[p - 1])
+    after = values[p + 1 : p + 1 + SLOT_RUN]
+    if len(after) == SLOT_RUN and all(content[p + 1 : p + 1 + SLOT_RUN]) and len(set(after)) == 1:
+        found.append(after[0])
+    return found
 
 
 def _bigram_echoes(p: int, values: list[int], content: list[bool]) -> list[int]:

@@ -211,7 +211,8 @@ class MaskedBackend:
         # Strength is the share of the *original* tokens renoised: positions that hold no
         # original token (a draft, a rewrite's extra room) have nothing to keep and start masked.
         seeded = torch.tensor(canvas.seeded, device=self.device)
-        masked = choose_masked(~locked & seeded, fits, settings.strength, generator)
+        joins = torch.tensor(canvas.joins, device=self.device) if canvas.joins else None
+        masked = choose_masked(~locked & seeded, fits, settings.strength, generator, joins)
         masked |= ~locked & ~seeded
         ids = torch.where(masked, self.mask_id, seed)
         free = settings.kv_cache and Kind.FREE in canvas.kinds

@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import pytest
+import torch
 
-from engine.canvas import Kind, assemble, build_canvas, check_proposal, free_budget
+from engine.backends.blocks import choose_masked
+from engine.canvas import Kind, assemble, build_canvas, check_proposal, free_budget, join_flags
 from engine.config import SamplerSettings
 from engine.errors import BadRequest, InvariantViolation, ModelLoadError
 from engine.plan import find_locks, plan_edit
@@ -122,8 +124,38 @@ def test_a_tighter_seed_drops_words_all_over_instead_of_cutting_the_end(table: T
     assert all(word in it for word in text.split())  # an in-order subsequence of the words
 
 
+def test_a_tighter_seed_marks_both_sides_of_every_gap_it_left(table: TokenTable) -> None:
+    canvas = tighter_canvas(table, "tighter")
+    original = table.encode(TIGHTER_DOC)
+    kept = [t for t, seeded in zip(canvas.seed_ids, canvas.seeded, strict=True) if seeded]
+    assert len(canvas.joins) == len(canvas) and any(canvas.joins)
+    assert not any(canvas.joins[len(kept) :])  # the filler tail is not a join
+    # A join is where the kept tokens stop being consecutive in the original.
+    cursor, indices = 0, []
+    for token in kept:
+        cursor = original.index(token, cursor)
+        indices.append(cursor)
+        cursor += 1
+    for j in range(1, len(indices)):
+        if indices[j] != indices[j - 1] + 1:
+            assert canvas.joins[j - 1] and canvas.joins[j]
+    assert join_flags([0, 1, 3, 4]) == [False, True, True, False]
+
+
+def test_joins_are_renoised_before_any_other_seed_position() -> None:
+    generated = torch.ones(10, dtype=torch.bool)
+    first = torch.zeros(10, dtype=torch.bool)
+    first[[2, 7]] = True
+    for seed in range(5):
+        masked = choose_masked(
+            generated, generated, 0.3, torch.Generator().manual_seed(seed), first
+        )
+        assert int(masked.sum()) == 3 and masked[2] and masked[7]
+
+
 def test_a_budget_above_the_original_keeps_the_whole_seed(table: TokenTable) -> None:
     canvas = tighter_canvas(table, "formal")
     original = table.encode(TIGHTER_DOC)
+    assert canvas.joins == ()
     assert list(canvas.seed_ids[: len(original)]) == original
     assert canvas.seeded == tuple([True] * len(original) + [False] * (len(canvas) - len(original)))

@@ -273,3 +273,14 @@ def test_a_banned_token_still_beats_one_outside_the_allowed_set():
         torch.tensor([1]), logits, ids, masked, ([1], ids.tolist(), masked.tolist())
     )
     assert out[0].argmax() == 5
+
+
+def test_a_slot_may_not_run_one_token_four_times():
+    slots = [True] * 6
+    free = [False] * 6
+    ids = [7, 0, 0, 0, 9, 9]
+    masked = [False, False, False, False, True, False]
+    bans = repeat_bans([4], ids, masked, free, FILLER, lambda _t: False, slots)
+    assert (0, 0) in bans  # a fourth "0" in a row
+    ids = [7, 1, 0, 0, 9, 9]
+    assert repeat_bans([4], ids, masked, free, FILLER, lambda _t: False, slots) == []  # "100" + ?

@@ -36,7 +36,6 @@ from engine.models import (
     resolve,
 )
 from engine.protocol import LoadModel, LoadProgress, ModelInfo
-from engine.quantize import check_weights, quantize_int8, wants_int8
 from engine.tokens import TokenTable, special_tokens
 
 DEVICES = ("auto", "cuda", "mps", "cpu")
@@ -298,15 +297,9 @@ def input_device(model: Any, device: torch.device) -> torch.device:
 
 
 def load_spec(
-    spec: ModelSpec,
-    device: torch.device,
-    progress: Progress,
-    *,
-    allow_remote_code: bool,
-    weights: str = "auto",
+    spec: ModelSpec, device: torch.device, progress: Progress, *, allow_remote_code: bool
 ) -> LoadedModel:
     """Check, read and place ``spec``'s model, and wrap it in its family's backend."""
-    check_weights(weights)
     config = read_config(spec.path)
     estimate = sum(safetensors_parameters(path) for path in weight_files(spec.path))
     trust_code = spec.needs_remote_code and allow_remote_code
@@ -321,14 +314,9 @@ def load_spec(
     progress(LoadProgress("placing on device", 0.0, f"Placing the model on {device}…"))
     model = prepare(model, spec, device)
     target = input_device(model, device)
-    info = model_info(spec, model, target)  # counted before int8 packs the weights away
-    if wants_int8(weights, target, dtype):
-        progress(LoadProgress("placing on device", 0.5, "Packing the weights as int8…"))
-        quantize_int8(model)
-        info = replace(info, weights="int8")
     backend = make_backend(model, table, spec, target)
     progress(LoadProgress("placing on device", 1.0))
-    return LoadedModel(backend=backend, info=info, spec=spec)
+    return LoadedModel(backend=backend, info=model_info(spec, model, target), spec=spec)
 
 
 def model_info(spec: ModelSpec, model: Any, device: torch.device) -> ModelInfo:
@@ -404,10 +392,4 @@ def load(request: LoadModel, progress: Progress) -> LoadedModel:
             raise ModelLoadError(problem)
         embedded.ensure_converted(progress)
         spec = replace(spec, path=embedded.converted_folder())
-    return load_spec(
-        spec,
-        device,
-        progress,
-        allow_remote_code=request.allow_remote_code,
-        weights=request.weights,
-    )
+    return load_spec(spec, device, progress, allow_remote_code=request.allow_remote_code)

@@ -63,7 +63,6 @@ class LoadModel:
     model: str
     device: str = "auto"
     allow_remote_code: bool = False
-    weights: str = "auto"  # "auto", "full" or "int8" (engine.quantize)
 
 
 @dataclass(frozen=True)
@@ -143,7 +142,6 @@ class ModelInfo:
     device: str
     parameters: int
     placement: str = ""  # where the layers went (accelerate device map summary)
-    weights: str = ""  # "int8" when the linear layers were packed (engine.quantize), else ""
 
 
 @dataclass(frozen=True)

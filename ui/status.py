@@ -113,12 +113,10 @@ class EngineStatus(QWidget):
             return
         self._set_dot("ready", "Ready")
         self._model.setText(info.display_name)
-        weights = f", {info.weights} weights" if info.weights else ""
         self._model.setToolTip(
-            f"{info.model_id}\n{info.parameters / 1e6:.0f}M parameters{weights}\n"
-            f"{info.placement}".strip()
+            f"{info.model_id}\n{info.parameters / 1e6:.0f}M parameters\n{info.placement}".strip()
         )
-        self._device.setText(f"{info.device} · {info.weights}" if info.weights else info.device)
+        self._device.setText(info.device)
         self._device.show()
 
     def show_loading(self, progress: LoadProgress, model_name: str = "") -> None:

@@ -64,12 +64,6 @@ def main(argv: list[str] | None = None) -> int:
         default=None,
         help="evaluate this adapter instead of the shipped one",
     )
-    parser.add_argument(
-        "--weights",
-        choices=("auto", "full", "int8"),
-        default="auto",
-        help="the diffusion model's weights as the app loads them (the AR writer follows)",
-    )
     args = parser.parse_args(argv)
     from engine.eval.run import run_suite
 
@@ -87,7 +81,7 @@ def main(argv: list[str] | None = None) -> int:
         write(results, args.out, args.name)
 
     settings = parse_settings(args.set)
-    save(run_suite(cases, tasks, settings, args.limit, args.adapter, save, args.weights))
+    save(run_suite(cases, tasks, settings, args.limit, args.adapter, done=save))
     return 0
 
 

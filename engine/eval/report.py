@@ -171,9 +171,7 @@ def markdown(results: dict[str, Any]) -> str:
         "`make eval` (engine/eval): Settle's diffusion loop on the embedded model beside the",
         "same-size autoregressive SmolLM2-135M-Instruct, on authored cases (`resources/eval/`).",
         "",
-        f"- model: {meta['model']}; weights: {meta.get('weights', 'full')} (the AR writer's too;"
-        " the judge's full); settings: "
-        f"`{meta['settings']}`",
+        f"- model: {meta['model']}; settings: `{meta['settings']}`",
         f"- machine: {meta['machine']}; {meta['wall_s']:.0f} s in all",
         f"- contamination: {meta['contamination']}",
         "",

@@ -2,9 +2,7 @@
 
 The diffusion side is the registry's embedded model (adapter merged), the window's default
 settings unless ``--set`` changes them; the AR side and the judge are the base causal model
-from the same converted folder. Both run on one torch thread, as the worker does. With int8
-weights (``--weights``, :mod:`engine.quantize`) the AR writer is packed the same way, so speed
-is compared like for like, while the judge keeps full weights: the scale stays the same.
+from the same converted folder. Both run on one torch thread, as the worker does.
 """
 
 from __future__ import annotations
@@ -20,8 +18,8 @@ from engine.eval.tasks import Judge, cloze_task, draft_task, rewrite_task
 
 
 def load_systems(
-    changes: dict[str, Any], adapter: Path | None = None, weights: str = "auto"
-) -> tuple[Diffusion, Autoregressive, Any, Judge]:
+    changes: dict[str, Any], adapter: Path | None = None
+) -> tuple[Diffusion, Autoregressive, Any]:
     from transformers import AutoTokenizer, LlamaForCausalLM
 
     from engine import embedded
@@ -33,27 +31,16 @@ def load_systems(
     configure_threads()
     if adapter is not None:  # a candidate from engine.adapt, measured before it is shipped
         embedded.ADAPTER_DIR = adapter.resolve()
-    loaded = load(LoadModel("embedded", device="cpu", weights=weights), lambda _: None)
+    loaded = load(LoadModel("embedded", device="cpu"), lambda _: None)
     backend = loaded.backend
     dtype = next(backend.model.parameters()).dtype
     folder = embedded.converted_folder()
     causal = LlamaForCausalLM.from_pretrained(folder, dtype=dtype).eval()
-    writer = causal
-    if loaded.info.weights == "int8":
-        writer = quantize_copy(LlamaForCausalLM.from_pretrained(folder, dtype=dtype).eval())
     tokenizer = AutoTokenizer.from_pretrained(folder)
     specials = backend.table.specials
     start = specials.bos_id if specials.bos_id is not None else min(specials.eos_ids)
-    ar = Autoregressive(writer, tokenizer, start)
-    judge = Judge(causal, ar.encode, start)
-    return Diffusion(backend, SamplerSettings(**changes)), ar, loaded, judge
-
-
-def quantize_copy(model: Any) -> Any:
-    from engine.quantize import quantize_int8
-
-    quantize_int8(model)
-    return model
+    ar = Autoregressive(causal, tokenizer, start)
+    return Diffusion(backend, SamplerSettings(**changes)), ar, loaded
 
 
 def run_suite(
@@ -63,12 +50,12 @@ def run_suite(
     limit: int,
     adapter: Path | None = None,
     done: Callable[[dict[str, Any]], None] = lambda _results: None,
-    weights: str = "auto",
 ) -> dict[str, Any]:
     """Every chosen task in turn; ``done`` gets the results so far after each (a long run that
     fails late still leaves what it measured)."""
-    diffusion, ar, loaded, judge = load_systems(changes, adapter, weights)
+    diffusion, ar, loaded = load_systems(changes, adapter)
     systems = {"diffusion": diffusion, "autoregressive": ar}
+    judge = Judge(ar.model, ar.encode, ar.start_id)
     cut = (lambda items: items[:limit]) if limit else (lambda items: items)
     results: dict[str, Any] = {
         "meta": {
@@ -77,7 +64,6 @@ def run_suite(
             "machine": f"{platform.processor() or platform.machine()}, {platform.python_version()}",
             "limit": limit,
             "adapter": str(adapter or "shipped"),
-            "weights": loaded.info.weights or "full",
         },
         "tasks": {},
     }

@@ -85,14 +85,15 @@ def build_canvas(
     seeded: list[bool] = []
     joins: list[bool] = []
     filler = table.specials.filler_id
+    texts = encoded_texts(plan.segments)
     for index, segment in enumerate(plan.segments):
         if isinstance(segment, Locked):
-            ids = table.encode(segment.text)
+            ids = table.encode(texts[index])
             kinds += [Kind.LOCKED] * len(ids)
             flags = [True] * len(ids)
             gaps = [False] * len(ids)
         else:
-            original = table.encode(segment.seed)
+            original = table.encode(texts[index])
             budget = (
                 segment.budget
                 if segment.budget is not None
@@ -119,6 +120,32 @@ def build_canvas(
         )
     found = tuple(joins) if any(joins) else ()
     return Canvas(plan, tuple(seed), tuple(kinds), tuple(segment_of), tuple(seeded), found)
+
+
+def encoded_texts(segments: Sequence[Segment]) -> list[str]:
+    """The text each segment is tokenized from: its own, except the space before a lock.
+
+    Byte-level BPE puts a word's space in the word's first token (" floor"), so a free segment
+    ending "on the " tokenized apart from the lock "second floor" gives a lone " " and then
+    "second" without its space: a pair the model almost never saw, beside which it wrote
+    "the 20 second floor" or "the (- second floor". The space goes to the lock's first token
+    instead, as the model read such text in training. Assembly still returns the user's own
+    lock string and :func:`keep_lock_edges` gives the free text its space back.
+    """
+    texts = [s.text if isinstance(s, Locked) else s.seed for s in segments]
+    for index in range(1, len(segments)):
+        before, lock = segments[index - 1], segments[index]
+        seed = texts[index - 1]
+        if (
+            isinstance(lock, Locked)
+            and isinstance(before, Free)
+            and seed.endswith(" ")
+            and seed.strip()
+            and lock.text[:1].isalnum()
+        ):
+            texts[index - 1] = seed[:-1]
+            texts[index] = " " + lock.text
+    return texts
 
 
 def join_flags(kept: Sequence[int]) -> list[bool]:

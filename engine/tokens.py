@@ -106,6 +106,7 @@ class TokenTable:
         self._allowed: dict[Constraint, frozenset[int]] = {}
         self._control: frozenset[int] | None = None
         self._by_first: dict[str, list[int]] | None = None
+        self._spellings: dict[int, frozenset[int]] = {}
 
     def encode(self, text: str) -> list[int]:
         if not text:
@@ -130,6 +131,20 @@ class TokenTable:
         cached = self._texts.get(token_id)
         if cached is None:
             cached = self._texts[token_id] = str(self.tokenizer.decode([token_id]))
+        return cached
+
+    def spellings(self, token_id: int) -> frozenset[int]:
+        """The token and the single tokens that spell the same text with or without a leading
+        space ("Python" and " Python"): what counts as writing that token again."""
+        cached = self._spellings.get(token_id)
+        if cached is None:
+            core = self.text(token_id).strip()
+            found = {token_id}
+            for variant in (core, " " + core) if core else ():
+                ids = self.encode(variant)
+                if len(ids) == 1 and ids[0] not in self.specials.banned:
+                    found.add(ids[0])
+            cached = self._spellings[token_id] = frozenset(found)
         return cached
 
     def allowed_ids(self, constraint: Constraint) -> frozenset[int]:

@@ -29,6 +29,10 @@ BANNED = -1.0e4
 # Code fences, table pipes and markup (links, tags, headings, emphasis): the 135M model ended
 # rewrites of plain paragraphs with a stray "[" or "[/" that came from its training markup.
 STRUCTURE_MARKS = frozenset("`|[]{}<>#*~")
+# Digits a rewritten paragraph's free text did not have: the model put list numbers and stray
+# figures beside locked numbers ("the 20 second floor", "within 4 30 days", "1 start the app"),
+# which changes facts a reader did not ask to change.
+DIGITS = frozenset("0123456789")
 
 
 @dataclass
@@ -133,9 +137,10 @@ def paragraph_constraint(seed: str) -> ExcludingConstraint:
     A paragraph rewritten at a 135M model's scale came back as headings, code fences and table
     pipes; a paragraph that had no line break gets none (the constraint's control-character rule
     bans newlines), nor a backtick, pipe, bracket, brace, angle bracket, hash, asterisk or tilde
-    unless it already had one.
+    unless it already had one, nor a digit its free text did not hold (numbers a user keeps
+    exact are usually locked, and a lock is not part of ``seed``).
     """
-    return ExcludingConstraint("paragraph", STRUCTURE_MARKS - set(seed))
+    return ExcludingConstraint("paragraph", (STRUCTURE_MARKS | DIGITS) - set(seed))
 
 
 def allowed_row(

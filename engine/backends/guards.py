@@ -9,7 +9,9 @@ masked backend, on the eligible rows only, and know nothing of models:
   *tail* (the segment's last position, or the position after it already holds filler), and any
   token that would repeat a 3-gram already committed in the canvas;
 * :meth:`ProseGuards.rank` ranks filler predictions after every content prediction, so content
-  is committed first and the filler only ever fills what is left at the end of a segment.
+  is committed first and the filler only ever fills what is left at the end of a segment;
+* free positions beside a lock may not repeat its names and numbers
+  (:mod:`engine.backends.lock_echo`).
 
 Structured slots get the word bans only (no word beside itself, no pair said twice at once):
 a fill's slots settle in parallel in a handful of steps, which let "truetruetrue" and
@@ -46,10 +48,15 @@ class ProseGuards:
     """The guards of one request over its canvas; cheap to build, stateless between steps."""
 
     def __init__(
-        self, canvas: Canvas, filler_id: int, is_word: Callable[[int], bool] = lambda _t: True
+        self,
+        canvas: Canvas,
+        filler_id: int,
+        is_word: Callable[[int], bool] = lambda _t: True,
+        echoes: dict[int, frozenset[int]] | None = None,
     ) -> None:
         self.filler_id = filler_id
         self.is_word = is_word
+        self.echoes = echoes or {}  # free position -> a lock's tokens it may not repeat
         kinds = canvas.kinds
         self.free_list = [k is Kind.FREE for k in kinds]
         self.slot_list = [k is Kind.SLOT for k in kinds]
@@ -88,6 +95,7 @@ class ProseGuards:
         bans = repeat_bans(
             checked, values, open_, self.free_list, self.filler_id, self.is_word, self.slot_list
         )
+        bans += [(i, t) for i, p in enumerate(checked) for t in self.echoes.get(p, ())]
         if bans:  # one indexed write, not one per ban
             at = torch.tensor([(rows[i][0], token) for i, token in bans], device=logits.device)
             logits[at[:, 0], at[:, 1]] += GUARD_BAN

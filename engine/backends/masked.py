@@ -52,6 +52,7 @@ import torch
 from engine.backends.base import StepResult, allowed_mask, constraint_bias
 from engine.backends.blocks import Block, choose_masked, plan_blocks, position_states
 from engine.backends.guards import ProseGuards
+from engine.backends.lock_echo import echo_bans
 from engine.backends.locked_kv import LockedKV
 from engine.backends.prefix_cache import PrefixCache
 from engine.canvas import Canvas, Kind
@@ -227,7 +228,12 @@ class MaskedBackend:
             guess=ids.clone(),
             confidence=(~masked).float(),
             bias=constraint_bias(allowed),
-            guards=ProseGuards(canvas, self.table.specials.filler_id, self.table.is_word)
+            guards=ProseGuards(
+                canvas,
+                self.table.specials.filler_id,
+                self.table.is_word,
+                echo_bans(canvas.kinds, canvas.seed_ids, self.table.text, self.table.spellings),
+            )
             if Kind.FREE in canvas.kinds or Kind.SLOT in canvas.kinds
             else None,
             kv=LockedKV() if self.can_cache_prefix and (plan.cache_locked or free) else None,

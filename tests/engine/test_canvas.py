@@ -47,7 +47,7 @@ def test_a_tokenizer_without_mask_token_is_refused() -> None:
 def test_canvas_layout_seeds_free_gaps_and_pads_with_filler(table: TokenTable) -> None:
     plan = rewrite_plan(["Bob"])
     canvas = build_canvas(plan, table, SETTINGS, max_tokens=512)
-    first_gap = table.encode("Alice met ")
+    first_gap = table.encode("Alice met")  # the space before a lock goes with the lock
     positions = canvas.segment_positions(0)
     assert len(positions) == free_budget(len(first_gap), SETTINGS)
     seeded = [canvas.seed_ids[i] for i in positions]
@@ -55,7 +55,7 @@ def test_canvas_layout_seeds_free_gaps_and_pads_with_filler(table: TokenTable) -
     assert set(seeded[len(first_gap) :]) == {table.specials.filler_id}
     locked = canvas.segment_positions(1)
     assert all(canvas.kinds[i] is Kind.LOCKED for i in locked)
-    assert table.decode([canvas.seed_ids[i] for i in locked]) == "Bob"
+    assert table.decode([canvas.seed_ids[i] for i in locked]) == " Bob"
 
 
 def test_assembling_the_seed_gives_back_the_target_exactly(table: TokenTable) -> None:
@@ -159,3 +159,23 @@ def test_a_budget_above_the_original_keeps_the_whole_seed(table: TokenTable) -> 
     assert canvas.joins == ()
     assert list(canvas.seed_ids[: len(original)]) == original
     assert canvas.seeded == tuple([True] * len(original) + [False] * (len(canvas) - len(original)))
+
+
+def test_the_space_before_a_lock_is_tokenized_with_the_lock(table: TokenTable) -> None:
+    text = "it is on the second floor today"
+    start = text.index("second")
+    edit = Edit(1, text, Span(0, len(text)), (Span(start, start + len("second floor")),))
+    plan = plan_edit(edit)
+    canvas = build_canvas(plan, table, SETTINGS, 64)
+    locked = [t for t, k in zip(canvas.seed_ids, canvas.kinds, strict=True) if k is Kind.LOCKED]
+    assert locked == table.encode(" second floor")  # as the model read such text in training
+    free_seed = [
+        t
+        for t, k, s in zip(canvas.seed_ids, canvas.kinds, canvas.seeded, strict=True)
+        if k is Kind.FREE and s
+    ][: len(table.encode("it is on the"))]
+    assert table.decode(free_seed) == "it is on the"
+    # Assembly gives the user's own lock string and the space back to the free text.
+    segments = assemble(canvas, canvas.seed_ids, table)
+    assert "".join(s.text for s in segments).startswith("it is on the second floor")
+    assert check_proposal(plan, segments, text, []).startswith("it is on the second floor")

@@ -8,10 +8,11 @@ from hypothesis import strategies as st
 
 from engine.backends.base import BANNED, allowed_mask
 from engine.backends.guards import ProseGuards, repeat_bans
+from engine.backends.lock_echo import ECHO_WINDOW, distinctive, echo_bans, lock_runs
 from engine.canvas import Canvas, Kind, build_canvas, free_budget, keep_lock_edges
 from engine.config import SamplerSettings
 from engine.edit_run import run_edit
-from engine.plan import EditPlan, Free, Locked
+from engine.plan import EditPlan, Free, Locked, plan_edit
 from engine.protocol import Edit, EditMode, Proposal, Span
 from tests.helpers.backends import BACKENDS, llama_backend, tiny_table
 
@@ -284,3 +285,40 @@ def test_a_slot_may_not_run_one_token_four_times():
     assert (0, 0) in bans  # a fourth "0" in a row
     ids = [7, 1, 0, 0, 9, 9]
     assert repeat_bans([4], ids, masked, free, FILLER, lambda _t: False, slots) == []  # "100" + ?
+
+
+def test_a_paragraph_rewrite_writes_no_digit_its_free_text_did_not_have():
+    table = tiny_table()
+    seed = "the 2 of us met"
+    plan = EditPlan(Span(0, len(seed)), (Free(seed=seed),), "", "", "", EditMode.REWRITE)
+    canvas = build_canvas(plan, table, SamplerSettings(), 64)
+    mask = allowed_mask(canvas, table, len(table.tokenizer))
+    allowed = {table.text(t) for t in range(len(table.tokenizer)) if mask[0, t]}
+    digits = {ch for text in allowed for ch in text if ch.isdigit()}
+    assert digits == {"2"}
+
+
+def test_free_text_beside_a_lock_may_not_echo_its_names_and_numbers():
+    table = tiny_table()
+    text = "ship it by March 3 and then"
+    start = text.index("March")
+    edit = Edit(1, text, Span(0, len(text)), (Span(start, start + len("March 3")),))
+    canvas = build_canvas(plan_edit(edit), table, SamplerSettings(), 64)
+    bans = echo_bans(canvas.kinds, canvas.seed_ids, table.text, table.spellings)
+    free = [i for i, k in enumerate(canvas.kinds) if k is Kind.FREE]
+    locked = [i for i, k in enumerate(canvas.kinds) if k is Kind.LOCKED]
+    near = [p for p in free if min(abs(p - q) for q in locked) <= ECHO_WINDOW]
+    assert set(bans) == set(near)
+    expected = set()
+    for q in locked:
+        if distinctive(table.text(canvas.seed_ids[q])):
+            expected |= table.spellings(canvas.seed_ids[q])
+    assert expected and all(set(bans[p]) == expected for p in near)
+    assert not any(table.text(t).strip() == "and" for t in expected)
+
+
+def test_distinctive_lock_tokens_are_names_numbers_and_longer_words():
+    assert distinctive(" March") and distinctive("3") and distinctive(" days")
+    assert not distinctive(" the") and not distinctive(",") and not distinctive(" ")
+    kinds = [Kind.FREE, Kind.LOCKED, Kind.LOCKED, Kind.FREE, Kind.LOCKED]
+    assert lock_runs(kinds) == [range(1, 3), range(4, 5)]

@@ -49,10 +49,12 @@ def test_canvas_layout_seeds_free_gaps_and_pads_with_filler(table: TokenTable) -
     canvas = build_canvas(plan, table, SETTINGS, max_tokens=512)
     first_gap = table.encode("Alice met")  # the space before a lock goes with the lock
     positions = canvas.segment_positions(0)
-    assert len(positions) == free_budget(len(first_gap), SETTINGS)
-    seeded = [canvas.seed_ids[i] for i in positions]
-    assert seeded[: len(first_gap)] == first_gap
-    assert set(seeded[len(first_gap) :]) == {table.specials.filler_id}
+    # A gap that a lock follows gets exactly its own length: no room to echo the lock.
+    assert len(positions) == free_budget(len(first_gap), SETTINGS, before_lock=True)
+    assert [canvas.seed_ids[i] for i in positions] == first_gap
+    last = canvas.segment_positions(len(plan.segments) - 1)
+    assert canvas.kinds[last[0]] is Kind.FREE  # the passage's end keeps room to grow
+    assert canvas.seed_ids[last[-1]] == table.specials.filler_id
     locked = canvas.segment_positions(1)
     assert all(canvas.kinds[i] is Kind.LOCKED for i in locked)
     assert table.decode([canvas.seed_ids[i] for i in locked]) == " Bob"

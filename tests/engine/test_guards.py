@@ -136,8 +136,9 @@ def test_lock_edges_never_glue_a_word_to_a_lock(seed_tail, generated):
 
 def test_tighter_gets_a_shorter_budget_than_the_original():
     settings = SamplerSettings()
-    assert free_budget(40, settings, "tighter") == 30
-    assert free_budget(40, settings, "Make it shorter, please") == 30
+    assert free_budget(40, settings, "tighter") == 32
+    assert free_budget(40, settings, "Make it shorter, please") == 32
+    assert free_budget(40, settings, "formal", before_lock=True) == 40  # no room to echo a lock
     assert free_budget(40, settings, "formal") >= 42
 
 

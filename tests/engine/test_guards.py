@@ -153,13 +153,17 @@ def test_a_one_paragraph_rewrite_cannot_break_into_structure():
             assert not mask[0, token], repr(text)
 
 
-def test_a_paragraph_that_has_a_mark_may_keep_it():
+def allowed_in_paragraph(seed: str) -> set[str]:
+    """Token texts a one-paragraph rewrite of ``seed`` may write at its first position."""
     table = tiny_table()
-    seed = "see [1] and #2."
     plan = EditPlan(Span(0, len(seed)), (Free(seed=seed),), "", "", "", EditMode.REWRITE)
     canvas = build_canvas(plan, table, SamplerSettings(), 64)
     mask = allowed_mask(canvas, table, len(table.tokenizer))
-    allowed = {table.text(t) for t in range(len(table.tokenizer)) if mask[0, t]}
+    return {table.text(t) for t in range(len(table.tokenizer)) if mask[0, t]}
+
+
+def test_a_paragraph_that_has_a_mark_may_keep_it():
+    allowed = allowed_in_paragraph("see [1] and #2.")
     assert any("[" in text for text in allowed) and any("#" in text for text in allowed)
     assert not any("{" in text or "`" in text for text in allowed)
 
@@ -289,12 +293,7 @@ def test_a_slot_may_not_run_one_token_four_times():
 
 
 def test_a_paragraph_rewrite_writes_no_digit_its_free_text_did_not_have():
-    table = tiny_table()
-    seed = "the 2 of us met"
-    plan = EditPlan(Span(0, len(seed)), (Free(seed=seed),), "", "", "", EditMode.REWRITE)
-    canvas = build_canvas(plan, table, SamplerSettings(), 64)
-    mask = allowed_mask(canvas, table, len(table.tokenizer))
-    allowed = {table.text(t) for t in range(len(table.tokenizer)) if mask[0, t]}
+    allowed = allowed_in_paragraph("the 2 of us met")
     digits = {ch for text in allowed for ch in text if ch.isdigit()}
     assert digits == {"2"}
 

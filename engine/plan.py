@@ -109,6 +109,8 @@ class EditPlan:
     mode: EditMode
     # Keep the locked text's keys and values across steps (structured fills; masked backend).
     cache_locked: bool = False
+    # Words a slot may not glue onto a value (a JSON fill's key names and literals).
+    template_words: tuple[str, ...] = ()
 
     @property
     def locked_texts(self) -> tuple[str, ...]:

@@ -147,6 +147,16 @@ class TokenTable:
             cached = self._spellings[token_id] = frozenset(found)
         return cached
 
+    def glued_spellings(self, word: str) -> frozenset[int]:
+        """Single tokens that spell ``word`` (lower, capitalised or upper case) with no space
+        before it: what writing it glued onto the previous token takes."""
+        found = set()
+        for variant in {word.lower(), word.capitalize(), word.upper()}:
+            ids = self.encode(variant)
+            if len(ids) == 1 and ids[0] not in self.specials.banned:
+                found.add(ids[0])
+        return frozenset(found)
+
     def allowed_ids(self, constraint: Constraint) -> frozenset[int]:
         """Ids whose whole text satisfies ``constraint``, plus the filler; computed once.
 

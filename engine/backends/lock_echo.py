@@ -8,7 +8,12 @@ inside the lock, " Python" with its space in the free text), so the guards' neig
 not see it. :func:`echo_bans` lists, for each free position within :data:`ECHO_WINDOW` of a
 lock, the spellings of the lock's distinctive tokens (those holding a digit, starting with a
 capital, or of :data:`DISTINCT_LETTERS` letters or more: "March", "2041", "days", not "the"),
-which :class:`~engine.backends.guards.ProseGuards` then bans there. Pure: no model, no tensors.
+which :class:`~engine.backends.guards.ProseGuards` then bans there.
+
+A structured fill's slots echo the template the same way, gluing its key names and literals
+onto a value ("Adaretnameemail", "Johnienameid", "Londonfalsetrue"): :func:`glued_word_bans`
+bans, inside a slot (after its first position), the tokens that spell such a word with no
+space before it. Pure: no model, no tensors.
 """
 
 from __future__ import annotations
@@ -70,3 +75,32 @@ def _free_side(kinds: Sequence[Kind], edge: int, step: int) -> list[int]:
         found.append(p)
         p += step
     return found
+
+
+def glued_word_bans(
+    kinds: Sequence[Kind],
+    segment_of: Sequence[int],
+    words: Sequence[str],
+    glued: Callable[[str], frozenset[int]],
+) -> dict[int, frozenset[int]]:
+    """Slot position -> tokens that would glue one of ``words`` onto the text before it.
+
+    A slot's first position is exempt: a value may start with such a word ("Name tags").
+    """
+    ids = frozenset(token for word in words for token in glued(word))
+    if not ids:
+        return {}
+    return {
+        i: ids
+        for i, kind in enumerate(kinds)
+        if kind is Kind.SLOT and i > 0 and segment_of[i - 1] == segment_of[i]
+    }
+
+
+def merge_bans(*parts: dict[int, frozenset[int]]) -> dict[int, frozenset[int]]:
+    """Several position -> banned-ids maps as one."""
+    merged: dict[int, frozenset[int]] = {}
+    for part in parts:
+        for position, ids in part.items():
+            merged[position] = merged.get(position, frozenset()) | ids
+    return merged

@@ -52,7 +52,7 @@ import torch
 from engine.backends.base import StepResult, allowed_mask, constraint_bias
 from engine.backends.blocks import Block, choose_masked, plan_blocks, position_states
 from engine.backends.guards import ProseGuards
-from engine.backends.lock_echo import echo_bans
+from engine.backends.lock_echo import echo_bans, glued_word_bans, merge_bans
 from engine.backends.locked_kv import LockedKV
 from engine.backends.prefix_cache import PrefixCache
 from engine.canvas import Canvas, Kind
@@ -228,14 +228,7 @@ class MaskedBackend:
             guess=ids.clone(),
             confidence=(~masked).float(),
             bias=constraint_bias(allowed),
-            guards=ProseGuards(
-                canvas,
-                self.table.specials.filler_id,
-                self.table.is_word,
-                echo_bans(canvas.kinds, canvas.seed_ids, self.table.text, self.table.spellings),
-            )
-            if Kind.FREE in canvas.kinds or Kind.SLOT in canvas.kinds
-            else None,
+            guards=self._guards(canvas),
             kv=LockedKV() if self.can_cache_prefix and (plan.cache_locked or free) else None,
             refresh_per_block=free and not plan.cache_locked,
             host_locked=[k is Kind.LOCKED for k in canvas.kinds],
@@ -244,6 +237,20 @@ class MaskedBackend:
             host_guess=list(host_ids),
             host_confidence=[0.0 if m else 1.0 for m in host_masked],
         )
+
+    def _guards(self, canvas: Canvas) -> ProseGuards | None:
+        """The request's prose guards: free text's filler and repeat rules, slots' word rules,
+        and the echoes of locks and of a template's own words (:mod:`.lock_echo`)."""
+        if Kind.FREE not in canvas.kinds and Kind.SLOT not in canvas.kinds:
+            return None
+        table = self.table
+        echoes = merge_bans(
+            echo_bans(canvas.kinds, canvas.seed_ids, table.text, table.spellings),
+            glued_word_bans(
+                canvas.kinds, canvas.segment_of, canvas.plan.template_words, table.glued_spellings
+            ),
+        )
+        return ProseGuards(canvas, table.specials.filler_id, table.is_word, echoes)
 
     def _context(
         self, plan: EditPlan, settings: SamplerSettings, n: int

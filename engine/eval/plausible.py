@@ -18,6 +18,8 @@ import re
 from collections.abc import Iterator
 from typing import Any
 
+from engine.structured.words import template_words
+
 EMAIL = re.compile(
     r"[A-Za-z0-9._%+-]*[A-Za-z][A-Za-z0-9._%+-]*@[A-Za-z][A-Za-z0-9-]*(\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,}"
 )
@@ -141,8 +143,24 @@ def leaves(
 
 def json_values(instance: Any, schema: dict[str, Any]) -> tuple[int, int]:
     """(sensible leaves, leaves) of a JSON instance under its schema."""
-    results = [sensible(v, k, s) for k, v, s in leaves(instance, schema, schema)]
+    words = frozenset(template_words(schema))
+    results = [
+        sensible(v, k, s) and not (isinstance(v, str) and leaks_template(v, s, words))
+        for k, v, s in leaves(instance, schema, schema)
+    ]
     return sum(results), len(results)
+
+
+def leaks_template(value: str, schema: dict[str, Any], words: frozenset[str]) -> bool:
+    """Free text with a template word glued into a longer run of letters: "Shannonemail",
+    "Johnienameid", "Londonfalsetrue". Codes and formatted values are judged by their rules."""
+    if "enum" in schema or "const" in schema or "format" in schema or "pattern" in schema:
+        return False
+    for run in re.findall(r"[A-Za-z]+", value):
+        low = run.lower()
+        if any(word in low and word != low for word in words):
+            return True
+    return False
 
 
 def cell_sensible(text: str, header: str) -> bool:

@@ -23,6 +23,7 @@ from engine.structured.render import pieces
 from engine.structured.slots import Filled, FillEvents, Layout, SlotStats, fill_events
 from engine.structured.tables import run_table
 from engine.structured.tree import Path, instance_of
+from engine.structured.words import template_words
 
 JSON_REPAIR_PASSES = 3  # whole-instance repairs (cross-slot keywords) before the default
 
@@ -45,7 +46,7 @@ def run_json(
         instance = validated_instance(problem, values, stats)
         return json_filled(fill, compiled, values, instance, stats, run.elapsed())
 
-    layout = Layout(fill.text, fill.target, instruction)
+    layout = Layout(fill.text, fill.target, instruction, template_words(schema))
     yield from fill_events(backend, fill, problem, layout, finish, run)
 
 

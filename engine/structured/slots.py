@@ -100,6 +100,7 @@ class Layout:
     document: str
     target: Span
     instruction: str
+    template_words: tuple[str, ...] = ()  # engine.structured.words.template_words
 
     def plan(self, segments: tuple[Segment, ...]) -> EditPlan:
         """A round's plan: a rewrite of the target whose locked text is kept across steps."""
@@ -112,6 +113,7 @@ class Layout:
             self.instruction,
             EditMode.REWRITE,
             cache_locked=True,
+            template_words=self.template_words,
         )
 
 

@@ -112,3 +112,30 @@ def key_defaults(key: str) -> tuple[str, ...]:
         if word in words:
             return values
     return ()
+
+
+# JSON's literals, which a model also copies from the template into a value ("Londonfalsetrue").
+JSON_LITERALS = ("true", "false", "null")
+TEMPLATE_WORD_LETTERS = 4  # shorter key words ("id") hide inside too many real words
+
+
+def template_words(schema: Any) -> tuple[str, ...]:
+    """The words of a schema's property names (``full_name`` → ``full``, ``name``) of
+    :data:`TEMPLATE_WORD_LETTERS` letters or more, and the JSON literals, sorted.
+
+    A 135M model fills a value by gluing the template's own words onto it ("Adaretnameemail",
+    "Johnienameid"): the fill bans them inside a value, the quality suite counts them.
+    """
+    found = set(JSON_LITERALS)
+    stack = [schema]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, dict):
+            properties = node.get("properties")
+            for name in properties if isinstance(properties, dict) else ():
+                parts = re.split(r"[^a-z]+", str(name).lower())
+                found |= {w for w in parts if len(w) >= TEMPLATE_WORD_LETTERS}
+            stack.extend(node.values())
+        elif isinstance(node, list):
+            stack.extend(node)
+    return tuple(sorted(found))

@@ -280,3 +280,13 @@ def test_stuttered_or_overlong_text_is_not_sensible():
     code = {"pattern": "^\\+[0-9]{7,14}$"}
     assert not plausible.sensible_string("+111111101110", "phone", code)
     assert plausible.sensible_string("+442079460958", "phone", code)
+
+
+def test_a_template_word_glued_into_a_value_is_not_sensible():
+    schema = {
+        "type": "object",
+        "properties": {"full_name": {"type": "string"}, "email": {"type": "string"}},
+    }
+    assert plausible.json_values({"full_name": "Adaretnameemail", "email": "a"}, schema)[0] == 1
+    assert plausible.json_values({"full_name": "Ada Lovelace", "email": "a"}, schema)[0] == 2
+    assert plausible.json_values({"full_name": "Londonfalsetrue", "email": "a"}, schema)[0] == 1

@@ -8,12 +8,20 @@ from hypothesis import strategies as st
 
 from engine.backends.base import BANNED, allowed_mask
 from engine.backends.guards import ProseGuards, repeat_bans
-from engine.backends.lock_echo import ECHO_WINDOW, distinctive, echo_bans, lock_runs
+from engine.backends.lock_echo import (
+    ECHO_WINDOW,
+    distinctive,
+    echo_bans,
+    glued_word_bans,
+    lock_runs,
+    merge_bans,
+)
 from engine.canvas import Canvas, Kind, build_canvas, free_budget, keep_lock_edges
 from engine.config import SamplerSettings
 from engine.edit_run import run_edit
 from engine.plan import EditPlan, Free, Locked, plan_edit
 from engine.protocol import Edit, EditMode, Proposal, Span
+from engine.structured.words import template_words
 from tests.helpers.backends import BACKENDS, llama_backend, tiny_table
 
 FILLER = 9
@@ -322,3 +330,29 @@ def test_distinctive_lock_tokens_are_names_numbers_and_longer_words():
     assert not distinctive(" the") and not distinctive(",") and not distinctive(" ")
     kinds = [Kind.FREE, Kind.LOCKED, Kind.LOCKED, Kind.FREE, Kind.LOCKED]
     assert lock_runs(kinds) == [range(1, 3), range(4, 5)]
+
+
+def test_a_slot_may_not_glue_a_template_word_onto_its_value():
+    kinds = [Kind.LOCKED, Kind.SLOT, Kind.SLOT, Kind.SLOT, Kind.LOCKED, Kind.SLOT]
+    segment_of = [0, 1, 1, 1, 2, 3]
+    bans = glued_word_bans(kinds, segment_of, ("name",), lambda w: frozenset({7}))
+    assert set(bans) == {2, 3}  # inside a slot, not at a slot's first position
+    assert all(ids == {7} for ids in bans.values())
+    assert glued_word_bans(kinds, segment_of, (), lambda w: frozenset({7})) == {}
+    assert merge_bans({1: frozenset({2})}, {1: frozenset({3}), 4: frozenset({5})}) == {
+        1: {2, 3},
+        4: {5},
+    }
+
+
+def test_a_schema_gives_its_key_words_and_the_json_literals():
+    schema = {
+        "properties": {
+            "full_name": {"type": "string"},
+            "id": {"type": "integer"},
+            "address": {"properties": {"city": {}}},
+        }
+    }
+    words = template_words(schema)
+    assert {"full", "name", "address", "city", "true", "false", "null"} <= set(words)
+    assert "id" not in words  # too short: it hides inside real words

@@ -37,7 +37,10 @@ CELL_SAFE = ExcludingConstraint("table-cell", frozenset("|\\\n\r\ufffd"))
 # A text column none of whose cells holds a digit is a column of words (names, decisions):
 # its empty cells get words too, not the digit-and-dash runs a small model copies from a date
 # column beside it ("EGER02--0--00").
-CELL_WORDS = ExcludingConstraint("table-cell-words", CELL_SAFE.banned | frozenset("0123456789"))
+DIGITS = "0123456789"
+CELL_WORDS = ExcludingConstraint("table-cell-words", CELL_SAFE.banned | frozenset(DIGITS))
+# Marks a text cell may use only when a filled cell of its column does.
+CELL_MARKS = "-_=*#~+<>[]{}():;/"
 NUMBER = re.compile(r"-?[0-9]+([.,][0-9]+)*")
 DATE = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}")
 MAX_CHOICES = 6  # a column with more distinct values than this is free text
@@ -195,10 +198,16 @@ def column_kind(markdown: MarkdownTable, col: int) -> tuple[str, tuple[str, ...]
 
 
 def text_safe(values: tuple[str, ...]) -> ExcludingConstraint:
-    """What a text cell may hold: words only where the column's filled cells have no digit."""
-    if values and not any(c.isdigit() for v in values for c in v):
-        return CELL_WORDS
-    return CELL_SAFE
+    """What a text cell may hold: no digit where the column's filled cells have none, and no
+    mark of :data:`CELL_MARKS` that none of them uses (the model copied the separator row's
+    dashes into cells: "beta------- done", "urn0--0--00")."""
+    if not values:
+        return CELL_SAFE
+    used = {c for v in values for c in v}
+    banned = set(CELL_SAFE.banned) | (set(CELL_MARKS) - used)
+    if not used & set(DIGITS):
+        return ExcludingConstraint(CELL_WORDS.name, frozenset(banned | set(DIGITS)))
+    return ExcludingConstraint("table-cell-text", frozenset(banned))
 
 
 def is_date(text: str) -> bool:

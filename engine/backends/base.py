@@ -33,6 +33,8 @@ STRUCTURE_MARKS = frozenset("`|[]{}<>#*~")
 # figures beside locked numbers ("the 20 second floor", "within 4 30 days", "1 start the app"),
 # which changes facts a reader did not ask to change.
 DIGITS = frozenset("0123456789")
+DRAFT_CONTEXT_CHARS = 2000  # about the 512 tokens of context a draft sees before it
+DRAFT_MARKS = frozenset("|{}#")  # what turns a draft into a table, JSON or a heading
 
 
 @dataclass
@@ -128,7 +130,22 @@ def allowed_mask(canvas: Canvas, table: TokenTable, vocab_size: int) -> torch.Te
         elif isinstance(segment, Free) and segment.seed and "\n" not in segment.seed:
             marks = paragraph_constraint(segment.seed)
             mask[list(canvas.segment_positions(index))] &= allowed_row(table, marks, vocab_size)
+        elif isinstance(segment, Free) and not segment.seed:
+            marks = draft_constraint(canvas.plan.before, canvas.plan.after)
+            mask[list(canvas.segment_positions(index))] &= allowed_row(table, marks, vocab_size)
     return mask
+
+
+def draft_constraint(before: str, after: str) -> ExcludingConstraint:
+    """What a draft may not use: markup the text around it does not use.
+
+    Drafts after plain prose turned into Markdown tables, headings and JSON (the adapter's
+    training data holds all three): a draft gets no pipe, brace or hash unless the document's
+    text in the model's window already has one. Backticks, brackets and angle brackets stay:
+    prose about code quotes ``def`` and ``<a>`` (banning them cost three cloze answers).
+    """
+    around = before[-DRAFT_CONTEXT_CHARS:] + after[:DRAFT_CONTEXT_CHARS]
+    return ExcludingConstraint("draft", DRAFT_MARKS - set(around))
 
 
 def paragraph_constraint(seed: str) -> ExcludingConstraint:

@@ -62,8 +62,8 @@ from engine.errors import BadRequest, ModelLoadError
 from engine.plan import EditPlan
 from engine.sampling import (
     pick_open_rows,
+    prefer_left,
     select_fixed,
-    select_threshold,
     shift_logits,
     transfer_schedule,
 )
@@ -303,9 +303,12 @@ class MaskedBackend:
         # keeps the step budget when a threshold has committed more than its share.
         quota = transfer_schedule(count, steps_left)[0]
         ranked = scores if state.guards is None else state.guards.rank(scores, guess)
-        chosen = select_fixed(ranked, eligible, quota, count)
-        if settings.threshold is not None:
-            chosen |= select_threshold(ranked, eligible, settings.threshold, count)
+        # The step's quota goes nearly left to right; a threshold still commits any sure token.
+        chosen = select_fixed(
+            prefer_left(ranked, block.open[0], settings.order_bias), eligible, quota, count
+        )
+        if settings.threshold is not None:  # the quota already commits at least one
+            chosen |= eligible & (ranked > settings.threshold)
         veto = state.guards is not None and steps_left > 1  # a block's last step commits all
         self._commit(state, guess, scores, ranked if veto else None, chosen)
 

@@ -232,6 +232,7 @@ def round_settings(settings: SamplerSettings, number: int) -> SamplerSettings:
         steps=min(settings.steps, steps),
         strength=1.0,  # a slot has no original text to keep: every position starts as noise
         block_length=0,
+        order_bias=0.0,  # every slot at once, by confidence: no reading order across a template
         threshold=settings.threshold or FILL_THRESHOLD,
         seed=settings.seed + number,
     )

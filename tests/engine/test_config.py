@@ -26,6 +26,7 @@ def test_defaults_are_valid_and_picklable() -> None:
         {"block_length": -4},
         {"draft_tokens": 0},
         {"entropy_bound": 0.0},
+        {"order_bias": -0.1},
     ],
 )
 def test_bad_values_are_refused_with_their_name(bad: dict[str, float]) -> None:

@@ -356,3 +356,18 @@ def test_a_schema_gives_its_key_words_and_the_json_literals():
     words = template_words(schema)
     assert {"full", "name", "address", "city", "true", "false", "null"} <= set(words)
     assert "id" not in words  # too short: it hides inside real words
+
+
+def test_a_draft_uses_no_markup_the_text_around_it_does_not():
+    table = tiny_table()
+    for before, allowed_marks in (("Plain prose here. ", set()), ("A | table | row\n", {"|"})):
+        plan = EditPlan(
+            Span(len(before), len(before)), (Free(seed="", budget=4),), before, "", "",
+            EditMode.DRAFT,
+        )  # fmt: skip
+        canvas = build_canvas(plan, table, SamplerSettings(), 64)
+        mask = allowed_mask(canvas, table, len(table.tokenizer))
+        allowed = {table.text(t) for t in range(len(table.tokenizer)) if mask[0, t]}
+        marks = {ch for text in allowed for ch in text if ch in "|{}#"}
+        assert marks == allowed_marks
+        assert any("`" in text for text in allowed)  # prose about code quotes it

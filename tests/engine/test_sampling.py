@@ -11,6 +11,7 @@ from hypothesis import strategies as st
 from engine.sampling import (
     add_gumbel_noise,
     pick_tokens,
+    prefer_left,
     select_fixed,
     select_threshold,
     shift_logits,
@@ -121,3 +122,14 @@ def test_shift_logits_moves_each_row_one_position_on() -> None:
     shifted = shift_logits(logits)
     assert torch.equal(shifted[1:], logits[:-1])
     assert torch.equal(shifted[0], logits[0])
+
+
+def test_prefer_left_settles_a_flat_block_from_its_left_end() -> None:
+    confidence = torch.tensor([1.0, 0.20, 0.22, 0.25, 0.21])  # position 0 is already settled
+    eligible = torch.tensor([False, True, True, True, True])
+    assert select_fixed(confidence, eligible, 1)[3]  # without the prior: a word ahead first
+    ranked = prefer_left(confidence, 1, 0.1)
+    assert select_fixed(ranked, eligible, 1)[1]  # with it: the next word in reading order
+    sure = torch.tensor([1.0, 0.20, 0.22, 0.9, 0.21])
+    assert select_fixed(prefer_left(sure, 1, 0.1), eligible, 1)[3]  # a clearly surer one wins
+    assert torch.equal(prefer_left(confidence, 1, 0.0), confidence)

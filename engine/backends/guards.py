@@ -37,6 +37,11 @@ from engine.canvas import Canvas, Kind
 # the position's allowed set (the constraint bias is BANNED), so a row whose every allowed token
 # is banned keeps its constraint (a slot's set can be narrow).
 GUARD_BAN = BANNED / 2
+# A token may not complete an n-gram of this length already committed in the canvas. Longer
+# n-grams let drafts repeat themselves, which the judge scores as more fluent (the base model
+# finds a repeat predictable): 4-grams 1.59 nats with 9% repeated 3-grams, 5-grams 1.48 with
+# 14%, no ban 1.14 with 41%, against 1.56 with none at 3 (docs/quality-runs/17*).
+REPEAT_GRAM = 3
 FILLER_RANK_PENALTY = 2.0  # confidences are in [0, 1]: minus 2 ranks below any content
 SLOT_RUN = 3  # a slot may hold a token three times running ("000" in "1000"), not four
 
@@ -164,15 +169,7 @@ def repeat_bans(
     values, open_, is_free = as_list(ids), as_list(masked), as_list(free)
     is_slot = as_list(slots) if slots is not None else [False] * len(values)
     content = [not o and v != filler_id for o, v in zip(open_, values, strict=True)]
-    seen: set[tuple[int, int, int]] = set()
-    for i in range(2, len(values)):
-        if all(content[i - 2 : i + 1]):
-            seen.add((values[i - 2], values[i - 1], values[i]))
-    by_slot: defaultdict[tuple[int, int, int], set[int]] = defaultdict(set)
-    for gram in seen:  # (which place is open, the two known tokens) -> tokens that complete it
-        by_slot[(2, gram[0], gram[1])].add(gram[2])
-        by_slot[(1, gram[0], gram[2])].add(gram[1])
-        by_slot[(0, gram[1], gram[2])].add(gram[0])
+    by_slot = committed_grams(values, content, REPEAT_GRAM)
     bans = []
     for row, p in enumerate(as_list(positions)):
         if not (is_free[p] or is_slot[p]):
@@ -226,15 +223,33 @@ def _bigram_echoes(p: int, values: list[int], content: list[bool]) -> list[int]:
     return found
 
 
+def committed_grams(
+    values: list[int], content: list[bool], n: int
+) -> defaultdict[tuple[int, tuple[int, ...]], set[int]]:
+    """(open place, the other n-1 tokens) -> tokens completing an n-gram committed so far."""
+    by_slot: defaultdict[tuple[int, tuple[int, ...]], set[int]] = defaultdict(set)
+    for i in range(n - 1, len(values)):
+        if all(content[i - n + 1 : i + 1]):
+            gram = values[i - n + 1 : i + 1]
+            for place in range(n):
+                by_slot[(place, tuple(gram[:place] + gram[place + 1 :]))].add(gram[place])
+    return by_slot
+
+
 def _completions(
     p: int,
     values: list[int],
     content: list[bool],
-    by_slot: defaultdict[tuple[int, int, int], set[int]],
+    by_slot: defaultdict[tuple[int, tuple[int, ...]], set[int]],
 ) -> set[int]:
-    """Tokens that, at ``p``, would complete a committed 3-gram with its committed neighbours."""
+    """Tokens that, at ``p``, would complete a committed n-gram with its committed neighbours."""
     found: set[int] = set()
-    for place, (a, b) in ((2, (p - 2, p - 1)), (1, (p - 1, p + 1)), (0, (p + 1, p + 2))):
-        if a >= 0 and b < len(values) and content[a] and content[b]:
-            found |= by_slot.get((place, values[a], values[b]), set())
+    n = REPEAT_GRAM
+    for place in range(n):
+        window = range(p - place, p - place + n)
+        if window.start < 0 or window.stop > len(values):
+            continue
+        others = [q for q in window if q != p]
+        if all(content[q] for q in others):
+            found |= by_slot.get((place, tuple(values[q] for q in others)), set())
     return found

@@ -7,7 +7,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from engine.backends.base import BANNED, allowed_mask
-from engine.backends.guards import ProseGuards, repeat_bans
+from engine.backends.guards import ProseGuards, committed_grams, repeat_bans
 from engine.backends.lock_echo import (
     ECHO_WINDOW,
     distinctive,
@@ -371,3 +371,13 @@ def test_a_draft_uses_no_markup_the_text_around_it_does_not():
         marks = {ch for text in allowed for ch in text if ch in "|{}#"}
         assert marks == allowed_marks
         assert any("`" in text for text in allowed)  # prose about code quotes it
+
+
+def test_committed_grams_list_every_completion_of_every_window():
+    values = [1, 2, 3, 4, 9]
+    content = [True, True, True, True, False]
+    grams = committed_grams(values, content, 4)
+    assert grams[(3, (1, 2, 3))] == {4}  # the last place open
+    assert grams[(0, (2, 3, 4))] == {1}  # the first place open
+    assert grams[(1, (1, 3, 4))] == {2}
+    assert not committed_grams(values, [True, True, False, True, True], 4)  # a gap: no window

@@ -9,7 +9,10 @@ Each forward pass predicts the masked positions of the current block (later bloc
 nothing yet, and skipping their rows keeps the LM head and sampling cheap at large
 vocabularies); the sampler then commits some predictions
 (the most confident ones: LLaDA's low-confidence remasking, or all above a threshold:
-Fast-dLLM's parallel decoding) and leaves the rest masked for the next pass. Semi-autoregressive
+Fast-dLLM's parallel decoding) and leaves the rest masked for the next pass. ``order_bias``
+takes confidence off each position right of the block's first open one, so a step's quota
+settles in reading order (a small model's flat confidences otherwise commit a word several
+places ahead first); a threshold still commits any position sure enough. Semi-autoregressive
 blocks of ``block_length`` positions are finished left to right, which keeps long canvases
 coherent. Constraints enter as an additive logit bias built once per request
 (:func:`~engine.backends.base.constraint_bias`), so the mask token, banned specials and

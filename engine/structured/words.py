@@ -76,7 +76,10 @@ def word_shape(key: str, budget: int, safe: ExcludingConstraint, min_length: int
         second, width = tokens(" " + LETTERS, 1, 1, min_chars=4), 6
     else:
         return (head, Run(safe, rest, min(rest, max(0, min_length - 2))))
-    last = tokens(NAME_CHARS, rest - 1, 0) if words & NAMES else Run(safe, rest - 1, 0)
+    # A name's marks are only those the slot's own set allows: a table column whose names have
+    # no hyphen gets none ("betaace--" came from the separator row).
+    name_chars = "".join(c for c in NAME_CHARS if c not in safe.banned)
+    last = tokens(name_chars, rest - 1, 0) if words & NAMES else Run(safe, rest - 1, 0)
     last = replace(last, least=min(rest - 1, max(0, min_length - width)))
     return (head, second, last) if rest > 1 else (head, second)
 

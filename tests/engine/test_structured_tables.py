@@ -171,3 +171,13 @@ def test_a_text_column_with_digits_may_still_get_them() -> None:
     assert words.banned >= CELL_WORDS.banned and "-" in words.banned
     assert "-" not in text_safe(("Jean-Luc", "Marco")).banned  # the column uses dashes
     assert text_safe(()) is CELL_SAFE  # nothing to learn from: anything a cell may hold
+
+
+def test_a_name_column_gets_no_mark_its_names_do_not_use() -> None:
+    from engine.structured.tables import text_safe
+    from engine.structured.words import word_shape
+
+    plain = word_shape("Owner", 6, text_safe(("Priya", "Marco")))[-1].constraint
+    assert plain.chars >= set("Pa ") and "-" not in plain.chars
+    hyphened = word_shape("Owner", 6, text_safe(("Jean-Luc", "Marco")))[-1].constraint
+    assert "-" in hyphened.chars

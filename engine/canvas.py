@@ -12,7 +12,7 @@ again (and that nothing outside the target moved) before any proposal leaves the
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 
@@ -20,7 +20,7 @@ from engine.config import SamplerSettings
 from engine.errors import BadRequest, InvariantViolation
 from engine.plan import EditPlan, Free, Locked, Segment, Slot
 from engine.protocol import SegmentText
-from engine.shorten import drop_words
+from engine.shorten import TokenCosts, drop_words
 from engine.tokens import TokenTable
 
 
@@ -61,6 +61,12 @@ SHORTER_WORDS = ("tight", "short", "concise", "condense", "trim", "brief", "cut"
 # (quality suite's tighter cases: judge NLL 4.48 against 4.21 at four fifths, median length
 # ratio 0.76 against 0.79, content words kept 63% against 66%).
 SHORTER_SHARE = 0.8
+# A model that reads a passage to be shortened, given the ids before it and the passage's own,
+# and prices candidate cuts of it (see :data:`engine.shorten.TokenCosts`).
+PassageReader = Callable[[list[int], list[int]], TokenCosts]
+# What the reader sees before the passage: enough for the sentence it sits in.
+READ_CONTEXT_TOKENS = 64
+READ_CONTEXT_CHARS = 4 * READ_CONTEXT_TOKENS
 
 
 def free_budget(
@@ -87,9 +93,16 @@ def free_budget(
 
 
 def build_canvas(
-    plan: EditPlan, table: TokenTable, settings: SamplerSettings, max_tokens: int
+    plan: EditPlan,
+    table: TokenTable,
+    settings: SamplerSettings,
+    max_tokens: int,
+    reader: PassageReader | None = None,
 ) -> Canvas:
-    """Tokenize every segment; refuse a target longer than ``max_tokens`` before any model work."""
+    """Tokenize every segment; refuse a target longer than ``max_tokens`` before any model work.
+
+    ``reader`` (the backend's model, read causally) prices the words a shorter rewrite drops.
+    """
     seed: list[int] = []
     kinds: list[Kind] = []
     segment_of: list[int] = []
@@ -115,7 +128,8 @@ def build_canvas(
             kept = list(range(len(original)))
             if isinstance(segment, Free) and budget < len(original):
                 # A shorter rewrite: drop words all over the seed instead of cutting its end.
-                kept = drop_words(seed_pieces(original, table), budget)
+                costs = reader(context_ids(plan, seed, table), original) if reader else None
+                kept = drop_words(seed_pieces(original, table), budget, costs)
             kept = kept[:budget]
             original = [original[i] for i in kept]
             ids = original + [filler] * (budget - len(original))
@@ -133,6 +147,15 @@ def build_canvas(
         )
     found = tuple(joins) if any(joins) else ()
     return Canvas(plan, tuple(seed), tuple(kinds), tuple(segment_of), tuple(seeded), found)
+
+
+def context_ids(plan: EditPlan, seed: Sequence[int], table: TokenTable) -> list[int]:
+    """The last tokens before a passage: the document before the target, then the canvas so far.
+    The document's first token is dropped: the character cut may have split its word."""
+    before = table.encode(plan.before[-READ_CONTEXT_CHARS:])
+    if len(plan.before) > READ_CONTEXT_CHARS:
+        before = before[1:]
+    return [*before, *seed][-READ_CONTEXT_TOKENS:]
 
 
 def lock_follows(plan: EditPlan, index: int) -> bool:

@@ -121,7 +121,8 @@ def denoise_plan(
     Returns ``None`` when cancelled, so the caller can end with ``Cancelled``.
     """
     table = backend.table
-    canvas = build_canvas(plan, table, settings, backend.max_canvas_tokens)
+    reader = getattr(backend, "passage_reader", None)  # optional: see Backend
+    canvas = build_canvas(plan, table, settings, backend.max_canvas_tokens, reader)
     tracker = DraftTracker(run.request_id, canvas, table)
     yield tracker.frame(initial_step(canvas, settings.steps), run.elapsed())
     first_frame_s = run.elapsed()

@@ -24,7 +24,11 @@ Pure functions over token texts: no tokenizer, no model, so tests can pin them d
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+
+# Reads candidate passages, each given as the original's token indices it keeps, and answers
+# with the NLL (nats) of every kept token in that candidate, in order: the model read causally.
+TokenCosts = Callable[[Sequence[Sequence[int]]], list[list[float]]]
 
 # Cost tiers, cheapest to drop first. Words are compared lower-cased, without surrounding space.
 HEDGES = frozenset(
@@ -57,6 +61,16 @@ FUNCTION = frozenset(
 # Never dropped while anything else can go: dropping one flips the meaning.
 NEGATIONS = frozenset({"not", "no", "never", "nor", "cannot", "without", "none", "nothing"})
 TIER_HEDGE, TIER_LIGHT, TIER_ADVERB, TIER_ARTICLE, TIER_FUNCTION, TIER_OTHER, TIER_KEPT = range(7)
+# With a model to read the candidates, a word's price is the fluency its loss costs the words
+# after it (nats) plus what it carries: nothing for a hedge, most for a content word.
+TIER_PRICE = {
+    TIER_HEDGE: 0.0,
+    TIER_LIGHT: 0.5,
+    TIER_ADVERB: 0.5,
+    TIER_ARTICLE: 1.0,
+    TIER_FUNCTION: 1.0,
+    TIER_OTHER: 2.0,
+}
 
 
 def word_spans(pieces: Sequence[str]) -> list[range]:
@@ -73,13 +87,14 @@ def word_spans(pieces: Sequence[str]) -> list[range]:
     return spans
 
 
-def drop_words(pieces: Sequence[str], budget: int) -> list[int]:
+def drop_words(pieces: Sequence[str], budget: int, costs: TokenCosts | None = None) -> list[int]:
     """Indices of the tokens kept so that at most ``budget`` remain, dropping whole words.
 
     ``pieces`` are the passage's per-token texts. Nothing is dropped when it already fits. Words
     go cheapest tier first (see the module docstring); within a tier the next word dropped is
     the one farthest from any word dropped so far, so the cuts spread over the whole passage
-    instead of piling up at one end. Only when every word but the last is gone and the passage
+    instead of piling up at one end. With ``costs`` (the model reading candidates) the words go
+    by :func:`_priced_drops` instead. Only when every word but the last is gone and the passage
     still does not fit is its end cut, as a last resort.
     """
     if budget >= len(pieces):
@@ -87,8 +102,9 @@ def drop_words(pieces: Sequence[str], budget: int) -> list[int]:
     spans = word_spans(pieces)
     words = ["".join(pieces[i] for i in span) for span in spans]
     units = _units(words)
-    dropped: set[int] = set()
-    size = len(pieces)
+    dropped: set[int] = set() if costs is None else _priced_drops(spans, units, budget, costs)
+    size = len(pieces) - sum(len(spans[w]) for w in dropped)
+    units = [(tier, unit) for tier, unit in units if not dropped.intersection(unit)]
     while size > budget and units:
         cheapest = min(tier for tier, _ in units)
         choices = [unit for tier, unit in units if tier == cheapest]
@@ -98,6 +114,53 @@ def drop_words(pieces: Sequence[str], budget: int) -> list[int]:
         size -= sum(len(spans[w]) for w in unit)
     kept = [i for w, span in enumerate(spans) if w not in dropped for i in span]
     return kept[:budget]
+
+
+def _priced_drops(
+    spans: Sequence[range],
+    units: Sequence[tuple[int, tuple[int, ...]]],
+    budget: int,
+    costs: TokenCosts,
+) -> set[int]:
+    """Words to drop, cheapest by :data:`TIER_PRICE` plus the NLL their loss adds to the tokens
+    kept: one batched read of every one-unit-shorter candidate per round.
+
+    A round drops units cheapest first until the passage fits or the next one sits beside a
+    unit dropped in the same round (its price was read with that word still there), then
+    reads again. Words never priced here (names, numbers, the last word) are left to
+    :func:`drop_words`'s own order, which only reaches them when nothing else can go.
+    """
+    dropped: set[int] = set()
+    size = sum(len(span) for span in spans)
+    while size > budget:
+        open_units = [
+            (tier, unit) for tier, unit in units
+            if tier in TIER_PRICE and not dropped.intersection(unit)
+        ]  # fmt: skip
+        if not open_units:
+            break
+        current = _kept(spans, dropped)
+        rows = [current] + [_kept(spans, dropped.union(unit)) for _, unit in open_units]
+        read = costs(rows)
+        was = dict(zip(current, read[0], strict=True))
+        priced = sorted(
+            (TIER_PRICE[tier] + sum(nll - was[i] for i, nll in zip(row, nlls, strict=True)), unit)
+            for (tier, unit), row, nlls in zip(open_units, rows[1:], read[1:], strict=True)
+        )
+        taken: set[int] = set()
+        for _price, unit in priced:
+            if size <= budget:
+                break
+            if any(abs(w - t) <= 1 for w in unit for t in taken):
+                break  # its price is stale: read again before anything dearer goes
+            taken.update(unit)
+            size -= sum(len(spans[w]) for w in unit)
+        dropped |= taken
+    return dropped
+
+
+def _kept(spans: Sequence[range], dropped: set[int]) -> list[int]:
+    return [i for w, span in enumerate(spans) if w not in dropped for i in span]
 
 
 def _units(words: Sequence[str]) -> list[tuple[int, tuple[int, ...]]]:

@@ -80,6 +80,10 @@ class Backend(Protocol):
       their seed ids, and each position's token must be one :func:`allowed_mask` allows.
       Nothing runs before the first ``next``; the pipeline checks cancel between pulls and
       closes the generator when it stops early, so cleanup goes in a ``finally``.
+
+    Optionally, ``passage_reader``: a :data:`~engine.canvas.PassageReader` that prices the
+    words a shorter rewrite drops (the masked family's :mod:`.passage_reader`); without one
+    they are dropped in a fixed order.
     """
 
     family: str

@@ -57,6 +57,7 @@ from engine.backends.blocks import Block, choose_masked, plan_blocks, position_s
 from engine.backends.guards import ProseGuards
 from engine.backends.lock_echo import echo_bans, glued_word_bans, merge_bans
 from engine.backends.locked_kv import LockedKV
+from engine.backends.passage_reader import PassageReader
 from engine.backends.prefix_cache import PrefixCache
 from engine.canvas import Canvas, Kind
 from engine.config import SamplerSettings
@@ -158,6 +159,11 @@ class MaskedBackend:
             and not getattr(config, "sliding_window", None)
         )
         self.prefix_cache: PrefixCache | None = None
+        # Such a model still reads causally as well as its base: it prices the words a shorter
+        # rewrite drops (:mod:`.passage_reader`); without one they go in a fixed order.
+        self.passage_reader = (
+            PassageReader(model, start, self.device) if self.can_cache_prefix else None
+        )
         # Adapted with a causal prefix (``engine.adapt``, attention "prefix-causal"): the text
         # before the canvas must be read causally, and its cache is then exact, so it is kept.
         self.causal_prefix = False

@@ -12,6 +12,7 @@ from engine.errors import BadRequest, InvariantViolation, ModelLoadError
 from engine.plan import find_locks, plan_edit
 from engine.protocol import Edit, EditMode, SegmentText, Span
 from engine.tokens import TokenTable, charset, special_tokens
+from tests.helpers.readers import RecordingReader
 from tests.helpers.tiny import tiny_tokenizer
 
 DOC = "Intro. Alice met Bob in Paris. Outro."
@@ -181,3 +182,21 @@ def test_the_space_before_a_lock_is_tokenized_with_the_lock(table: TokenTable) -
     segments = assemble(canvas, canvas.seed_ids, table)
     assert "".join(s.text for s in segments).startswith("it is on the second floor")
     assert check_proposal(plan, segments, text, []).startswith("it is on the second floor")
+
+
+def test_a_reader_sees_the_text_before_the_passage_and_the_passage(table: TokenTable) -> None:
+    target = Span(7, len(TIGHTER_DOC) + 7)
+    text = "Intro. " + TIGHTER_DOC
+    plan = plan_edit(Edit(1, text, target, (), "tighter", EditMode.REWRITE))
+    reader = RecordingReader()
+    canvas = build_canvas(plan, table, SETTINGS, 512, reader)
+    [(context, original)] = reader.shown
+    assert table.decode(context) == "Intro. " and original == table.encode(TIGHTER_DOC)
+    assert len(canvas) < len(original)
+
+
+def test_a_passage_that_keeps_its_length_is_not_read(table: TokenTable) -> None:
+    reader = RecordingReader()
+    plan = plan_edit(Edit(1, TIGHTER_DOC, Span(0, len(TIGHTER_DOC)), (), "formal"))
+    build_canvas(plan, table, SETTINGS, 512, reader)
+    assert reader.shown == []

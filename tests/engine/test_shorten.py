@@ -6,6 +6,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from engine.shorten import drop_words, word_spans
+from tests.helpers.readers import DamageTable
 
 
 def pieces_of(text: str) -> list[str]:
@@ -111,4 +112,60 @@ def test_the_seed_is_an_in_order_subsequence_that_fits_and_ends_as_the_passage(
     if budget >= len(last) + 2:  # room for more than the last word: it survives whole
         assert kept[-len(last) :] == list(last)
     spans = word_spans(pieces)
+    assert all(set(span) <= set(kept) or not set(span) & set(kept) for span in spans[:-1])
+
+
+def priced(text: str, damage: dict[str, float], budget_cut: int) -> tuple[str, DamageTable]:
+    """``text`` shortened by ``budget_cut`` tokens with the fake reader's damage per word."""
+    pieces = pieces_of(text)
+    spans = word_spans(pieces)
+    words = [p.strip() for p in pieces]
+    reader = DamageTable(spans, {words.index(w): nats for w, nats in damage.items()})
+    kept = drop_words(pieces, len(pieces) - budget_cut, reader)
+    return "".join(pieces[i] for i in kept), reader
+
+
+def test_a_reader_keeps_the_article_whose_loss_would_hurt_the_next_word() -> None:
+    text = "we worked on the new page and fixed bugs today"
+    # Without a reader the article goes before any content word; with one, its damage to
+    # "new" (4 nats) costs more than dropping "new" itself (a content word: 2 nats).
+    assert kept_text(pieces_of(text), 9) == "we worked on new page and fixed bugs today"
+    hurts = {"the": 4.0, "on": 4.0, "and": 4.0, "worked": 1, "page": 1, "fixed": 1, "bugs": 1}
+    shorter, _ = priced(text, hurts, 1)
+    assert shorter == "we worked on the page and fixed bugs today"
+
+
+def test_a_reader_drops_the_cheapest_words_first() -> None:
+    text = "so we just worked on the page and then fixed the bugs today"
+    shorter, reader = priced(text, {"just": 3.0, "then": 0.0}, 1)
+    assert shorter == text.replace(" then", "")
+    assert reader.reads == 1
+
+
+def test_neighbours_are_priced_again_before_both_go() -> None:
+    text = "Ada met Bob and then Carl at Rome"
+    # "then" and "and" are the cheapest, but "and" was priced with "then" still there: it is
+    # read again before a dearer word ("at") goes in its place.
+    shorter, reader = priced(text, {"met": 5.0, "at": 5.0}, 2)
+    assert shorter == "Ada met Bob Carl at Rome" and reader.reads == 2
+
+
+def test_a_reader_never_drops_names_numbers_or_the_last_word() -> None:
+    text = "Ada wrote 3 notes for Luigi in Turin"
+    damage = {w: -9.0 for w in ("Ada", "3", "Luigi", "Turin")}
+    shorter, _ = priced(text, damage, 3)
+    for word in ("Ada", "3", "Luigi", "Turin"):
+        assert word in shorter.split()
+
+
+@given(pieces=passages(), data=st.data())
+def test_a_priced_seed_keeps_the_same_promises(pieces: list[str], data: st.DataObject) -> None:
+    budget = data.draw(st.integers(1, len(pieces) + 3))
+    spans = word_spans(pieces)
+    damage = data.draw(st.dictionaries(st.integers(0, len(spans)), st.floats(-5, 5)))
+    kept = drop_words(pieces, budget, DamageTable(spans, damage))
+    assert kept == sorted(set(kept)) and len(kept) <= budget
+    last = spans[-1]
+    if budget >= len(last) + 2:
+        assert kept[-len(last) :] == list(last)
     assert all(set(span) <= set(kept) or not set(span) & set(kept) for span in spans[:-1])

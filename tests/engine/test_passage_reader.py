@@ -1,0 +1,84 @@
+"""The model reading a passage causally to price a shorter rewrite's cuts (passage_reader)."""
+
+from __future__ import annotations
+
+import pytest
+import torch
+
+from engine.backends import passage_reader
+from engine.backends.masked import MaskedBackend
+from engine.backends.passage_reader import PassageReader, cut_mask
+from engine.config import SamplerSettings
+from engine.edit_run import run_edit
+from engine.plan import find_locks
+from engine.protocol import Edit, EditMode, Proposal, Span
+from tests.helpers.backends import tiny_table
+from tests.helpers.tiny import tiny_llama
+
+CONTEXT = [5, 9, 12, 7]
+PASSAGE = [20, 31, 22, 40, 18, 25, 33, 21, 29, 35]
+
+
+def read_whole(model, rows: list[list[int]]) -> list[list[float]]:
+    """Each row read on its own, from the start: what the batched read must reproduce."""
+    answers = []
+    for row in rows:
+        seq = torch.tensor([[1, *CONTEXT, *(PASSAGE[i] for i in row)]])
+        with torch.inference_mode():
+            logp = model(input_ids=seq).logits[0, :-1].float().log_softmax(-1)
+        answers.append([-float(logp[len(CONTEXT) + k, PASSAGE[i]]) for k, i in enumerate(row)])
+    return answers
+
+
+def one_shorter() -> list[list[int]]:
+    whole = list(range(len(PASSAGE)))
+    return [whole] + [[i for i in whole if i != cut] for cut in range(len(PASSAGE) - 1)]
+
+
+def test_reading_only_after_each_cut_gives_what_reading_it_whole_does(monkeypatch) -> None:
+    model = tiny_llama()
+    monkeypatch.setattr(passage_reader, "LOOKAHEAD", len(PASSAGE))
+    monkeypatch.setattr(passage_reader, "BATCH", 3)  # several batches, one cache each
+    rows = one_shorter()
+    fast = PassageReader(model, 1).read(CONTEXT, PASSAGE, rows)
+    for got, want in zip(fast, read_whole(model, rows), strict=True):
+        assert got == pytest.approx(want, abs=1e-4)
+
+
+def test_tokens_past_the_lookahead_keep_the_passages_own_cost(monkeypatch) -> None:
+    model = tiny_llama()
+    monkeypatch.setattr(passage_reader, "LOOKAHEAD", 2)
+    rows = one_shorter()
+    reader = PassageReader(model, 1)
+    base, *cuts = reader.read(CONTEXT, PASSAGE, rows)
+    whole = read_whole(model, rows)
+    assert reader.forwards == 2  # the passage once, then every cut in one batch
+    for cut, (got, want) in enumerate(zip(cuts, whole[1:], strict=True)):
+        assert got[:cut] == pytest.approx(base[:cut], abs=1e-4)  # nothing changed before it
+        assert got[cut : cut + 2] == pytest.approx(want[cut : cut + 2], abs=1e-4)
+        assert got[cut + 2 :] == pytest.approx(base[cut + 3 :], abs=1e-4)
+
+
+def test_a_cut_row_sees_the_text_before_its_cut_and_its_own_earlier_tokens() -> None:
+    mask = cut_mask([2, 4], cached=5, width=3)
+    assert mask.shape == (2, 1, 3, 8)
+    assert mask[0, 0, 0].tolist() == [True, True, False, False, False, True, False, False]
+    assert mask[1, 0, 2].tolist() == [True] * 4 + [False, True, True, True]
+
+
+def test_an_adapted_causal_model_prices_a_tighter_rewrite_and_its_locks_hold() -> None:
+    backend = MaskedBackend(tiny_llama(), tiny_table(), shifted=True, force_bidirectional=True)
+    backend.read_prefix_causally()
+    assert backend.passage_reader is not None
+    text = "Intro. The fox really jumps over the lazy dog in Paris, and then it naps at home."
+    target = Span(7, len(text))
+    locks = find_locks(text, target, ["Paris"])
+    edit = Edit(1, text, target, locks, "tighter", EditMode.REWRITE, SamplerSettings(steps=4))
+    proposal = next(e for e in run_edit(backend, edit) if isinstance(e, Proposal))
+    assert backend.passage_reader.forwards >= 2
+    assert "Paris" in proposal.text  # the proposal replaces only the target
+
+
+def test_a_bidirectional_only_model_has_no_reader() -> None:
+    backend = MaskedBackend(tiny_llama(), tiny_table(), shifted=True, force_bidirectional=False)
+    assert backend.passage_reader is None

@@ -1,0 +1,46 @@
+"""A fake passage reader for :func:`engine.shorten.drop_words`: damage from a table, no model.
+
+Each word has a damage (nats): when the word is missing from a candidate, the first token kept
+after it reads that much worse, which is how a real causal model shows a bad cut (the noun
+after a dropped article). Every other kept token costs nothing.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+
+class DamageTable:
+    """Callable as :data:`engine.shorten.TokenCosts`; counts its reads."""
+
+    def __init__(self, spans: Sequence[range], damage: dict[int, float]) -> None:
+        self.word_of = {i: w for w, span in enumerate(spans) for i in span}
+        self.damage = damage  # word index -> nats its absence adds to the next kept token
+        self.reads = 0
+
+    def __call__(self, rows: Sequence[Sequence[int]]) -> list[list[float]]:
+        self.reads += 1
+        return [self.row(row) for row in rows]
+
+    def row(self, kept: Sequence[int]) -> list[float]:
+        present = {self.word_of[i] for i in kept}
+        costs = []
+        for n, i in enumerate(kept):
+            word = self.word_of[i]
+            starts_word = n == 0 or self.word_of[kept[n - 1]] != word
+            previous = self.word_of[kept[n - 1]] if n else -1
+            missing = range(previous + 1, word) if starts_word else range(0)
+            costs.append(sum(self.damage.get(w, 0.0) for w in missing if w not in present))
+        return costs
+
+
+class RecordingReader:
+    """Callable as :data:`engine.canvas.PassageReader`: remembers what it was shown and prices
+    every cut the same (so the fixed word order decides)."""
+
+    def __init__(self) -> None:
+        self.shown: list[tuple[list[int], list[int]]] = []
+
+    def __call__(self, context: list[int], original: list[int]):
+        self.shown.append((context, original))
+        return lambda rows: [[0.0] * len(row) for row in rows]

@@ -58,6 +58,11 @@ class SamplerSettings:
         "masked: reuse the canvas's keys and values between steps, refreshed per block "
         "(Fast-dLLM's dual cache: each step runs only the block's open rows; approximate)",
     )
+    self_check: bool = _opt(
+        True,
+        "rewrites: keep a changed run only where the model, reading causally, finds it at least "
+        "as fluent as the original (masked models that read causally)",
+    )
     entropy_bound: float = _opt(
         1.0, "DiffusionGemma: entropy bound of the sampler (higher: more tokens per step)"
     )

@@ -13,14 +13,19 @@ from __future__ import annotations
 import time
 from collections.abc import Callable, Generator
 from contextlib import closing
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
+from typing import Any
 
 from engine.backends.base import Backend, StepResult, locked_states
-from engine.canvas import Canvas, assemble, build_canvas, check_proposal
+from engine.canvas import Canvas, assemble, build_canvas, check_proposal, context_ids
 from engine.config import SamplerSettings
 from engine.plan import EditPlan
-from engine.protocol import Frame, Metrics, SegmentText, TokenState, TokenView
+from engine.protocol import EditMode, Frame, Metrics, SegmentText, TokenState, TokenView
+from engine.review import REVIEW_LOOKAHEAD, review_rewrite
 from engine.tokens import TokenTable
+
+# Enough characters of the text after a rewrite for the few tokens its last run is read into.
+AFTER_READ_CHARS = 64
 
 
 def never() -> bool:
@@ -62,6 +67,12 @@ class Denoised:
     churn: float
     generated: int  # generated positions that hold content (not the filler)
     settled_at: dict[int, int]  # canvas position → the forward at which it first settled
+    reads: int = 0  # forwards outside the denoising steps (pricing cuts, the self-check)
+
+    @property
+    def forwards(self) -> int:
+        """Every forward the request cost: its denoising steps and the passage reads."""
+        return self.last.forwards + self.reads
 
 
 class DraftTracker:
@@ -122,6 +133,7 @@ def denoise_plan(
     """
     table = backend.table
     reader = getattr(backend, "passage_reader", None)  # optional: see Backend
+    reads_before = reader.forwards if reader is not None else 0
     canvas = build_canvas(plan, table, settings, backend.max_canvas_tokens, reader)
     tracker = DraftTracker(run.request_id, canvas, table)
     yield tracker.frame(initial_step(canvas, settings.steps), run.elapsed())
@@ -129,13 +141,19 @@ def denoise_plan(
     last = yield from step_frames(backend, canvas, tracker, settings, run)
     if last is None:
         return None
+    if reader is not None and settings.self_check and plan.mode is EditMode.REWRITE:
+        reviewed = checked(last, canvas, table, reader)
+        if reviewed.ids != last.ids:
+            last = reviewed
+            yield tracker.frame(last, run.elapsed())
+    reads = reader.forwards - reads_before if reader is not None else 0
     segments = assemble(canvas, last.ids, table)
     text = check_proposal(plan, segments, document, forbidden_texts(table))
     filler = table.specials.filler_id
     generated = sum(1 for i in canvas.generated_positions() if last.ids[i] != filler)
     churn = tracker.churn(last.ids)
     return Denoised(
-        canvas, last, segments, text, first_frame_s, churn, generated, tracker.settled_at
+        canvas, last, segments, text, first_frame_s, churn, generated, tracker.settled_at, reads
     )
 
 
@@ -161,6 +179,15 @@ def step_frames(
             last = result
             yield tracker.frame(result, run.elapsed())
     return last if last is not None else initial_step(canvas, settings.steps)
+
+
+def checked(last: StepResult, canvas: Canvas, table: TokenTable, reader: Any) -> StepResult:
+    """The settled rewrite after the model's own check (:mod:`engine.review`): changed runs it
+    reads as less fluent than the original are put back (the same step, shown again)."""
+    plan, filler = canvas.plan, table.specials.filler_id
+    after = table.encode(plan.after[:AFTER_READ_CHARS])[:REVIEW_LOOKAHEAD]
+    ids = review_rewrite(canvas, last.ids, filler, reader.read, context_ids(plan, [], table), after)
+    return replace(last, ids=ids, draft_ids=ids)
 
 
 def make_metrics(

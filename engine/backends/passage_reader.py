@@ -30,8 +30,9 @@ BATCH = 16
 
 
 class PassageReader:
-    """Reads passages after ``context`` with ``model``, causally; callable as a
-    :data:`~engine.canvas.PassageReader`."""
+    """Reads passages after ``context`` with ``model``, causally. Calling it gives the
+    :data:`~engine.canvas.PassageReader` a shorter rewrite's cuts are priced with; :meth:`read`
+    reads any variants of a passage (:mod:`engine.review` checks a rewrite's changes with it)."""
 
     def __init__(self, model: Any, start_id: int, device: torch.device | str = "cpu") -> None:
         self.model = model
@@ -41,39 +42,43 @@ class PassageReader:
 
     def __call__(self, context: list[int], original: list[int]) -> Any:
         def costs(rows: Sequence[Sequence[int]]) -> list[list[float]]:
-            return self.read(context, original, rows)
+            return self.read_cuts(context, original, rows)
 
         return costs
 
-    @torch.inference_mode()
-    def read(
+    def read_cuts(
         self, context: list[int], original: list[int], rows: Sequence[Sequence[int]]
     ) -> list[list[float]]:
         """NLL of every kept token of each row (indices into ``original``); ``rows[0]`` is read
         whole, the others from where they first differ from it, for :data:`LOOKAHEAD` tokens."""
-        prefix = [self.start_id, *context]
-        current = [original[i] for i in rows[0]]
-        seq = torch.tensor([[*prefix, *current]], device=self.device)
-        out = self.model(input_ids=seq, use_cache=True, is_causal=True)
-        self.forwards += 1
-        logp = out.logits[0, len(prefix) - 1 :].float().log_softmax(-1)  # row k predicts token k
-        base = [-float(logp[k, token]) for k, token in enumerate(current)]
+        current = list(rows[0])
+        cuts = [_cut(current, row) for row in rows[1:]]
+        variants = [(at, [original[i] for i in rest[:LOOKAHEAD]]) for at, rest in cuts]
+        base, fresh = self.read(context, [original[i] for i in current], variants)
+        was = dict(zip(current, base, strict=True))
         answers = [base]
-        cuts = [self._cut(rows[0], row, original) for row in rows[1:]]
-        for first in range(0, len(cuts), BATCH):
-            chunk = cuts[first : first + BATCH]
-            answers += self._read_cuts(out.cache, len(prefix), logp, chunk, base, rows[0])
+        for (at, rest), nlls in zip(cuts, fresh, strict=True):
+            answers.append(base[:at] + nlls + [was[i] for i in rest[len(nlls) :]])
         return answers
 
-    def _cut(
-        self, current: Sequence[int], row: Sequence[int], original: list[int]
-    ) -> tuple[int, list[int], list[int]]:
-        """(where ``row`` leaves ``current``, its kept indices from there, their tokens)."""
-        at = 0
-        while at < min(len(current), len(row)) and current[at] == row[at]:
-            at += 1
-        rest = list(row[at:])
-        return at, rest, [original[i] for i in rest]
+    @torch.inference_mode()
+    def read(
+        self, context: list[int], tokens: list[int], variants: Sequence[tuple[int, list[int]]]
+    ) -> tuple[list[float], list[list[float]]]:
+        """NLL of each of ``tokens`` after ``context``, and of each variant's tail: a variant
+        ``(at, tail)`` is ``tokens[:at]`` followed by ``tail`` (only the tail is read)."""
+        prefix = [self.start_id, *context]
+        seq = torch.tensor([[*prefix, *tokens]], device=self.device)
+        out = self.model(input_ids=seq, use_cache=True, is_causal=True)
+        self.forwards += 1
+        # Row k predicts tokens[k]; the last row, what would follow them all.
+        logp = out.logits[0, len(prefix) - 1 :].float().log_softmax(-1)
+        base = [-float(logp[k, token]) for k, token in enumerate(tokens)]
+        fresh: list[list[float]] = []
+        for first in range(0, len(variants), BATCH):
+            chunk = variants[first : first + BATCH]
+            fresh += self._read_tails(out.cache, len(prefix), logp, chunk)
+        return base, fresh
 
     def _repeated(self, cache: Any, times: int) -> Any:
         """A copy of ``cache`` with its one row repeated ``times`` (the original is untouched)."""
@@ -85,38 +90,33 @@ class PassageReader:
             copy.update(keys, found.values.expand(times, -1, -1, -1).contiguous(), layer)
         return copy
 
-    def _read_cuts(
+    def _read_tails(
         self,
         cache: Any,
         offset: int,
         logp: torch.Tensor,
-        cuts: list[tuple[int, list[int], list[int]]],
-        base: list[float],
-        current: Sequence[int],
+        variants: Sequence[tuple[int, list[int]]],
     ) -> list[list[float]]:
-        """One batched forward: each cut's next :data:`LOOKAHEAD` tokens after its kept rows."""
-        width = max(1, min(LOOKAHEAD, max(len(tokens) for _, _, tokens in cuts)))
-        ids = torch.full((len(cuts), width), self.start_id, device=self.device)
-        positions = torch.zeros((len(cuts), width), dtype=torch.long, device=self.device)
-        for n, (at, _, tokens) in enumerate(cuts):
-            head = tokens[:width]
-            ids[n, : len(head)] = torch.tensor(head, device=self.device)
+        """One batched forward: each variant's tail after the kept rows before its ``at``."""
+        width = max(1, max(len(tail) for _, tail in variants))
+        ids = torch.full((len(variants), width), self.start_id, device=self.device)
+        positions = torch.zeros((len(variants), width), dtype=torch.long, device=self.device)
+        for n, (at, tail) in enumerate(variants):
+            if tail:
+                ids[n, : len(tail)] = torch.tensor(tail, device=self.device)
             positions[n] = offset + at + torch.arange(width, device=self.device)
-        mask = cut_mask([offset + at for at, _, _ in cuts], cache.get_seq_length(), width)
+        mask = cut_mask([offset + at for at, _ in variants], cache.get_seq_length(), width)
         read = self.model(
-            input_ids=ids, position_ids=positions, cache=self._repeated(cache, len(cuts)),
+            input_ids=ids, position_ids=positions, cache=self._repeated(cache, len(variants)),
             attention_mask=mask.to(self.device), use_cache=True,
         )  # fmt: skip
         self.forwards += 1
         later = read.logits.float().log_softmax(-1)
-        was = dict(zip(current, base, strict=True))
         answers = []
-        for n, (at, rest, tokens) in enumerate(cuts):
-            fresh = [-float(logp[at, tokens[0]])] if tokens else []
-            fresh += [
-                -float(later[n, j, tokens[j + 1]]) for j in range(min(width, len(tokens)) - 1)
-            ]
-            answers.append(base[:at] + fresh + [was[i] for i in rest[len(fresh) :]])
+        for n, (at, tail) in enumerate(variants):
+            nlls = [-float(logp[at, tail[0]])] if tail else []
+            nlls += [-float(later[n, j, tail[j + 1]]) for j in range(len(tail) - 1)]
+            answers.append(nlls)
         return answers
 
 
@@ -129,3 +129,11 @@ def cut_mask(kept: list[int], cached: int, width: int) -> torch.Tensor:
     return torch.cat(
         [old[:, None, :].expand(-1, width, -1), new[None].expand(len(kept), -1, -1)], dim=2
     )[:, None]
+
+
+def _cut(current: Sequence[int], row: Sequence[int]) -> tuple[int, list[int]]:
+    """Where ``row`` first differs from ``current``, and the indices it keeps from there."""
+    at = 0
+    while at < min(len(current), len(row)) and current[at] == row[at]:
+        at += 1
+    return at, list(row[at:])

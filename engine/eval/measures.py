@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 import statistics
 from collections.abc import Sequence
+from difflib import SequenceMatcher
 from typing import Any
 
 import torch
@@ -48,6 +49,18 @@ def content_kept(original: str, output: str) -> float:
     if not wanted:
         return 1.0
     return len(wanted & content_words(output)) / len(wanted)
+
+
+def words_changed(original: str, output: str) -> float:
+    """Share of the original's words that the output does not keep in order (0: unchanged).
+
+    A rewrite's fluency alone would reward handing the paragraph back as it was: this says how
+    much of it a rewrite actually rewrote."""
+    before, after = original.split(), output.split()
+    if not before:
+        return 0.0
+    same = SequenceMatcher(None, before, after, autojunk=False).get_matching_blocks()
+    return 1.0 - sum(block.size for block in same) / len(before)
 
 
 def repeated_trigram_share(ids: Sequence[int]) -> float:

@@ -96,6 +96,12 @@ def rewrite_rows(d: dict[str, Any], a: dict[str, Any]) -> list[Row]:
             _f(a["lock_edges_kept"], pct=True),
             _goal("100%", d["lock_edges_kept"] == 1.0),
         ),
+        (
+            "rewrite: original words changed (mean)",
+            _f(d.get("words_changed"), pct=True),
+            _f(a.get("words_changed"), pct=True),
+            "",
+        ),
         ("rewrite: median length ratio", _f(d["length_ratio"]), _f(a["length_ratio"]), ""),
         (
             "rewrite: 'tighter' length ratio (median)",

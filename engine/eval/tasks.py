@@ -109,6 +109,7 @@ def rewrite_record(case: Rewrite, out: Output, judge: Judge) -> Record:
         instruction=case.instruction,
         length_ratio=m.length_ratio(case.paragraph, out.text),
         content_kept=m.content_kept(unlocked, out.text),
+        words_changed=m.words_changed(case.paragraph, out.text),
         locks_kept=m.locks_kept(out.text, locks),
         lock_edges_kept=kept,
         lock_edges=edges,
@@ -124,6 +125,7 @@ def rewrite_summary(rs: Sequence[Record], original_nll: float | None) -> Record:
         "length_ratio": m.median([r["length_ratio"] for r in rs]),
         "tighter_length_ratio": m.median(tighter),
         "content_kept": m.mean([r["content_kept"] for r in rs]),
+        "words_changed": m.mean([r.get("words_changed") for r in rs]),
         "locks_kept": sum(r["locks_kept"] for r in rs) / max(len(rs), 1),
         "lock_edges_kept": sum(r["lock_edges_kept"] for r in rs)
         / max(sum(r["lock_edges"] for r in rs), 1),

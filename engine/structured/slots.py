@@ -193,7 +193,7 @@ class FillRound:
         else:
             stats.redenoised += len(self.keys)
         stats.rounds += 1
-        stats.forwards += done.last.forwards
+        stats.forwards += done.forwards
         stats.generated += done.generated
 
     def settled_by_value(self, done: Denoised) -> dict[str, int]:

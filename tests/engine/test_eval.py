@@ -290,3 +290,12 @@ def test_a_template_word_glued_into_a_value_is_not_sensible():
     assert plausible.json_values({"full_name": "Adaretnameemail", "email": "a"}, schema)[0] == 1
     assert plausible.json_values({"full_name": "Ada Lovelace", "email": "a"}, schema)[0] == 2
     assert plausible.json_values({"full_name": "Londonfalsetrue", "email": "a"}, schema)[0] == 1
+
+
+def test_words_changed_counts_what_a_rewrite_did_not_keep_in_order() -> None:
+    original = "the cat sat on the mat"
+    assert m.words_changed(original, original) == 0.0
+    assert m.words_changed(original, "the cat sat on a mat") == pytest.approx(1 / 6)
+    assert m.words_changed(original, "a dog lay under that rug") == 1.0
+    assert m.words_changed(original, "") == 1.0
+    assert m.words_changed("", "anything") == 0.0

@@ -40,7 +40,7 @@ def test_reading_only_after_each_cut_gives_what_reading_it_whole_does(monkeypatc
     monkeypatch.setattr(passage_reader, "LOOKAHEAD", len(PASSAGE))
     monkeypatch.setattr(passage_reader, "BATCH", 3)  # several batches, one cache each
     rows = one_shorter()
-    fast = PassageReader(model, 1).read(CONTEXT, PASSAGE, rows)
+    fast = PassageReader(model, 1).read_cuts(CONTEXT, PASSAGE, rows)
     for got, want in zip(fast, read_whole(model, rows), strict=True):
         assert got == pytest.approx(want, abs=1e-4)
 
@@ -50,7 +50,7 @@ def test_tokens_past_the_lookahead_keep_the_passages_own_cost(monkeypatch) -> No
     monkeypatch.setattr(passage_reader, "LOOKAHEAD", 2)
     rows = one_shorter()
     reader = PassageReader(model, 1)
-    base, *cuts = reader.read(CONTEXT, PASSAGE, rows)
+    base, *cuts = reader.read_cuts(CONTEXT, PASSAGE, rows)
     whole = read_whole(model, rows)
     assert reader.forwards == 2  # the passage once, then every cut in one batch
     for cut, (got, want) in enumerate(zip(cuts, whole[1:], strict=True)):

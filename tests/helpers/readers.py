@@ -44,3 +44,17 @@ class RecordingReader:
     def __call__(self, context: list[int], original: list[int]):
         self.shown.append((context, original))
         return lambda rows: [[0.0] * len(row) for row in rows]
+
+
+class TokenPriceReader:
+    """Callable as :data:`engine.review.VariantReader`: each token costs its price (default 1
+    nat) wherever it stands, so a test decides which version of a run reads better."""
+
+    def __init__(self, prices: dict[int, float]) -> None:
+        self.prices = prices
+        self.calls: list[tuple[list[int], list[int], list[tuple[int, list[int]]]]] = []
+
+    def __call__(self, context: list[int], tokens: list[int], variants):
+        self.calls.append((context, list(tokens), list(variants)))
+        price = lambda token: self.prices.get(token, 1.0)  # noqa: E731
+        return [price(t) for t in tokens], [[price(t) for t in tail] for _, tail in variants]

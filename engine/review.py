@@ -1,0 +1,95 @@
+"""The model checking its own rewrite: a changed run stays only where it reads at least as well.
+
+A rewrite renoises part of the paragraph and the model writes those positions again. The
+embedded model fills them less fluently than its base wrote the original ("we'll get let you
+know the report"), so most of what a polish changed made the paragraph worse, and the user had
+to find and reject each such hunk in the diff. Yet the same model, reading causally (as it
+reads the text before its canvas), is as good a judge of fluency as its base
+(:mod:`engine.backends.passage_reader`). So before a rewrite is offered, each run of changed
+words is read twice, as written and put back as it was, and it stays only if the total NLL of
+the run and the few tokens after it is no higher as written. A change that fixes something
+("Their going" → "They're going") reads better and stays; one that breaks a sentence goes.
+
+Only runs that touch the seed are checked: text a draft or a rewrite's extra room adds where
+nothing stood is the model's to write. Locked positions never change, so they split runs.
+Pure functions over ids and a reader, so tests can pin them down without a model.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+
+from engine.canvas import Canvas, Kind
+
+# Tokens after a run that are read with it: a change shows its cost in how the text goes on.
+REVIEW_LOOKAHEAD = 4
+
+# PassageReader.read: (context, tokens, variants as (at, tail)) -> (NLL of each token, of each
+# variant's tail).
+VariantReader = Callable[
+    [list[int], list[int], Sequence[tuple[int, list[int]]]],
+    tuple[list[float], list[list[float]]],
+]
+
+
+def changed_runs(canvas: Canvas, ids: Sequence[int], filler: int) -> list[range]:
+    """Maximal runs of free positions that hold something other than their seed (content past
+    the seed counts as a change from the filler), kept only if they touch a seeded position."""
+    runs: list[range] = []
+    start: int | None = None
+    for i in range(len(canvas) + 1):
+        changed = (
+            i < len(canvas) and canvas.kinds[i] is Kind.FREE and ids[i] != _was(canvas, i, filler)
+        )
+        if changed and start is None:
+            start = i
+        elif not changed and start is not None:
+            if any(canvas.seeded[start:i]):
+                runs.append(range(start, i))
+            start = None
+    return runs
+
+
+def review_rewrite(
+    canvas: Canvas,
+    ids: Sequence[int],
+    filler: int,
+    reader: VariantReader,
+    context: list[int],
+    after: list[int],
+) -> list[int]:
+    """``ids`` with every changed run the model reads as less fluent put back as it was.
+
+    ``context`` and ``after`` are the tokens around the canvas; the text read is the canvas
+    without its filler, then ``after`` (a run at the end is read leading into it).
+    """
+    runs = changed_runs(canvas, ids, filler)
+    if not runs:
+        return list(ids)
+    visible = [i for i, token in enumerate(ids) if token != filler]
+    tokens = [ids[i] for i in visible] + list(after)
+    variants, spans = [], []
+    for run in runs:
+        at = _first_at_or_after(visible, run.start, len(visible))
+        stop = _first_at_or_after(visible, run.stop, len(visible))
+        tail = tokens[stop : stop + REVIEW_LOOKAHEAD]
+        original = [canvas.seed_ids[i] for i in run if canvas.seeded[i]]
+        variants.append((at, original + tail))
+        spans.append((at, stop + len(tail)))
+    written, put_back = reader(context, tokens, variants)
+    out = list(ids)
+    for run, (at, stop), nlls in zip(runs, spans, put_back, strict=True):
+        if sum(written[at:stop]) > sum(nlls):
+            for i in run:
+                out[i] = _was(canvas, i, filler)
+    return out
+
+
+def _was(canvas: Canvas, position: int, filler: int) -> int:
+    """What a free position held before the rewrite: its seed token, or nothing (the filler)."""
+    return canvas.seed_ids[position] if canvas.seeded[position] else filler
+
+
+def _first_at_or_after(visible: Sequence[int], position: int, default: int) -> int:
+    """Index into the filler-free text of the first visible position at or after ``position``."""
+    return next((k for k, i in enumerate(visible) if i >= position), default)

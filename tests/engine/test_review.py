@@ -1,0 +1,87 @@
+"""The model's own check of a rewrite: changed runs that read worse are put back (review)."""
+
+from __future__ import annotations
+
+from hypothesis import given
+from hypothesis import strategies as st
+
+from engine.canvas import Canvas, Kind
+from engine.plan import find_locks, plan_edit
+from engine.protocol import Edit, Span
+from engine.review import REVIEW_LOOKAHEAD, changed_runs, review_rewrite
+from tests.helpers.readers import TokenPriceReader
+
+FILLER = 0
+PLAN = plan_edit(Edit(1, "a b", Span(0, 3), find_locks("a b", Span(0, 3), [])))
+F, L = Kind.FREE, Kind.LOCKED
+
+
+def canvas(seed: list[int], kinds: list[Kind], seeded: list[bool]) -> Canvas:
+    return Canvas(PLAN, tuple(seed), tuple(kinds), (0,) * len(seed), tuple(seeded))
+
+
+SEED = [10, 11, 12, 90, 13, 14, FILLER, FILLER]
+KINDS = [F, F, F, L, F, F, F, F]
+SEEDED = [True, True, True, True, True, True, False, False]
+
+
+def test_changed_runs_are_split_by_locks_and_unchanged_words() -> None:
+    c = canvas(SEED, KINDS, SEEDED)
+    ids = [10, 21, 22, 90, 23, 14, 24, FILLER]
+    assert changed_runs(c, ids, FILLER) == [range(1, 3), range(4, 5)]
+    # Text written only where nothing stood (the room past the seed) is not checked.
+    assert changed_runs(c, [10, 11, 12, 90, 13, 14, 24, 25], FILLER) == []
+
+
+def test_a_run_that_reads_worse_goes_back_and_one_that_reads_better_stays() -> None:
+    c = canvas(SEED, KINDS, SEEDED)
+    ids = [10, 21, 22, 90, 23, 14, FILLER, FILLER]
+    reader = TokenPriceReader({21: 3.0, 22: 3.0, 23: 0.1})  # 21 22 worse, 23 better
+    out = review_rewrite(c, ids, FILLER, reader, [7], [])
+    assert out == [10, 11, 12, 90, 23, 14, FILLER, FILLER]
+    [(context, tokens, variants)] = reader.calls
+    assert context == [7] and tokens == [10, 21, 22, 90, 23, 14]
+    assert variants == [(1, [11, 12, 90, 23, 14]), (4, [13, 14])]
+
+
+def test_a_run_ending_the_canvas_is_read_into_the_text_after_it() -> None:
+    c = canvas([10, 11], [F, F], [True, True])
+    reader = TokenPriceReader({})
+    review_rewrite(c, [10, 31], FILLER, reader, [], [40, 41, 42, 43, 44, 45])
+    [(_, tokens, variants)] = reader.calls
+    assert tokens == [10, 31, 40, 41, 42, 43, 44, 45]
+    assert variants == [(1, [11, *[40, 41, 42, 43, 44, 45][:REVIEW_LOOKAHEAD]])]
+
+
+def test_a_deleted_word_is_read_back_in_and_an_added_one_read_out() -> None:
+    c = canvas([10, 11, 12, FILLER], [F, F, F, F], [True, True, True, False])
+    reader = TokenPriceReader({11: 5.0})
+    # The model dropped 11 (filler in its place) and wrote 30 in the room past the seed.
+    out = review_rewrite(c, [10, FILLER, 12, 30], FILLER, reader, [], [])
+    assert out == [10, FILLER, 12, 30]  # 11 costs more than leaving it out: the change stays
+    assert reader.calls[0][2] == [(1, [11, 12, 30])]
+
+
+def test_nothing_changed_means_nothing_read() -> None:
+    c = canvas(SEED, KINDS, SEEDED)
+    reader = TokenPriceReader({})
+    assert review_rewrite(c, SEED, FILLER, reader, [], []) == SEED
+    assert reader.calls == []
+
+
+@given(
+    changes=st.lists(st.tuples(st.integers(0, 7), st.integers(20, 30)), max_size=8),
+    prices=st.dictionaries(st.integers(10, 30), st.floats(0, 5)),
+)
+def test_every_position_ends_as_written_or_as_it_was(
+    changes: list[tuple[int, int]], prices: dict[int, float]
+) -> None:
+    c = canvas(SEED, KINDS, SEEDED)
+    ids = list(SEED)
+    for at, token in changes:
+        if KINDS[at] is F:
+            ids[at] = token
+    out = review_rewrite(c, ids, FILLER, TokenPriceReader(prices), [], [])
+    for i, token in enumerate(out):
+        assert token in (ids[i], SEED[i] if SEEDED[i] else FILLER)
+    assert out[3] == SEED[3]  # the lock

@@ -32,8 +32,13 @@ class CharsetConstraint:
     chars: frozenset[str]
     single: bool = False  # one character per token: a fixed-width run of positions
     min_chars: int = 1  # 2: whole words rather than a letter that starts one
+    lead: str = ""  # " ": the token starts with a space, then ``chars`` only (" Marco")
 
     def allows(self, token_text: str) -> bool:
+        if self.lead:
+            if not token_text.startswith(self.lead):
+                return False
+            token_text = token_text[len(self.lead) :]
         if (self.single and len(token_text) != 1) or len(token_text) < self.min_chars:
             return False
         return bool(token_text) and all(ch in self.chars for ch in token_text)

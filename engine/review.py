@@ -10,8 +10,10 @@ words is read twice, as written and put back as it was, and it stays only if the
 the run and the few tokens after it is no higher as written. A change that fixes something
 ("Their going" → "They're going") reads better and stays; one that breaks a sentence goes.
 
-Only runs that touch the seed are checked: text a draft or a rewrite's extra room adds where
-nothing stood is the model's to write. Locked positions never change, so they split runs.
+Text a rewrite adds in its extra room is a change like any other and is read out the same
+way: it stays only where the paragraph reads better with it (the model otherwise ended
+paragraphs with "We're" or " Answer:"). Drafts are not checked: all of a draft is new.
+Locked positions never change, so they split runs.
 Pure functions over ids and a reader, so tests can pin them down without a model.
 """
 
@@ -33,8 +35,8 @@ VariantReader = Callable[
 
 
 def changed_runs(canvas: Canvas, ids: Sequence[int], filler: int) -> list[range]:
-    """Maximal runs of free positions that hold something other than their seed (content past
-    the seed counts as a change from the filler), kept only if they touch a seeded position."""
+    """Maximal runs of free positions that hold something other than before the rewrite: their
+    seed token, or nothing (the filler) in the room past the seed."""
     runs: list[range] = []
     start: int | None = None
     for i in range(len(canvas) + 1):
@@ -44,8 +46,7 @@ def changed_runs(canvas: Canvas, ids: Sequence[int], filler: int) -> list[range]
         if changed and start is None:
             start = i
         elif not changed and start is not None:
-            if any(canvas.seeded[start:i]):
-                runs.append(range(start, i))
+            runs.append(range(start, i))
             start = None
     return runs
 

@@ -196,7 +196,8 @@ class TokenTable:
         if isinstance(constraint, CharsetConstraint):
             # Only tokens that start with an allowed character can qualify: a few, not all.
             index = self._first_chars()
-            candidates = (i for ch in constraint.chars for i in index.get(ch, ()))
+            firsts = constraint.lead[:1] or constraint.chars
+            candidates = (i for ch in firsts for i in index.get(ch, ()))
         for token_id in candidates:
             if token_id not in self.specials.banned and constraint.allows(self.text(token_id)):
                 yield token_id
@@ -217,7 +218,9 @@ def _has_control(text: str) -> bool:
 
 
 @cache
-def charset(name: str, chars: str, single: bool = False, min_chars: int = 1) -> CharsetConstraint:
+def charset(
+    name: str, chars: str, single: bool = False, min_chars: int = 1, lead: str = ""
+) -> CharsetConstraint:
     """Tokens made only of ``chars`` (``single``: of exactly one such character; ``min_chars``:
-    of at least that many)."""
-    return CharsetConstraint(name, frozenset(chars), single, min_chars)
+    of at least that many), after ``lead`` when one is given."""
+    return CharsetConstraint(name, frozenset(chars), single, min_chars, lead)

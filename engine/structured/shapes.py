@@ -59,10 +59,11 @@ def upto(chars: str, low: int, high: int) -> Run:
     return Run(charset(f"one:{chars}", chars, single=True), high, low)
 
 
-def tokens(chars: str, budget: int, least: int = 1, min_chars: int = 1) -> Run:
+def tokens(chars: str, budget: int, least: int = 1, min_chars: int = 1, lead: str = "") -> Run:
     """Up to ``budget`` tokens made only of ``chars`` (at least ``least`` of them; each of at
-    least ``min_chars`` characters)."""
-    return Run(charset(f"chars:{chars}:{min_chars}", chars, min_chars=min_chars), budget, least)
+    least ``min_chars`` characters, after ``lead`` when one is given)."""
+    name = f"chars:{lead}:{chars}:{min_chars}"
+    return Run(charset(name, chars, min_chars=min_chars, lead=lead), budget, least)
 
 
 def choice(name: str, texts: tuple[str, ...]) -> Run:

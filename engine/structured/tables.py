@@ -41,6 +41,7 @@ DIGITS = "0123456789"
 CELL_WORDS = ExcludingConstraint("table-cell-words", CELL_SAFE.banned | frozenset(DIGITS))
 # Marks a text cell may use only when a filled cell of its column does.
 CELL_MARKS = "-_=*#~+<>[]{}():;/"
+CELL_LEAD = " "  # what a text cell's first token starts with (see TableProblem.writes_space)
 NUMBER = re.compile(r"-?[0-9]+([.,][0-9]+)*")
 DATE = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}")
 MAX_CHOICES = 6  # a column with more distinct values than this is free text
@@ -74,7 +75,8 @@ class TableProblem:
         elif kind == "text":
             longest = max((len(self.tokens.encode(v)) for v in values), default=TEXT_TOKENS)
             budget = min(self.budget, max(TEXT_TOKENS, math.ceil(TEXT_SLACK * longest)))
-            shape = word_shape(self.markdown.header.cell(col), budget, text_safe(values))
+            header = self.markdown.header.cell(col)
+            shape = word_shape(header, budget, text_safe(values), lead=CELL_LEAD)
         else:
             return ()
         filler = self.tokens.specials.filler_id
@@ -134,6 +136,8 @@ class TableProblem:
                 if key not in values and key not in open_cells:
                     continue
                 lead, trail = cell_padding(row.line[a:b])
+                if key in open_cells and lead and self.writes_space(col):
+                    lead -= 1  # the cell's first token carries it
                 out.append((row.line[cursor : a + lead], None))
                 out.append((values.get(key, ""), key))
                 cursor = b - trail
@@ -142,10 +146,18 @@ class TableProblem:
             out.append(("\n|", None))
             for col in range(1, t.columns + 1):
                 key = (extra, col)
-                out.append((" ", None))
+                open_ = key in open_cells and self.writes_space(col)
+                out.append(("" if open_ else " ", None))
                 out.append((values.get(key, ""), key))
                 out.append((" |", None))
         return out
+
+    def writes_space(self, col: int) -> bool:
+        """Whether an open cell of ``col`` starts with its own space: a shaped text column's
+        first word is " Marco", as the model read table cells in training. Locked before the
+        cell, the space came out as a lone token and the cell then began with a word piece
+        ("| urn. . . .", "| urnace. .")."""
+        return bool(self.shapes.get(col)) and self.kinds[col - 1][0] == "text"
 
     def read(self, key: Any, texts: list[str]) -> Any:
         kind, values = self.kinds[key[1] - 1]

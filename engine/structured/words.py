@@ -55,18 +55,21 @@ def key_words(key: str) -> set[str]:
     return set(words) | {"".join(words)}
 
 
-def word_shape(key: str, budget: int, safe: ExcludingConstraint, min_length: int = 0) -> Shape:
+def word_shape(
+    key: str, budget: int, safe: ExcludingConstraint, min_length: int = 0, lead: str = ""
+) -> Shape:
     """A word first (a token of two letters or more: a 135M model left to itself starts a name
     with one capital and stops), then up to ``budget - 1`` more tokens of the right kind, enough
     of them to reach ``min_length`` characters (every token holds one at least).
 
     A name goes on in lowercase ("Al" + "an": the model otherwise stops at "Al"); prose
     (``description``, ``title``…) has a second word ("Design" + " review", not "POS").
+    ``lead`` starts the first word (a table cell's space: " Marco", as the model read cells).
     """
     words = key_words(key)
     if words & PHONES:
-        return ("+", upto(string.digits, 7, 11))
-    head = tokens(LETTERS, 1, 1, min_chars=2)
+        return (lead + "+", upto(string.digits, 7, 11))
+    head = tokens(LETTERS, 1, 1, min_chars=2, lead=lead)
     rest = budget - 1
     if rest <= 0:
         return (head,)

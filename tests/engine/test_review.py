@@ -28,9 +28,9 @@ SEEDED = [True, True, True, True, True, True, False, False]
 def test_changed_runs_are_split_by_locks_and_unchanged_words() -> None:
     c = canvas(SEED, KINDS, SEEDED)
     ids = [10, 21, 22, 90, 23, 14, 24, FILLER]
-    assert changed_runs(c, ids, FILLER) == [range(1, 3), range(4, 5)]
-    # Text written only where nothing stood (the room past the seed) is not checked.
-    assert changed_runs(c, [10, 11, 12, 90, 13, 14, 24, 25], FILLER) == []
+    assert changed_runs(c, ids, FILLER) == [range(1, 3), range(4, 5), range(6, 7)]
+    # Text written where nothing stood (the room past the seed) is a change too.
+    assert changed_runs(c, [10, 11, 12, 90, 13, 14, 24, 25], FILLER) == [range(6, 8)]
 
 
 def test_a_run_that_reads_worse_goes_back_and_one_that_reads_better_stays() -> None:
@@ -55,11 +55,12 @@ def test_a_run_ending_the_canvas_is_read_into_the_text_after_it() -> None:
 
 def test_a_deleted_word_is_read_back_in_and_an_added_one_read_out() -> None:
     c = canvas([10, 11, 12, FILLER], [F, F, F, F], [True, True, True, False])
-    reader = TokenPriceReader({11: 5.0})
+    reader = TokenPriceReader({11: 5.0, 30: 2.0})
     # The model dropped 11 (filler in its place) and wrote 30 in the room past the seed.
     out = review_rewrite(c, [10, FILLER, 12, 30], FILLER, reader, [], [])
-    assert out == [10, FILLER, 12, 30]  # 11 costs more than leaving it out: the change stays
-    assert reader.calls[0][2] == [(1, [11, 12, 30])]
+    # 11 costs more than leaving it out: that change stays; 30 costs more than nothing: it goes.
+    assert out == [10, FILLER, 12, FILLER]
+    assert reader.calls[0][2] == [(1, [11, 12, 30]), (2, [])]
 
 
 def test_nothing_changed_means_nothing_read() -> None:

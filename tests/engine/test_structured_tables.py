@@ -181,3 +181,23 @@ def test_a_name_column_gets_no_mark_its_names_do_not_use() -> None:
     assert plain.chars >= set("Pa ") and "-" not in plain.chars
     hyphened = word_shape("Owner", 6, text_safe(("Jean-Luc", "Marco")))[-1].constraint
     assert "-" in hyphened.chars
+
+
+def test_an_open_text_cell_writes_its_own_leading_space() -> None:
+    from engine.plan import Locked, Slot
+    from engine.structured.tables import table_problem
+
+    at = DOC.find("|")
+    request = Fill(1, FillKind.TABLE, DOC, Span(at, at), cells="all")
+    segments, owners = table_problem(request, tiny_table()).layout({})
+    first = owners.index((2, 1))  # "ink": a text column; the request refills every cell
+    before, head = segments[first - 1], segments[first]
+    assert isinstance(before, Locked) and before.text.endswith("\n|")
+    assert isinstance(head, Slot) and head.constraint.allows(" Marco")
+    assert not head.constraint.allows("Marco") and not head.constraint.allows(" 12")
+    qty = owners.index((2, 2))  # a number column keeps its space locked
+    assert segments[qty - 1].text.endswith("| ")
+    for seed in range(3):
+        filled = fill(cells="all", settings=SamplerSettings(seed=seed))
+        for line in filled.value.splitlines()[2:]:
+            assert line.startswith("| ") and not line.startswith("|  ")

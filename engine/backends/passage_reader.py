@@ -22,6 +22,8 @@ from typing import Any
 
 import torch
 
+from engine.backends.prefix_cache import PrefixCache
+
 # Tokens after a cut whose NLL is read again: the damage of dropping a word shows in the next
 # few tokens (the noun after a dropped article, the verb after a dropped subject).
 LOOKAHEAD = 4
@@ -39,6 +41,9 @@ class PassageReader:
         self.start_id = start_id
         self.device = torch.device(device)
         self.forwards = 0  # model calls so far (tests and benchmarks read the cost here)
+        # The context is the same in every round of one request and mostly in the next edit's:
+        # encoded once, kept, and cut back where it changes (causal, so exact).
+        self.context_cache = PrefixCache()
 
     def __call__(self, context: list[int], original: list[int]) -> Any:
         def costs(rows: Sequence[Sequence[int]]) -> list[list[float]]:
@@ -68,16 +73,24 @@ class PassageReader:
         """NLL of each of ``tokens`` after ``context``, and of each variant's tail: a variant
         ``(at, tail)`` is ``tokens[:at]`` followed by ``tail`` (only the tail is read)."""
         prefix = [self.start_id, *context]
-        seq = torch.tensor([[*prefix, *tokens]], device=self.device)
-        out = self.model(input_ids=seq, use_cache=True, is_causal=True)
-        self.forwards += 1
-        # Row k predicts tokens[k]; the last row, what would follow them all.
-        logp = out.logits[0, len(prefix) - 1 :].float().log_softmax(-1)
-        base = [-float(logp[k, token]) for k, token in enumerate(tokens)]
-        fresh: list[list[float]] = []
-        for first in range(0, len(variants), BATCH):
-            chunk = variants[first : first + BATCH]
-            fresh += self._read_tails(out.cache, len(prefix), logp, chunk)
+        # The prefix's last row stays out of the kept cache: it predicts the first token.
+        kept = torch.tensor(prefix[:-1], dtype=torch.long, device=self.device)
+        encoded = self.context_cache.encoded_tokens
+        cache = self.context_cache.holding(self.model, kept) if len(kept) else None
+        self.forwards += int(self.context_cache.encoded_tokens > encoded)
+        seq = torch.tensor([[prefix[-1], *tokens]], device=self.device)
+        try:
+            out = self.model(input_ids=seq, cache=cache, use_cache=True, is_causal=True)
+            self.forwards += 1
+            # Row k predicts tokens[k]; the last row, what would follow them all.
+            logp = out.logits[0].float().log_softmax(-1)
+            base = [-float(logp[k, token]) for k, token in enumerate(tokens)]
+            fresh: list[list[float]] = []
+            for first in range(0, len(variants), BATCH):
+                chunk = variants[first : first + BATCH]
+                fresh += self._read_tails(out.cache, len(prefix), logp, chunk)
+        finally:
+            self.context_cache.forget_beyond_prefix()
         return base, fresh
 
     def _repeated(self, cache: Any, times: int) -> Any:

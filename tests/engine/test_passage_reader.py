@@ -52,7 +52,9 @@ def test_tokens_past_the_lookahead_keep_the_passages_own_cost(monkeypatch) -> No
     reader = PassageReader(model, 1)
     base, *cuts = reader.read_cuts(CONTEXT, PASSAGE, rows)
     whole = read_whole(model, rows)
-    assert reader.forwards == 2  # the passage once, then every cut in one batch
+    assert reader.forwards == 3  # the context, the passage, then every cut in one batch
+    reader.read_cuts(CONTEXT, PASSAGE, rows)
+    assert reader.forwards == 5  # the context is kept: only the passage and the cuts again
     for cut, (got, want) in enumerate(zip(cuts, whole[1:], strict=True)):
         assert got[:cut] == pytest.approx(base[:cut], abs=1e-4)  # nothing changed before it
         assert got[cut : cut + 2] == pytest.approx(want[cut : cut + 2], abs=1e-4)
@@ -82,3 +84,16 @@ def test_an_adapted_causal_model_prices_a_tighter_rewrite_and_its_locks_hold() -
 def test_a_bidirectional_only_model_has_no_reader() -> None:
     backend = MaskedBackend(tiny_llama(), tiny_table(), shifted=True, force_bidirectional=False)
     assert backend.passage_reader is None
+
+
+def test_a_passage_without_context_is_read_from_the_start_token() -> None:
+    model = tiny_llama()
+    base, [tail] = PassageReader(model, 1).read([], PASSAGE[:4], [(2, [PASSAGE[3]])])
+    seq = torch.tensor([[1, *PASSAGE[:4]]])
+    with torch.inference_mode():
+        logp = model(input_ids=seq).logits[0, :-1].float().log_softmax(-1)
+    assert base == pytest.approx([-float(logp[k, t]) for k, t in enumerate(PASSAGE[:4])], abs=1e-4)
+    skipped = torch.tensor([[1, *PASSAGE[:2], PASSAGE[3]]])
+    with torch.inference_mode():
+        want = -float(model(input_ids=skipped).logits[0, 2].float().log_softmax(-1)[PASSAGE[3]])
+    assert tail == pytest.approx([want], abs=1e-4)

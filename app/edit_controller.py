@@ -205,7 +205,12 @@ class EditController(QObject):
         self.review.show()
         self.review.setFocus()
         self.stateChanged.emit(EditState.REVIEWING)
-        if not diff.hunks:
+        if not diff.hunks and proposal.metrics.put_back:
+            self.message.emit(
+                "No change: the model read each change it tried as less fluent than your text "
+                "and put it back."
+            )
+        elif not diff.hunks:
             self.message.emit("The model proposed no change.")
         else:
             self.message.emit(

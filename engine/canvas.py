@@ -83,7 +83,8 @@ def free_budget(
     four fifths of the original, which is how the instruction reaches a model too small to
     follow it on its own. :func:`build_canvas` then seeds the gap with the original minus words
     dropped all over it (:func:`engine.shorten.drop_words`), so the rewrite keeps the whole
-    passage rather than its first four fifths; the joins those drops leave are renoised first.
+    passage rather than its first four fifths, the words priced by the backend's
+    :data:`PassageReader` when it has one; the joins those drops leave are renoised first.
     """
     if any(word in instruction.lower() for word in SHORTER_WORDS):
         return max(1, math.ceil(seed_tokens * SHORTER_SHARE))

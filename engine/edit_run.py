@@ -34,7 +34,7 @@ def run_edit(
         yield Cancelled(edit.request_id)
         return
     metrics = make_metrics(
-        done.first_frame_s, run.elapsed(), done.forwards, done.generated, done.churn
+        done.first_frame_s, run.elapsed(), done.forwards, done.generated, done.churn, done.put_back
     )
     yield Proposal(
         edit.request_id, edit.target, done.text, done.segments, plan.locked_texts, metrics

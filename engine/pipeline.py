@@ -21,7 +21,7 @@ from engine.canvas import Canvas, assemble, build_canvas, check_proposal, contex
 from engine.config import SamplerSettings
 from engine.plan import EditPlan
 from engine.protocol import EditMode, Frame, Metrics, SegmentText, TokenState, TokenView
-from engine.review import REVIEW_LOOKAHEAD, review_rewrite
+from engine.review import REVIEW_LOOKAHEAD, changed_runs, review_rewrite
 from engine.tokens import TokenTable
 
 # Enough characters of the text after a rewrite for the few tokens its last run is read into.
@@ -68,6 +68,7 @@ class Denoised:
     generated: int  # generated positions that hold content (not the filler)
     settled_at: dict[int, int]  # canvas position → the forward at which it first settled
     reads: int = 0  # forwards outside the denoising steps (pricing cuts, the self-check)
+    put_back: int = 0  # changed runs the self-check put back as they were
 
     @property
     def forwards(self) -> int:
@@ -134,6 +135,7 @@ def denoise_plan(
     table = backend.table
     reader = getattr(backend, "passage_reader", None)  # optional: see Backend
     reads_before = reader.forwards if reader is not None else 0
+    put_back = 0
     canvas = build_canvas(plan, table, settings, backend.max_canvas_tokens, reader)
     tracker = DraftTracker(run.request_id, canvas, table)
     yield tracker.frame(initial_step(canvas, settings.steps), run.elapsed())
@@ -144,6 +146,10 @@ def denoise_plan(
     if reader is not None and settings.self_check and plan.mode is EditMode.REWRITE:
         reviewed = checked(last, canvas, table, reader)
         if reviewed.ids != last.ids:
+            filler = table.specials.filler_id
+            put_back = len(changed_runs(canvas, last.ids, filler)) - len(
+                changed_runs(canvas, reviewed.ids, filler)
+            )
             last = reviewed
             yield tracker.frame(last, run.elapsed())
     reads = reader.forwards - reads_before if reader is not None else 0
@@ -153,8 +159,9 @@ def denoise_plan(
     generated = sum(1 for i in canvas.generated_positions() if last.ids[i] != filler)
     churn = tracker.churn(last.ids)
     return Denoised(
-        canvas, last, segments, text, first_frame_s, churn, generated, tracker.settled_at, reads
-    )
+        canvas, last, segments, text, first_frame_s, churn, generated, tracker.settled_at, reads,
+        put_back,
+    )  # fmt: skip
 
 
 def step_frames(
@@ -191,7 +198,12 @@ def checked(last: StepResult, canvas: Canvas, table: TokenTable, reader: Any) ->
 
 
 def make_metrics(
-    first_frame_s: float, settle_s: float, forwards: int, generated: int, churn: float
+    first_frame_s: float,
+    settle_s: float,
+    forwards: int,
+    generated: int,
+    churn: float,
+    put_back: int = 0,
 ) -> Metrics:
     """A request's metrics (DESIGN §9); a step is one forward, so ``steps`` counts forwards."""
     return Metrics(
@@ -203,6 +215,7 @@ def make_metrics(
         tokens_per_forward=generated / max(forwards, 1),
         churn=churn,
         tokens_per_second=generated / max(settle_s, 1e-9),
+        put_back=put_back,
     )
 
 

@@ -185,13 +185,15 @@ class Metrics:
     tokens_per_forward: float
     churn: float  # share of displayed provisional tokens that later changed
     tokens_per_second: float
+    put_back: int = 0  # a rewrite's changed runs its self-check put back (engine.review)
 
     def summary(self) -> str:
+        checked = f", {self.put_back} put back by the model's check" if self.put_back else ""
         return (
             f"{self.steps} steps, {self.tokens_per_forward:.2f} tok/forward, "
             f"{self.tokens_per_second:.1f} tok/s, "
             f"first frame {self.time_to_first_frame_s * 1000:.0f} ms, "
-            f"settled in {self.time_to_settle_s:.2f} s, churn {self.churn:.0%}"
+            f"settled in {self.time_to_settle_s:.2f} s, churn {self.churn:.0%}{checked}"
         )
 
 

@@ -17,7 +17,8 @@ from engine.eval.report import speedup
 
 COLUMNS = (
     "variant", "cloze right", "draft NLL", "draft rep3", "rewrite NLL", "rewrite rep3",
-    "content kept", "lock edges", "tighter ratio", "rewrite tok/fwd", "rewrite speed vs AR",
+    "content kept", "words changed", "lock edges", "tighter ratio", "rewrite tok/fwd",
+    "rewrite speed vs AR", "templates sensible",
 )  # fmt: skip
 
 
@@ -35,6 +36,7 @@ def row(name: str, results: dict[str, Any]) -> list[str]:
     draft = tasks.get("draft", {}).get("summary", {}).get("diffusion")
     rewrite = tasks.get("rewrite", {}).get("summary", {})
     d, a = rewrite.get("diffusion"), rewrite.get("autoregressive")
+    structured = tasks.get("structured", {}).get("summary", {}).get("diffusion")
     limit = results["meta"].get("limit")
     label = f"{name} (first {limit} cases)" if limit else name
     return [
@@ -45,10 +47,12 @@ def row(name: str, results: dict[str, Any]) -> list[str]:
         _num(d["judge_nll"]) if d else "n/a",
         _pct(d["repeated_3grams"]) if d else "n/a",
         _pct(d["content_kept"]) if d else "n/a",
+        _pct(d.get("words_changed")) if d else "n/a",  # older runs did not measure it
         _pct(d["lock_edges_kept"]) if d else "n/a",
         _num(d["tighter_length_ratio"]) if d else "n/a",
         _num(d["tokens_per_forward"]) if d else "n/a",
         f"{_num(speedup(d, a))}×" if d and a else "n/a",
+        _pct(structured["sensible_share"]) if structured else "n/a",
     ]
 
 

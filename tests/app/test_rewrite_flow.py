@@ -151,3 +151,21 @@ def test_a_lock_crossing_the_selection_edge_is_refused(qtbot, session: Session) 
     assert session.edits.running is None
     assert any("crosses the edge" in m for m in messages)
     assert editor.plain_text() == DOC
+
+
+def test_a_rewrite_its_check_put_back_entirely_says_so(qtbot, session: Session) -> None:
+    from app.edit_controller import Pending
+    from engine.protocol import Edit, EditMode, Metrics, SegmentText, Span
+
+    session.window.editor.load_text(DOC)
+    edit = Edit(7, DOC, Span(*TARGET), (), "formal", EditMode.REWRITE)
+    session.edits.running = Pending(edit, ())
+    messages: list[str] = []
+    session.edits.message.connect(messages.append)
+    original = DOC[TARGET[0] : TARGET[1]]
+    metrics = Metrics(0.1, 1.0, 8, 10, 20, 2.0, 0.0, 20.0, put_back=3)
+    segments = (SegmentText(original, locked=False),)
+    session.edits.on_proposal(Proposal(7, Span(*TARGET), original, segments, (), metrics))
+    assert "put it back" in messages[-1] and not session.window.review.diff().hunks
+    assert "3 put back by the model's check" in metrics.summary()
+    assert session.window.editor.plain_text() == DOC

@@ -34,6 +34,7 @@ class HookedBackend:
         self.family = inner.family
         self.table = inner.table
         self.max_canvas_tokens = inner.max_canvas_tokens
+        self.passage_reader = getattr(inner, "passage_reader", None)  # the optional part
 
     def denoise(self, canvas: Canvas, settings: SamplerSettings) -> Iterator[StepResult]:
         steps = self.inner.denoise(canvas, settings)

@@ -8,7 +8,9 @@ reads the text before its canvas), is as good a judge of fluency as its base
 (:mod:`engine.backends.passage_reader`). So before a rewrite is offered, each run of changed
 words is read twice, as written and put back as it was, and it stays only if the total NLL of
 the run and the few tokens after it is no higher as written. A change that fixes something
-("Their going" → "They're going") reads better and stays; one that breaks a sentence goes.
+("The guide were" → "The guide was") reads better and stays; one that breaks a sentence goes.
+Runs fewer than :data:`REVIEW_LOOKAHEAD` positions apart are judged as one stretch
+(:func:`hunks`), since each is read with the other's words around it.
 
 Text a rewrite adds in its extra room is a change like any other and is read out the same
 way: it stays only where the paragraph reads better with it (the model otherwise ended
@@ -51,6 +53,22 @@ def changed_runs(canvas: Canvas, ids: Sequence[int], filler: int) -> list[range]
     return runs
 
 
+def hunks(runs: Sequence[range], gap: int = REVIEW_LOOKAHEAD) -> list[range]:
+    """Runs closer than ``gap`` positions merged into one stretch, judged whole.
+
+    Changes that close read each other: "which is what happened on Monday to" became "and then
+    what happens on Monday is", three runs each reading better than putting it back alone
+    among the other two, while the whole read worse than the original. Within a stretch the
+    unchanged positions are put back as they already are."""
+    merged: list[range] = []
+    for run in runs:
+        if merged and run.start - merged[-1].stop < gap:
+            merged[-1] = range(merged[-1].start, run.stop)
+        else:
+            merged.append(run)
+    return merged
+
+
 def review_rewrite(
     canvas: Canvas,
     ids: Sequence[int],
@@ -64,7 +82,7 @@ def review_rewrite(
     ``context`` and ``after`` are the tokens around the canvas; the text read is the canvas
     without its filler, then ``after`` (a run at the end is read leading into it).
     """
-    runs = changed_runs(canvas, ids, filler)
+    runs = hunks(changed_runs(canvas, ids, filler))
     if not runs:
         return list(ids)
     visible = [i for i, token in enumerate(ids) if token != filler]

@@ -8,7 +8,7 @@ from hypothesis import strategies as st
 from engine.canvas import Canvas, Kind
 from engine.plan import find_locks, plan_edit
 from engine.protocol import Edit, Span
-from engine.review import REVIEW_LOOKAHEAD, changed_runs, review_rewrite
+from engine.review import REVIEW_LOOKAHEAD, changed_runs, hunks, review_rewrite
 from tests.helpers.readers import TokenPriceReader
 
 FILLER = 0
@@ -34,14 +34,15 @@ def test_changed_runs_are_split_by_locks_and_unchanged_words() -> None:
 
 
 def test_a_run_that_reads_worse_goes_back_and_one_that_reads_better_stays() -> None:
-    c = canvas(SEED, KINDS, SEEDED)
-    ids = [10, 21, 22, 90, 23, 14, FILLER, FILLER]
+    seed = [10, 11, 12, 90, 16, 17, 18, 19, 13, 14, FILLER]
+    c = canvas(seed, [F, F, F, L, F, F, F, F, F, F, F], [True] * 10 + [False])
+    ids = [10, 21, 22, 90, 16, 17, 18, 19, 23, 14, FILLER]
     reader = TokenPriceReader({21: 3.0, 22: 3.0, 23: 0.1})  # 21 22 worse, 23 better
     out = review_rewrite(c, ids, FILLER, reader, [7], [])
-    assert out == [10, 11, 12, 90, 23, 14, FILLER, FILLER]
+    assert out == [10, 11, 12, 90, 16, 17, 18, 19, 23, 14, FILLER]
     [(context, tokens, variants)] = reader.calls
-    assert context == [7] and tokens == [10, 21, 22, 90, 23, 14]
-    assert variants == [(1, [11, 12, 90, 23, 14]), (4, [13, 14])]
+    assert context == [7] and tokens == ids[:-1]
+    assert variants == [(1, [11, 12, 90, 16, 17, 18]), (8, [13, 14])]
 
 
 def test_a_run_ending_the_canvas_is_read_into_the_text_after_it() -> None:
@@ -54,13 +55,14 @@ def test_a_run_ending_the_canvas_is_read_into_the_text_after_it() -> None:
 
 
 def test_a_deleted_word_is_read_back_in_and_an_added_one_read_out() -> None:
-    c = canvas([10, 11, 12, FILLER], [F, F, F, F], [True, True, True, False])
+    seed = [10, 11, 12, 15, 16, 17, 18, FILLER]
+    c = canvas(seed, [F] * 8, [True] * 7 + [False])
     reader = TokenPriceReader({11: 5.0, 30: 2.0})
     # The model dropped 11 (filler in its place) and wrote 30 in the room past the seed.
-    out = review_rewrite(c, [10, FILLER, 12, 30], FILLER, reader, [], [])
+    out = review_rewrite(c, [10, FILLER, 12, 15, 16, 17, 18, 30], FILLER, reader, [], [])
     # 11 costs more than leaving it out: that change stays; 30 costs more than nothing: it goes.
-    assert out == [10, FILLER, 12, FILLER]
-    assert reader.calls[0][2] == [(1, [11, 12, 30]), (2, [])]
+    assert out == [10, FILLER, 12, 15, 16, 17, 18, FILLER]
+    assert reader.calls[0][2] == [(1, [11, 12, 15, 16, 17]), (6, [])]
 
 
 def test_nothing_changed_means_nothing_read() -> None:
@@ -86,3 +88,15 @@ def test_every_position_ends_as_written_or_as_it_was(
     for i, token in enumerate(out):
         assert token in (ids[i], SEED[i] if SEEDED[i] else FILLER)
     assert out[3] == SEED[3]  # the lock
+
+
+def test_runs_close_together_are_judged_as_one_stretch() -> None:
+    assert hunks([range(1, 3), range(5, 6), range(12, 14)], gap=4) == [range(1, 6), range(12, 14)]
+    assert hunks([range(1, 3), range(7, 8)], gap=4) == [range(1, 3), range(7, 8)]
+    assert hunks([]) == []
+    c = canvas([10, 11, 12, 13, 14, 15], [F] * 6, [True] * 6)
+    # 21 alone and 23 alone each read better than putting one back beside the other...
+    reader = TokenPriceReader({21: 0.5, 23: 0.5, 11: 9.0, 13: 9.0})
+    out = review_rewrite(c, [10, 21, 12, 23, 14, 15], FILLER, reader, [], [])
+    assert reader.calls[0][2] == [(1, [11, 12, 13, 14, 15])]  # ...but they are read together
+    assert out == [10, 21, 12, 23, 14, 15]

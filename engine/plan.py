@@ -54,11 +54,19 @@ class ExcludingConstraint:
 
     name: str
     banned: frozenset[str]
+    breaks: bool = False  # newlines allowed (a hard-wrapped paragraph keeps its line breaks)
+    single_spaces: bool = False  # no token holding two spaces in a row (a value, not code)
 
     def allows(self, token_text: str) -> bool:
+        if self.single_spaces and "  " in token_text:
+            return False
         return bool(token_text) and not any(
-            ch in self.banned or unicodedata.category(ch) == "Cc" for ch in token_text
+            ch in self.banned or (unicodedata.category(ch) == "Cc" and not self._break(ch))
+            for ch in token_text
         )
+
+    def _break(self, ch: str) -> bool:
+        return self.breaks and ch == "\n"
 
 
 @dataclass(frozen=True)

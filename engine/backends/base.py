@@ -12,6 +12,7 @@ positions to their token and restricts free/slot positions to their allowed sets
 
 from __future__ import annotations
 
+import re
 from collections.abc import Generator
 from dataclasses import dataclass
 from typing import Protocol
@@ -35,6 +36,8 @@ STRUCTURE_MARKS = frozenset("`|[]{}<>#*~")
 DIGITS = frozenset("0123456789")
 DRAFT_CONTEXT_CHARS = 2000  # about the 512 tokens of context a draft sees before it
 DRAFT_MARKS = frozenset("|{}#")  # what turns a draft into a table, JSON or a heading
+# A blank line (only spaces between two newlines) ends a paragraph; a single newline wraps it.
+PARAGRAPH_BREAK = re.compile(r"\n[ \t]*\n")
 
 
 @dataclass
@@ -131,7 +134,9 @@ def allowed_mask(canvas: Canvas, table: TokenTable, vocab_size: int) -> torch.Te
                 mask[position] = allowed
             for position in positions[: segment.min_tokens]:
                 mask[position, table.specials.filler_id] = False  # never shorter than this
-        elif isinstance(segment, Free) and segment.seed and "\n" not in segment.seed:
+        elif (
+            isinstance(segment, Free) and segment.seed and not PARAGRAPH_BREAK.search(segment.seed)
+        ):
             marks = paragraph_constraint(segment.seed)
             mask[list(canvas.segment_positions(index))] &= allowed_row(table, marks, vocab_size)
         elif isinstance(segment, Free) and not segment.seed:
@@ -159,9 +164,12 @@ def paragraph_constraint(seed: str) -> ExcludingConstraint:
     pipes; a paragraph that had no line break gets none (the constraint's control-character rule
     bans newlines), nor a backtick, pipe, bracket, brace, angle bracket, hash, asterisk or tilde
     unless it already had one, nor a digit its free text did not hold (numbers a user keeps
-    exact are usually locked, and a lock is not part of ``seed``).
+    exact are usually locked, and a lock is not part of ``seed``). A hard-wrapped paragraph
+    (line breaks, no blank line) is still one paragraph: it keeps newlines but gets the same
+    marks banned (its rewrite in the README's screenshot opened a "## Design" heading).
     """
-    return ExcludingConstraint("paragraph", (STRUCTURE_MARKS | DIGITS) - set(seed))
+    marks = (STRUCTURE_MARKS | DIGITS) - set(seed)
+    return ExcludingConstraint("paragraph", frozenset(marks), breaks="\n" in seed)
 
 
 def allowed_row(

@@ -33,12 +33,15 @@ from engine.structured.values import NOTHING
 from engine.structured.words import word_shape
 from engine.tokens import TokenTable, charset
 
-CELL_SAFE = ExcludingConstraint("table-cell", frozenset("|\\\n\r\ufffd"))
+# A cell's value never holds a run of spaces: the model padded cells with them ("Done      done").
+CELL_SAFE = ExcludingConstraint("table-cell", frozenset("|\\\n\r\ufffd"), single_spaces=True)
 # A text column none of whose cells holds a digit is a column of words (names, decisions):
 # its empty cells get words too, not the digit-and-dash runs a small model copies from a date
 # column beside it ("EGER02--0--00").
 DIGITS = "0123456789"
-CELL_WORDS = ExcludingConstraint("table-cell-words", CELL_SAFE.banned | frozenset(DIGITS))
+CELL_WORDS = ExcludingConstraint(
+    "table-cell-words", CELL_SAFE.banned | frozenset(DIGITS), single_spaces=True
+)
 # Marks a text cell may use only when a filled cell of its column does.
 CELL_MARKS = "-_=*#~+<>[]{}():;/"
 CELL_LEAD = " "  # what a text cell's first token starts with (see TableProblem.writes_space)
@@ -218,8 +221,10 @@ def text_safe(values: tuple[str, ...]) -> ExcludingConstraint:
     used = {c for v in values for c in v}
     banned = set(CELL_SAFE.banned) | (set(CELL_MARKS) - used)
     if not used & set(DIGITS):
-        return ExcludingConstraint(CELL_WORDS.name, frozenset(banned | set(DIGITS)))
-    return ExcludingConstraint("table-cell-text", frozenset(banned))
+        return ExcludingConstraint(
+            CELL_WORDS.name, frozenset(banned | set(DIGITS)), single_spaces=True
+        )
+    return ExcludingConstraint("table-cell-text", frozenset(banned), single_spaces=True)
 
 
 def is_date(text: str) -> bool:

@@ -30,7 +30,7 @@ DIGITS = string.digits
 # U+FFFD: a token holding part of a multi-byte character decodes to it, and two such halves
 # from unrelated characters would leave it in the value.
 STRING_BANNED = frozenset('"\\\ufffd')
-STRING_SAFE = ExcludingConstraint("json-string", STRING_BANNED)
+STRING_SAFE = ExcludingConstraint("json-string", STRING_BANNED, single_spaces=True)
 FORMAT_CHARS = {
     "date": DIGITS + "-",
     "time": DIGITS + ":.+-Z",

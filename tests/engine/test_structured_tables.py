@@ -201,3 +201,17 @@ def test_an_open_text_cell_writes_its_own_leading_space() -> None:
         filled = fill(cells="all", settings=SamplerSettings(seed=seed))
         for line in filled.value.splitlines()[2:]:
             assert line.startswith("| ") and not line.startswith("|  ")
+
+
+def test_a_cell_value_never_holds_a_run_of_spaces() -> None:
+    from engine.structured.tables import CELL_SAFE, text_safe
+    from engine.structured.values import STRING_SAFE
+
+    for constraint in (
+        CELL_SAFE,
+        text_safe(("Priya", "Marco")),
+        text_safe(("v2", "x")),
+        STRING_SAFE,
+    ):
+        assert constraint.allows(" done") and not constraint.allows("      ")
+        assert not constraint.allows("  done")

@@ -58,9 +58,9 @@ class SamplerSettings:
         "masked: reuse the canvas's keys and values between steps, refreshed per block "
         "(Fast-dLLM's dual cache: each step runs only the block's open rows; approximate)",
     )
-    # On: the quality suite's rewrites read at 3.68 nats per token against 4.01 without it (the
-    # original paragraphs: 3.62), keeping 93% of content words against 89%; they change 8% of
-    # the words instead of 14%, at 0.68x the AR speed against 0.80x (docs/quality-runs/19*).
+    # On: the quality suite's rewrites read at 3.66 nats per token against 4.01 without it (the
+    # original paragraphs: 3.62), keeping 95% of content words against 89%; they change 7% of
+    # the words instead of 14%, at 0.69x the AR speed against 0.80x (docs/quality-runs/19*).
     self_check: bool = _opt(
         True,
         "rewrites: keep a changed run only where the model, reading causally, finds it at least "

@@ -124,6 +124,11 @@ class TokenTable:
         """Whether the token holds a letter (a word piece, not a digit, space or mark)."""
         return any(ch.isalpha() for ch in self.text(token_id))
 
+    def is_blank(self, token_id: int) -> bool:
+        """Whether the token is spaces only (a space, a run of them; not a line break)."""
+        text = self.text(token_id)
+        return bool(text) and not text.strip(" ")
+
     def text(self, token_id: int) -> str:
         """What one token looks like in the draft overlay (filler and mask show as nothing)."""
         if token_id in (self.specials.filler_id, self.specials.mask_id):

@@ -42,4 +42,5 @@ R=docs/quality-runs
  "+ strength 1 with the self-check (rewrites; the window's rewrite preset)=$R/19e-strength-1-rewrites.json" \
  "+ strength 0.3 with the self-check (rewrites; the window's fix preset)=$R/19f-strength-03-rewrites.json" \
  "+ style words: 'formal' and 'casual' renoise and ban the words their register does not use (rewrites; rejected)=$R/19g-style-words-rewrites-rejected.json" \
- "**defaults now** (stop 12's, plus priced cuts, the self-check in stretches, table cell spaces, no markup in wrapped paragraphs; docs/quality.md)=docs/quality.json"
+ "+ a slot writes no space beside a space (structured)=$R/19h-slot-no-space-beside-space-structured.json" \
+ "**defaults now** (stop 12's, plus priced cuts, the self-check in stretches, table cell spaces, no markup in wrapped paragraphs, no space beside a space in slots; docs/quality.md)=docs/quality.json"

@@ -58,9 +58,11 @@ class ProseGuards:
         filler_id: int,
         is_word: Callable[[int], bool] = lambda _t: True,
         echoes: dict[int, frozenset[int]] | None = None,
+        is_blank: Callable[[int], bool] = lambda _t: False,
     ) -> None:
         self.filler_id = filler_id
         self.is_word = is_word
+        self.is_blank = is_blank
         self.echoes = echoes or {}  # free position -> a lock's tokens it may not repeat
         kinds = canvas.kinds
         self.free_list = [k is Kind.FREE for k in kinds]
@@ -98,8 +100,9 @@ class ProseGuards:
             rows = [(row, p) for row, p in enumerate(host[0]) if open_[p]]
         checked = [p for _, p in rows]
         bans = repeat_bans(
-            checked, values, open_, self.free_list, self.filler_id, self.is_word, self.slot_list
-        )
+            checked, values, open_, self.free_list, self.filler_id, self.is_word, self.slot_list,
+            self.is_blank,
+        )  # fmt: skip
         bans += [(i, t) for i, p in enumerate(checked) for t in self.echoes.get(p, ())]
         if bans:  # one indexed write, not one per ban
             at = torch.tensor([(rows[i][0], token) for i, token in bans], device=logits.device)
@@ -156,6 +159,7 @@ def repeat_bans(
     filler_id: int,
     is_word: Callable[[int], bool] = lambda _token: True,
     slots: torch.Tensor | list[bool] | None = None,
+    is_blank: Callable[[int], bool] = lambda _token: False,
 ) -> list[tuple[int, int]]:
     """(row, token) pairs that would repeat a committed 3-gram of the canvas, or a word.
 
@@ -164,7 +168,8 @@ def repeat_bans(
     any order); a word token may not stand next to itself ("the the", "click click") nor make a
     pair repeat at once: digits and marks may ("1 1", "..."), so numbers keep their shapes.
     ``slots`` positions get the word bans, and no token four times running, but not the 3-gram
-    bans (a template's locked text repeats by design).
+    bans (a template's locked text repeats by design); nor a space beside a space (``is_blank``
+    tokens): a cell came back "Done      done", one single-space token after another.
     """
     values, open_, is_free = as_list(ids), as_list(masked), as_list(free)
     is_slot = as_list(slots) if slots is not None else [False] * len(values)
@@ -179,6 +184,7 @@ def repeat_bans(
                 bans.append((row, token))
         else:
             bans += [(row, token) for token in _run_extensions(p, values, content)]
+            bans += [(row, t) for t in _neighbours(p, values, content) if is_blank(t)]
         for token in (*_neighbours(p, values, content), *_bigram_echoes(p, values, content)):
             if is_word(token):
                 bans.append((row, token))

@@ -282,6 +282,18 @@ def test_a_slot_gets_the_word_bans_but_not_the_trigram_bans():
     assert (0, 3) not in bans  # the template's own 3-gram may recur in a slot
 
 
+def test_a_slot_writes_no_space_beside_a_space():
+    kinds = [Kind.SLOT] * 4
+    ids = [7, 4, 0, 4]  # "Done", " ", ?, " "
+    masked = [False, False, True, False]
+    slots = [True] * 4
+    blank = lambda t: t == 4  # noqa: E731
+    bans = repeat_bans([2], ids, masked, [False] * 4, FILLER, lambda t: t == 7, slots, blank)
+    assert (0, 4) in bans
+    free = repeat_bans([2], ids, masked, [True] * 4, FILLER, lambda t: t == 7, None, blank)
+    assert (0, 4) not in free  # prose may hold two spaces (after a full stop)
+
+
 def test_a_banned_token_still_beats_one_outside_the_allowed_set():
     canvas = canvas_of([Kind.SLOT] * 2, [0, 0])
     guards = ProseGuards(canvas, FILLER, lambda token: token == 5)
@@ -389,3 +401,11 @@ def test_committed_grams_list_every_completion_of_every_window():
     assert grams[(0, (2, 3, 4))] == {1}  # the first place open
     assert grams[(1, (1, 3, 4))] == {2}
     assert not committed_grams(values, [True, True, False, True, True], 4)  # a gap: no window
+
+
+def test_blank_tokens_are_spaces_only():
+    table = tiny_table()
+    [space] = table.encode(" ")
+    assert table.is_blank(space)
+    assert not any(table.is_blank(t) for t in table.encode("a.\n"))
+    assert not table.is_blank(table.specials.filler_id)  # the filler shows as nothing

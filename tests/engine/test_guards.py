@@ -283,7 +283,6 @@ def test_a_slot_gets_the_word_bans_but_not_the_trigram_bans():
 
 
 def test_a_slot_writes_no_space_beside_a_space():
-    kinds = [Kind.SLOT] * 4
     ids = [7, 4, 0, 4]  # "Done", " ", ?, " "
     masked = [False, False, True, False]
     slots = [True] * 4

@@ -35,6 +35,8 @@ class CharsetConstraint:
     lead: str = ""  # " ": the token starts with a space, then ``chars`` only (" Marco")
 
     def allows(self, token_text: str) -> bool:
+        if "  " in token_text:  # a slot's value never holds a run of spaces ("Done     done")
+            return False
         if self.lead:
             if not token_text.startswith(self.lead):
                 return False

@@ -215,3 +215,13 @@ def test_a_cell_value_never_holds_a_run_of_spaces() -> None:
     ):
         assert constraint.allows(" done") and not constraint.allows("      ")
         assert not constraint.allows("  done")
+
+
+def test_a_shaped_cell_word_is_never_a_run_of_spaces() -> None:
+    from engine.structured.tables import text_safe
+    from engine.structured.words import word_shape
+
+    for header in ("Owner", "Decision", "Notes"):
+        for part in word_shape(header, 6, text_safe(("Priya", "Ship it"))):
+            if not isinstance(part, str):
+                assert not part.constraint.allows("    "), header

@@ -128,7 +128,8 @@ class ProseGuards:
         """``chosen`` without the less sure of two neighbours committed as the same word at once.
 
         :meth:`adjust` bans a word beside a *committed* copy of itself; two positions committed
-        in the same step never saw each other's choice, so "the the" is caught here instead.
+        in the same step never saw each other's choice, so "the the" is caught here instead, and
+        in a slot two spaces side by side (a cell's parallel step wrote "Done" and five spaces).
         Pairs are settled left to right, so in a run of three the middle one is judged once.
         """
         out = list(chosen)
@@ -139,7 +140,9 @@ class ProseGuards:
             if guess[i + 1] == guess[i] and chosen[i + 1] and chosen[i] and guarded[i + 1]
         ]
         for left in same:
-            if not (out[left] and out[left + 1]) or not self.is_word(guess[left]):
+            token = guess[left]
+            doubled = self.is_word(token) or (self.slot_list[left] and self.is_blank(token))
+            if not (out[left] and out[left + 1]) or not doubled:
                 continue
             drop = left if ranked[left] < ranked[left + 1] else left + 1
             out[drop] = False

@@ -408,3 +408,13 @@ def test_blank_tokens_are_spaces_only():
     assert table.is_blank(space)
     assert not any(table.is_blank(t) for t in table.encode("a.\n"))
     assert not table.is_blank(table.specials.filler_id)  # the filler shows as nothing
+
+
+def test_two_slot_neighbours_chosen_as_spaces_at_once_keep_only_the_surer():
+    canvas = canvas_of([Kind.SLOT] * 4 + [Kind.FREE] * 2, [0] * 4 + [1] * 2)
+    guards = ProseGuards(canvas, FILLER, lambda token: token == 5, None, lambda token: token == 4)
+    chosen = torch.tensor([True] * 6)
+    guess = torch.tensor([5, 4, 4, 4, 4, 4])
+    ranked = torch.tensor([0.9, 0.2, 0.5, 0.1, 0.3, 0.3])
+    # In the slot, 4 4 4 keeps its surest; in free text two spaces may stand together.
+    assert guards.veto(chosen, guess, ranked).tolist() == [True, False, True, False, True, True]

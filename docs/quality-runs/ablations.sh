@@ -43,4 +43,6 @@ R=docs/quality-runs
  "+ strength 0.3 with the self-check (rewrites; the window's fix preset)=$R/19f-strength-03-rewrites.json" \
  "+ style words: 'formal' and 'casual' renoise and ban the words their register does not use (rewrites; rejected)=$R/19g-style-words-rewrites-rejected.json" \
  "+ a slot writes no space beside a space (structured)=$R/19h-slot-no-space-beside-space-structured.json" \
+ "+ name and sentence strings write no digit (structured; 97% under the older checks, 89% under today's; rejected)=$R/19i-name-prose-strings-no-digits-structured-rejected.json" \
+ "+ and no sentence mark beside a mark in a slot (structured; rejected)=$R/19j-no-mark-beside-a-mark-structured-rejected.json" \
  "**defaults now** (stop 12's, plus priced cuts, the self-check in stretches, table cell spaces, no markup in wrapped paragraphs, no space beside a space in slots; docs/quality.md)=docs/quality.json"

@@ -5,7 +5,8 @@ checks say what a reader would accept: an email has one ``@``, letters on both s
 dotted domain; a name has letters; an amount is in a believable range; a date is a real date
 in a believable year; no value is a run of one repeated token, and free text reads as words
 (no doubled hyphens, no word cut off by a hyphen, no letters and digits run together, no piece
-of a word stuttered, no stray marks between runs of spaces). They
+of a word stuttered, no stray marks between runs of spaces, no marks run together but an
+ellipsis). They
 are pure functions of the value, its key and its schema, so the same checks judge the
 diffusion and the AR model.
 """
@@ -37,6 +38,9 @@ GARBLED = re.compile(r"--|\w-(?=\s|$)|(?:^|\s)-\w|(?=\w*\d\w*\d)(?=\w*[A-Za-z]\w
 # "0000" as "00" thrice), a word of four letters or more said twice with no gap ("namename",
 # "versionversion"), a word too long to be one ("Johnalialialinamename"), or marks standing
 # alone between runs of spaces ("no   .  .").
+# Marks run together in free text ("beta.,,", "Shannon..org.", "..x..x.."): only an ellipsis
+# before a space or the end is something a writer types.
+MARK_RUN = re.compile(r"[.,;:!?$]{2,}")
 STUTTERED_CODE = re.compile(r"(\w{2,12}?)\1{2,}")  # the first of STUTTER's rules, for codes
 STUTTER = re.compile(
     r"(\w{2,12}?)\1{2,}|([A-Za-z]{4,})\2|[A-Za-z]{21,}|\s{3,}|(?:^|\s)[.,;:!?]+(?:\s|$)"
@@ -70,11 +74,22 @@ def sensible_string(value: str, key: str, schema: dict[str, Any]) -> bool:
         return False  # "INV-0000", "+00000000": a code of one repeated digit
     if "pattern" in schema and STUTTERED_CODE.search(text):
         return False  # "kjk1111011111111", "+111111101110": a code that stutters
-    if "pattern" not in schema and (GARBLED.search(text) or STUTTER.search(text)):
+    if "pattern" not in schema and (
+        GARBLED.search(text) or STUTTER.search(text) or stray_marks(text)
+    ):
         return False
     if any(part in key.lower() for part in NAME_KEYS):
         return sum(c.isalpha() for c in text) >= 2
     return True
+
+
+def stray_marks(text: str) -> bool:
+    """Whether marks run together anywhere but in an ellipsis that ends a word group."""
+    for run in MARK_RUN.finditer(text):
+        ends = run.end() == len(text) or text[run.end()].isspace()
+        if run.group() != "..." or not ends:
+            return True
+    return False
 
 
 def _real_date(value: str) -> bool:

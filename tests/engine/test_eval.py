@@ -282,6 +282,13 @@ def test_stuttered_or_overlong_text_is_not_sensible():
     assert plausible.sensible_string("+442079460958", "phone", code)
 
 
+def test_marks_run_together_are_not_sensible_but_an_ellipsis_is():
+    for garbled in ("Python beta.,,", "Barbara Shannon..org.", "Pythonbeta..x..x..", "a...b"):
+        assert not plausible.sensible_string(garbled, "description", {}), garbled
+    for fine in ("Wait for it...", "Dr. Ruiz, then J. Smith.", "Is it done? Yes!"):
+        assert plausible.sensible_string(fine, "description", {}), fine
+
+
 def test_a_template_word_glued_into_a_value_is_not_sensible():
     schema = {
         "type": "object",

@@ -3,7 +3,9 @@
 The embedded model becomes a diffusion model through an adapter kept in
 ``resources/models/smollm2-diffusion/`` (``adapter_config.json`` + ``adapter_model.safetensors``,
 as ``peft`` saves them). Merging it once at load (``W += scale · B @ A``) costs nothing per step
-and needs no ``peft`` dependency. Anything beyond plain LoRA on linear layers is refused with a
+and needs no ``peft`` dependency. :class:`BaseSwitch` takes it back out on demand, so the
+same weights also run as the base model (verified drafting reads with it, :mod:`engine.backends.
+verified`). Anything beyond plain LoRA on linear layers is refused with a
 clear error rather than half-applied, since a half-applied adapter would look adapted and not be.
 """
 
@@ -11,6 +13,8 @@ from __future__ import annotations
 
 import json
 import math
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -117,3 +121,42 @@ def apply_token_rows(model: Any, folder: Path) -> None:
             )
         with torch.no_grad():
             weight[ids] += delta.to(device=weight.device, dtype=weight.dtype)
+
+
+class BaseSwitch:
+    """The merged adapter taken back out on demand: forwards inside :meth:`off` run the base.
+
+    Keeping the base weights beside the merged ones would cost a second copy of the model
+    (540 MB at 135M parameters in float32); each adapted linear layer instead subtracts its own
+    low-rank update (``scale · x Aᵀ Bᵀ``: rank-r work, a few percent of the layer's) while
+    switched off. The trained token rows stay: only the mask and filler rows changed, and the
+    base never reads either.
+    """
+
+    def __init__(self, model: Any, folder: Path) -> None:
+        scale, pairs = read_adapter(folder)
+        modules = dict(model.named_modules())
+        self.scale = scale
+        self.layers: list[tuple[Any, torch.Tensor, torch.Tensor]] = []
+        for name, (a, b) in pairs.items():
+            weight = modules[name].weight
+            a, b = (t.to(weight.device, weight.dtype) for t in (a, b))
+            self.layers.append((modules[name], a, b))
+
+    @contextmanager
+    def off(self) -> Iterator[None]:
+        """Forwards of the model inside this block run without the adapter."""
+        handles = [module.register_forward_hook(self._undo(a, b)) for module, a, b in self.layers]
+        try:
+            yield
+        finally:
+            for handle in handles:
+                handle.remove()
+
+    def _undo(self, a: torch.Tensor, b: torch.Tensor) -> Callable[..., torch.Tensor]:
+        scale = self.scale
+
+        def hook(_module: Any, inputs: tuple[torch.Tensor, ...], output: torch.Tensor) -> Any:
+            return output - scale * ((inputs[0] @ a.t()) @ b.t())
+
+        return hook

@@ -66,6 +66,16 @@ class SamplerSettings:
         "rewrites: keep a changed run only where the model, reading causally, finds it at least "
         "as fluent as the original (masked models that read causally)",
     )
+    # 1.0: a continuation is exactly the base model's greedy text under the draft's constraints
+    # and repeat bans, with the canvas's guesses kept where they agree. The quality suite's
+    # drafts read at 1.12 nats per token against 1.56 from the canvas alone (0.5: 1.23), at
+    # 0.87 tokens per forward against 1.00 and about the same time (0.52x the AR speed).
+    draft_check: float = _opt(
+        1.0,
+        "drafts at the end of the text: keep a token the canvas proposes only while the model, "
+        "reading causally, gives it at least this share of its likeliest token's probability "
+        "(1: its own choice; 0: off, the canvas alone decides)",
+    )
     entropy_bound: float = _opt(
         1.0, "DiffusionGemma: entropy bound of the sampler (higher: more tokens per step)"
     )
@@ -93,6 +103,8 @@ class SamplerSettings:
             problems.append("context_tokens and suffix_tokens must be >= 0")
         if self.order_bias < 0:
             problems.append(f"order_bias must be >= 0 (got {self.order_bias})")
+        if not 0.0 <= self.draft_check <= 1.0:
+            problems.append(f"draft_check must be in [0, 1] (got {self.draft_check})")
         if self.entropy_bound <= 0:
             problems.append(f"entropy_bound must be > 0 (got {self.entropy_bound})")
         if problems:

@@ -23,7 +23,7 @@ from typing import Any
 import torch
 
 from engine import embedded
-from engine.adapters import adapter_attention, merge_lora
+from engine.adapters import BaseSwitch, adapter_attention, merge_lora
 from engine.errors import ModelLoadError, OutOfMemory
 from engine.load_progress import weights_progress
 from engine.models import (
@@ -373,6 +373,7 @@ def make_backend(model: Any, table: TokenTable, spec: ModelSpec, device: torch.d
     )
     if spec.adapter is not None and adapter_attention(spec.adapter) == "prefix-causal":
         backend.read_prefix_causally()
+        backend.base = BaseSwitch(model, spec.adapter)
     return backend
 
 

@@ -52,6 +52,7 @@ from typing import Any
 
 import torch
 
+from engine.adapters import BaseSwitch
 from engine.backends.base import StepResult, allowed_mask, constraint_bias
 from engine.backends.blocks import Block, choose_masked, plan_blocks, position_states
 from engine.backends.guards import ProseGuards
@@ -59,6 +60,7 @@ from engine.backends.lock_echo import echo_bans, glued_word_bans, merge_bans
 from engine.backends.locked_kv import LockedKV
 from engine.backends.passage_reader import PassageReader
 from engine.backends.prefix_cache import PrefixCache
+from engine.backends.verified import VerifiedDraft, verifiable
 from engine.canvas import Canvas, Kind
 from engine.config import SamplerSettings
 from engine.context import after_ids, before_ids, instruction_ids, passage_ids
@@ -164,6 +166,11 @@ class MaskedBackend:
         self.passage_reader = (
             PassageReader(model, start, self.device) if self.can_cache_prefix else None
         )
+        # The adapter, switchable off (:class:`engine.adapters.BaseSwitch`), when the loader
+        # merged one: continuations are then verified by the base (:mod:`.verified`), which
+        # reads through its own cache (the adapter changes every key and value).
+        self.base: BaseSwitch | None = None
+        self.base_cache = PrefixCache()
         # Adapted with a causal prefix (``engine.adapt``, attention "prefix-causal"): the text
         # before the canvas must be read causally, and its cache is then exact, so it is kept.
         self.causal_prefix = False
@@ -186,6 +193,9 @@ class MaskedBackend:
             )
         generator = torch.Generator(device=self.device).manual_seed(settings.seed)
         state = self._start(canvas, settings, generator)
+        if settings.draft_check > 0 and verifiable(self, canvas, state):
+            yield from VerifiedDraft(self, state, settings).rounds()
+            return
         blocks = plan_blocks(state.masked, settings.block_length, settings.steps)
         total = sum(share for _, share in blocks)
         if not blocks:

@@ -1,0 +1,179 @@
+"""Verified drafting: the canvas proposes, the base model (adapter switched off) verifies."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import ClassVar
+
+import pytest
+import torch
+
+from engine.backends import masked, verified
+from engine.backends.base import BANNED
+from engine.backends.guards import GUARD_BAN, repeat_bans
+from engine.backends.verified import accept, propose_mask
+from engine.config import SamplerSettings
+from engine.edit_run import run_edit
+from engine.protocol import Edit, EditMode, Proposal, Span
+from tests.helpers.adapted import SEED, adapted_backend, save_tiny_adapter
+from tests.helpers.tiny import tiny_llama
+
+TEXT = "The fox jumps over the lazy dog. Then it naps at home, and"
+TOKENS = 12
+
+
+@pytest.fixture(scope="module")
+def adapter(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return save_tiny_adapter(tmp_path_factory.mktemp("adapter"))
+
+
+class Recording(verified.VerifiedDraft):
+    """The real class, remembering each instance so a test can rebuild its request."""
+
+    made: ClassVar[list[verified.VerifiedDraft]] = []
+
+    def __init__(self, *args, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        Recording.made.append(self)
+
+
+def draft(backend, text: str, settings: SamplerSettings, at: int | None = None) -> Proposal:
+    at = len(text) if at is None else at
+    edit = Edit(1, text, Span(at, at), mode=EditMode.DRAFT, settings=settings)
+    return next(e for e in run_edit(backend, edit) if isinstance(e, Proposal))
+
+
+def base_greedy(state, filler_id: int) -> list[int]:
+    """The base model's greedy continuation, one whole causal read per token, no cache, under
+    the same constraint bias and repeat bans: what a verified draft at ratio 1 must equal."""
+    base = tiny_llama(SEED)
+    prefix = state.seq[: state.start].tolist()
+    size = len(state.host_ids)
+    out: list[int] = []
+    guards = state.guards
+    for position in range(size):
+        with torch.inference_mode():
+            row = base(input_ids=torch.tensor([prefix + out])).logits[0, -1].float()
+        row = row + state.bias[position]
+        row[filler_id] = BANNED
+        values = out + [0] * (size - position)
+        open_ = [False] * position + [True] * (size - position)
+        bans = repeat_bans([position], values, open_, guards.free_list, filler_id, guards.is_word)
+        for _, token in bans:
+            row[token] += GUARD_BAN
+        out.append(int(row.argmax()))
+    return out
+
+
+def test_the_switched_off_model_reads_as_the_base(adapter: Path) -> None:
+    backend = adapted_backend(adapter)
+    ids = torch.tensor([[1, 5, 9, 12, 7, 20, 31]])
+    with torch.inference_mode():
+        want = tiny_llama(SEED)(input_ids=ids).logits
+        adapted = backend.model(input_ids=ids).logits
+        assert backend.base is not None
+        with backend.base.off():
+            got = backend.model(input_ids=ids).logits
+        again = backend.model(input_ids=ids).logits
+    torch.testing.assert_close(got, want, atol=1e-4, rtol=1e-4)
+    assert not torch.allclose(adapted, want, atol=1e-3)
+    assert torch.equal(again, adapted)  # the switch turns back on when the block ends
+
+
+def test_a_continuation_at_ratio_one_is_the_bases_greedy_text(adapter, monkeypatch) -> None:
+    monkeypatch.setattr(masked, "VerifiedDraft", Recording)
+    Recording.made.clear()
+    backend = adapted_backend(adapter)
+    settings = SamplerSettings(draft_tokens=TOKENS, draft_check=1.0)
+    proposal = draft(backend, TEXT, settings)
+    [run] = Recording.made
+    assert run.committed == base_greedy(run.state, backend.table.specials.filler_id)
+    assert proposal.metrics.tokens_generated == TOKENS
+    assert proposal.metrics.forwards % verified.FORWARDS_PER_ROUND == 0
+
+
+def test_a_lenient_verifier_keeps_every_guess_and_one_more(adapter, monkeypatch) -> None:
+    monkeypatch.setattr(masked, "VerifiedDraft", Recording)
+    monkeypatch.setattr(verified, "repeat_bans", lambda *_args: [])  # a random model repeats
+    Recording.made.clear()
+    backend = adapted_backend(adapter)
+    settings = SamplerSettings(draft_tokens=TOKENS, draft_check=1e-12)
+    draft(backend, TEXT, settings)
+    [run] = Recording.made
+    rounds = -(-TOKENS // (verified.PROPOSAL + 1))  # every guess and the verifier's own token
+    assert run.state.forwards == verified.FORWARDS_PER_ROUND * rounds
+    assert len(run.committed) == TOKENS
+
+
+def test_both_caches_hold_only_the_text_before_after_a_draft_and_a_cancel(adapter) -> None:
+    backend = adapted_backend(adapter)
+    settings = SamplerSettings(draft_tokens=TOKENS)
+    draft(backend, TEXT, settings)
+    caches = (backend.prefix_cache, backend.base_cache)
+    lengths = [len(c.ids) for c in caches]
+    assert all(c.cache.get_seq_length() == n for c, n in zip(caches, lengths, strict=True))
+    edit = Edit(2, TEXT, Span(len(TEXT), len(TEXT)), mode=EditMode.DRAFT, settings=settings)
+    events = run_edit(backend, edit)
+    next(events), next(events), next(events)
+    events.close()  # the window cancelled mid-draft
+    assert all(c.cache.get_seq_length() == len(c.ids) for c in caches)
+    again = draft(backend, TEXT, settings)  # the kept caches give what fresh ones give
+    assert again.text == draft(adapted_backend(adapter), TEXT, settings).text
+
+
+def test_a_draft_with_text_after_it_keeps_the_bidirectional_sampler(adapter, monkeypatch) -> None:
+    monkeypatch.setattr(masked, "VerifiedDraft", Recording)
+    Recording.made.clear()
+    backend = adapted_backend(adapter)
+    proposal = draft(backend, TEXT + " then sleeps.", SamplerSettings(draft_tokens=6), len(TEXT))
+    assert Recording.made == []
+    assert proposal.metrics.tokens_generated > 0
+
+
+def test_draft_check_zero_and_unadapted_models_keep_the_bidirectional_sampler(
+    adapter, monkeypatch
+) -> None:
+    monkeypatch.setattr(masked, "VerifiedDraft", Recording)
+    Recording.made.clear()
+    backend = adapted_backend(adapter)
+    draft(backend, TEXT, SamplerSettings(draft_tokens=6, draft_check=0.0))
+    backend.base = None
+    draft(backend, TEXT, SamplerSettings(draft_tokens=6))
+    assert Recording.made == []
+
+
+def test_the_verifier_keeps_guesses_while_they_are_likely_enough() -> None:
+    rows = [torch.tensor(r) for r in ([0.0, 2.0, 1.9], [3.0, 0.0, 0.0], [0.0, 0.0, 5.0])]
+    calls = []
+
+    def lazy(j: int):
+        def row() -> torch.Tensor:
+            calls.append(j)
+            return rows[j]
+
+        return row
+
+    makers = [lazy(j) for j in range(3)]
+    assert accept(makers, [1, 0], 1.0) == (2, 2)  # both are its own choice; then its next
+    assert accept(makers, [2, 0], 1.0) == (0, 1)  # 2 is close to 1, but not its choice
+    calls.clear()
+    assert accept(makers, [2, 0], 0.5) == (2, 2)  # close enough at half the best's odds
+    assert accept(makers, [0, 0], 0.5) == (0, 1)
+    assert calls == [0, 1, 2, 0]  # rows after the first rejection are never built
+    with pytest.raises(ValueError):
+        accept(makers[:2], [1, 0], 1.0)
+
+
+def test_the_propose_mask_keeps_new_committed_rows_causal() -> None:
+    mask = propose_mask(cached=2, causal=2, width=5)
+    assert mask.shape == (1, 1, 5, 7)
+    assert mask[0, 0, 0].tolist() == [True, True, True, False, False, False, False]
+    assert mask[0, 0, 1].tolist() == [True, True, True, True, False, False, False]
+    assert mask[0, 0, 2].tolist() == [True] * 7  # the row before the canvas sees the canvas
+    assert mask[0, 0, 4].tolist() == [True] * 7
+
+
+def test_draft_check_must_be_a_share() -> None:
+    for bad in (-0.1, 1.5):
+        with pytest.raises(ValueError, match="draft_check"):
+            SamplerSettings(draft_check=bad)

@@ -48,14 +48,13 @@ FORWARDS_PER_ROUND = 2
 
 def verifiable(backend: MaskedBackend, canvas: Canvas, state: Denoising) -> bool:
     """A pure continuation on an adapted model that can read as its base: every position free
-    and masked, nothing after the canvas, a shifted model with both prefix caches."""
-    after = len(state.seq) - state.start - len(canvas)
+    and masked, nothing but whitespace after the canvas (a file's last newline), a shifted
+    model with both prefix caches."""
     return (
         backend.shifted
         and backend.base is not None
         and backend.prefix_cache is not None
-        and after == 0
-        and state.start > 1
+        and not canvas.plan.after.strip()
         and all(kind is Kind.FREE for kind in canvas.kinds)
         and all(state.host_masked)
     )
@@ -89,6 +88,9 @@ class VerifiedDraft:
                 adapted = backend.prefix_cache.holding(self.model, state.seq[:cut])
                 with self.base.off():
                     base = backend.base_cache.holding(self.model, state.seq[:cut])
+            # Nothing before the canvas but the start token: nothing kept, so fresh caches.
+            adapted = adapted if adapted is not None else self._empty_cache()
+            base = base if base is not None else self._empty_cache()
             self.pending = int(state.seq[cut])
             self.unread = [self.pending]
             while len(self.committed) < self.size:
@@ -196,6 +198,11 @@ class VerifiedDraft:
         state = self.state
         in_block = [i < self.shown for i in range(self.size)]
         return self.backend._result(state, in_block, self.max_steps)
+
+    def _empty_cache(self) -> Any:
+        from transformers import DynamicCache
+
+        return DynamicCache(config=self.model.config)
 
     def _tensor(self, values: list[int]) -> torch.Tensor:
         return torch.tensor(values, dtype=torch.long, device=self.backend.device)

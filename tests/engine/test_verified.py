@@ -80,12 +80,19 @@ def test_the_switched_off_model_reads_as_the_base(adapter: Path) -> None:
     assert torch.equal(again, adapted)  # the switch turns back on when the block ends
 
 
-def test_a_continuation_at_ratio_one_is_the_bases_greedy_text(adapter, monkeypatch) -> None:
+@pytest.mark.parametrize(
+    ("text", "at"),
+    [(TEXT, len(TEXT)), (TEXT + "\n\n", len(TEXT)), ("", 0)],
+    ids=["end of the text", "before the file's last newlines", "empty file"],
+)
+def test_a_continuation_at_ratio_one_is_the_bases_greedy_text(
+    adapter, monkeypatch, text: str, at: int
+) -> None:
     monkeypatch.setattr(masked, "VerifiedDraft", Recording)
     Recording.made.clear()
     backend = adapted_backend(adapter)
     settings = SamplerSettings(draft_tokens=TOKENS, draft_check=1.0)
-    proposal = draft(backend, TEXT, settings)
+    proposal = draft(backend, text, settings, at)
     [run] = Recording.made
     assert run.committed == base_greedy(run.state, backend.table.specials.filler_id)
     assert proposal.metrics.tokens_generated == TOKENS

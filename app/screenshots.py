@@ -2,7 +2,7 @@
 
 Runs the real window, the real spawned worker and the embedded model on the sample document in
 ``resources/samples/``, and grabs PNGs into ``docs/screenshots/``: the editor with locks, a
-draft mid-settle, the diff review, the model picker and a table fill from the template panel
+draft mid-settle, the diff review, a draft continuing the sample and its review, the model picker and a table fill from the template panel
 under review. Needs a display: ``make screenshots`` runs it under ``xvfb-run``.
 """
 
@@ -27,6 +27,7 @@ LOCKS = ("Ada Lovelace", "1843")
 TABLE_SAMPLE = ROOT / "resources" / "templates" / "meeting-notes.md"
 TABLE_ROW = "| Onboarding"
 MID_SETTLE_STEP = 6
+MID_DRAFT_STEP = 40  # forwards: two per round of a verified draft, about half of 64 tokens
 
 
 async def grab(widget: QWidget, name: str) -> None:
@@ -78,7 +79,8 @@ async def shoot(session: Session) -> None:
     select(session, end, end)  # no selection: the lock tint shows
     await grab(window, "editor-with-locks")
     select(session, start, end)
-    session.edits.settings = session.edits.settings.with_changes(steps=24, block_length=0)
+    defaults = session.edits.settings
+    session.edits.settings = defaults.with_changes(steps=24, block_length=0)
     session.edits.begin_rewrite()
     window.bar.set_instruction("tighter")
     window.bar.submit()
@@ -90,11 +92,31 @@ async def shoot(session: Session) -> None:
     await wait_for(session.client.proposal, 300)
     await grab(window, "diff-review")
     session.window.review.cancel()
+    session.edits.settings = defaults
+    await shoot_continuation(session)
     session.models.choose()
     assert session.models.picker is not None
     await grab(session.models.picker, "model-picker")
     session.models.picker.close()
     await shoot_templates(session)
+
+
+async def shoot_continuation(session: Session) -> None:
+    """A draft at the end of the sample, mid-way (the canvas's guesses ahead of the text the
+    base model kept) and under review."""
+    window = session.window
+    end = len(window.editor.plain_text())
+    select(session, end, end)
+    session.edits.begin_draft()
+    window.bar.submit()
+    while True:
+        frame = await wait_for(session.client.frame, 300)
+        if isinstance(frame, Frame) and frame.step >= MID_DRAFT_STEP:
+            break
+    await grab(window, "draft-continuing")
+    await wait_for(session.client.proposal, 300)
+    await grab(window, "draft-review")
+    window.review.cancel()
 
 
 async def shoot_templates(session: Session) -> None:

@@ -68,13 +68,14 @@ class SamplerSettings:
     )
     # 1.0: a continuation is exactly the base model's greedy text under the draft's constraints
     # and repeat bans, with the canvas's guesses kept where they agree. The quality suite's
-    # drafts read at 1.12 nats per token against 1.56 from the canvas alone (0.5: 1.23), at
-    # 0.87 tokens per forward against 1.00 and about the same time (0.52x the AR speed).
+    # drafts read at 1.12 nats per token against 1.56 from the canvas alone (0.5: 1.19, 9%
+    # faster), at 0.87 tokens per forward against 1.00 and about the same time (0.52x the AR
+    # speed; docs/quality-runs/20*).
     draft_check: float = _opt(
         1.0,
-        "drafts at the end of the text: keep a token the canvas proposes only while the model, "
-        "reading causally, gives it at least this share of its likeliest token's probability "
-        "(1: its own choice; 0: off, the canvas alone decides)",
+        "drafts at the end of the text: keep a token the canvas proposes only while the base "
+        "model (the adapter switched off) gives it at least this share of its likeliest token's "
+        "probability (1: only its own choice; 0: off, the canvas alone decides; adapted models)",
     )
     entropy_bound: float = _opt(
         1.0, "DiffusionGemma: entropy bound of the sampler (higher: more tokens per step)"

@@ -45,4 +45,6 @@ R=docs/quality-runs
  "+ a slot writes no space beside a space (structured)=$R/19h-slot-no-space-beside-space-structured.json" \
  "+ name and sentence strings write no digit (structured; 97% under the older checks, 89% under today's; rejected)=$R/19i-name-prose-strings-no-digits-structured-rejected.json" \
  "+ and no sentence mark beside a mark in a slot (structured; rejected)=$R/19j-no-mark-beside-a-mark-structured-rejected.json" \
- "**defaults now** (stop 12's, plus priced cuts, the self-check in stretches, table cell spaces, no markup in wrapped paragraphs, no space beside a space in slots; docs/quality.md)=docs/quality.json"
+ "+ continuations verified by the base model, the adapter switched off (draft_check 1; full suite)=$R/20-verified-drafts.json" \
+ "+ verified continuations keeping guesses half as likely as the base's choice (draft_check 0.5; drafts)=$R/20a-verified-drafts-check05-drafts.json" \
+ "**defaults now** (stop 12's, plus priced cuts, the self-check in stretches, table cell spaces, no markup in wrapped paragraphs, no space beside a space in slots, verified continuations; docs/quality.md)=docs/quality.json"

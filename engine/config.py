@@ -77,6 +77,13 @@ class SamplerSettings:
         "model (the adapter switched off) gives it at least this share of its likeliest token's "
         "probability (1: only its own choice; 0: off, the canvas alone decides; adapted models)",
     )
+    value_check: float = _opt(
+        1.0,
+        "template text values: after a fill settles, keep a value's token only while the base "
+        "model (the adapter switched off), reading the template left to right, gives it at "
+        "least this share of its likeliest token's probability, and let it write on from the "
+        "first it rejects (0: off; adapted models)",
+    )
     entropy_bound: float = _opt(
         1.0, "DiffusionGemma: entropy bound of the sampler (higher: more tokens per step)"
     )
@@ -104,8 +111,9 @@ class SamplerSettings:
             problems.append("context_tokens and suffix_tokens must be >= 0")
         if self.order_bias < 0:
             problems.append(f"order_bias must be >= 0 (got {self.order_bias})")
-        if not 0.0 <= self.draft_check <= 1.0:
-            problems.append(f"draft_check must be in [0, 1] (got {self.draft_check})")
+        for name in ("draft_check", "value_check"):
+            if not 0.0 <= getattr(self, name) <= 1.0:
+                problems.append(f"{name} must be in [0, 1] (got {getattr(self, name)})")
         if self.entropy_bound <= 0:
             problems.append(f"entropy_bound must be > 0 (got {self.entropy_bound})")
         if problems:

@@ -178,6 +178,10 @@ class TokenTable:
             self._allowed[constraint] = cached
         return cached
 
+    def starting_with(self, char: str) -> list[int]:
+        """Token ids whose text starts with ``char`` (from the index built once)."""
+        return list(self._first_chars().get(char, ()))
+
     def control_ids(self) -> frozenset[int]:
         """Tokens whose text holds a control character other than newline or tab.
 

@@ -61,6 +61,7 @@ from engine.backends.locked_kv import LockedKV
 from engine.backends.passage_reader import PassageReader
 from engine.backends.prefix_cache import PrefixCache
 from engine.backends.verified import VerifiedDraft, verifiable
+from engine.backends.verified_values import VerifiedValues
 from engine.canvas import Canvas, Kind
 from engine.config import SamplerSettings
 from engine.context import after_ids, before_ids, instruction_ids, passage_ids
@@ -215,6 +216,8 @@ class MaskedBackend:
                 now = Block(block, rows, rows_list, open_)
                 self._step(state, now, steps_left, settings, generator)
                 yield self._result(state, in_block, total)
+        if settings.value_check > 0 and self.base is not None and Kind.SLOT in canvas.kinds:
+            yield from VerifiedValues(self, state, canvas, settings).rounds(total)
 
     @torch.inference_mode()
     def _start(

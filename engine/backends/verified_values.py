@@ -83,6 +83,7 @@ class VerifiedValues:
         self.max_steps = 0
         self.spaced: set[int] | None = None
         self.end_odds: dict[int, float] = {}
+        self.unread: list[int] = []  # read, not yet in the base's cache
 
     def rounds(self, max_steps: int) -> Iterator[StepResult]:
         """One :class:`StepResult` per verified value that changed; the cache is left holding
@@ -93,14 +94,17 @@ class VerifiedValues:
         try:
             with torch.inference_mode(), self.base.off():
                 cache = backend.base_cache.holding(self.model, state.seq[:cut])
-                if cache is None:
-                    from transformers import DynamicCache
+            if cache is None:  # nothing before the canvas but the start token
+                from transformers import DynamicCache
 
-                    cache = DynamicCache(config=self.model.config)
-                self.unread = [int(state.seq[cut])]
-                for run in self.runs:
-                    if self._verify(cache, run):
-                        yield backend._result(state, [False] * len(state.host_ids), max_steps)
+                cache = DynamicCache(config=self.model.config)
+            self.unread = [int(state.seq[cut])]
+            for run in self.runs:
+                # The adapter is off only while the base reads: never across a yield.
+                with torch.inference_mode(), self.base.off():
+                    changed = self._verify(cache, run)
+                if changed:
+                    yield backend._result(state, [False] * len(state.host_ids), max_steps)
         finally:
             backend.base_cache.forget_beyond_prefix()
 
@@ -112,7 +116,7 @@ class VerifiedValues:
         after = self._token_after(run)
         start = cache.get_seq_length() + len(self.unread)  # where the value's rows will begin
         written: list[int] = []
-        self.end_odds: dict[int, float] = {}  # value length -> how likely the base ends there
+        self.end_odds = {}  # value length -> how likely the base ends there
         while True:
             kept = cache.get_seq_length()
             logits = self._read(cache, [*self.unread, *guesses, *([after] if after else [])])
@@ -184,9 +188,9 @@ class VerifiedValues:
 
     def _repeats(self, run: range, value: list[int]) -> set[int]:
         """Tokens the prose guards ban after ``value``, the run's text so far: a 3-gram said
-        before anywhere in the fill (the base otherwise gave four values the same sentence), a word beside itself,
-        a run of one token, a space beside a space. The value's own later positions and the
-        values not yet verified are open, so their canvas guesses ban nothing."""
+        before anywhere in the fill (the base otherwise gave four values the same sentence),
+        a word beside itself, a run of one token, a space beside a space. The value's own later
+        positions and the values not yet verified are open: their canvas guesses ban nothing."""
         guards, state = self.state.guards, self.state
         if guards is None:
             return set()

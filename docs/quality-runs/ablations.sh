@@ -47,4 +47,5 @@ R=docs/quality-runs
  "+ and no sentence mark beside a mark in a slot (structured; rejected)=$R/19j-no-mark-beside-a-mark-structured-rejected.json" \
  "+ continuations verified by the base model, the adapter switched off (draft_check 1; full suite)=$R/20-verified-drafts.json" \
  "+ verified continuations keeping guesses half as likely as the base's choice (draft_check 0.5; drafts)=$R/20a-verified-drafts-check05-drafts.json" \
- "**defaults now** (stop 12's, plus priced cuts, the self-check in stretches, table cell spaces, no markup in wrapped paragraphs, no space beside a space in slots, verified continuations; docs/quality.md)=docs/quality.json"
+ "+ template text values verified and finished by the base model (value_check 1; full suite)=$R/21-verified-values.json" \
+ "**defaults now** (stop 12's, plus priced cuts, the self-check in stretches, table cell spaces, no markup in wrapped paragraphs, no space beside a space in slots, verified continuations and template values; docs/quality.md)=docs/quality.json"

@@ -18,7 +18,6 @@ per candidate, all candidates in one batch). Tokens further on keep the current 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from contextlib import nullcontext
 from typing import Any
 
 import torch
@@ -45,7 +44,6 @@ class PassageReader:
         # The context is the same in every round of one request and mostly in the next edit's:
         # encoded once, kept, and cut back where it changes (causal, so exact).
         self.context_cache = PrefixCache()
-        self.base: Any = None  # set by :meth:`read_as`
 
     def __call__(self, context: list[int], original: list[int]) -> Any:
         def costs(rows: Sequence[Sequence[int]]) -> list[list[float]]:
@@ -68,24 +66,12 @@ class PassageReader:
             answers.append(base[:at] + nlls + [was[i] for i in rest[len(nlls) :]])
         return answers
 
-    def read_as(self, base: Any) -> None:
-        """Read as the base model from now on (``base``: a :class:`~engine.adapters.BaseSwitch`
-        of this reader's model, or ``None`` for the model as loaded)."""
-        self.base = base
-        self.context_cache = PrefixCache()  # its keys and values came from the other weights
-
     @torch.inference_mode()
     def read(
         self, context: list[int], tokens: list[int], variants: Sequence[tuple[int, list[int]]]
     ) -> tuple[list[float], list[list[float]]]:
         """NLL of each of ``tokens`` after ``context``, and of each variant's tail: a variant
         ``(at, tail)`` is ``tokens[:at]`` followed by ``tail`` (only the tail is read)."""
-        with self.base.off() if self.base is not None else nullcontext():
-            return self._read(context, tokens, variants)
-
-    def _read(
-        self, context: list[int], tokens: list[int], variants: Sequence[tuple[int, list[int]]]
-    ) -> tuple[list[float], list[list[float]]]:
         prefix = [self.start_id, *context]
         # The prefix's last row stays out of the kept cache: it predicts the first token.
         kept = torch.tensor(prefix[:-1], dtype=torch.long, device=self.device)

@@ -2,8 +2,9 @@
 
 Runs the real window, the real spawned worker and the embedded model on the sample document in
 ``resources/samples/``, and grabs PNGs into ``docs/screenshots/``: the editor with locks, a
-draft mid-settle, the diff review, a draft continuing the sample and its review, the model picker and a table fill from the template panel
-under review. Needs a display: ``make screenshots`` runs it under ``xvfb-run``.
+draft mid-settle, the diff review, a draft continuing the sample and its review, the model
+picker and a table fill from the template panel under review. Needs a display: ``make
+screenshots`` runs it under ``xvfb-run``.
 """
 
 from __future__ import annotations
@@ -83,15 +84,7 @@ async def shoot(session: Session) -> None:
     session.edits.settings = defaults.with_changes(steps=24, block_length=0)
     session.edits.begin_rewrite()
     window.bar.set_instruction("tighter")
-    window.bar.submit()
-    while True:
-        frame = await wait_for(session.client.frame, 300)
-        if isinstance(frame, Frame) and frame.step >= MID_SETTLE_STEP:
-            break
-    await grab(window, "draft-settling")
-    await wait_for(session.client.proposal, 300)
-    await grab(window, "diff-review")
-    session.window.review.cancel()
+    await submit_and_grab(session, MID_SETTLE_STEP, "draft-settling", "diff-review")
     session.edits.settings = defaults
     await shoot_continuation(session)
     session.models.choose()
@@ -108,14 +101,20 @@ async def shoot_continuation(session: Session) -> None:
     end = len(window.editor.plain_text())
     select(session, end, end)
     session.edits.begin_draft()
+    await submit_and_grab(session, MID_DRAFT_STEP, "draft-continuing", "draft-review")
+
+
+async def submit_and_grab(session: Session, step: int, mid: str, review: str) -> None:
+    """Submit the bar's request; grab the window at forward ``step`` and under review."""
+    window = session.window
     window.bar.submit()
     while True:
         frame = await wait_for(session.client.frame, 300)
-        if isinstance(frame, Frame) and frame.step >= MID_DRAFT_STEP:
+        if isinstance(frame, Frame) and frame.step >= step:
             break
-    await grab(window, "draft-continuing")
+    await grab(window, mid)
     await wait_for(session.client.proposal, 300)
-    await grab(window, "draft-review")
+    await grab(window, review)
     window.review.cancel()
 
 

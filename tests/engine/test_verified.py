@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import ClassVar
 
 import pytest
 import torch
@@ -15,7 +14,7 @@ from engine.backends.verified import accept, propose_mask
 from engine.config import SamplerSettings
 from engine.edit_run import run_edit
 from engine.protocol import Edit, EditMode, Proposal, Span
-from tests.helpers.adapted import SEED, adapted_backend, save_tiny_adapter
+from tests.helpers.adapted import SEED, adapted_backend, recording, save_tiny_adapter
 from tests.helpers.tiny import tiny_llama
 
 TEXT = "The fox jumps over the lazy dog. Then it naps at home, and"
@@ -27,14 +26,7 @@ def adapter(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return save_tiny_adapter(tmp_path_factory.mktemp("adapter"))
 
 
-class Recording(verified.VerifiedDraft):
-    """The real class, remembering each instance so a test can rebuild its request."""
-
-    made: ClassVar[list[verified.VerifiedDraft]] = []
-
-    def __init__(self, *args, **kwargs) -> None:
-        super().__init__(*args, **kwargs)
-        Recording.made.append(self)
+Recording = recording(verified.VerifiedDraft)
 
 
 def draft(backend, text: str, settings: SamplerSettings, at: int | None = None) -> Proposal:

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import ClassVar
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -20,7 +19,7 @@ from engine.protocol import EditMode, Fill, FillKind, Span
 from engine.structured.fill import run_json
 from engine.structured.slots import Filled
 from engine.tokens import charset
-from tests.helpers.adapted import adapted_backend, save_tiny_adapter
+from tests.helpers.adapted import adapted_backend, recording, save_tiny_adapter
 from tests.helpers.backends import tiny_table
 
 CARD = {
@@ -41,12 +40,7 @@ def adapter(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return save_tiny_adapter(tmp_path_factory.mktemp("adapter"))
 
 
-class Recording(verified_values.VerifiedValues):
-    made: ClassVar[list[verified_values.VerifiedValues]] = []
-
-    def __init__(self, *args, **kwargs) -> None:
-        super().__init__(*args, **kwargs)
-        Recording.made.append(self)
+Recording = recording(verified_values.VerifiedValues)
 
 
 def fill(backend, schema: dict, check: float, seed: int = 0) -> Filled:

@@ -8,6 +8,7 @@ tiny Llama, and wrapped as the loader wraps it: prefix cache on, adapter switcha
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any, ClassVar, TypeVar
 
 import torch
 
@@ -18,6 +19,7 @@ from tests.helpers.backends import tiny_table
 from tests.helpers.tiny import tiny_llama
 
 SEED = 0
+T = TypeVar("T")
 
 
 def save_tiny_adapter(folder: Path, scale: float = 0.2) -> Path:
@@ -45,3 +47,17 @@ def adapted_backend(folder: Path) -> MaskedBackend:
     backend.read_prefix_causally()
     backend.base = BaseSwitch(model, folder)
     return backend
+
+
+def recording(cls: type[T]) -> Any:
+    """``cls`` with every instance remembered in ``made``, so a test can monkeypatch it in and
+    then rebuild the request an instance served."""
+
+    class Recording(cls):  # type: ignore[misc, valid-type]
+        made: ClassVar[list[Any]] = []
+
+        def __init__(self, *args: Any, **kwargs: Any) -> None:
+            super().__init__(*args, **kwargs)
+            Recording.made.append(self)
+
+    return Recording

@@ -96,6 +96,8 @@ class VerifiedDraft:
             while len(self.committed) < self.size:
                 with torch.inference_mode():
                     self._round(adapted, base)
+                    if len(self.committed) == self.size and self._end_at_sentence():
+                        self.shown = 0
                 yield self._result()
         finally:
             backend.prefix_cache.forget_beyond_prefix()
@@ -180,6 +182,19 @@ class VerifiedDraft:
             row[self._tensor(sorted(banned))] += GUARD_BAN
         return row
 
+    def _end_at_sentence(self) -> bool:
+        """Cut a draft its budget stopped mid-sentence ("... The computer is") back to its last
+        sentence end, the rest filler, if that keeps at least half of it; whether it cut."""
+        table, state = self.backend.table, self.state
+        ends = [i for i, t in enumerate(self.committed) if ends_sentence(table.text(t))]
+        if not ends or ends[-1] == self.size - 1 or ends[-1] + 1 < self.size // 2:
+            return False
+        filler = table.specials.filler_id
+        for i in range(ends[-1] + 1, self.size):
+            state.host_ids[i] = state.host_guess[i] = filler
+        state.ids[ends[-1] + 1 :] = filler
+        return True
+
     def _show(self, guesses: list[int], before: int) -> None:
         """Mirror the round on the host: committed tokens settle; the guesses the verifier did
         not get to stay on show where they were guessed (the overlay draws them provisional)."""
@@ -206,6 +221,12 @@ class VerifiedDraft:
 
     def _tensor(self, values: list[int]) -> torch.Tensor:
         return torch.tensor(values, dtype=torch.long, device=self.backend.device)
+
+
+def ends_sentence(text: str) -> bool:
+    """Whether a token closes a sentence or a line: "." "!" "?" (a closing quote or bracket
+    after them too) or a line break."""
+    return "\n" in text or text.rstrip().rstrip("\"')]”’").endswith((".", "!", "?"))
 
 
 def cut_cache(cache: Any, length: int) -> None:

@@ -176,3 +176,25 @@ def test_draft_check_must_be_a_share() -> None:
     for bad in (-0.1, 1.5):
         with pytest.raises(ValueError, match="draft_check"):
             SamplerSettings(draft_check=bad)
+
+
+def test_a_draft_cut_off_mid_sentence_ends_at_its_last_sentence(adapter, monkeypatch) -> None:
+    monkeypatch.setattr(masked, "VerifiedDraft", Recording)
+    monkeypatch.setattr(verified, "ends_sentence", lambda _text: False)
+    Recording.made.clear()
+    backend = adapted_backend(adapter)
+    settings = SamplerSettings(draft_tokens=TOKENS)
+    whole = draft(backend, TEXT, settings)
+    at = TOKENS - 3  # pretend the token there ends a sentence (read in order, once each)
+    calls = iter(range(TOKENS))
+    monkeypatch.setattr(verified, "ends_sentence", lambda _text: next(calls) == at)
+    cut = draft(backend, TEXT, settings)
+    assert cut.metrics.tokens_generated == at + 1
+    assert whole.text.startswith(cut.text) and len(cut.text) < len(whole.text)
+
+
+def test_sentence_ends() -> None:
+    for text in (".", " end.", '."', "?)", "!", "\n", " word.\n"):
+        assert verified.ends_sentence(text), text
+    for text in (" the", ",", " e.g", ";"):
+        assert not verified.ends_sentence(text), text

@@ -26,7 +26,7 @@ join the text after it, which a left-to-right reader cannot judge.
 from __future__ import annotations
 
 from collections.abc import Iterator
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import torch
 
@@ -35,8 +35,9 @@ from engine.backends.guards import GUARD_BAN, repeat_bans
 from engine.canvas import Canvas, Kind
 from engine.config import SamplerSettings
 
-if TYPE_CHECKING:
-    from engine.backends.masked import Denoising, MaskedBackend
+# engine.backends.masked imports this module, so its types are named, not imported.
+MaskedBackend = Any  # engine.backends.masked.MaskedBackend
+Denoising = Any  # engine.backends.masked.Denoising
 
 # Guesses per round. The base keeps 0.8 of them per round on the quality suite's drafts, and
 # the same share at 2, 3, 4 or 8 (a guess past the first few is almost never its choice); 4 was

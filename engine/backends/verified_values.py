@@ -24,7 +24,7 @@ the result as before, so nothing invalid is ever offered.
 from __future__ import annotations
 
 from collections.abc import Iterator
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import torch
 
@@ -35,8 +35,9 @@ from engine.canvas import Canvas, Kind
 from engine.config import SamplerSettings
 from engine.plan import LiteralConstraint, Slot
 
-if TYPE_CHECKING:
-    from engine.backends.masked import Denoising, MaskedBackend
+# engine.backends.masked imports this module, so its types are named, not imported.
+MaskedBackend = Any  # engine.backends.masked.MaskedBackend
+Denoising = Any  # engine.backends.masked.Denoising
 
 # What a text value can hold and a code cannot: a word after a space.
 TEXT_PROBE = " and"

@@ -97,7 +97,7 @@ class VerifiedDraft:
             while len(self.committed) < self.size:
                 with torch.inference_mode():
                     self._round(adapted, base)
-                    if len(self.committed) == self.size and self._end_at_sentence():
+                    if self._end_at_sentence():
                         self.shown = 0
                 yield self._result()
         finally:
@@ -184,16 +184,24 @@ class VerifiedDraft:
         return row
 
     def _end_at_sentence(self) -> bool:
-        """Cut a draft its budget stopped mid-sentence ("... The computer is") back to its last
-        sentence end, the rest filler, if that keeps at least half of it; whether it cut."""
+        """End the draft at a sentence end: one in the budget's last quarter (another sentence
+        would not fit), or, once the budget is spent mid-sentence ("... The computer is"), the
+        last one if that keeps half the draft. The rest is filler; whether it ended."""
         table, state = self.backend.table, self.state
-        ends = [i for i, t in enumerate(self.committed) if ends_sentence(table.text(t))]
-        if not ends or ends[-1] == self.size - 1 or ends[-1] + 1 < self.size // 2:
+        ends = sentence_ends([table.text(t) for t in self.committed])
+        full = len(self.committed) >= self.size
+        if not ends or not (ends[-1] > self.size - self.size // 4 or full):
+            return False
+        if ends[-1] < self.size // 2:
             return False
         filler = table.specials.filler_id
-        for i in range(ends[-1] + 1, self.size):
+        del self.committed[ends[-1] :]
+        for i in range(ends[-1], self.size):
             state.host_ids[i] = state.host_guess[i] = filler
-        state.ids[ends[-1] + 1 :] = filler
+            state.host_masked[i] = False
+        state.ids[ends[-1] :] = filler
+        state.masked[ends[-1] :] = False
+        self.committed += [filler] * (self.size - ends[-1])
         return True
 
     def _show(self, guesses: list[int], before: int) -> None:
@@ -222,6 +230,11 @@ class VerifiedDraft:
 
     def _tensor(self, values: list[int]) -> torch.Tensor:
         return torch.tensor(values, dtype=torch.long, device=self.backend.device)
+
+
+def sentence_ends(texts: list[str]) -> list[int]:
+    """Lengths at which the token texts so far end a sentence or a line."""
+    return [i + 1 for i, text in enumerate(texts) if ends_sentence(text)]
 
 
 def ends_sentence(text: str) -> bool:

@@ -81,6 +81,7 @@ def test_a_continuation_at_ratio_one_is_the_bases_greedy_text(
     adapter, monkeypatch, text: str, at: int
 ) -> None:
     monkeypatch.setattr(masked, "VerifiedDraft", Recording)
+    monkeypatch.setattr(verified, "sentence_ends", lambda _texts: [])  # the whole budget
     Recording.made.clear()
     backend = adapted_backend(adapter)
     settings = SamplerSettings(draft_tokens=TOKENS, draft_check=1.0)
@@ -94,6 +95,7 @@ def test_a_continuation_at_ratio_one_is_the_bases_greedy_text(
 def test_a_lenient_verifier_keeps_every_guess_and_one_more(adapter, monkeypatch) -> None:
     monkeypatch.setattr(masked, "VerifiedDraft", Recording)
     monkeypatch.setattr(verified, "repeat_bans", lambda *_args: [])  # a random model repeats
+    monkeypatch.setattr(verified, "sentence_ends", lambda _texts: [])
     Recording.made.clear()
     backend = adapted_backend(adapter)
     settings = SamplerSettings(draft_tokens=TOKENS, draft_check=1e-12)
@@ -178,19 +180,24 @@ def test_draft_check_must_be_a_share() -> None:
             SamplerSettings(draft_check=bad)
 
 
-def test_a_draft_cut_off_mid_sentence_ends_at_its_last_sentence(adapter, monkeypatch) -> None:
+@pytest.mark.parametrize(
+    ("end", "tokens"),
+    [(TOKENS - 3, TOKENS - 3), (TOKENS - 1, TOKENS - 1), (TOKENS // 2 - 2, TOKENS)],
+    ids=["last quarter", "cut off at the budget", "too early to end there"],
+)
+def test_a_draft_ends_at_a_sentence_end_late_in_its_budget(
+    adapter, monkeypatch, end: int, tokens: int
+) -> None:
     monkeypatch.setattr(masked, "VerifiedDraft", Recording)
-    monkeypatch.setattr(verified, "ends_sentence", lambda _text: False)
-    Recording.made.clear()
+    monkeypatch.setattr(verified, "sentence_ends", lambda _texts: [])
     backend = adapted_backend(adapter)
     settings = SamplerSettings(draft_tokens=TOKENS)
     whole = draft(backend, TEXT, settings)
-    at = TOKENS - 3  # pretend the token there ends a sentence (read in order, once each)
-    calls = iter(range(TOKENS))
-    monkeypatch.setattr(verified, "ends_sentence", lambda _text: next(calls) == at)
+    # Pretend a sentence ends after ``end`` tokens, as soon as they are written.
+    monkeypatch.setattr(verified, "sentence_ends", lambda texts: [end] if len(texts) >= end else [])
     cut = draft(backend, TEXT, settings)
-    assert cut.metrics.tokens_generated == at + 1
-    assert whole.text.startswith(cut.text) and len(cut.text) < len(whole.text)
+    assert cut.metrics.tokens_generated == tokens
+    assert whole.text.startswith(cut.text)
 
 
 def test_sentence_ends() -> None:

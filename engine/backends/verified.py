@@ -239,8 +239,11 @@ def sentence_ends(texts: list[str]) -> list[int]:
 
 def ends_sentence(text: str) -> bool:
     """Whether a token closes a sentence or a line: "." "!" "?" (a closing quote or bracket
-    after them too) or a line break."""
-    return "\n" in text or text.rstrip().rstrip("\"')]”’").endswith((".", "!", "?"))
+    after them too) or a line break; a list number ("5.") does not."""
+    core = text.strip()
+    if core[:-1].isdigit() and core.endswith("."):
+        return False
+    return "\n" in text or core.rstrip("\"')]”’").endswith((".", "!", "?"))
 
 
 def cut_cache(cache: Any, length: int) -> None:

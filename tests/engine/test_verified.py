@@ -203,5 +203,5 @@ def test_a_draft_ends_at_a_sentence_end_late_in_its_budget(
 def test_sentence_ends() -> None:
     for text in (".", " end.", '."', "?)", "!", "\n", " word.\n"):
         assert verified.ends_sentence(text), text
-    for text in (" the", ",", " e.g", ";"):
+    for text in (" the", ",", " e.g", ";", " 5.", "12."):
         assert not verified.ends_sentence(text), text

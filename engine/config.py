@@ -70,7 +70,7 @@ class SamplerSettings:
     # and repeat bans, with the canvas's guesses kept where they agree. The quality suite's
     # drafts read at 1.12 nats per token against 1.56 from the canvas alone (0.5: 1.19, 9%
     # faster), at 0.87 tokens per forward against 1.00 and about the same time (0.52x the AR
-    # speed; docs/quality-runs/20*).
+    # speed; docs/quality-runs/20*); ended at sentence ends, 1.11 at 0.45x (shorter drafts).
     draft_check: float = _opt(
         1.0,
         "drafts at the end of the text: keep a token the canvas proposes only while the base "

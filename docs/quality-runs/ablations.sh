@@ -48,4 +48,5 @@ R=docs/quality-runs
  "+ continuations verified by the base model, the adapter switched off (draft_check 1; full suite)=$R/20-verified-drafts.json" \
  "+ verified continuations keeping guesses half as likely as the base's choice (draft_check 0.5; drafts)=$R/20a-verified-drafts-check05-drafts.json" \
  "+ template text values verified and finished by the base model (value_check 1; full suite)=$R/21-verified-values.json" \
- "**defaults now** (stop 12's, plus priced cuts, the self-check in stretches, table cell spaces, no markup in wrapped paragraphs, no space beside a space in slots, verified continuations and template values; docs/quality.md)=docs/quality.json"
+ "+ verified drafts end at a sentence end (full suite)=$R/22-sentence-ends.json" \
+ "**defaults now** (stop 12's, plus priced cuts, the self-check in stretches, table cell spaces, no markup in wrapped paragraphs, no space beside a space in slots, verified continuations ended at sentence ends and template values; docs/quality.md)=docs/quality.json"

@@ -56,12 +56,14 @@ class ExcludingConstraint:
 
     name: str
     banned: frozenset[str]
-    breaks: bool = False  # newlines allowed (a hard-wrapped paragraph keeps its line breaks)
+    breaks: bool = False  # single newlines allowed (a hard-wrapped paragraph keeps its lines)
     single_spaces: bool = False  # no token holding two spaces in a row (a value, not code)
 
     def allows(self, token_text: str) -> bool:
         if self.single_spaces and "  " in token_text:
             return False
+        if self.breaks and token_text.count("\n") > 1:
+            return False  # a blank line would split the one paragraph in two
         return bool(token_text) and not any(
             ch in self.banned or (unicodedata.category(ch) == "Cc" and not self._break(ch))
             for ch in token_text

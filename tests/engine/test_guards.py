@@ -179,6 +179,7 @@ def test_a_paragraph_that_has_a_mark_may_keep_it():
 def test_a_hard_wrapped_paragraph_keeps_its_line_breaks_but_gets_no_markup():
     allowed = allowed_in_paragraph("one line of the paragraph\nand the next line.")
     assert any("\n" in text for text in allowed)
+    assert not any(text.count("\n") > 1 for text in allowed)  # no blank line: one paragraph
     assert not any(mark in text for text in allowed for mark in "`|[]{}<>#*~0123456789")
     # Two paragraphs are not one: their rewrite may hold what Markdown between them would.
     assert any("#" in text for text in allowed_in_paragraph("First one.\n\nSecond one."))

@@ -61,9 +61,12 @@ SHORTER_WORDS = ("tight", "short", "concise", "condense", "trim", "brief", "cut"
 # (quality suite's tighter cases: judge NLL 4.48 against 4.21 at four fifths, median length
 # ratio 0.76 against 0.79, content words kept 63% against 66%).
 SHORTER_SHARE = 0.8
-# A model that reads a passage to be shortened, given the ids before it and the passage's own,
-# and prices candidate cuts of it (see :data:`engine.shorten.TokenCosts`).
-PassageReader = Callable[[list[int], list[int]], TokenCosts]
+# A model that reads a passage to be shortened, given the ids before it, the passage's own and
+# the ids after it, and prices candidate cuts of it (see :data:`engine.shorten.TokenCosts`).
+PassageReader = Callable[[list[int], list[int], list[int]], TokenCosts]
+# What the reader sees after the passage: the next lock's first tokens, where a cut just before
+# the lock shows its damage.
+READ_FOLLOWING_TOKENS = 4
 # What the reader sees before the passage: enough for the sentence it sits in.
 READ_CONTEXT_TOKENS = 64
 READ_CONTEXT_CHARS = 4 * READ_CONTEXT_TOKENS
@@ -129,7 +132,14 @@ def build_canvas(
             kept = list(range(len(original)))
             if isinstance(segment, Free) and budget < len(original):
                 # A shorter rewrite: drop words all over the seed instead of cutting its end.
-                costs = reader(context_ids(plan, seed, table), original) if reader else None
+                costs = (
+                    reader(
+                        context_ids(plan, seed, table), original,
+                        following_ids(plan, texts[index + 1 :], table),
+                    )
+                    if reader
+                    else None
+                )  # fmt: skip
                 kept = drop_words(seed_pieces(original, table), budget, costs)
             kept = kept[:budget]
             original = [original[i] for i in kept]
@@ -148,6 +158,12 @@ def build_canvas(
         )
     found = tuple(joins) if any(joins) else ()
     return Canvas(plan, tuple(seed), tuple(kinds), tuple(segment_of), tuple(seeded), found)
+
+
+def following_ids(plan: EditPlan, later_texts: Sequence[str], table: TokenTable) -> list[int]:
+    """The first tokens after a passage: the later segments' text, then the document's."""
+    text = "".join(later_texts) + plan.after
+    return table.encode(text[: 4 * READ_FOLLOWING_TOKENS])[:READ_FOLLOWING_TOKENS]
 
 
 def context_ids(plan: EditPlan, seed: Sequence[int], table: TokenTable) -> list[int]:

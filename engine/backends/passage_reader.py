@@ -45,26 +45,39 @@ class PassageReader:
         # encoded once, kept, and cut back where it changes (causal, so exact).
         self.context_cache = PrefixCache()
 
-    def __call__(self, context: list[int], original: list[int]) -> Any:
+    def __call__(
+        self, context: list[int], original: list[int], following: Sequence[int] = ()
+    ) -> Any:
         def costs(rows: Sequence[Sequence[int]]) -> list[list[float]]:
-            return self.read_cuts(context, original, rows)
+            return self.read_cuts(context, original, rows, following)
 
         return costs
 
     def read_cuts(
-        self, context: list[int], original: list[int], rows: Sequence[Sequence[int]]
+        self,
+        context: list[int],
+        original: list[int],
+        rows: Sequence[Sequence[int]],
+        following: Sequence[int] = (),
     ) -> list[list[float]]:
         """NLL of every kept token of each row (indices into ``original``); ``rows[0]`` is read
-        whole, the others from where they first differ from it, for :data:`LOOKAHEAD` tokens."""
-        current = list(rows[0])
-        cuts = [_cut(current, row) for row in rows[1:]]
-        variants = [(at, [original[i] for i in rest[:LOOKAHEAD]]) for at, rest in cuts]
-        base, fresh = self.read(context, [original[i] for i in current], variants)
+        whole, the others from where they first differ from it, for :data:`LOOKAHEAD` tokens.
+
+        ``following`` is the text after the passage (the lock a gap runs into): it is read
+        after every row, and its NLL is charged to the row's last kept token, because a cut
+        just before a lock shows its damage there ("going to be on Friday afternoon" once
+        "away" went, priced as free when the reader stopped at "on")."""
+        tail = list(range(len(original), len(original) + len(following)))
+        text = [*original, *following]
+        current = [*rows[0], *tail]
+        cuts = [_cut(current, [*row, *tail]) for row in rows[1:]]
+        variants = [(at, [text[i] for i in rest[:LOOKAHEAD]]) for at, rest in cuts]
+        base, fresh = self.read(context, [text[i] for i in current], variants)
         was = dict(zip(current, base, strict=True))
         answers = [base]
         for (at, rest), nlls in zip(cuts, fresh, strict=True):
             answers.append(base[:at] + nlls + [was[i] for i in rest[len(nlls) :]])
-        return answers
+        return [_charge_following(nlls, len(tail)) for nlls in answers]
 
     @torch.inference_mode()
     def read(
@@ -142,6 +155,14 @@ def cut_mask(kept: list[int], cached: int, width: int) -> torch.Tensor:
     return torch.cat(
         [old[:, None, :].expand(-1, width, -1), new[None].expand(len(kept), -1, -1)], dim=2
     )[:, None]
+
+
+def _charge_following(nlls: list[float], following: int) -> list[float]:
+    """The row's own NLLs, the text after it added to its last one."""
+    if not following:
+        return nlls
+    own = nlls[:-following]
+    return [*own[:-1], own[-1] + sum(nlls[-following:])] if own else own
 
 
 def _cut(current: Sequence[int], row: Sequence[int]) -> tuple[int, list[int]]:

@@ -6,7 +6,15 @@ import pytest
 import torch
 
 from engine.backends.blocks import choose_masked
-from engine.canvas import Kind, assemble, build_canvas, check_proposal, free_budget, join_flags
+from engine.canvas import (
+    READ_FOLLOWING_TOKENS,
+    Kind,
+    assemble,
+    build_canvas,
+    check_proposal,
+    free_budget,
+    join_flags,
+)
 from engine.config import SamplerSettings
 from engine.errors import BadRequest, InvariantViolation, ModelLoadError
 from engine.plan import find_locks, plan_edit
@@ -193,6 +201,19 @@ def test_a_reader_sees_the_text_before_the_passage_and_the_passage(table: TokenT
     [(context, original)] = reader.shown
     assert table.decode(context) == "Intro. " and original == table.encode(TIGHTER_DOC)
     assert len(canvas) < len(original)
+    assert reader.following == [[]]  # nothing after the passage in this document
+
+
+def test_a_reader_sees_the_lock_after_the_passage(table: TokenTable) -> None:
+    text = "We are going to be away on Friday afternoon, so the meeting moves. Thanks."
+    lock = text.index("Friday afternoon")
+    locks = (Span(lock, lock + len("Friday afternoon")),)
+    plan = plan_edit(Edit(1, text, Span(0, len(text)), locks, "tighter", EditMode.REWRITE))
+    reader = RecordingReader()
+    build_canvas(plan, table, SETTINGS, 512, reader)
+    first = reader.following[0]
+    assert " Friday afternoon".startswith(table.decode(first))
+    assert 0 < len(first) <= READ_FOLLOWING_TOKENS
 
 
 def test_a_passage_that_keeps_its_length_is_not_read(table: TokenTable) -> None:

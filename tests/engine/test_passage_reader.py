@@ -45,6 +45,21 @@ def test_reading_only_after_each_cut_gives_what_reading_it_whole_does(monkeypatc
         assert got == pytest.approx(want, abs=1e-4)
 
 
+def test_the_text_after_the_passage_is_charged_to_each_rows_last_token(monkeypatch) -> None:
+    model = tiny_llama()
+    monkeypatch.setattr(passage_reader, "LOOKAHEAD", len(PASSAGE))
+    passage, following = PASSAGE[:7], PASSAGE[7:]
+    whole = list(range(len(passage)))
+    rows = [whole] + [[i for i in whole if i != cut] for cut in range(len(passage) - 1)]
+    got = PassageReader(model, 1).read_cuts(CONTEXT, passage, rows, following)
+    tail = list(range(len(passage), len(PASSAGE)))
+    wants = read_whole(model, [[*r, *tail] for r in rows])
+    for row, nlls, want in zip(rows, got, wants, strict=True):
+        assert len(nlls) == len(row)
+        assert nlls[:-1] == pytest.approx(want[: len(row) - 1], abs=1e-4)
+        assert nlls[-1] == pytest.approx(sum(want[len(row) - 1 :]), abs=1e-4)
+
+
 def test_tokens_past_the_lookahead_keep_the_passages_own_cost(monkeypatch) -> None:
     model = tiny_llama()
     monkeypatch.setattr(passage_reader, "LOOKAHEAD", 2)

@@ -40,9 +40,11 @@ class RecordingReader:
 
     def __init__(self) -> None:
         self.shown: list[tuple[list[int], list[int]]] = []
+        self.following: list[list[int]] = []
 
-    def __call__(self, context: list[int], original: list[int]):
+    def __call__(self, context: list[int], original: list[int], following: list[int]):
         self.shown.append((context, original))
+        self.following.append(following)
         return lambda rows: [[0.0] * len(row) for row in rows]
 
 

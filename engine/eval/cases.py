@@ -40,6 +40,9 @@ class Rewrite:
     paragraph: str
     after: str
     locks: tuple[str, ...]
+    # A person's own version under the instruction ("tighter" cases): what the judge gives a
+    # rewrite a reader would keep, so the suite shows how far its goals are from that.
+    reference: str = ""
 
     @property
     def document(self) -> str:
@@ -81,6 +84,7 @@ def load_cases(folder: Path = CASES_DIR) -> Cases:
             str(c["paragraph"]),
             str(c["after"]),
             tuple(c["locks"]),  # type: ignore[arg-type]
+            str(c.get("reference", "")),
         )
         for c in _read("rewrites.json", folder)
     )
@@ -95,6 +99,8 @@ def check_rewrite(case: Rewrite) -> None:
     for phrase in case.locks:
         if case.paragraph.count(phrase) != 1:
             raise ValueError(f"The lock {phrase!r} must occur exactly once in its paragraph.")
+        if case.reference and case.reference.count(phrase) != 1:
+            raise ValueError(f"The lock {phrase!r} must occur exactly once in its reference.")
 
 
 def case_texts(cases: Cases) -> list[str]:
@@ -102,6 +108,7 @@ def case_texts(cases: Cases) -> list[str]:
     texts = [c.before + " " + c.after for c in cases.cloze]
     texts += [d.text for d in cases.drafts]
     texts += [r.paragraph for r in cases.rewrites]
+    texts += [r.reference for r in cases.rewrites if r.reference]
     return texts
 
 

@@ -140,7 +140,25 @@ def rows(results: dict[str, Any]) -> list[Row]:
         if name in results["tasks"]:
             summary = results["tasks"][name]["summary"]
             out += task_rows(name, summary["diffusion"], summary["autoregressive"])
+            reference = results["tasks"][name].get("tighter_reference")
+            if reference and reference["cases"]:
+                out.append(
+                    reference_row(reference, summary["diffusion"], summary["autoregressive"])
+                )
     return out
+
+
+def reference_row(reference: dict[str, Any], d: dict[str, Any], a: dict[str, Any]) -> Row:
+    """The 'tighter' cases' judge NLL beside the originals' and a person's own tighter versions:
+    a shorter text keeps fewer easy words, so the per-token NLL of a good cut rises too."""
+    return (
+        "rewrite: 'tighter' cases' judge NLL (for scale, not a goal)",
+        _f(d.get("tighter_judge_nll")),
+        _f(a.get("tighter_judge_nll")),
+        f"originals {_f(reference['original_judge_nll'])}; a person's tighter versions "
+        f"{_f(reference['reference_judge_nll'])} at length ratio "
+        f"{_f(reference['reference_length_ratio'])}",
+    )
 
 
 def samples(results: dict[str, Any], count: int = 5) -> list[str]:

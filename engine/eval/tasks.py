@@ -119,7 +119,9 @@ def rewrite_record(case: Rewrite, out: Output, judge: Judge) -> Record:
 
 def rewrite_summary(rs: Sequence[Record], original_nll: float | None) -> Record:
     tighter = [r["length_ratio"] for r in rs if r["instruction"] == "tighter"]
+    tighter_nll = [r["judge_nll"] for r in rs if r["instruction"] == "tighter"]
     return {
+        "tighter_judge_nll": m.mean(tighter_nll),
         **text_summary(rs),
         "original_judge_nll": original_nll,
         "length_ratio": m.median([r["length_ratio"] for r in rs]),
@@ -141,4 +143,25 @@ def rewrite_task(cases: Sequence[Rewrite], systems: dict[str, Any], judge: Judge
             records[name].append(rewrite_record(case, system.rewrite(case), judge))
     original = m.mean(originals)
     summary = {n: rewrite_summary(rs, original) for n, rs in records.items()}
-    return {"cases": records, "original_judge_nll": originals, "summary": summary}
+    return {
+        "cases": records,
+        "original_judge_nll": originals,
+        "tighter_reference": reference_summary(cases, originals, judge),
+        "summary": summary,
+    }
+
+
+def reference_summary(
+    cases: Sequence[Rewrite], originals: Sequence[float | None], judge: Judge
+) -> Record:
+    """The judge on the 'tighter' cases that have a person's version: the originals, and those
+    versions (shorter text loses easy words, so even a good cut reads at a higher NLL)."""
+    pairs = [(o, c) for o, c in zip(originals, cases, strict=True) if c.reference]
+    return {
+        "cases": len(pairs),
+        "original_judge_nll": m.mean([o for o, _ in pairs]),
+        "reference_judge_nll": m.mean([judge.nll(c.before, c.reference) for _, c in pairs]),
+        "reference_length_ratio": m.median(
+            [m.length_ratio(c.paragraph, c.reference) for _, c in pairs]
+        ),
+    }

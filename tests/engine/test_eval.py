@@ -50,7 +50,10 @@ def test_no_case_is_in_the_synthetic_training_documents():
 def test_the_contamination_check_finds_a_planted_case():
     cases = load_cases()
     planted = "Some manual text. " + cases.rewrites[0].paragraph + " More text."
-    assert overlaps(cases, ["unrelated words only", planted]) == [cases.rewrites[0].paragraph]
+    found = overlaps(cases, ["unrelated words only", planted])
+    # the case's reference shares some of its 8-grams, so it is found with it
+    assert cases.rewrites[0].paragraph in found
+    assert set(found) <= {cases.rewrites[0].paragraph, cases.rewrites[0].reference}
 
 
 def test_a_rewrite_case_with_a_bad_lock_or_instruction_is_refused():
@@ -58,6 +61,14 @@ def test_a_rewrite_case_with_a_bad_lock_or_instruction_is_refused():
         check_rewrite(Rewrite("tighter", "", "a b a", "", ("a",)))
     with pytest.raises(ValueError, match="Unknown instruction"):
         check_rewrite(Rewrite("shout", "", "a b", "", ("a",)))
+    with pytest.raises(ValueError, match="in its reference"):
+        check_rewrite(Rewrite("tighter", "", "a b c", "", ("a",), reference="b c"))
+
+
+def test_the_tighter_cases_carry_a_persons_shorter_version():
+    tighter = [r for r in load_cases().rewrites if r.instruction == "tighter"]
+    assert tighter and all(r.reference for r in tighter)
+    assert all(len(r.reference) <= 0.9 * len(r.paragraph) for r in tighter)
 
 
 def test_repeated_trigrams():
@@ -226,6 +237,18 @@ def fake_summary(**diffusion):
     }
 
 
+def test_the_report_shows_the_tighter_cases_beside_a_persons_versions():
+    results = fake_summary()
+    results["tasks"]["rewrite"]["tighter_reference"] = {
+        "cases": 6, "original_judge_nll": 3.0, "reference_judge_nll": 3.23,
+        "reference_length_ratio": 0.82,
+    }  # fmt: skip
+    results["tasks"]["rewrite"]["summary"]["diffusion"]["tighter_judge_nll"] = 3.26
+    report = markdown(results)
+    assert "'tighter' cases' judge NLL (for scale, not a goal) | 3.26 |" in report
+    assert "originals 3.00; a person's tighter versions 3.23 at length ratio 0.82" in report
+
+
 def test_the_report_marks_goals_met_and_missed():
     report = markdown(fake_summary())
     assert "| cloze: answers right | 30/42 | 20/42 | > AR ✅ |" in report
@@ -251,6 +274,8 @@ def test_the_runners_measure_both_systems_on_tiny_models():
     rewrites = rewrite_task(cases.rewrites[:2], systems, judge)
     diffusion = rewrites["summary"]["diffusion"]
     assert diffusion["locks_kept"] == 1.0  # the engine's guarantee, measured
+    assert rewrites["tighter_reference"]["cases"] == 2  # the first two cases are 'tighter'
+    assert rewrites["tighter_reference"]["reference_judge_nll"] > 0
     assert json.dumps(rewrites)  # the report file can hold it
 
 

@@ -103,12 +103,15 @@ class Free:
 
 @dataclass(frozen=True)
 class Slot:
-    """``min_tokens``: its first positions may not hold the filler, so it is never shorter."""
+    """``min_tokens``: its first positions may not hold the filler, so it is never shorter.
+    ``soft_min``: that minimum only guides the canvas (see :class:`engine.structured.shapes.Run`);
+    the base model verifying a value may end it earlier."""
 
     constraint: Constraint
     budget: int
     seed: str = ""
     min_tokens: int = 0
+    soft_min: bool = False
 
 
 Segment = Locked | Free | Slot

@@ -66,6 +66,22 @@ def _holds_text(canvas: Canvas, run: range) -> bool:
     return len(texts) == len(constraints) and any(c.allows(TEXT_PROBE) for c in texts)
 
 
+def soft_ends(canvas: Canvas, runs: list[range], bias: torch.Tensor, filler: int) -> set[int]:
+    """Positions where a value may end although the canvas could not end it there: every
+    position from there to the run's end may hold the filler, or sits in a slot whose
+    minimum only guided the canvas (``Slot.soft_min``: a name's second token)."""
+    found: set[int] = set()
+    for run in runs:
+        for position in reversed(run):
+            segment = canvas.plan.segments[canvas.segment_of[position]]
+            free = float(bias[position, filler]) > BANNED / 2
+            if not (free or (isinstance(segment, Slot) and segment.soft_min)):
+                break
+            if not free:
+                found.add(position)
+    return found
+
+
 class VerifiedValues:
     """The verification pass over one settled fill canvas (see the module docstring)."""
 
@@ -80,6 +96,7 @@ class VerifiedValues:
         self.ratio = settings.value_check
         self.filler = backend.table.specials.filler_id
         self.runs = text_runs(canvas)
+        self.soft_ends = soft_ends(canvas, self.runs, state.bias, self.filler)
         self.read_to = 0  # canvas positions before this are in the base's cache
         self.max_steps = 0
         self.spaced: set[int] | None = None
@@ -183,7 +200,8 @@ class VerifiedValues:
             banned |= self._spaced()  # a value never holds a run of spaces ("Theme  -  Theme")
         if banned:
             scores[torch.tensor(sorted(banned), device=scores.device)] += GUARD_BAN
-        ends = after is not None and float(bias[self.filler]) > BANNED / 2
+        may_end = float(bias[self.filler]) > BANNED / 2 or position in self.soft_ends
+        ends = after is not None and may_end
         scores[self.filler] = row[after] if ends else BANNED
         return scores
 

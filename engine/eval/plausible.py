@@ -31,9 +31,12 @@ NAME_KEYS = ("name", "title", "city", "street", "country", "author", "organisati
 AMOUNT_KEYS = ("price", "amount", "total", "subtotal", "cost", "quantity", "qty")
 YEARS = range(1900, 2101)
 # Free text that no writer would produce: doubled hyphens, a word cut off by a hyphen, letters
-# and digits run together ("EGER02--0", "kenest-", "no020"). Codes and formatted values are
-# judged by their own rules, never by this.
-GARBLED = re.compile(r"--|\w-(?=\s|$)|(?:^|\s)-\w|(?=\w*\d\w*\d)(?=\w*[A-Za-z]\w*[A-Za-z])\w+")
+# and digits run together ("EGER02--0", "kenest-", "no020"), but not an ordinal ("20th"). Codes
+# and formatted values are judged by their own rules, never by this.
+GARBLED = re.compile(
+    r"--|\w-(?=\s|$)|(?:^|\s)-\w"
+    r"|(?!\d+(?:st|nd|rd|th)\b)(?=\w*\d\w*\d)(?=\w*[A-Za-z]\w*[A-Za-z])\w+"
+)
 # A stutter inside free text: a piece said three times running ("truetruetrue", "alialiali",
 # "0000" as "00" thrice), a word of four letters or more said twice with no gap ("namename",
 # "versionversion"), a word too long to be one ("Johnalialialinamename"), or marks standing

@@ -142,4 +142,4 @@ def run_slot(run: Run, table: TokenTable) -> tuple[Slot, tuple[str, ...] | None]
     if isinstance(run.constraint, LiteralConstraint):
         slot, firsts = literal_slot(run.constraint.alternatives, table)
         return replace(slot, min_tokens=1), firsts
-    return Slot(run.constraint, run.budget, min_tokens=run.least), None
+    return Slot(run.constraint, run.budget, min_tokens=run.least, soft_min=run.soft), None

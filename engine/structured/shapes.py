@@ -38,11 +38,16 @@ SAFE_ANY = string.ascii_letters + string.digits  # what "any character" is spell
 
 @dataclass(frozen=True)
 class Run:
-    """Open positions: their constraint, at most ``budget`` tokens, at least ``least``."""
+    """Open positions: their constraint, at most ``budget`` tokens, at least ``least``.
+
+    ``soft``: the minimum is a hint for the parallel canvas, not the schema's (a name's second
+    token, so a 135M model does not stop at "Al"); a left-to-right verifier may end before it.
+    """
 
     constraint: Constraint
     budget: int
     least: int = 0
+    soft: bool = False
 
 
 Part = str | Run  # a str is locked text inside the value

@@ -189,7 +189,7 @@ def part_segment(part: Part) -> Segment:
     """A shape's part in a cell: its locked characters, or a slot for an open run."""
     if isinstance(part, str):
         return Locked(part)
-    return Slot(part.constraint, part.budget, min_tokens=part.least)
+    return Slot(part.constraint, part.budget, min_tokens=part.least, soft_min=part.soft)
 
 
 def cell_padding(raw: str) -> tuple[int, int]:

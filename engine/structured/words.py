@@ -63,7 +63,9 @@ def word_shape(
     of them to reach ``min_length`` characters (every token holds one at least).
 
     A name goes on in lowercase ("Al" + "an": the model otherwise stops at "Al"); prose
-    (``description``, ``title``…) has a second word ("Design" + " review", not "POS").
+    (``description``, ``title``…) has a second word ("Design" + " review", not "POS"). Both
+    are soft minimums: the base model verifying the value may end it sooner ("Marco", which
+    the rule would make "Marcoa").
     ``lead`` starts the first word (a table cell's space: " Marco", as the model read cells).
     """
     words = key_words(key)
@@ -79,6 +81,7 @@ def word_shape(
         second, width = tokens(" " + LETTERS, 1, 1, min_chars=4), 6
     else:
         return (head, Run(safe, rest, min(rest, max(0, min_length - 2))))
+    second = replace(second, soft=min_length <= len(lead) + 2)  # the schema asks no more
     # A name's marks are only those the slot's own set allows: a table column whose names have
     # no hyphen gets none ("betaace--" came from the separator row).
     name_chars = "".join(c for c in NAME_CHARS if c not in safe.banned)

@@ -300,7 +300,12 @@ def test_stuttered_or_overlong_text_is_not_sensible():
         "versionversion",
     ):
         assert not plausible.sensible_string(garbled, "name", {}), garbled
-    for fine in ("Mississippi", "Fix the login page - it crashes", "A & B", "bookkeeper"):
+    assert not plausible.sensible_string("Inversion0000000.00", "description", {})
+    assert not plausible.sensible_string("due on ab20th", "description", {})
+    for fine in (
+        "Mississippi", "Fix the login page - it crashes", "A & B", "bookkeeper",
+        "The invoice is due on 20th of January", "the 21st and 22nd",
+    ):  # fmt: skip
         assert plausible.sensible_string(fine, "summary", {}), fine
     code = {"pattern": "^\\+[0-9]{7,14}$"}
     assert not plausible.sensible_string("+111111101110", "phone", code)

@@ -160,6 +160,23 @@ def test_plain_strings_start_with_a_word_and_phones_with_a_plus() -> None:
     assert len(word_shape("title", 1, STRING_SAFE)) == 1  # no room for more than the word
 
 
+def test_a_words_second_token_is_a_soft_minimum_unless_the_schema_needs_it() -> None:
+    for key in ("name", "title"):
+        second = word_shape(key, 12, STRING_SAFE)[1]
+        assert isinstance(second, Run) and second.least == 1 and second.soft
+    needed = word_shape("customerName", 12, STRING_SAFE, min_length=5)[1]
+    assert isinstance(needed, Run) and not needed.soft
+    cell = word_shape("Owner", 12, STRING_SAFE, lead=" ")[1]
+    assert isinstance(cell, Run) and cell.soft
+
+
+def test_a_soft_minimum_reaches_the_plan_slot() -> None:
+    schema = {"type": "object", "properties": {"name": {"type": "string"}}, "required": ["name"]}
+    segments, _ = JsonProblem(compile_json(schema), tiny_table()).layout({})
+    slots = [s for s in segments if isinstance(s, Slot)]
+    assert any(s.soft_min and s.min_tokens == 1 for s in slots)
+
+
 def test_a_slots_first_min_tokens_positions_never_take_the_filler() -> None:
     table = tiny_table()
     slot = Slot(charset("digits", "0123456789"), 4, min_tokens=2)

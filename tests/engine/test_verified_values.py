@@ -11,8 +11,9 @@ from hypothesis import strategies as st
 from jsonschema import Draft202012Validator
 
 from engine.backends import masked, verified_values
-from engine.backends.verified_values import text_runs
-from engine.canvas import build_canvas
+from engine.backends.base import allowed_mask, constraint_bias
+from engine.backends.verified_values import soft_ends, text_runs
+from engine.canvas import Kind, build_canvas
 from engine.config import SamplerSettings
 from engine.plan import EditPlan, ExcludingConstraint, LiteralConstraint, Locked, Slot
 from engine.protocol import EditMode, Fill, FillKind, Span
@@ -65,6 +66,38 @@ def test_only_text_values_are_verified() -> None:
     runs = text_runs(canvas)
     assert [canvas.segment_of[r.start] for r in runs] == [1]
     assert [len(r) for r in runs] == [3]
+
+
+def test_a_value_may_end_inside_a_soft_minimum_only() -> None:
+    letters, lower = charset("letters", "abcdefghij"), charset("lower", "abcdefghij")
+    segments = (
+        Locked('{"name": "'), Slot(letters, 2, min_tokens=1),
+        Slot(lower, 1, min_tokens=1, soft_min=True), Slot(letters, 2),
+        Locked('", "code": "'), Slot(letters, 1, min_tokens=1), Slot(lower, 1, min_tokens=1),
+        Locked('"}'),
+    )  # fmt: skip
+    plan = EditPlan(Span(0, 0), segments, "", "", "", EditMode.DRAFT)
+    table = tiny_table()
+    canvas = build_canvas(plan, table, SamplerSettings(), 64)
+    bias = constraint_bias(allowed_mask(canvas, table, len(table.tokenizer)))
+    runs = text_runs_of_letters(canvas)
+    soft = soft_ends(canvas, runs, bias, table.specials.filler_id)
+    name, code = runs
+    # the name may end after its first word (its second token was a soft minimum), not before
+    assert soft == {name.start + 2}
+    assert code.start + 1 not in soft  # a hard minimum holds
+
+
+def text_runs_of_letters(canvas) -> list[range]:
+    """Every run of slot positions (the letters above are no text values: no space)."""
+    runs, start = [], None
+    for i, kind in enumerate([*canvas.kinds, Kind.LOCKED]):
+        if kind is Kind.SLOT and start is None:
+            start = i
+        elif kind is not Kind.SLOT and start is not None:
+            runs.append(range(start, i))
+            start = None
+    return runs
 
 
 def test_a_fill_stays_valid_and_the_caches_hold_only_the_prefix(adapter, monkeypatch) -> None:

@@ -182,6 +182,11 @@ class TokenTable:
         """Token ids whose text starts with ``char`` (from the index built once)."""
         return list(self._first_chars().get(char, ()))
 
+    def starting_with_whitespace(self) -> list[int]:
+        """Token ids whose text starts with any whitespace (a space, an em space, a newline)."""
+        index = self._first_chars()
+        return sorted(i for char, ids in index.items() if char.isspace() for i in ids)
+
     def control_ids(self) -> frozenset[int]:
         """Tokens whose text holds a control character other than newline or tab.
 

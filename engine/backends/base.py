@@ -142,7 +142,23 @@ def allowed_mask(canvas: Canvas, table: TokenTable, vocab_size: int) -> torch.Te
         elif isinstance(segment, Free) and not segment.seed:
             marks = draft_constraint(canvas.plan.before, canvas.plan.after)
             mask[list(canvas.segment_positions(index))] &= allowed_row(table, marks, vocab_size)
+    if opens_without_space(canvas):
+        mask[0, table.starting_with_whitespace()] = False
     return mask
+
+
+def opens_without_space(canvas: Canvas) -> bool:
+    """Whether the canvas's first position may not start with whitespace: it is free text, and
+    the text it replaces started without one (a rewrite), or the text before it ends in
+    whitespace or is empty (a draft). Rewrites of a paragraph came back as " We can't take
+    your order", a space after the blank line that a user would have to find and delete."""
+    segments = canvas.plan.segments
+    if not len(canvas) or not segments or not isinstance(segments[0], Free):
+        return False
+    if segments[0].seed:
+        return not segments[0].seed[0].isspace()
+    before = canvas.plan.before
+    return not before or before[-1].isspace()
 
 
 def draft_constraint(before: str, after: str) -> ExcludingConstraint:

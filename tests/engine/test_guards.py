@@ -185,6 +185,30 @@ def test_a_hard_wrapped_paragraph_keeps_its_line_breaks_but_gets_no_markup():
     assert any("#" in text for text in allowed_in_paragraph("First one.\n\nSecond one."))
 
 
+def first_allowed(segments: tuple, before: str, mode: EditMode) -> set[str]:
+    """Token texts the canvas's first position may take."""
+    table = tiny_table()
+    plan = EditPlan(Span(0, 0), segments, before, "", "", mode)
+    canvas = build_canvas(plan, table, SamplerSettings(), 64)
+    mask = allowed_mask(canvas, table, len(table.tokenizer))
+    return {table.text(t) for t in range(len(table.tokenizer)) if mask[0, t]}
+
+
+def spaced(texts: set[str]) -> bool:
+    return any(text[:1].isspace() for text in texts)
+
+
+def test_a_rewrite_or_draft_opens_with_a_space_only_where_the_text_had_room_for_one():
+    rewrite = EditMode.REWRITE
+    assert not spaced(first_allowed((Free(seed="Hey there."),), "# Notes\n\n", rewrite))
+    assert spaced(first_allowed((Free(seed=" and more."),), "Words", rewrite))
+    assert not spaced(first_allowed((Free(),), "", EditMode.DRAFT))  # an empty file
+    assert not spaced(first_allowed((Free(),), "A line.\n", EditMode.DRAFT))
+    assert spaced(first_allowed((Free(),), "It ends here.", EditMode.DRAFT))
+    # a lock at the start is the user's own text: nothing is banned around it
+    assert spaced(first_allowed((Locked(" Ada"), Free(seed=" wrote.")), "Hi", rewrite))
+
+
 def test_a_rewrite_next_to_locks_keeps_their_spaces_with_both_families():
     text = "Intro. Ada wrote notes in 1843, while translating. End."
     start, end = 7, 50

@@ -20,7 +20,8 @@ from engine.config import SamplerSettings
 from engine.errors import BadRequest, InvariantViolation
 from engine.plan import EditPlan, Free, Locked, Segment, Slot
 from engine.protocol import SegmentText
-from engine.shorten import TokenCosts, drop_words
+from engine.rewordings import rewordings
+from engine.shorten import Swap, TokenCosts, drop_words, word_spans
 from engine.tokens import TokenTable
 
 
@@ -131,7 +132,10 @@ def build_canvas(
             )
             kept = list(range(len(original)))
             if isinstance(segment, Free) and budget < len(original):
-                # A shorter rewrite: drop words all over the seed instead of cutting its end.
+                # A shorter rewrite: drop words all over the seed instead of cutting its end,
+                # or swap a wordy phrase for its concise form.
+                pieces = seed_pieces(original, table)
+                swaps, original = concise_swaps(pieces, original, table)
                 costs = (
                     reader(
                         context_ids(plan, seed, table), original,
@@ -140,7 +144,7 @@ def build_canvas(
                     if reader
                     else None
                 )  # fmt: skip
-                kept = drop_words(seed_pieces(original, table), budget, costs)
+                kept = drop_words(pieces, budget, costs, swaps)
             kept = kept[:budget]
             original = [original[i] for i in kept]
             ids = original + [filler] * (budget - len(original))
@@ -158,6 +162,25 @@ def build_canvas(
         )
     found = tuple(joins) if any(joins) else ()
     return Canvas(plan, tuple(seed), tuple(kinds), tuple(segment_of), tuple(seeded), found)
+
+
+def concise_swaps(
+    pieces: Sequence[str], ids: Sequence[int], table: TokenTable
+) -> tuple[list[Swap], list[int]]:
+    """The passage's wordy phrases (:func:`engine.rewordings.rewordings`) as swaps that save
+    tokens, and the passage's ids with their concise forms' ids appended (where the swaps'
+    token indices point)."""
+    spans = word_spans(pieces)
+    words = ["".join(pieces[i] for i in span) for span in spans]
+    extended, swaps = list(ids), []
+    for found in rewordings(words):
+        concise = table.encode(found.text)
+        replaced = sum(len(spans[w]) for w in range(found.first, found.stop))
+        if concise and len(concise) < replaced:
+            indices = tuple(range(len(extended), len(extended) + len(concise)))
+            swaps.append(Swap(tuple(range(found.first, found.stop)), indices))
+            extended += concise
+    return swaps, extended
 
 
 def following_ids(plan: EditPlan, later_texts: Sequence[str], table: TokenTable) -> list[int]:

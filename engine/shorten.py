@@ -24,12 +24,20 @@ one it does not. With a :data:`TokenCosts` reader (the model itself, read causal
 NLL its loss adds to the tokens kept after it, and the cheapest go first: the six cases then
 read at 3.73 nats against 4.21, at the same length ratio and content kept.
 
+Dropping words cannot say "a lot of people" as "many people". A :class:`Swap` (a wordy phrase
+and the tokens of its concise form, :mod:`engine.rewordings`) is one more unit, as cheap as a
+hedge and priced by the reader the same way: "In my opinion, I think that the meeting ... a lot
+of people on the team are going to be away" became "I think the meeting ... many people on
+the team will be away", where dropping words alone had given "a lot people on team are going
+to on Friday afternoon".
+
 Pure functions over token texts: no tokenizer, no model, so tests can pin them down.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 
 # Reads candidate passages, each given as the original's token indices it keeps, and answers
 # with the NLL (nats) of every kept token in that candidate, in order: the model read causally.
@@ -92,88 +100,136 @@ def word_spans(pieces: Sequence[str]) -> list[range]:
     return spans
 
 
-def drop_words(pieces: Sequence[str], budget: int, costs: TokenCosts | None = None) -> list[int]:
+@dataclass(frozen=True)
+class Swap:
+    """A wordy phrase's words and the tokens of its concise form (:mod:`engine.rewordings`),
+    as indices past the passage's own pieces, where the caller appended them."""
+
+    words: tuple[int, ...]
+    tokens: tuple[int, ...]
+
+
+@dataclass(frozen=True)
+class Unit:
+    """What one cut removes: whole words, or a phrase swapped for its concise form."""
+
+    tier: int
+    words: tuple[int, ...]
+    swap: tuple[int, ...] = ()
+
+
+def drop_words(
+    pieces: Sequence[str],
+    budget: int,
+    costs: TokenCosts | None = None,
+    swaps: Sequence[Swap] = (),
+) -> list[int]:
     """Indices of the tokens kept so that at most ``budget`` remain, dropping whole words.
 
     ``pieces`` are the passage's per-token texts. Nothing is dropped when it already fits. Words
     go cheapest tier first (see the module docstring); within a tier the next word dropped is
     the one farthest from any word dropped so far, so the cuts spread over the whole passage
-    instead of piling up at one end. With ``costs`` (the model reading candidates) the words go
-    by :func:`_priced_drops` instead. Only when every word but the last is gone and the passage
-    still does not fit is its end cut, as a last resort.
+    instead of piling up at one end. ``swaps`` are wordy phrases that may instead read as their
+    concise form (as cheap as a hedge); a swap's tokens appear in the result where its words
+    stood, as the indices the caller gave them. With ``costs`` (the model reading candidates)
+    the cuts go by :func:`_priced_drops` instead. Only when every word but the last is gone and
+    the passage still does not fit is its end cut, as a last resort.
     """
     if budget >= len(pieces):
         return list(range(len(pieces)))
     spans = word_spans(pieces)
     words = ["".join(pieces[i] for i in span) for span in spans]
-    units = _units(words)
-    dropped: set[int] = set() if costs is None else _priced_drops(spans, units, budget, costs)
-    size = len(pieces) - sum(len(spans[w]) for w in dropped)
-    units = [(tier, unit) for tier, unit in units if not dropped.intersection(unit)]
-    while size > budget and units:
-        cheapest = min(tier for tier, _ in units)
-        choices = [unit for tier, unit in units if tier == cheapest]
-        unit = max(choices, key=lambda u: (_distance(u, dropped), -u[0]))
-        units.remove((cheapest, unit))
-        dropped.update(unit)
-        size -= sum(len(spans[w]) for w in unit)
-    kept = [i for w, span in enumerate(spans) if w not in dropped for i in span]
-    return kept[:budget]
+    units = _units(words) + [Unit(TIER_HEDGE, swap.words, swap.tokens) for swap in swaps]
+    taken: list[Unit] = [] if costs is None else _priced_drops(spans, units, budget, costs)
+    while _size(spans, taken) > budget:
+        dropped = _words_of(taken)
+        open_units = [u for u in units if not dropped.intersection(u.words)]
+        if not open_units:
+            break
+        cheapest = min(u.tier for u in open_units)
+        choices = [u for u in open_units if u.tier == cheapest]
+        taken.append(max(choices, key=lambda u: (_distance(u.words, dropped), -u.words[0])))
+    return _kept(spans, taken)[:budget]
 
 
 def _priced_drops(
     spans: Sequence[range],
-    units: Sequence[tuple[int, tuple[int, ...]]],
+    units: Sequence[Unit],
     budget: int,
     costs: TokenCosts,
-) -> set[int]:
-    """Words to drop, cheapest by :data:`TIER_PRICE` plus the NLL their loss adds to the tokens
+) -> list[Unit]:
+    """Units to cut, cheapest by :data:`TIER_PRICE` plus the NLL their loss adds to the tokens
     kept: one batched read of every one-unit-shorter candidate per round.
 
-    A round drops units cheapest first until the passage fits or the next one sits beside a
-    unit dropped in the same round (its price was read with that word still there), then
-    reads again. Words never priced here (names, numbers, the last word) are left to
-    :func:`drop_words`'s own order, which only reaches them when nothing else can go.
+    A round cuts units cheapest first until the passage fits or the next one sits beside a
+    unit cut in the same round (its price was read with that word still there), then reads
+    again. Words never priced here (names, numbers, the last word) are left to
+    :func:`drop_words`'s own order, which only reaches them when nothing else can go. A swap's
+    new tokens add no price of their own: like a dropped word, it is priced by what it does to
+    the words kept around it.
     """
-    dropped: set[int] = set()
-    size = sum(len(span) for span in spans)
-    while size > budget:
+    taken: list[Unit] = []
+    while _size(spans, taken) > budget:
+        dropped = _words_of(taken)
         open_units = [
-            (tier, unit) for tier, unit in units
-            if tier in TIER_PRICE and not dropped.intersection(unit)
-        ]  # fmt: skip
+            u for u in units if u.tier in TIER_PRICE and not dropped.intersection(u.words)
+        ]
         if not open_units:
             break
-        current = _kept(spans, dropped)
-        rows = [current] + [_kept(spans, dropped.union(unit)) for _, unit in open_units]
+        current = _kept(spans, taken)
+        rows = [current] + [_kept(spans, [*taken, unit]) for unit in open_units]
         read = costs(rows)
         was = dict(zip(current, read[0], strict=True))
         priced = sorted(
-            (TIER_PRICE[tier] + sum(nll - was[i] for i, nll in zip(row, nlls, strict=True)), unit)
-            for (tier, unit), row, nlls in zip(open_units, rows[1:], read[1:], strict=True)
+            (
+                TIER_PRICE[unit.tier]
+                + sum(nll - was.get(i, nll) for i, nll in zip(row, nlls, strict=True)),
+                order,
+            )
+            for order, (unit, row, nlls) in enumerate(
+                zip(open_units, rows[1:], read[1:], strict=True)
+            )
         )
-        taken: set[int] = set()
-        for _price, unit in priced:
-            if size <= budget:
+        round_words: set[int] = set()
+        for _price, order in priced:
+            unit = open_units[order]
+            if _size(spans, taken) <= budget:
                 break
-            if any(abs(w - t) <= 1 for w in unit for t in taken):
+            if any(abs(w - t) <= 1 for w in unit.words for t in round_words):
                 break  # its price is stale: read again before anything dearer goes
-            taken.update(unit)
-            size -= sum(len(spans[w]) for w in unit)
-        dropped |= taken
-    return dropped
+            round_words.update(unit.words)
+            taken.append(unit)
+    return taken
 
 
-def _kept(spans: Sequence[range], dropped: set[int]) -> list[int]:
-    return [i for w, span in enumerate(spans) if w not in dropped for i in span]
+def _words_of(taken: Sequence[Unit]) -> set[int]:
+    return {w for unit in taken for w in unit.words}
 
 
-def _units(words: Sequence[str]) -> list[tuple[int, tuple[int, ...]]]:
-    """What may be dropped, as (tier, word indices): single words, and the filler phrases whole.
-    The last word is never a unit; the first is not one when it is glued to the text before."""
+def _size(spans: Sequence[range], taken: Sequence[Unit]) -> int:
+    """Tokens the passage holds once ``taken`` is cut."""
+    gone = sum(len(spans[w]) for unit in taken for w in unit.words)
+    return sum(len(span) for span in spans) - gone + sum(len(u.swap) for u in taken)
+
+
+def _kept(spans: Sequence[range], taken: Sequence[Unit]) -> list[int]:
+    """The passage's token indices once ``taken`` is cut, each swap's tokens in its place."""
+    dropped = _words_of(taken)
+    inserted = {unit.words[0]: unit.swap for unit in taken if unit.swap}
+    out: list[int] = []
+    for w, span in enumerate(spans):
+        out += inserted.get(w, ())
+        if w not in dropped:
+            out += span
+    return out
+
+
+def _units(words: Sequence[str]) -> list[Unit]:
+    """What may be dropped: single words, and the filler phrases whole. The last word is never
+    a unit; the first is not one when it is glued to the text before."""
     cores = [w.strip().lower() for w in words]
     tiers = [_tier(w) for w in words]
-    units: list[tuple[int, tuple[int, ...]]] = []
+    units: list[Unit] = []
     last = len(words) - 1
     i = 0
     while i < last:
@@ -183,11 +239,11 @@ def _units(words: Sequence[str]) -> list[tuple[int, tuple[int, ...]]]:
             and i + len(phrase) <= last
             and all(tiers[i + k] < TIER_KEPT for k in range(len(phrase)))
         ):
-            units.append((TIER_HEDGE, tuple(range(i, i + len(phrase)))))
+            units.append(Unit(TIER_HEDGE, tuple(range(i, i + len(phrase)))))
             i += len(phrase)
             continue
         glued = i == 0 and not words[0][:1].isspace()
-        units.append((TIER_KEPT if glued else tiers[i], (i,)))
+        units.append(Unit(TIER_KEPT if glued else tiers[i], (i,)))
         i += 1
     return units
 

@@ -54,4 +54,5 @@ R=docs/quality-runs
  "+ a rewrite or draft never opens with whitespace its text did not have (rewrites)=$R/23b-no-leading-whitespace-rewrites.json" \
  "+ the quarter of tokens the model finds least likely renoised first (rewrites; rejected)=$R/23c-surprising-tokens-renoised-first-rewrites-rejected.json" \
  "+ a name's second token a soft minimum for verified values, lock-aware cuts, no leading whitespace (full suite)=$R/24-stop15.json" \
- "**defaults now** (stop 12's, plus priced cuts, the self-check in stretches, table cell spaces, no markup in wrapped paragraphs, no space beside a space in slots, verified continuations ended at sentence ends and template values that may end inside a soft minimum, tighter cuts priced with the lock after them, no opening whitespace; docs/quality.md)=docs/quality.json"
+ "+ tighter seeds swap wordy phrases for concise ones, priced like dropped words (rewrites)=$R/25-concise-swaps-rewrites.json" \
+ "**defaults now** (stop 12's, plus priced cuts, the self-check in stretches, table cell spaces, no markup in wrapped paragraphs, no space beside a space in slots, verified continuations ended at sentence ends and template values that may end inside a soft minimum, tighter cuts priced with the lock after them and concise swaps, no opening whitespace; docs/quality.md)=docs/quality.json"

@@ -216,6 +216,14 @@ def test_a_reader_sees_the_lock_after_the_passage(table: TokenTable) -> None:
     assert 0 < len(first) <= READ_FOLLOWING_TOKENS
 
 
+def test_a_tighter_seed_says_a_wordy_phrase_in_fewer_words(table: TokenTable) -> None:
+    text = "Many of us are going to be away on the day we meet."
+    plan = plan_edit(Edit(1, text, Span(0, len(text)), (), "tighter", EditMode.REWRITE))
+    canvas = build_canvas(plan, table, SETTINGS, 512, RecordingReader())
+    seed = table.decode([t for t in canvas.seed_ids if t != table.specials.filler_id])
+    assert " will be away on the day we meet." in seed and "going" not in seed
+
+
 def test_a_passage_that_keeps_its_length_is_not_read(table: TokenTable) -> None:
     reader = RecordingReader()
     plan = plan_edit(Edit(1, TIGHTER_DOC, Span(0, len(TIGHTER_DOC)), (), "formal"))

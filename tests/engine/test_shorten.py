@@ -5,7 +5,7 @@ from __future__ import annotations
 from hypothesis import given
 from hypothesis import strategies as st
 
-from engine.shorten import drop_words, word_spans
+from engine.shorten import Swap, drop_words, word_spans
 from tests.helpers.readers import DamageTable
 
 
@@ -169,3 +169,58 @@ def test_a_priced_seed_keeps_the_same_promises(pieces: list[str], data: st.DataO
     if budget >= len(last) + 2:
         assert kept[-len(last) :] == list(last)
     assert all(set(span) <= set(kept) or not set(span) & set(kept) for span in spans[:-1])
+
+
+def swap_for(pieces: list[str], phrase: str, concise: list[str]) -> tuple[list[str], Swap]:
+    """The pieces with ``concise`` appended, and the swap of ``phrase``'s words for them."""
+    words = [p.strip() for p in pieces]
+    first = words.index(phrase.split()[0])
+    indices = tuple(range(len(pieces), len(pieces) + len(concise)))
+    return pieces + concise, Swap(tuple(range(first, first + len(phrase.split()))), indices)
+
+
+def test_a_wordy_phrase_is_swapped_before_a_word_is_dropped() -> None:
+    pieces = pieces_of("many of us are going to be away on the day we meet")
+    extended, swap = swap_for(pieces, "are going to be", [" will", " be"])
+    kept = drop_words(pieces, len(pieces) - 2, swaps=[swap])
+    assert "".join(extended[i] for i in kept) == "many of us will be away on the day we meet"
+
+
+def test_a_reader_prices_a_swap_like_a_dropped_word() -> None:
+    pieces = pieces_of("so a lot of water went into the old tank today")
+    extended, swap = swap_for(pieces, "a lot of", [" many"])
+    spans = word_spans(pieces)
+    words = [p.strip() for p in pieces]
+    dear = {w: 9.0 for w in range(len(words))}
+    covers = {swap.tokens[0]: swap.words}
+    # Every single word is dear to drop, so the swap (as cheap as a hedge) goes first...
+    kept = drop_words(pieces, len(pieces) - 1, DamageTable(spans, dear, covers), [swap])
+    assert "".join(extended[i] for i in kept) == "so many water went into the old tank today"
+
+    # ...unless reading it shows its damage: "many water" makes "water" read 5 nats worse.
+    def costs(rows):
+        nlls = DamageTable(spans, dear | {words.index("old"): 0.5}, covers)(rows)
+        water, many = words.index("water"), swap.tokens[0]
+        worse = [[5.0 if i == water and many in row else 0.0 for i in row] for row in rows]
+        return [
+            [n + w for n, w in zip(ns, ws, strict=True)] for ns, ws in zip(nlls, worse, strict=True)
+        ]
+
+    kept = drop_words(pieces, len(pieces) - 1, costs, [swap])
+    assert "".join(extended[i] for i in kept) == "so a lot of water went into the tank today"
+
+
+@given(pieces=passages(), data=st.data())
+def test_a_seed_with_swaps_keeps_its_words_in_order(pieces: list[str], data: st.DataObject) -> None:
+    spans = word_spans(pieces)
+    first = data.draw(st.integers(0, max(0, len(spans) - 2)))
+    stop = data.draw(st.integers(first + 1, max(first + 1, len(spans) - 1)))
+    swap = Swap(tuple(range(first, stop)), (len(pieces),))
+    budget = data.draw(st.integers(1, len(pieces) + 1))
+    kept = drop_words(pieces, budget, DamageTable(spans, {}), [swap])
+    original = [i for i in kept if i < len(pieces)]
+    assert original == sorted(set(original)) and len(kept) <= budget
+    if len(pieces) in kept:  # the swap was taken: its words are gone, its token in their place
+        at = kept.index(len(pieces))
+        assert not any(i in kept for w in swap.words for i in spans[w])
+        assert all(i < spans[first].start for i in kept[:at])

@@ -13,9 +13,15 @@ from collections.abc import Sequence
 class DamageTable:
     """Callable as :data:`engine.shorten.TokenCosts`; counts its reads."""
 
-    def __init__(self, spans: Sequence[range], damage: dict[int, float]) -> None:
+    def __init__(
+        self,
+        spans: Sequence[range],
+        damage: dict[int, float],
+        covers: dict[int, tuple[int, ...]] | None = None,
+    ) -> None:
         self.word_of = {i: w for w, span in enumerate(spans) for i in span}
         self.damage = damage  # word index -> nats its absence adds to the next kept token
+        self.covers = covers or {}  # a swap's token -> the words it says in fewer
         self.reads = 0
 
     def __call__(self, rows: Sequence[Sequence[int]]) -> list[list[float]]:
@@ -23,14 +29,20 @@ class DamageTable:
         return [self.row(row) for row in rows]
 
     def row(self, kept: Sequence[int]) -> list[float]:
-        present = {self.word_of[i] for i in kept}
+        """Per kept token; a token past the passage's own (a swap's concise form) costs
+        nothing, and the words it ``covers`` count as present."""
+        present = {self.word_of[i] for i in kept if i in self.word_of}
+        present |= {w for i in kept for w in self.covers.get(i, ())}
         costs = []
-        for n, i in enumerate(kept):
-            word = self.word_of[i]
-            starts_word = n == 0 or self.word_of[kept[n - 1]] != word
-            previous = self.word_of[kept[n - 1]] if n else -1
-            missing = range(previous + 1, word) if starts_word else range(0)
+        previous = -1
+        for i in kept:
+            word = self.word_of.get(i)
+            if word is None:
+                costs.append(0.0)
+                continue
+            missing = range(previous + 1, word) if word != previous else range(0)
             costs.append(sum(self.damage.get(w, 0.0) for w in missing if w not in present))
+            previous = word
         return costs
 
 

@@ -1,0 +1,96 @@
+"""Wordy phrases and their concise forms, which a "tighter" rewrite may swap.
+
+Dropping words shortens a passage but cannot turn "a lot of people" into "many people" or "are
+going to be away" into "will be away"; a 135M model asked to make the passage four fifths as
+long then drops "be" and "away" instead ("are going to on Friday afternoon"). The plain-English
+rules every style guide lists are a better first cut: :func:`rewordings` finds them in a
+passage's words, and :mod:`engine.shorten` offers each as one more candidate, priced by the
+model's reading like a dropped word (a swap that does not fit its sentence, "many water",
+shows its damage in the words after it).
+
+Pure functions over word texts: no tokenizer, no model.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+# Lower-case word sequences (punctuation ignored) and what each says in fewer words.
+CONCISE: tuple[tuple[str, str], ...] = (
+    ("in my opinion i think", "I think"),
+    ("a lot of", "many"),
+    ("are going to be", "will be"),
+    ("is going to be", "will be"),
+    ("are going to", "will"),
+    ("is going to", "will"),
+    ("in order to", "to"),
+    ("due to the fact that", "because"),
+    ("because of the fact that", "because"),
+    ("at this point in time", "now"),
+    ("at the present time", "now"),
+    ("in the event that", "if"),
+    ("a number of", "several"),
+    ("the majority of", "most"),
+    ("is able to", "can"),
+    ("are able to", "can"),
+    ("was able to", "could"),
+    ("prior to", "before"),
+    ("with regard to", "about"),
+    ("each and every", "every"),
+    ("whether or not", "whether"),
+    ("all of the", "all the"),
+    ("make a decision", "decide"),
+    ("take into consideration", "consider"),
+    ("for the purpose of", "for"),
+)
+# Marks a phrase may hold inside it ("In my opinion, I think"): a comma, never a sentence end.
+INNER_MARKS = frozenset(",")
+
+
+@dataclass(frozen=True)
+class Rewording:
+    """Words ``first`` up to (not including) ``stop`` read as ``text``: the first word's leading
+    whitespace, the concise form (capitalised when the phrase was), the last word's marks."""
+
+    first: int
+    stop: int
+    text: str
+
+
+def rewordings(words: Sequence[str]) -> list[Rewording]:
+    """Every wordy phrase in ``words`` (each with its leading whitespace) and its concise text,
+    longest phrase first where several start at one word. The passage's last word is never
+    part of one: its end stays as written."""
+    cores = [_core(word) for word in words]
+    found: list[Rewording] = []
+    for first in range(len(words)):
+        for phrase, concise in CONCISE:
+            size = len(phrase.split())
+            stop = first + size
+            if stop >= len(words) or " ".join(cores[first:stop]) != phrase:
+                continue
+            if any(not _inner_ok(word) for word in words[first : stop - 1]):
+                continue
+            found.append(Rewording(first, stop, _spelled(words[first], words[stop - 1], concise)))
+            break
+    return found
+
+
+def _core(word: str) -> str:
+    return re.sub(r"[^a-z']", "", word.lower())
+
+
+def _inner_ok(word: str) -> bool:
+    """A word inside a phrase holds letters and at most a comma after them."""
+    marks = {ch for ch in word.strip() if not (ch.isalpha() or ch == "'")}
+    return marks <= INNER_MARKS
+
+
+def _spelled(first_word: str, last_word: str, concise: str) -> str:
+    lead = first_word[: len(first_word) - len(first_word.lstrip())]
+    if first_word.strip()[:1].isupper():
+        concise = concise[0].upper() + concise[1:]
+    tail = re.sub(r"^.*[A-Za-z']", "", last_word.strip())  # marks after the last letter
+    return lead + concise + tail

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from engine.rewordings import Rewording, rewordings
+from engine.rewordings import CONCISE, Rewording, rewordings
 
 
 def words_of(text: str) -> list[str]:
@@ -40,3 +40,12 @@ def test_a_phrase_never_crosses_a_sentence_end_or_takes_the_last_word() -> None:
 def test_the_longest_phrase_at_a_word_wins() -> None:
     [only] = rewordings(words_of("They are going to be late for the show"))
     assert only == Rewording(1, 5, " will be")
+
+
+def test_every_concise_form_is_shorter_and_a_longer_phrase_is_tried_first() -> None:
+    phrases = [phrase for phrase, _ in CONCISE]
+    assert len(set(phrases)) == len(phrases)
+    for phrase, concise in CONCISE:
+        assert concise and len(concise.split()) < len(phrase.split()), phrase
+    for i, shorter in enumerate(phrases):
+        assert not any(p.startswith(shorter + " ") for p in phrases[i + 1 :]), shorter

@@ -106,6 +106,7 @@ class TokenTable:
         self._allowed: dict[Constraint, frozenset[int]] = {}
         self._control: frozenset[int] | None = None
         self._by_first: dict[str, list[int]] | None = None
+        self._breaking: frozenset[int] | None = None
         self._spellings: dict[int, frozenset[int]] = {}
 
     def encode(self, text: str) -> list[int]:
@@ -181,6 +182,13 @@ class TokenTable:
     def starting_with(self, char: str) -> list[int]:
         """Token ids whose text starts with ``char`` (from the index built once)."""
         return list(self._first_chars().get(char, ()))
+
+    def breaking_ids(self) -> frozenset[int]:
+        """Token ids whose text holds a line break; computed once."""
+        if self._breaking is None:
+            count = min(self.specials.vocab_size, len(self.tokenizer))
+            self._breaking = frozenset(i for i in range(count) if "\n" in self.text(i))
+        return self._breaking
 
     def starting_with_whitespace(self) -> list[int]:
         """Token ids whose text starts with any whitespace (a space, an em space, a newline)."""

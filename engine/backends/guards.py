@@ -30,8 +30,9 @@ from typing import Any
 
 import torch
 
-from engine.backends.base import BANNED
+from engine.backends.base import BANNED, PARAGRAPH_BREAK
 from engine.canvas import Canvas, Kind
+from engine.plan import Free
 
 # Added to a banned repeat: below every token that is not banned, yet above any token outside
 # the position's allowed set (the constraint bias is BANNED), so a row whose every allowed token
@@ -59,10 +60,13 @@ class ProseGuards:
         is_word: Callable[[int], bool] = lambda _t: True,
         echoes: dict[int, frozenset[int]] | None = None,
         is_blank: Callable[[int], bool] = lambda _t: False,
+        breaks: frozenset[int] = frozenset(),
     ) -> None:
         self.filler_id = filler_id
         self.is_word = is_word
         self.is_blank = is_blank
+        self.breaks = breaks  # tokens holding a line break
+        self.wrapped_list = wrapped_positions(canvas)
         self.echoes = echoes or {}  # free position -> a lock's tokens it may not repeat
         kinds = canvas.kinds
         self.free_list = [k is Kind.FREE for k in kinds]
@@ -104,10 +108,27 @@ class ProseGuards:
             self.is_blank,
         )  # fmt: skip
         bans += [(i, t) for i, p in enumerate(checked) for t in self.echoes.get(p, ())]
+        bans += self._break_bans(checked, values, open_)
         if bans:  # one indexed write, not one per ban
             at = torch.tensor([(rows[i][0], token) for i, token in bans], device=logits.device)
             logits[at[:, 0], at[:, 1]] += GUARD_BAN
         return logits
+
+    def _break_bans(
+        self, checked: list[int], values: list[int], open_: list[bool]
+    ) -> list[tuple[int, int]]:
+        """No line break beside a line break in a hard-wrapped paragraph: two single breaks
+        side by side open a blank line and split the paragraph in two (a rewrite of the
+        README's wrapped paragraph did), which no one token's own rule can see."""
+        if not self.breaks or not any(self.wrapped_list):
+            return []
+        content = [not o and v != self.filler_id for o, v in zip(open_, values, strict=True)]
+        bans = []
+        for row, p in enumerate(checked):
+            beside = _neighbours(p, values, content)
+            if self.wrapped_list[p] and any(t in self.breaks for t in beside):
+                bans += [(row, token) for token in self.breaks]
+        return bans
 
     def filler_tail_allowed(self, ids: torch.Tensor, masked: torch.Tensor) -> torch.Tensor:
         """Where filler may go: a segment's last position, or just before committed filler."""
@@ -137,16 +158,29 @@ class ProseGuards:
         same = [
             i
             for i in range(len(out) - 1)
-            if guess[i + 1] == guess[i] and chosen[i + 1] and chosen[i] and guarded[i + 1]
-        ]
+            if (guess[i + 1] == guess[i] or self._both_breaks(i, guess))
+            and chosen[i + 1] and chosen[i] and guarded[i + 1]
+        ]  # fmt: skip
         for left in same:
             token = guess[left]
-            doubled = self.is_word(token) or (self.slot_list[left] and self.is_blank(token))
+            doubled = (
+                self.is_word(token)
+                or (self.slot_list[left] and self.is_blank(token))
+                or self._both_breaks(left, guess)
+            )
             if not (out[left] and out[left + 1]) or not doubled:
                 continue
             drop = left if ranked[left] < ranked[left + 1] else left + 1
             out[drop] = False
         return out
+
+    def _both_breaks(self, left: int, guess: list[int]) -> bool:
+        """Whether ``left`` and the position after it, in a hard-wrapped paragraph, both
+        guess a line break."""
+        return (
+            self.wrapped_list[left] and self.wrapped_list[left + 1]
+            and guess[left] in self.breaks and guess[left + 1] in self.breaks
+        )  # fmt: skip
 
     def rank(self, confidence: torch.Tensor, guess: torch.Tensor) -> torch.Tensor:
         """Confidences for choosing what to commit: any filler ranks below any content."""
@@ -192,6 +226,19 @@ def repeat_bans(
             if is_word(token):
                 bans.append((row, token))
     return bans
+
+
+def wrapped_positions(canvas: Canvas) -> list[bool]:
+    """Free positions of a hard-wrapped paragraph (its seed has line breaks, no blank line)."""
+    segments = canvas.plan.segments
+    wrapped = [
+        isinstance(s, Free) and "\n" in s.seed and not PARAGRAPH_BREAK.search(s.seed)
+        for s in segments
+    ]
+    return [
+        kind is Kind.FREE and segment < len(wrapped) and wrapped[segment]
+        for kind, segment in zip(canvas.kinds, canvas.segment_of, strict=True)
+    ]
 
 
 def as_list(values: torch.Tensor | list[Any]) -> list[Any]:

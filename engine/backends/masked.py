@@ -272,7 +272,10 @@ class MaskedBackend:
                 canvas.kinds, canvas.segment_of, canvas.plan.template_words, table.glued_spellings
             ),
         )
-        return ProseGuards(canvas, table.specials.filler_id, table.is_word, echoes, table.is_blank)
+        return ProseGuards(
+            canvas, table.specials.filler_id, table.is_word, echoes, table.is_blank,
+            table.breaking_ids(),
+        )  # fmt: skip
 
     def _context(
         self, plan: EditPlan, settings: SamplerSettings, n: int

@@ -7,7 +7,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from engine.backends.base import BANNED, allowed_mask
-from engine.backends.guards import ProseGuards, committed_grams, repeat_bans
+from engine.backends.guards import GUARD_BAN, ProseGuards, committed_grams, repeat_bans
 from engine.backends.lock_echo import (
     ECHO_WINDOW,
     distinctive,
@@ -62,6 +62,38 @@ def test_two_neighbours_chosen_as_the_same_word_keep_only_the_surer():
     guess = torch.tensor([5, 5, 7, 7])  # a word twice, then a non-word (a digit) twice
     ranked = torch.tensor([0.4, 0.9, 0.5, 0.5])
     assert guards.veto(chosen, guess, ranked).tolist() == [False, True, True, True]
+
+
+def wrapped_canvas() -> Canvas:
+    """Six free positions of one hard-wrapped paragraph (a line break, no blank line)."""
+    plan = EditPlan(Span(0, 0), (Free(seed="one\ntwo"),), "", "", "", EditMode.REWRITE)
+    return Canvas(plan, (0,) * 6, (Kind.FREE,) * 6, (0,) * 6, (False,) * 6)
+
+
+BREAKS = frozenset({10, 11})  # two tokens holding a line break
+
+
+def test_a_wrapped_paragraph_gets_no_line_break_beside_a_line_break():
+    guards = ProseGuards(wrapped_canvas(), FILLER, breaks=BREAKS)
+    ids = torch.tensor([5, 10, 6, 7, 8, 6])
+    masked = torch.tensor([False, False, True, True, False, True])
+    out = guards.adjust(torch.tensor([2, 3, 5]), torch.zeros(3, 12), ids, masked)
+    assert out[0, [10, 11]].tolist() == [GUARD_BAN] * 2  # beside the committed break
+    assert out[1, [10, 11]].tolist() == [0.0, 0.0] and out[2, [10, 11]].tolist() == [0.0, 0.0]
+    # two breaks chosen side by side in one step: only the surer stays
+    vetoed = guards.veto_lists([True] * 6, [5, 10, 11, 7, 8, 6], [0.5, 0.9, 0.4, 0.5, 0.5, 0.5])
+    assert vetoed == [True, True, False, True, True, True]
+
+
+def test_a_text_with_blank_lines_may_keep_them():
+    plan = EditPlan(Span(0, 0), (Free(seed="one\n\ntwo"),), "", "", "", EditMode.REWRITE)
+    canvas = Canvas(plan, (0,) * 4, (Kind.FREE,) * 4, (0,) * 4, (False,) * 4)
+    guards = ProseGuards(canvas, FILLER, lambda token: token not in BREAKS, breaks=BREAKS)
+    out = guards.adjust(
+        torch.tensor([1]), torch.zeros(1, 12), torch.tensor([10, 5, 6, 7]),
+        torch.tensor([False, True, False, False]),
+    )  # fmt: skip
+    assert out[0, [10, 11]].tolist() == [0.0, 0.0]
 
 
 def test_filler_ranks_below_any_content():
@@ -162,12 +194,13 @@ def test_a_one_paragraph_rewrite_cannot_break_into_structure():
 
 
 def allowed_in_paragraph(seed: str) -> set[str]:
-    """Token texts a one-paragraph rewrite of ``seed`` may write at its first position."""
+    """Token texts a one-paragraph rewrite of ``seed`` may write inside it (its second
+    position: the first may not open with whitespace the seed did not have)."""
     table = tiny_table()
     plan = EditPlan(Span(0, len(seed)), (Free(seed=seed),), "", "", "", EditMode.REWRITE)
     canvas = build_canvas(plan, table, SamplerSettings(), 64)
     mask = allowed_mask(canvas, table, len(table.tokenizer))
-    return {table.text(t) for t in range(len(table.tokenizer)) if mask[0, t]}
+    return {table.text(t) for t in range(len(table.tokenizer)) if mask[1, t]}
 
 
 def test_a_paragraph_that_has_a_mark_may_keep_it():

@@ -68,6 +68,9 @@ PassageReader = Callable[[list[int], list[int], list[int]], TokenCosts]
 # What the reader sees after the passage: the next lock's first tokens, where a cut just before
 # the lock shows its damage.
 READ_FOLLOWING_TOKENS = 4
+# A free run between locks this short keeps its length in a shorter rewrite (see
+# :func:`shorter_budgets`): every word in it is needed to reach the lock.
+SHORT_SEGMENT = 8
 # What the reader sees before the passage: enough for the sentence it sits in.
 READ_CONTEXT_TOKENS = 64
 READ_CONTEXT_CHARS = 4 * READ_CONTEXT_TOKENS
@@ -115,6 +118,7 @@ def build_canvas(
     joins: list[bool] = []
     filler = table.specials.filler_id
     texts = encoded_texts(plan.segments)
+    shorter = shorter_budgets(plan, texts, table, settings)
     for index, segment in enumerate(plan.segments):
         if isinstance(segment, Locked):
             ids = table.encode(texts[index])
@@ -123,13 +127,13 @@ def build_canvas(
             gaps = [False] * len(ids)
         else:
             original = table.encode(texts[index])
-            budget = (
-                segment.budget
-                if segment.budget is not None
-                else free_budget(
-                    len(original), settings, plan.instruction, lock_follows(plan, index)
-                )
-            )
+            if segment.budget is not None:
+                budget = segment.budget
+            elif index in shorter:
+                budget = shorter[index]
+            else:
+                follows = lock_follows(plan, index)
+                budget = free_budget(len(original), settings, plan.instruction, follows)
             kept = list(range(len(original)))
             if isinstance(segment, Free) and budget < len(original):
                 # A shorter rewrite: drop words all over the seed instead of cutting its end,
@@ -181,6 +185,37 @@ def concise_swaps(
             swaps.append(Swap(tuple(range(found.first, found.stop)), indices))
             extended += concise
     return swaps, extended
+
+
+def shorter_budgets(
+    plan: EditPlan, texts: Sequence[str], table: TokenTable, settings: SamplerSettings
+) -> dict[int, int]:
+    """Budgets of the free segments a shorter rewrite cuts, when locks split it into several.
+
+    A fifth off each would force a word out of a short run between two locks, whatever it
+    costs: "wrote about the machine in [1843]" lost "about", "will arrive at the warehouse on
+    [12 June]" its "will" (so the canvas wrote "arrived"). A segment of fewer than
+    :data:`SHORT_SEGMENT` tokens keeps its length, and the longest segment gives up its cut
+    (no more than twice its own fifth), so the passage as a whole still shrinks."""
+    lengths = {
+        index: len(table.encode(texts[index]))
+        for index, segment in enumerate(plan.segments)
+        if isinstance(segment, Free) and segment.budget is None
+    }
+    budgets = {
+        index: free_budget(length, settings, plan.instruction, lock_follows(plan, index))
+        for index, length in lengths.items()
+    }
+    cut = {i: lengths[i] - budgets[i] for i in lengths if budgets[i] < lengths[i]}
+    short = [i for i in cut if lengths[i] < SHORT_SEGMENT]
+    if len(cut) < 2 or not short or len(short) == len(cut):
+        return {}
+    longest = max((i for i in cut if i not in short), key=lengths.__getitem__)
+    room = 2 * cut[longest]
+    moved = min(sum(cut[i] for i in short), room - cut[longest])
+    out = {i: lengths[i] for i in short}
+    out[longest] = budgets[longest] - moved
+    return out
 
 
 def following_ids(plan: EditPlan, later_texts: Sequence[str], table: TokenTable) -> list[int]:

@@ -29,7 +29,9 @@ and the tokens of its concise form, :mod:`engine.rewordings`) is one more unit, 
 hedge and priced by the reader the same way: "In my opinion, I think that the meeting ... a lot
 of people on the team are going to be away" became "I think the meeting ... many people on
 the team will be away", where dropping words alone had given "a lot people on team are going
-to on Friday afternoon".
+to on Friday afternoon". Two neighbouring droppable words are a unit too, priced at both
+tiers together: "while she was translating" reads broken without "she" or without "was"
+alone, and fine without both.
 
 Pure functions over token texts: no tokenizer, no model, so tests can pin them down.
 """
@@ -38,6 +40,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from itertools import pairwise
 
 # Reads candidate passages, each given as the original's token indices it keeps, and answers
 # with the NLL (nats) of every kept token in that candidate, in order: the model read causally.
@@ -116,6 +119,14 @@ class Unit:
     tier: int
     words: tuple[int, ...]
     swap: tuple[int, ...] = ()
+    pair_of: tuple[int, int] = (-1, -1)  # two neighbours' tiers, when it drops them together
+
+    @property
+    def price(self) -> float:
+        """What the unit carries: its tier's price, or both neighbours' together."""
+        if self.pair_of[0] >= 0:
+            return TIER_PRICE[self.pair_of[0]] + TIER_PRICE[self.pair_of[1]]
+        return TIER_PRICE[self.tier]
 
 
 def drop_words(
@@ -140,7 +151,9 @@ def drop_words(
     spans = word_spans(pieces)
     words = ["".join(pieces[i] for i in span) for span in spans]
     units = _units(words) + [Unit(TIER_HEDGE, swap.words, swap.tokens) for swap in swaps]
-    taken: list[Unit] = [] if costs is None else _priced_drops(spans, units, budget, costs)
+    taken: list[Unit] = (
+        [] if costs is None else _priced_drops(spans, units + _pairs(units), budget, costs)
+    )
     while _size(spans, taken) > budget:
         dropped = _words_of(taken)
         open_units = [u for u in units if not dropped.intersection(u.words)]
@@ -182,8 +195,7 @@ def _priced_drops(
         was = dict(zip(current, read[0], strict=True))
         priced = sorted(
             (
-                TIER_PRICE[unit.tier]
-                + sum(nll - was.get(i, nll) for i, nll in zip(row, nlls, strict=True)),
+                unit.price + sum(nll - was.get(i, nll) for i, nll in zip(row, nlls, strict=True)),
                 order,
             )
             for order, (unit, row, nlls) in enumerate(
@@ -222,6 +234,17 @@ def _kept(spans: Sequence[range], taken: Sequence[Unit]) -> list[int]:
         if w not in dropped:
             out += span
     return out
+
+
+def _pairs(units: Sequence[Unit]) -> list[Unit]:
+    """Two neighbouring droppable words as one cut ("while she was translating" → "while
+    translating"): dropped one at a time, each leaves the sentence broken and is priced so."""
+    singles = [u for u in units if len(u.words) == 1 and not u.swap and u.tier in TIER_PRICE]
+    return [
+        Unit(max(a.tier, b.tier), (a.words[0], b.words[0]), pair_of=(a.tier, b.tier))
+        for a, b in pairwise(singles)
+        if b.words[0] == a.words[0] + 1
+    ]
 
 
 def _units(words: Sequence[str]) -> list[Unit]:

@@ -2,18 +2,24 @@
 
 from __future__ import annotations
 
+import math
+
 import pytest
 import torch
 
+import engine.canvas as canvas_module
 from engine.backends.blocks import choose_masked
 from engine.canvas import (
     READ_FOLLOWING_TOKENS,
+    SHORTER_SHARE,
     Kind,
     assemble,
     build_canvas,
     check_proposal,
+    encoded_texts,
     free_budget,
     join_flags,
+    shorter_budgets,
 )
 from engine.config import SamplerSettings
 from engine.errors import BadRequest, InvariantViolation, ModelLoadError
@@ -222,6 +228,28 @@ def test_a_tighter_seed_says_a_wordy_phrase_in_fewer_words(table: TokenTable) ->
     canvas = build_canvas(plan, table, SETTINGS, 512, RecordingReader())
     seed = table.decode([t for t in canvas.seed_ids if t != table.specials.filler_id])
     assert " will be away on the day we meet." in seed and "going" not in seed
+
+
+def test_a_short_run_between_locks_keeps_its_words_and_the_longest_run_gives_them(
+    table: TokenTable, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    text = "Ada wrote about it in 1843, and then she really went on to write a very long note."
+    locks = (Span(0, 3), Span(text.index("1843"), text.index("1843") + 4))
+    plan = plan_edit(Edit(1, text, Span(0, len(text)), locks, "tighter", EditMode.REWRITE))
+    texts = encoded_texts(plan.segments)
+    lengths = {i: len(table.encode(t)) for i, t in enumerate(texts) if i in (1, 3)}
+    # the test tokenizer spells nearly a token per letter: "short" is relative to it
+    monkeypatch.setattr(canvas_module, "SHORT_SEGMENT", lengths[1] + 1)
+    assert lengths[1] < canvas_module.SHORT_SEGMENT <= lengths[3]
+    budgets = shorter_budgets(plan, texts, table, SETTINGS)
+    assert budgets[1] == lengths[1]  # " wrote about it in" keeps every word
+    fifth = {i: n - math.ceil(n * SHORTER_SHARE) for i, n in lengths.items()}
+    assert budgets[3] == lengths[3] - fifth[3] - fifth[1]  # the long run cuts for both
+    canvas = build_canvas(plan, table, SETTINGS, 512, RecordingReader())
+    assert canvas.segment_of.count(1) == lengths[1]
+    # one run, or no locks: nothing to move
+    alone = plan_edit(Edit(1, text, Span(0, len(text)), (), "tighter", EditMode.REWRITE))
+    assert shorter_budgets(alone, encoded_texts(alone.segments), table, SETTINGS) == {}
 
 
 def test_a_passage_that_keeps_its_length_is_not_read(table: TokenTable) -> None:

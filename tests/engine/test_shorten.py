@@ -224,3 +224,25 @@ def test_a_seed_with_swaps_keeps_its_words_in_order(pieces: list[str], data: st.
         at = kept.index(len(pieces))
         assert not any(i in kept for w in swap.words for i in spans[w])
         assert all(i < spans[first].start for i in kept[:at])
+
+
+def test_two_neighbours_that_read_broken_alone_may_go_together() -> None:
+    text = "and she was translating it for him today"
+    pieces = pieces_of(text)
+    spans = word_spans(pieces)
+    words = [p.strip() for p in pieces]
+    she, was = words.index("she"), words.index("was")
+
+    def costs(rows):
+        # dropping "she" or "was" alone breaks the sentence (9 nats on the next word); both at
+        # once read fine, and every other word is dear
+        out = []
+        for row in rows:
+            kept = {w for w, span in enumerate(spans) if set(span) <= set(row)}
+            gone = {w for w in range(len(spans)) if w not in kept}
+            broken = gone in ({she}, {was}) or bool(gone - {she, was})
+            out.append([9.0 if broken and n == len(row) - 1 else 0.0 for n in range(len(row))])
+        return out
+
+    kept = drop_words(pieces, len(pieces) - 2, costs)
+    assert "".join(pieces[i] for i in kept) == "and translating it for him today"

@@ -71,7 +71,12 @@ class PassageReader:
         text = [*original, *following]
         current = [*rows[0], *tail]
         cuts = [_cut(current, [*row, *tail]) for row in rows[1:]]
-        variants = [(at, [text[i] for i in rest[:LOOKAHEAD]]) for at, rest in cuts]
+        # A swap's new tokens are read whatever their number, then the lookahead after them.
+        held = set(current)
+        reach = [LOOKAHEAD + sum(i not in held for i in rest) for _, rest in cuts]
+        variants = [
+            (at, [text[i] for i in rest[:n]]) for (at, rest), n in zip(cuts, reach, strict=True)
+        ]
         base, fresh = self.read(context, [text[i] for i in current], variants)
         was = dict(zip(current, base, strict=True))
         answers = [base]

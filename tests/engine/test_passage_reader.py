@@ -60,6 +60,20 @@ def test_the_text_after_the_passage_is_charged_to_each_rows_last_token(monkeypat
         assert nlls[-1] == pytest.approx(sum(want[len(row) - 1 :]), abs=1e-4)
 
 
+def test_a_swap_longer_than_the_lookahead_is_read_whole(monkeypatch) -> None:
+    model = tiny_llama()
+    monkeypatch.setattr(passage_reader, "LOOKAHEAD", 2)
+    own = PASSAGE[:6]
+    extended = [*own, 41, 42, 43]  # a concise form of three new tokens, past the passage
+    rows = [list(range(6)), [0, 6, 7, 8, 4, 5]]  # tokens 1-3 swapped for 6-8
+    got = PassageReader(model, 1).read_cuts(CONTEXT, extended, rows)
+    seq = torch.tensor([[1, *CONTEXT, *(extended[i] for i in rows[1])]])
+    with torch.inference_mode():
+        logp = model(input_ids=seq).logits[0, :-1].float().log_softmax(-1)
+    want = [-float(logp[len(CONTEXT) + k, extended[i]]) for k, i in enumerate(rows[1])]
+    assert got[1] == pytest.approx(want, abs=1e-4)  # the swap and the two tokens after it
+
+
 def test_tokens_past_the_lookahead_keep_the_passages_own_cost(monkeypatch) -> None:
     model = tiny_llama()
     monkeypatch.setattr(passage_reader, "LOOKAHEAD", 2)

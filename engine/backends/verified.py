@@ -45,6 +45,12 @@ Denoising = Any  # engine.backends.masked.Denoising
 PROPOSAL = 4
 # Forwards one round costs: the proposing read and the verifying read.
 FORWARDS_PER_ROUND = 2
+# Nats taken off a content word the draft already said. The base's greedy text loops in
+# meaning where no 3-gram repeats ("The engine is the machine that is the computer."): on the
+# quality suite's drafts 16% of content words were said again, 5% with this (1.12 nats per
+# token against 1.11; 3 nats: 2%, 1.13).
+SAID_PENALTY = 1.5
+CONTENT_LETTERS = 4
 
 
 def verifiable(backend: MaskedBackend, canvas: Canvas, state: Denoising) -> bool:
@@ -181,7 +187,15 @@ class VerifiedDraft:
         banned = {token for _, token in bans} | set(guards.echoes.get(position, ()))
         if banned:
             row[self._tensor(sorted(banned))] += GUARD_BAN
+        said = {t for t in self.committed + accepted if self._content_word(t)}
+        if said and SAID_PENALTY:
+            row[self._tensor(sorted(said))] -= SAID_PENALTY
         return row
+
+    def _content_word(self, token: int) -> bool:
+        """A token that is a whole word of four letters or more ("machine", not "the")."""
+        text = self.backend.table.text(token).strip()
+        return len(text) >= CONTENT_LETTERS and text.isalpha()
 
     def _end_at_sentence(self) -> bool:
         """End the draft at a sentence end: one in the budget's last quarter (another sentence

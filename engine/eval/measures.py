@@ -63,6 +63,14 @@ def words_changed(original: str, output: str) -> float:
     return 1.0 - sum(block.size for block in same) / len(before)
 
 
+def repeated_word_share(text: str) -> float:
+    """Share of the output's content words (four letters or more) said earlier in it: a loop
+    of meaning that no repeated 3-gram shows ("The engine is the machine that is the
+    computer. It was designed as a computer.")."""
+    words = re.findall(r"[a-z]{4,}", text.lower())
+    return (len(words) - len(set(words))) / len(words) if words else 0.0
+
+
 def repeated_trigram_share(ids: Sequence[int]) -> float:
     """Share of the output's token 3-grams that already occurred earlier in it (loops, stutter)."""
     grams = [tuple(ids[i : i + 3]) for i in range(len(ids) - 2)]

@@ -129,6 +129,15 @@ def task_rows(name: str, d: dict[str, Any], a: dict[str, Any]) -> list[Row]:
                       _f(a["sensible_share"], pct=True), "≥ 90%", d["sensible_share"] >= 0.9),
         ]  # fmt: skip
     out = text_rows(name, d, a) + (rewrite_rows(d, a) if name == "rewrite" else [])
+    if name == "draft" and d.get("repeated_words") is not None:
+        out.append(
+            (
+                "draft: content words said again (for reading, not a goal)",
+                _f(d["repeated_words"], pct=True),
+                _f(a.get("repeated_words"), pct=True),
+                "",
+            )
+        )
     ratio = speedup(d, a)
     met = None if ratio is None else ratio >= 2
     return [*out, (f"{name}: speed vs AR (same tokens)", f"{_f(ratio)}×", "1×", _goal("≥ 2×", met))]

@@ -74,6 +74,7 @@ def text_record(out: Output, encode: Any, judge: Judge, before: str) -> Record:
         "text": out.text,
         "empty": m.is_empty(out.text),
         "repeated_3grams": m.repeated_trigram_share(ids),
+        "repeated_words": m.repeated_word_share(out.text),
         "judge_nll": judge.nll(before, out.text),
         **_timing(out),
     }
@@ -84,6 +85,7 @@ def text_summary(rs: Sequence[Record]) -> Record:
         "cases": len(rs),
         "empty": sum(r["empty"] for r in rs),
         "repeated_3grams": m.mean([r["repeated_3grams"] for r in rs]),
+        "repeated_words": m.mean([r.get("repeated_words") for r in rs]),
         "judge_nll": m.mean([r["judge_nll"] for r in rs]),
         **speed(rs),
     }

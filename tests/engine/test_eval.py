@@ -71,6 +71,14 @@ def test_the_tighter_cases_carry_a_persons_shorter_version():
     assert all(len(r.reference) <= 0.9 * len(r.paragraph) for r in tighter)
 
 
+def test_content_words_said_again():
+    loop = "The engine is the machine that is the computer. The machine was a computer."
+    # engine machine computer machine computer: two of five said before
+    assert m.repeated_word_share(loop) == pytest.approx(0.4)
+    assert m.repeated_word_share("It was a fine day in Lisbon.") == 0.0
+    assert m.repeated_word_share("") == 0.0
+
+
 def test_repeated_trigrams():
     assert m.repeated_trigram_share([1, 2, 3, 4, 5]) == 0.0
     assert m.repeated_trigram_share([1, 2, 3, 1, 2, 3]) == pytest.approx(1 / 4)

@@ -35,9 +35,10 @@ def draft(backend, text: str, settings: SamplerSettings, at: int | None = None) 
     return next(e for e in run_edit(backend, edit) if isinstance(e, Proposal))
 
 
-def base_greedy(state, filler_id: int) -> list[int]:
+def base_greedy(state, filler_id: int, said=lambda _token: False) -> list[int]:
     """The base model's greedy continuation, one whole causal read per token, no cache, under
-    the same constraint bias and repeat bans: what a verified draft at ratio 1 must equal."""
+    the same constraint bias, repeat bans and penalty on content words said before (``said``
+    tells them): what a verified draft at ratio 1 must equal."""
     base = tiny_llama(SEED)
     prefix = state.seq[: state.start].tolist()
     size = len(state.host_ids)
@@ -53,6 +54,8 @@ def base_greedy(state, filler_id: int) -> list[int]:
         bans = repeat_bans([position], values, open_, guards.free_list, filler_id, guards.is_word)
         for _, token in bans:
             row[token] += GUARD_BAN
+        for token in {t for t in out if said(t)}:
+            row[token] -= verified.SAID_PENALTY
         out.append(int(row.argmax()))
     return out
 
@@ -87,9 +90,28 @@ def test_a_continuation_at_ratio_one_is_the_bases_greedy_text(
     settings = SamplerSettings(draft_tokens=TOKENS, draft_check=1.0)
     proposal = draft(backend, text, settings, at)
     [run] = Recording.made
-    assert run.committed == base_greedy(run.state, backend.table.specials.filler_id)
+    said = run._content_word
+    assert run.committed == base_greedy(run.state, backend.table.specials.filler_id, said)
     assert proposal.metrics.tokens_generated == TOKENS
     assert proposal.metrics.forwards % verified.FORWARDS_PER_ROUND == 0
+
+
+def test_a_content_word_said_before_is_less_likely_to_be_said_again(adapter, monkeypatch) -> None:
+    monkeypatch.setattr(masked, "VerifiedDraft", Recording)
+    monkeypatch.setattr(verified, "CONTENT_LETTERS", 1)  # the test vocabulary's words are short
+    Recording.made.clear()
+    backend = adapted_backend(adapter)
+    draft(backend, TEXT, SamplerSettings(draft_tokens=TOKENS, draft_check=1.0), len(TEXT))
+    [run] = Recording.made
+    word, other, third = [t for t in range(len(backend.table.tokenizer)) if run._content_word(t)][
+        :3
+    ]
+    vocab = run.state.bias.shape[1]
+    run.committed = [word, other]
+    said = run._guarded(torch.zeros(vocab), 2, [])
+    run.committed = [third, other]
+    fresh = run._guarded(torch.zeros(vocab), 2, [])
+    assert float(said[word] - fresh[word]) == pytest.approx(-verified.SAID_PENALTY)
 
 
 def test_a_lenient_verifier_keeps_every_guess_and_one_more(adapter, monkeypatch) -> None:

@@ -13,7 +13,7 @@ from jsonschema import Draft202012Validator
 from engine.backends import masked, verified_values
 from engine.backends.base import allowed_mask, constraint_bias
 from engine.backends.verified_values import soft_ends, text_runs
-from engine.canvas import Kind, build_canvas
+from engine.canvas import build_canvas
 from engine.config import SamplerSettings
 from engine.plan import EditPlan, ExcludingConstraint, LiteralConstraint, Locked, Slot
 from engine.protocol import EditMode, Fill, FillKind, Span
@@ -80,24 +80,13 @@ def test_a_value_may_end_inside_a_soft_minimum_only() -> None:
     table = tiny_table()
     canvas = build_canvas(plan, table, SamplerSettings(), 64)
     bias = constraint_bias(allowed_mask(canvas, table, len(table.tokenizer)))
-    runs = text_runs_of_letters(canvas)
-    soft = soft_ends(canvas, runs, bias, table.specials.filler_id)
-    name, code = runs
+    # the two values' runs of slot positions (letters, so no text values to text_runs)
+    name = range(canvas.segment_positions(1).start, canvas.segment_positions(3).stop)
+    code = range(canvas.segment_positions(5).start, canvas.segment_positions(6).stop)
+    soft = soft_ends(canvas, [name, code], bias, table.specials.filler_id)
     # the name may end after its first word (its second token was a soft minimum), not before
     assert soft == {name.start + 2}
     assert code.start + 1 not in soft  # a hard minimum holds
-
-
-def text_runs_of_letters(canvas) -> list[range]:
-    """Every run of slot positions (the letters above are no text values: no space)."""
-    runs, start = [], None
-    for i, kind in enumerate([*canvas.kinds, Kind.LOCKED]):
-        if kind is Kind.SLOT and start is None:
-            start = i
-        elif kind is not Kind.SLOT and start is not None:
-            runs.append(range(start, i))
-            start = None
-    return runs
 
 
 def test_a_fill_stays_valid_and_the_caches_hold_only_the_prefix(adapter, monkeypatch) -> None:

@@ -66,6 +66,11 @@ class SamplerSettings:
         "rewrites: keep a changed run only where the model, reading causally, finds it at least "
         "as fluent as the original (masked models that read causally)",
     )
+    proofread: bool = _opt(
+        True,
+        "rewrites asking for grammar, a register or clarity: first try each word's other forms "
+        "and the instruction's phrase table, keeping what the model reads as better",
+    )
     # 1.0: a continuation is exactly the base model's greedy text under the draft's constraints
     # and repeat bans, with the canvas's guesses kept where they agree. The quality suite's
     # drafts read at 1.12 nats per token against 1.56 from the canvas alone (0.5: 1.19, 9%

@@ -20,6 +20,7 @@ from engine.backends.base import Backend, StepResult, locked_states
 from engine.canvas import Canvas, assemble, build_canvas, check_proposal, context_ids
 from engine.config import SamplerSettings
 from engine.plan import EditPlan
+from engine.proofread import proofread_plan
 from engine.protocol import EditMode, Frame, Metrics, SegmentText, TokenState, TokenView
 from engine.review import REVIEW_LOOKAHEAD, changed_runs, review_rewrite
 from engine.tokens import TokenTable
@@ -136,6 +137,8 @@ def denoise_plan(
     reader = getattr(backend, "passage_reader", None)  # optional: see Backend
     reads_before = reader.forwards if reader is not None else 0
     put_back = 0
+    if reader is not None and settings.proofread:
+        plan = proofread_plan(plan, table, reader.read)
     canvas = build_canvas(plan, table, settings, backend.max_canvas_tokens, reader)
     tracker = DraftTracker(run.request_id, canvas, table)
     yield tracker.frame(initial_step(canvas, settings.steps), run.elapsed())

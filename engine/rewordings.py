@@ -82,36 +82,45 @@ class Rewording:
     text: str
 
 
-def rewordings(words: Sequence[str]) -> list[Rewording]:
-    """Every wordy phrase in ``words`` (each with its leading whitespace) and its concise text,
-    longest phrase first where several start at one word. The passage's last word is never
-    part of one: its end stays as written."""
+def rewordings(
+    words: Sequence[str],
+    table: Sequence[tuple[str, str]] = CONCISE,
+    keep_last: bool = True,
+    first_only: bool = True,
+) -> list[Rewording]:
+    """Every phrase of ``table`` in ``words`` (each with its leading whitespace) and its other
+    text. With ``first_only``, only the table's first phrase (its longest) starting at a word.
+    With ``keep_last`` (a shorter rewrite) the passage's last word is never part of one: its
+    end stays as written."""
     cores = [_core(word) for word in words]
+    end = len(words) - 1 if keep_last else len(words)
     found: list[Rewording] = []
     for first in range(len(words)):
-        for phrase, concise in CONCISE:
-            size = len(phrase.split())
-            stop = first + size
-            if stop >= len(words) or " ".join(cores[first:stop]) != phrase:
+        for phrase, other in table:
+            stop = first + len(phrase.split())
+            if stop > end or " ".join(cores[first:stop]) != phrase:
                 continue
             if any(not _inner_ok(word) for word in words[first : stop - 1]):
                 continue
-            found.append(Rewording(first, stop, _spelled(words[first], words[stop - 1], concise)))
-            break
+            found.append(Rewording(first, stop, spelled(words[first], words[stop - 1], other)))
+            if first_only:
+                break
     return found
 
 
 def _core(word: str) -> str:
-    return re.sub(r"[^a-z']", "", word.lower())
+    return re.sub(r"[^a-z']", "", word.lower().replace("\u2019", "'"))
 
 
 def _inner_ok(word: str) -> bool:
     """A word inside a phrase holds letters and at most a comma after them."""
-    marks = {ch for ch in word.strip() if not (ch.isalpha() or ch == "'")}
+    marks = {ch for ch in word.strip() if not (ch.isalpha() or ch in "'\u2019")}
     return marks <= INNER_MARKS
 
 
-def _spelled(first_word: str, last_word: str, concise: str) -> str:
+def spelled(first_word: str, last_word: str, concise: str) -> str:
+    """``concise`` standing for the words from ``first_word`` to ``last_word``: with the first
+    one's leading whitespace and capital, and the marks after the last one's last letter."""
     lead = first_word[: len(first_word) - len(first_word.lstrip())]
     if first_word.strip()[:1].isupper():
         concise = concise[0].upper() + concise[1:]

@@ -17,6 +17,7 @@ per candidate, all candidates in one batch). Tokens further on keep the current 
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from typing import Any
 
@@ -86,10 +87,19 @@ class PassageReader:
 
     @torch.inference_mode()
     def read(
-        self, context: list[int], tokens: list[int], variants: Sequence[tuple[int, list[int]]]
+        self,
+        context: list[int],
+        tokens: list[int],
+        variants: Sequence[tuple[int, list[int]]],
+        prune: float = math.inf,
     ) -> tuple[list[float], list[list[float]]]:
         """NLL of each of ``tokens`` after ``context``, and of each variant's tail: a variant
-        ``(at, tail)`` is ``tokens[:at]`` followed by ``tail`` (only the tail is read)."""
+        ``(at, tail)`` is ``tokens[:at]`` followed by ``tail`` (only the tail is read).
+
+        A variant whose first token reads more than ``prune`` nats worse than the token it
+        replaces is not read on (its tail costs a forward of its own in the batch) and is
+        answered ``[inf]``: a proofreader's candidate forms are mostly ones the sentence
+        does not take ("olds", "painting"), and the first token already says so."""
         prefix = [self.start_id, *context]
         # The prefix's last row stays out of the kept cache: it predicts the first token.
         kept = torch.tensor(prefix[:-1], dtype=torch.long, device=self.device)
@@ -103,12 +113,16 @@ class PassageReader:
             # Row k predicts tokens[k]; the last row, what would follow them all.
             logp = out.logits[0].float().log_softmax(-1)
             base = [-float(logp[k, token]) for k, token in enumerate(tokens)]
-            fresh: list[list[float]] = []
-            for first in range(0, len(variants), BATCH):
-                chunk = variants[first : first + BATCH]
-                fresh += self._read_tails(out.cache, len(prefix), logp, chunk)
+            pruned = [_pruned(v, tokens, base, logp, prune) for v in variants]
+            reading = [v for v, skip in zip(variants, pruned, strict=True) if not skip]
+            read: list[list[float]] = []
+            for first in range(0, len(reading), BATCH):
+                chunk = reading[first : first + BATCH]
+                read += self._read_tails(out.cache, len(prefix), logp, chunk)
         finally:
             self.context_cache.forget_beyond_prefix()
+        answers = iter(read)
+        fresh = [[math.inf] if skip else next(answers) for skip in pruned]
         return base, fresh
 
     def _repeated(self, cache: Any, times: int) -> Any:
@@ -149,6 +163,21 @@ class PassageReader:
             nlls += [-float(later[n, j, tail[j + 1]]) for j in range(len(tail) - 1)]
             answers.append(nlls)
         return answers
+
+
+def _pruned(
+    variant: tuple[int, list[int]],
+    tokens: Sequence[int],
+    base: Sequence[float],
+    logp: torch.Tensor,
+    prune: float,
+) -> bool:
+    """Whether the variant's first token reads more than ``prune`` nats worse than the token
+    it replaces (a variant that only drops tokens, or only adds them at the end, is read)."""
+    at, tail = variant
+    if math.isinf(prune) or not tail or at >= len(tokens):
+        return False
+    return -float(logp[at, tail[0]]) - base[at] > prune
 
 
 def cut_mask(kept: list[int], cached: int, width: int) -> torch.Tensor:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import math
+
 import pytest
 import torch
 
@@ -126,3 +128,38 @@ def test_a_passage_without_context_is_read_from_the_start_token() -> None:
     with torch.inference_mode():
         want = -float(model(input_ids=skipped).logits[0, 2].float().log_softmax(-1)[PASSAGE[3]])
     assert tail == pytest.approx([want], abs=1e-4)
+
+
+def test_a_variant_whose_first_token_reads_far_worse_is_pruned_unread(monkeypatch) -> None:
+    monkeypatch.setattr(passage_reader, "BATCH", 1)  # a forward per variant read
+    model = tiny_llama()
+    tokens = PASSAGE[:6]
+    variants = [(2, [token, *tokens[3:]]) for token in (40, 41, 42, 43, 44, 45)]
+    reader = PassageReader(model, 1)
+    reader.read(CONTEXT, tokens, [])  # the context is encoded and kept
+    forwards = reader.forwards
+    base, whole = reader.read(CONTEXT, tokens, variants)
+    unpruned = reader.forwards - forwards
+    extra = [nlls[0] - base[2] for nlls in whole]  # how much worse each first token reads
+    prune = sorted(extra)[len(extra) // 2] - 1e-3
+    _, pruned = reader.read(CONTEXT, tokens, variants, prune=prune)
+    worse = [e > prune for e in extra]
+    assert any(worse) and not all(worse)  # the check below sees both kinds
+    for far, full, got in zip(worse, whole, pruned, strict=True):
+        assert got == ([math.inf] if far else pytest.approx(full, abs=1e-5))
+    assert reader.forwards - forwards - unpruned == 1 + sum(not w for w in worse)
+
+
+@pytest.mark.parametrize("proofread", [True, False])
+def test_a_grammar_rewrite_is_proofread_before_it_settles_unless_turned_off(
+    proofread: bool,
+) -> None:
+    backend = MaskedBackend(tiny_llama(), tiny_table(), shifted=True, force_bidirectional=True)
+    backend.read_prefix_causally()
+    text = "Intro. Yesterday we goes home and she explain it."
+    settings = SamplerSettings(steps=4, self_check=False, proofread=proofread)
+    edit = Edit(1, text, Span(7, len(text)), (), "fix grammar", EditMode.REWRITE, settings)
+    proposal = next(e for e in run_edit(backend, edit) if isinstance(e, Proposal))
+    reads = backend.passage_reader.forwards
+    assert (reads > 0) is proofread
+    assert proposal.metrics.forwards > reads  # the reads count in the request's cost

@@ -1,13 +1,18 @@
-"""A fake passage reader for :func:`engine.shorten.drop_words`: damage from a table, no model.
+"""Fake passage readers: prices from a table, no model.
 
-Each word has a damage (nats): when the word is missing from a candidate, the first token kept
-after it reads that much worse, which is how a real causal model shows a bad cut (the noun
-after a dropped article). Every other kept token costs nothing.
+:class:`DamageTable` serves :func:`engine.shorten.drop_words`: each word has a damage (nats),
+and when the word is missing from a candidate, the first token kept after it reads that much
+worse, which is how a real causal model shows a bad cut (the noun after a dropped article).
+Every other kept token costs nothing. :class:`TokenPriceReader` and :class:`WordPriceReader`
+serve the self-check and the proofreader: a token's price by its id, or by the word it is in.
 """
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
+
+from engine.shorten import word_spans
 
 
 class DamageTable:
@@ -72,3 +77,28 @@ class TokenPriceReader:
         self.calls.append((context, list(tokens), list(variants)))
         price = lambda token: self.prices.get(token, 1.0)  # noqa: E731
         return [price(t) for t in tokens], [[price(t) for t in tail] for _, tail in variants]
+
+
+class WordPriceReader:
+    """Callable as :class:`engine.proofread.PruningReader`: each token costs the price of the
+    word it is part of (lower-cased, marks stripped; default 1 nat) in the text it is read in,
+    so a test decides which form of a word reads better. Never prunes; records each call."""
+
+    def __init__(self, table, prices: dict[str, float]) -> None:
+        self.table = table
+        self.prices = prices
+        self.calls: list[tuple[list[int], list[int], list[tuple[int, list[int]]], float]] = []
+
+    def __call__(self, context: list[int], tokens: list[int], variants, prune=math.inf):
+        self.calls.append((context, list(tokens), list(variants), prune))
+        fresh = [self.priced([*tokens[:at], *tail])[at:] for at, tail in variants]
+        return self.priced(tokens), fresh
+
+    def priced(self, ids: Sequence[int]) -> list[float]:
+        pieces = [self.table.text(i) for i in ids]
+        out = [1.0] * len(ids)
+        for span in word_spans(pieces):
+            word = "".join(pieces[i] for i in span).strip().strip(".,!?").lower()
+            for i in span:
+                out[i] = self.prices.get(word, 1.0)
+        return out

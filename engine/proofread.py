@@ -1,0 +1,266 @@
+"""Proofreading a rewrite's seed: each word's other forms, the instruction's register, chosen
+by the model reading the passage.
+
+Renoising a paragraph does not make a 135M model follow an instruction. Asked to "fix
+grammar" it fixed one error in four and renoised correct words into other ones ("manager" →
+"office"); asked for "formal" or "casual", its self-check put every attempt back, so the
+paragraph came back as written. What those instructions ask for is mostly a small, known
+change of a word or a phrase: another form of a word (:mod:`engine.grammar`), a phrase in
+the other register (:mod:`engine.registers`), a plain phrase for a wordy one
+(:mod:`engine.rewordings`). The model cannot write them, but it can tell which reads better.
+
+So before the canvas is built, :func:`proofread_plan` offers every such change in the free
+text as a candidate and reads them all in one batch (:class:`~engine.backends.passage_reader.
+PassageReader.read`: the passage once, then each candidate's changed tokens and the
+:data:`LOOKAHEAD` after them). A change stays where it lowers the passage's NLL by its margin;
+the best changes that do not touch each other are applied, and the passage is read again with
+them, since one fix changes what the next should be ("Mary and me has" → "Mary and I has" →
+"Mary and I have"). The result is the rewrite's seed: the canvas then renoises it as usual and
+the self-check (:mod:`engine.review`) judges the canvas's changes against it.
+
+A grammar fix must read better by :data:`GRAMMAR_MARGIN` nats, as LM-based error correction
+sets a threshold (Bryant & Briscoe 2018): the model prefers the common form of a word a little
+even where the user's was right. A register change only has to read no worse: the user asked
+for it.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
+from typing import Protocol
+
+from engine.canvas import context_ids
+from engine.grammar import Lexicon, fixes
+from engine.plan import EditPlan, Free, Locked
+from engine.protocol import EditMode
+from engine.registers import CASUAL, FORMAL
+from engine.rewordings import CONCISE, Rewording, rewordings
+from engine.tokens import TokenTable
+
+# Tokens after a change read with it: a wrong form shows its cost in the words after it.
+LOOKAHEAD = 4
+# Nats a grammar fix must save to be made (see the module docstring).
+GRAMMAR_MARGIN = 1.0
+# Nats a register change or a plain rewording must save: none, it only must not read worse.
+REGISTER_MARGIN = 0.0
+# A candidate whose first token reads this many nats worse than the one it replaces is not
+# read on: "we olds", "many old painting" (most candidate forms; see PassageReader.read).
+PRUNE_NATS = 2.0
+# Reads of the passage at most: each applies the changes found in the one before.
+MAX_ROUNDS = 4
+# Characters of the document after the target read with it (a few tokens).
+AFTER_CHARS = 32
+
+Table = tuple[tuple[str, str], ...]
+
+
+class PruningReader(Protocol):
+    """:meth:`engine.backends.passage_reader.PassageReader.read`: the passage's NLL per token,
+    and each variant's tail's, pruned variants answered ``[inf]``."""
+
+    def __call__(
+        self,
+        context: list[int],
+        tokens: list[int],
+        variants: Sequence[tuple[int, list[int]]],
+        prune: float = ...,
+    ) -> tuple[list[float], list[list[float]]]: ...
+
+
+@dataclass(frozen=True)
+class Style:
+    """What an instruction lets a rewrite's words change to."""
+
+    tables: tuple[Table, ...] = ()
+    grammar: bool = False
+
+    def __or__(self, other: Style) -> Style:
+        return Style(self.tables + other.tables, self.grammar or other.grammar)
+
+
+# Words of an instruction and the style each asks for; "informal" before "formal".
+STYLE_WORDS: tuple[tuple[tuple[str, ...], Style], ...] = (
+    (("grammar", "proofread", "spelling", "typo", "correct"), Style(grammar=True)),
+    (("casual", "informal", "friendly", "relaxed"), Style((CASUAL,))),
+    (("formal", "professional", "polite"), Style((FORMAL,), grammar=True)),
+    (("clear", "simple", "plain"), Style((CONCISE,))),
+)
+
+
+def style_for(instruction: str) -> Style | None:
+    """The style ``instruction`` asks for, or ``None`` when it asks for none of them."""
+    text = instruction.lower().replace("informal", "casual")
+    found = [style for words, style in STYLE_WORDS if any(w in text for w in words)]
+    if not found:
+        return None
+    style = found[0]
+    for other in found[1:]:
+        style = style | other
+    return style
+
+
+@dataclass(frozen=True)
+class Change:
+    """One candidate: free segment ``segment``'s words ``rewording.first:stop`` replaced, and
+    where the passage's tokens differ (``at`` up to ``old_stop``; the new ones up to
+    ``new_stop`` in ``tokens``)."""
+
+    segment: int
+    rewording: Rewording
+    margin: float
+    at: int
+    old_stop: int
+    new_stop: int
+    tokens: tuple[int, ...]
+
+
+def proofread_plan(plan: EditPlan, table: TokenTable, read: PruningReader) -> EditPlan:
+    """``plan`` with its free segments' seeds changed as the instruction's style allows and
+    the model reads better; the plan itself when nothing does (or it asks for no style)."""
+    style = style_for(plan.instruction)
+    free = [i for i, s in enumerate(plan.segments) if isinstance(s, Free) and s.seed.strip()]
+    if style is None or plan.mode is not EditMode.REWRITE or not free:
+        return plan
+    texts = [s.text if isinstance(s, Locked) else s.seed for s in plan.segments]
+    changed: dict[int, set[int]] = {segment: set() for segment in free}
+    context, after = context_ids(plan, [], table), plan.after[:AFTER_CHARS]
+    known = lexicon(table)
+    for _ in range(MAX_ROUNDS):
+        tokens = table.encode("".join(texts) + after)
+        changes = candidates(texts, changed, style, known, table, after)
+        chosen = choose(changes, tokens, read, context) if changes else []
+        if not chosen:
+            break
+        texts = applied(texts, chosen, changed)
+    segments = tuple(
+        Free(texts[i], s.budget) if isinstance(s, Free) else s for i, s in enumerate(plan.segments)
+    )
+    return replace(plan, segments=segments)
+
+
+def candidates(
+    texts: Sequence[str],
+    changed: dict[int, set[int]],
+    style: Style,
+    known: Lexicon,
+    table: TokenTable,
+    after: str,
+) -> list[Change]:
+    """Every change the style allows in the free segments (the keys of ``changed``), with where
+    its tokens differ, except at words already changed: each was the best of all its forms
+    when it changed, and changing it again could only take it back and forth."""
+    tokens = table.encode("".join(texts) + after)
+    found: list[Change] = []
+    for segment, done in changed.items():
+        words, trail = split_words(texts[segment])
+        offered = [(r, REGISTER_MARGIN) for t in style.tables for r in _in_table(words, t)]
+        if style.grammar:
+            offered += [(f.rewording, GRAMMAR_MARGIN + f.risk) for f in fixes(words, known)]
+        for rewording, margin in offered:
+            if done.intersection(range(rewording.first, rewording.stop)):
+                continue
+            edited = list(texts)
+            edited[segment] = reworded(words, rewording) + trail
+            new = table.encode("".join(edited) + after)
+            span = differing(tokens, new)
+            if span is not None:
+                found.append(Change(segment, rewording, margin, *span, tuple(new)))
+    return found
+
+
+def choose(
+    changes: Sequence[Change], tokens: list[int], read: PruningReader, context: list[int]
+) -> list[Change]:
+    """The changes that save more than their margin, the most beyond it first, none within
+    another's reach (its tokens and the :data:`LOOKAHEAD` after them): each was read without
+    the other."""
+    chosen: list[Change] = []
+    taken: list[range] = []
+    saved = savings(changes, tokens, read, context)
+    for net, change in sorted(zip(saved, changes, strict=True), key=lambda g: -g[0]):
+        reach = range(change.at, change.old_stop + LOOKAHEAD)
+        if net <= 0 or any(_overlap(reach, other) for other in taken):
+            continue
+        chosen.append(change)
+        taken.append(reach)
+    return chosen
+
+
+def savings(
+    changes: Sequence[Change], tokens: list[int], read: PruningReader, context: list[int]
+) -> list[float]:
+    """Nats each change saves over the tokens it touches and the :data:`LOOKAHEAD` after them,
+    less its margin (pruned candidates: minus infinity)."""
+    variants = [(c.at, list(c.tokens[c.at : c.new_stop + LOOKAHEAD])) for c in changes]
+    base, fresh = read(context, tokens, variants, PRUNE_NATS)
+    return [
+        sum(base[c.at : c.old_stop + LOOKAHEAD]) - sum(nlls) - c.margin
+        for c, nlls in zip(changes, fresh, strict=True)
+    ]
+
+
+def applied(
+    texts: Sequence[str], chosen: Sequence[Change], changed: dict[int, set[int]]
+) -> list[str]:
+    """``texts`` with the chosen changes made, each segment's from its last word back;
+    ``changed`` follows its segments' word indices and gains the new words'."""
+    out = list(texts)
+    for segment in {c.segment for c in chosen}:
+        words, trail = split_words(out[segment])
+        mine = sorted((c.rewording for c in chosen if c.segment == segment), key=lambda r: -r.first)
+        for rewording in mine:
+            new = split_words(rewording.text)[0]
+            first, stop = rewording.first, rewording.stop
+            words[first:stop] = new
+            shift = stop - first - len(new)
+            changed[segment] = {
+                i if i < first else i - shift for i in changed[segment] if not first <= i < stop
+            } | set(range(first, first + len(new)))
+        out[segment] = "".join(words) + trail
+    return out
+
+
+def split_words(text: str) -> tuple[list[str], str]:
+    """Words with their leading whitespace, and the whitespace after the last one."""
+    words = re.findall(r"\s*\S+", text)
+    return words, text[len("".join(words)) :]
+
+
+def reworded(words: Sequence[str], rewording: Rewording) -> str:
+    return "".join([*words[: rewording.first], rewording.text, *words[rewording.stop :]])
+
+
+def differing(old: Sequence[int], new: Sequence[int]) -> tuple[int, int, int] | None:
+    """Where ``new`` differs from ``old``: the first differing index, and where each one's
+    differing part ends (they share everything after); ``None`` when they are the same."""
+    if list(old) == list(new):
+        return None
+    at = 0
+    while at < min(len(old), len(new)) and old[at] == new[at]:
+        at += 1
+    same = 0
+    while same < min(len(old), len(new)) - at and old[-1 - same] == new[-1 - same]:
+        same += 1
+    return at, len(old) - same, len(new) - same
+
+
+def lexicon(table: TokenTable) -> Lexicon:
+    """Whether the model's vocabulary holds a lower-case word whole (with its leading space)."""
+    seen: dict[str, bool] = {}
+
+    def known(word: str) -> bool:
+        if word not in seen:
+            seen[word] = len(table.encode(" " + word)) == 1
+        return seen[word]
+
+    return known
+
+
+def _in_table(words: Sequence[str], table: Table) -> list[Rewording]:
+    return rewordings(words, table, keep_last=False, first_only=False)
+
+
+def _overlap(a: range, b: range) -> bool:
+    return a.start < b.stop and b.start < a.stop

@@ -1,0 +1,144 @@
+"""Proofreading a rewrite's seed: candidate forms and register swaps, chosen by a reader."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from engine.plan import EditPlan, Free, Locked, find_locks, plan_edit
+from engine.proofread import (
+    PRUNE_NATS,
+    differing,
+    proofread_plan,
+    split_words,
+    style_for,
+)
+from engine.protocol import Edit, EditMode, Span
+from engine.registers import CASUAL, FORMAL
+from engine.rewordings import CONCISE
+from engine.tokens import TokenTable, special_tokens
+from tests.helpers.readers import WordPriceReader
+from tests.helpers.tiny import tiny_tokenizer
+
+PRICES = {"goes": 5.0, "go": 3.0, "went": 0.2}
+
+
+@pytest.fixture(scope="module")
+def table() -> TokenTable:
+    tok = tiny_tokenizer()
+    return TokenTable(tok, special_tokens(tok, len(tok), filler_candidates=("<fill>",)))
+
+
+def plan_of(text: str, instruction: str = "fix grammar", locks: tuple[str, ...] = ()) -> EditPlan:
+    """A rewrite of ``text``'s second line, the first and last lines around it."""
+    doc = f"Title\n{text}\nEnd"
+    target = Span(6, 6 + len(text))
+    return plan_edit(Edit(1, doc, target, find_locks(doc, target, list(locks)), instruction))
+
+
+def seeds(plan: EditPlan) -> str:
+    return "".join(s.text if isinstance(s, Locked) else s.seed for s in plan.segments)
+
+
+def test_each_instruction_word_asks_for_its_style() -> None:
+    assert style_for("Fix grammar").grammar and not style_for("fix grammar").tables
+    formal = style_for("make it more formal")
+    assert formal.tables == (FORMAL,) and formal.grammar
+    assert style_for("informal please").tables == (CASUAL,)  # not "formal"
+    assert style_for("clearer").tables == (CONCISE,)
+    both = style_for("casual, and correct the spelling")
+    assert both.tables == (CASUAL,) and both.grammar
+    assert style_for("tighter") is None and style_for("") is None
+
+
+def test_the_form_that_reads_best_beyond_its_margin_is_the_new_seed(table: TokenTable) -> None:
+    reader = WordPriceReader(table, PRICES)
+    plan = plan_of("Yesterday we goes home.")
+    out = proofread_plan(plan, table, reader)
+    assert seeds(out) == "Yesterday we went home."
+    assert (out.before, out.after, out.target) == (plan.before, plan.after, plan.target)
+    assert all(prune == PRUNE_NATS for *_, prune in reader.calls)
+
+
+def test_nothing_changes_where_nothing_reads_better(table: TokenTable) -> None:
+    plan = plan_of("Yesterday we goes home.")
+    assert proofread_plan(plan, table, WordPriceReader(table, {})) == plan
+
+
+def test_a_locked_word_is_never_proofread(table: TokenTable) -> None:
+    plan = plan_of("Yesterday we goes home.", locks=("goes",))
+    out = proofread_plan(plan, table, WordPriceReader(table, PRICES))
+    assert seeds(out) == "Yesterday we goes home."
+    assert [s for s in out.segments if isinstance(s, Locked)] == [Locked("goes")]
+
+
+def test_fixes_far_apart_are_made_in_one_read(table: TokenTable) -> None:
+    reader = WordPriceReader(table, PRICES)
+    out = proofread_plan(plan_of("we goes home, and so they goes out again"), table, reader)
+    assert seeds(out) == "we went home, and so they went out again"
+    assert len(reader.calls) == 2  # one read making both fixes, one finding nothing more
+
+
+def test_a_register_swap_only_has_to_read_no_worse(table: TokenTable) -> None:
+    text = "So it'll be fine."
+    flat = WordPriceReader(table, {})  # "it will" is two more tokens: it reads worse
+    assert seeds(proofread_plan(plan_of(text, "formal"), table, flat)) == text
+    dear = WordPriceReader(table, {"it'll": 3.0})
+    assert seeds(proofread_plan(plan_of(text, "formal"), table, dear)) == "So it will be fine."
+
+
+def test_no_style_or_a_draft_reads_nothing(table: TokenTable) -> None:
+    reader = WordPriceReader(table, PRICES)
+    plan = plan_of("Yesterday we goes home.", "tighter")
+    assert proofread_plan(plan, table, reader) == plan
+    draft = plan_edit(Edit(1, "we goes", Span(7, 7), mode=EditMode.DRAFT, instruction="grammar"))
+    assert proofread_plan(draft, table, reader) == draft
+    assert reader.calls == []
+
+
+def test_where_tokens_differ() -> None:
+    assert differing([1, 2, 3, 4], [1, 2, 3, 4]) is None
+    assert differing([1, 2, 3, 4], [1, 9, 9, 3, 4]) == (1, 2, 3)
+    assert differing([1, 2, 2], [1, 2]) == (2, 3, 2)
+
+
+@given(st.text(alphabet=st.sampled_from("ab \n.,'"), max_size=40))
+def test_words_and_trailing_space_give_back_the_text(text: str) -> None:
+    words, trail = split_words(text)
+    assert "".join(words) + trail == text
+    assert all(word.strip() for word in words)
+
+
+WORDS = ["we", "goes", "go", "went", "is", "are", "their", "it's", "gonna", "home", "Ada"]
+
+
+@settings(max_examples=25, deadline=None)
+@given(
+    st.lists(st.sampled_from(WORDS), min_size=1, max_size=8),
+    st.sets(st.integers(0, 7), max_size=2),
+    st.dictionaries(st.sampled_from(WORDS), st.floats(0.0, 6.0), max_size=5),
+    st.sampled_from(["fix grammar", "formal", "casual"]),
+)
+def test_locks_the_text_around_and_each_gaps_edges_hold(
+    table: TokenTable, words: list[str], locked: set[int], prices: dict[str, float], ask: str
+) -> None:
+    text = " ".join(words) + "."
+    starts = [sum(len(w) + 1 for w in words[:i]) for i in range(len(words))]
+    spans = tuple(
+        Span(6 + starts[i], 6 + starts[i] + len(words[i])) for i in sorted(locked) if i < len(words)
+    )
+    doc = f"Title\n{text}\nEnd"
+    plan = plan_edit(Edit(1, doc, Span(6, 6 + len(text)), spans, ask))
+    out = proofread_plan(plan, table, WordPriceReader(table, prices))
+    assert (out.before, out.after, out.target, out.mode) == (
+        plan.before, plan.after, plan.target, plan.mode,
+    )  # fmt: skip
+    assert len(out.segments) == len(plan.segments)
+    for was, now in zip(plan.segments, out.segments, strict=True):
+        if isinstance(was, Locked):
+            assert now == was
+        else:
+            assert isinstance(now, Free)
+            assert now.seed[:1].isspace() == was.seed[:1].isspace()
+            assert now.seed[-1:].isspace() == was.seed[-1:].isspace()

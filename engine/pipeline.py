@@ -196,7 +196,8 @@ def checked(last: StepResult, canvas: Canvas, table: TokenTable, reader: Any) ->
     reads as less fluent than the original are put back (the same step, shown again)."""
     plan, filler = canvas.plan, table.specials.filler_id
     after = table.encode(plan.after[:AFTER_READ_CHARS])[:REVIEW_LOOKAHEAD]
-    ids = review_rewrite(canvas, last.ids, filler, reader.read, context_ids(plan, [], table), after)
+    context = context_ids(plan, [], table)
+    ids = review_rewrite(canvas, last.ids, filler, reader.read, context, after, table.decode)
     return replace(last, ids=ids, draft_ids=ids)
 
 

@@ -16,17 +16,39 @@ Text a rewrite adds in its extra room is a change like any other and is read out
 way: it stays only where the paragraph reads better with it (the model otherwise ended
 paragraphs with "We're" or " Answer:"). Drafts are not checked: all of a draft is new.
 Locked positions never change, so they split runs.
+
+A run that puts other content words where the user's stood is put back however it reads
+(:func:`replaces_content`): the model read "None, if the product is unused ..." as more fluent
+than "Returns, if the product is unused ...", and "sent it to the office" as more fluent than
+"to the manager". Fluency cannot tell a better word from another meaning; a rewrite may drop a
+word or change its form (:mod:`engine.proofread` does that before the canvas), not say
+something else.
+
 Pure functions over ids and a reader, so tests can pin them down without a model.
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Sequence
 
 from engine.canvas import Canvas, Kind
+from engine.shorten import FUNCTION, HEDGES, LIGHT
 
 # Tokens after a run that are read with it: a change shows its cost in how the text goes on.
 REVIEW_LOOKAHEAD = 4
+# Shorter words are mostly function words ("the", "was", "its"): changing one is no new content.
+CONTENT_LETTERS = 4
+# Longer words that say nothing of the topic: swapping "should" for "would" is no new content.
+NOT_CONTENT = (
+    FUNCTION
+    | HEDGES
+    | LIGHT
+    | frozenset(
+        """when what where while with without because since until than then there these those
+    they their would could should might must shall will been being also just only even""".split()  # noqa: SIM905
+    )
+)
 
 # PassageReader.read: (context, tokens, variants as (at, tail)) -> (NLL of each token, of each
 # variant's tail).
@@ -76,8 +98,10 @@ def review_rewrite(
     reader: VariantReader,
     context: list[int],
     after: list[int],
+    decode: Callable[[Sequence[int]], str] | None = None,
 ) -> list[int]:
-    """``ids`` with every changed run the model reads as less fluent put back as it was.
+    """``ids`` with every changed run the model reads as less fluent put back as it was, and,
+    given ``decode``, every run that replaces the user's content words.
 
     ``context`` and ``after`` are the tokens around the canvas; the text read is the canvas
     without its filler, then ``after`` (a run at the end is read leading into it).
@@ -98,10 +122,28 @@ def review_rewrite(
     written, put_back = reader(context, tokens, variants)
     out = list(ids)
     for run, (at, stop), nlls in zip(runs, spans, put_back, strict=True):
-        if sum(written[at:stop]) > sum(nlls):
-            for i in run:
-                out[i] = _was(canvas, i, filler)
+        was = [_was(canvas, i, filler) for i in run]
+        other = decode is not None and replaces_content(
+            decode([t for t in was if t != filler]),
+            decode([ids[i] for i in run if ids[i] != filler]),
+        )
+        if other or sum(written[at:stop]) > sum(nlls):
+            for i, token in zip(run, was, strict=True):
+                out[i] = token
     return out
+
+
+def replaces_content(was: str, now: str) -> bool:
+    """Whether ``now`` says other content words where ``was`` had some: it loses a word of
+    :data:`CONTENT_LETTERS` letters or more that is not a function word, and gains another."""
+    lost, gained = content_words(was) - content_words(now), content_words(now) - content_words(was)
+    return bool(lost and gained)
+
+
+def content_words(text: str) -> set[str]:
+    """Lower-cased words of :data:`CONTENT_LETTERS` letters or more, function words aside."""
+    found = {w for w in re.findall(r"[a-z']+", text.lower()) if len(w) >= CONTENT_LETTERS}
+    return found - NOT_CONTENT
 
 
 def _was(canvas: Canvas, position: int, filler: int) -> int:

@@ -8,7 +8,14 @@ from hypothesis import strategies as st
 from engine.canvas import Canvas, Kind
 from engine.plan import find_locks, plan_edit
 from engine.protocol import Edit, Span
-from engine.review import REVIEW_LOOKAHEAD, changed_runs, hunks, review_rewrite
+from engine.review import (
+    REVIEW_LOOKAHEAD,
+    changed_runs,
+    content_words,
+    hunks,
+    replaces_content,
+    review_rewrite,
+)
 from tests.helpers.readers import TokenPriceReader
 
 FILLER = 0
@@ -100,3 +107,27 @@ def test_runs_close_together_are_judged_as_one_stretch() -> None:
     out = review_rewrite(c, [10, 21, 12, 23, 14, 15], FILLER, reader, [], [])
     assert reader.calls[0][2] == [(1, [11, 12, 13, 14, 15])]  # ...but they are read together
     assert out == [10, 21, 12, 23, 14, 15]
+
+
+WORDS = {10: "Returns,", 11: "if", 12: "unused", 13: "manager", 21: "None,", 22: "office", 23: "so"}
+
+
+def words(ids) -> str:
+    return " ".join(WORDS.get(i, "x") for i in ids)
+
+
+def test_a_run_saying_other_content_words_goes_back_however_well_it_reads() -> None:
+    c = canvas([10, 11, 12, 13], [F] * 4, [True] * 4)
+    cheap = TokenPriceReader({21: 0.1, 22: 0.1})  # both new words read far better
+    assert review_rewrite(c, [21, 11, 12, 22], FILLER, cheap, [], [], words) == [10, 11, 12, 13]
+    assert review_rewrite(c, [21, 11, 12, 22], FILLER, cheap, [], []) == [21, 11, 12, 22]
+    # Dropping a content word, or changing only function words, is no new content.
+    assert review_rewrite(c, [10, 11, 23, 13], FILLER, cheap, [], [], words) == [10, 11, 23, 13]
+
+
+def test_content_words_are_long_words_that_are_not_function_words() -> None:
+    assert content_words("The guide would explain it to Mary") == {"guide", "explain", "mary"}
+    assert replaces_content("to the manager", "to the office")
+    assert not replaces_content("which is about two weeks", "which is two weeks")
+    assert not replaces_content("we should have", "we would have")
+    assert not replaces_content("", "new words here")  # added text: read by fluency alone

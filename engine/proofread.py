@@ -27,7 +27,7 @@ for it.
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
 from typing import Protocol
 
@@ -54,6 +54,8 @@ MAX_ROUNDS = 4
 AFTER_CHARS = 32
 
 Table = tuple[tuple[str, str], ...]
+# Per free segment, per word: the round that changed it, or None.
+Rounds = dict[int, list[int | None]]
 
 
 class PruningReader(Protocol):
@@ -124,16 +126,16 @@ def proofread_plan(plan: EditPlan, table: TokenTable, read: PruningReader) -> Ed
     if style is None or plan.mode is not EditMode.REWRITE or not free:
         return plan
     texts = [s.text if isinstance(s, Locked) else s.seed for s in plan.segments]
-    changed: dict[int, set[int]] = {segment: set() for segment in free}
+    rounds: Rounds = {i: [None] * len(split_words(texts[i])[0]) for i in free}
     context, after = context_ids(plan, [], table), plan.after[:AFTER_CHARS]
     known = lexicon(table)
-    for _ in range(MAX_ROUNDS):
+    for round_ in range(MAX_ROUNDS):
         tokens = table.encode("".join(texts) + after)
-        changes = candidates(texts, changed, style, known, table, after)
+        changes = candidates(texts, rounds, round_, style, known, table, after)
         chosen = choose(changes, tokens, read, context) if changes else []
         if not chosen:
             break
-        texts = applied(texts, chosen, changed)
+        texts = applied(texts, chosen, rounds, round_)
     segments = tuple(
         Free(texts[i], s.budget) if isinstance(s, Free) else s for i, s in enumerate(plan.segments)
     )
@@ -142,31 +144,44 @@ def proofread_plan(plan: EditPlan, table: TokenTable, read: PruningReader) -> Ed
 
 def candidates(
     texts: Sequence[str],
-    changed: dict[int, set[int]],
+    rounds: Rounds,
+    round_: int,
     style: Style,
     known: Lexicon,
     table: TokenTable,
     after: str,
 ) -> list[Change]:
-    """Every change the style allows in the free segments (the keys of ``changed``), with where
-    its tokens differ, except at words already changed: each was the best of all its forms
-    when it changed, and changing it again could only take it back and forth."""
+    """Every change the style allows in the free segments (the keys of ``rounds``), with where
+    its tokens differ. A word already changed is not offered again: it was the best of all its
+    forms when it changed, and changing it again could only take it back and forth. After the
+    first round only changes in a sentence the last round changed are read again: the others
+    read as they did, among the same words."""
     tokens = table.encode("".join(texts) + after)
+    sentence = sentences(texts, rounds)
+    again = touched(rounds, sentence, round_ - 1) if round_ else None
     found: list[Change] = []
-    for segment, done in changed.items():
+    for segment, changed_in in rounds.items():
         words, trail = split_words(texts[segment])
-        offered = [(r, REGISTER_MARGIN) for t in style.tables for r in _in_table(words, t)]
-        if style.grammar:
-            offered += [(f.rewording, GRAMMAR_MARGIN + f.risk) for f in fixes(words, known)]
-        for rewording, margin in offered:
-            if done.intersection(range(rewording.first, rewording.stop)):
+        for rewording, margin in offered(words, style, known):
+            span = range(rewording.first, rewording.stop)
+            if any(changed_in[i] is not None for i in span):
+                continue
+            if again is not None and not again.intersection(sentence[segment][i] for i in span):
                 continue
             edited = list(texts)
             edited[segment] = reworded(words, rewording) + trail
             new = table.encode("".join(edited) + after)
-            span = differing(tokens, new)
-            if span is not None:
-                found.append(Change(segment, rewording, margin, *span, tuple(new)))
+            where = differing(tokens, new)
+            if where is not None:
+                found.append(Change(segment, rewording, margin, *where, tuple(new)))
+    return found
+
+
+def offered(words: Sequence[str], style: Style, known: Lexicon) -> list[tuple[Rewording, float]]:
+    """The style's changes in ``words``, each with the nats it must save to be made."""
+    found = [(r, REGISTER_MARGIN) for t in style.tables for r in _in_table(words, t)]
+    if style.grammar:
+        found += [(f.rewording, GRAMMAR_MARGIN + f.risk) for f in fixes(words, known)]
     return found
 
 
@@ -202,22 +217,18 @@ def savings(
 
 
 def applied(
-    texts: Sequence[str], chosen: Sequence[Change], changed: dict[int, set[int]]
+    texts: Sequence[str], chosen: Sequence[Change], rounds: Rounds, round_: int
 ) -> list[str]:
     """``texts`` with the chosen changes made, each segment's from its last word back;
-    ``changed`` follows its segments' word indices and gains the new words'."""
+    ``rounds`` follows its segments' words, the new ones marked with ``round_``."""
     out = list(texts)
     for segment in {c.segment for c in chosen}:
         words, trail = split_words(out[segment])
         mine = sorted((c.rewording for c in chosen if c.segment == segment), key=lambda r: -r.first)
         for rewording in mine:
             new = split_words(rewording.text)[0]
-            first, stop = rewording.first, rewording.stop
-            words[first:stop] = new
-            shift = stop - first - len(new)
-            changed[segment] = {
-                i if i < first else i - shift for i in changed[segment] if not first <= i < stop
-            } | set(range(first, first + len(new)))
+            words[rewording.first : rewording.stop] = new
+            rounds[segment][rewording.first : rewording.stop] = [round_] * len(new)
         out[segment] = "".join(words) + trail
     return out
 
@@ -260,6 +271,32 @@ def lexicon(table: TokenTable) -> Lexicon:
 
 def _in_table(words: Sequence[str], table: Table) -> list[Rewording]:
     return rewordings(words, table, keep_last=False, first_only=False)
+
+
+def sentences(texts: Sequence[str], segments: Iterable[int]) -> dict[int, list[int]]:
+    """Per segment of ``segments``, the passage-wide sentence each of its words is in (locked
+    text counts: a sentence runs on through a lock)."""
+    out: dict[int, list[int]] = {}
+    wanted, ends = set(segments), 0
+    for index, text in enumerate(texts):
+        ids = []
+        for word in split_words(text)[0]:
+            ids.append(ends)
+            ends += word.rstrip().endswith((".", "!", "?"))
+        if index in wanted:
+            out[index] = ids
+    return out
+
+
+def touched(rounds: Rounds, sentence: dict[int, list[int]], round_: int) -> set[int]:
+    """The sentences that had a word changed in ``round_``: a fix changes what the other words
+    of its sentence should be ("we went to the [museum] and see" → "saw")."""
+    return {
+        sentence[segment][i]
+        for segment, changed_in in rounds.items()
+        for i, r in enumerate(changed_in)
+        if r == round_
+    }
 
 
 def _overlap(a: range, b: range) -> bool:

@@ -11,6 +11,7 @@ from engine.proofread import (
     PRUNE_NATS,
     differing,
     proofread_plan,
+    sentences,
     split_words,
     style_for,
 )
@@ -78,6 +79,23 @@ def test_fixes_far_apart_are_made_in_one_read(table: TokenTable) -> None:
     out = proofread_plan(plan_of("we goes home, and so they goes out again"), table, reader)
     assert seeds(out) == "we went home, and so they went out again"
     assert len(reader.calls) == 2  # one read making both fixes, one finding nothing more
+
+
+def test_a_later_round_reads_again_only_the_sentences_the_last_one_changed(
+    table: TokenTable,
+) -> None:
+    reader = WordPriceReader(table, PRICES)
+    out = proofread_plan(plan_of("we goes home. It is what it is."), table, reader)
+    assert seeds(out) == "we went home. It is what it is."
+    boundary = len(table.encode("we went home."))
+    first, second = (call[2] for call in reader.calls)
+    assert any(at >= boundary for at, _ in first)  # "is" → "was" was read once...
+    assert second and all(at < boundary for at, _ in second)  # ...and not again
+
+
+def test_sentences_run_on_through_a_lock() -> None:
+    texts = ["we goes to the ", "museum", " and see it. Then we", " left."]
+    assert sentences(texts, [0, 2]) == {0: [0, 0, 0, 0], 2: [0, 0, 0, 1, 1]}
 
 
 def test_a_register_swap_only_has_to_read_no_worse(table: TokenTable) -> None:

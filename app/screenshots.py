@@ -3,8 +3,9 @@
 Runs the real window, the real spawned worker and the embedded model on the sample document in
 ``resources/samples/``, and grabs PNGs into ``docs/screenshots/``: the editor with locks, a
 draft mid-settle, the diff review, a draft continuing the sample and its review, the model
-picker and a table fill from the template panel under review. Needs a display: ``make
-screenshots`` runs it under ``xvfb-run``.
+picker, a table fill from the template panel under review, and a "Fix grammar" rewrite of a
+note with errors under review. Needs a display: ``make screenshots`` runs it under
+``xvfb-run``.
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ from app.gui import Session, build_session
 from app.identity import APP_ID, APP_NAME
 from engine.client import WorkerHandle
 from engine.protocol import Frame
+from ui.prompt import INSTRUCTION_PRESETS
 
 ROOT = Path(__file__).resolve().parents[1]
 SAMPLE = ROOT / "resources" / "samples" / "engines.md"
@@ -27,6 +29,8 @@ OUT = ROOT / "docs" / "screenshots"
 LOCKS = ("Ada Lovelace", "1843")
 TABLE_SAMPLE = ROOT / "resources" / "templates" / "meeting-notes.md"
 TABLE_ROW = "| Onboarding"
+GRAMMAR_SAMPLE = ROOT / "resources" / "samples" / "trip-notes.md"
+GRAMMAR_PARAGRAPH = "Yesterday"
 MID_SETTLE_STEP = 6
 MID_DRAFT_STEP = 40  # forwards: two per round of a verified draft, about half of 64 tokens
 
@@ -92,6 +96,7 @@ async def shoot(session: Session) -> None:
     await grab(session.models.picker, "model-picker")
     session.models.picker.close()
     await shoot_templates(session)
+    await shoot_grammar(session)
 
 
 async def shoot_continuation(session: Session) -> None:
@@ -129,6 +134,22 @@ async def shoot_templates(session: Session) -> None:
     window.templates.fill_button.click()
     await wait_for(session.client.proposal, 600)
     await grab(window, "template-fill-review")
+    window.review.cancel()
+
+
+async def shoot_grammar(session: Session) -> None:
+    """The "Fix grammar" preset on a note with errors, under review: the proofread forms."""
+    window = session.window
+    window.action("view.templates").trigger()  # the panel closes again
+    session.files.open_path(GRAMMAR_SAMPLE)
+    text = window.editor.plain_text()
+    start = text.index(GRAMMAR_PARAGRAPH)
+    select(session, start, text.index("\n", start))
+    session.edits.begin_rewrite()
+    window.bar.set_instruction(dict(INSTRUCTION_PRESETS)["Fix grammar"])
+    window.bar.submit()
+    await wait_for(session.client.proposal, 300)
+    await grab(window, "grammar-review")
     window.review.cancel()
 
 

@@ -45,6 +45,11 @@ LOOKAHEAD = 4
 GRAMMAR_MARGIN = 1.0
 # Nats a register change or a plain rewording must save: none, it only must not read worse.
 REGISTER_MARGIN = 0.0
+# A register swap may also read no worse per token instead of in total: "I would like to
+# inform you that" is more tokens than "just wanted to let you know", and in total more tokens
+# nearly always cost more however natural each reads; "We're happy to welcome" is fewer tokens
+# than "It is with great pleasure that we welcome", each less predictable.
+REGISTER_PER_TOKEN = True
 # A candidate whose first token reads this many nats worse than the one it replaces is not
 # read on: "we olds", "many old painting" (most candidate forms; see PassageReader.read).
 PRUNE_NATS = 2.0
@@ -116,6 +121,7 @@ class Change:
     old_stop: int
     new_stop: int
     tokens: tuple[int, ...]
+    per_token: bool = False  # may also save per token instead of in total (:func:`savings`)
 
 
 def proofread_plan(plan: EditPlan, table: TokenTable, read: PruningReader) -> EditPlan:
@@ -162,7 +168,7 @@ def candidates(
     found: list[Change] = []
     for segment, changed_in in rounds.items():
         words, trail = split_words(texts[segment])
-        for rewording, margin in offered(words, style, known):
+        for rewording, margin, per_token in offered(words, style, known):
             span = range(rewording.first, rewording.stop)
             if any(changed_in[i] is not None for i in span):
                 continue
@@ -173,15 +179,20 @@ def candidates(
             new = table.encode("".join(edited) + after)
             where = differing(tokens, new)
             if where is not None:
-                found.append(Change(segment, rewording, margin, *where, tuple(new)))
+                found.append(Change(segment, rewording, margin, *where, tuple(new), per_token))
     return found
 
 
-def offered(words: Sequence[str], style: Style, known: Lexicon) -> list[tuple[Rewording, float]]:
-    """The style's changes in ``words``, each with the nats it must save to be made."""
-    found = [(r, REGISTER_MARGIN) for t in style.tables for r in _in_table(words, t)]
+def offered(
+    words: Sequence[str], style: Style, known: Lexicon
+) -> list[tuple[Rewording, float, bool]]:
+    """The style's changes in ``words``, each with the nats it must save to be made and whether
+    it is judged per token (a register swap: see :data:`REGISTER_PER_TOKEN`)."""
+    found = [
+        (r, REGISTER_MARGIN, REGISTER_PER_TOKEN) for t in style.tables for r in _in_table(words, t)
+    ]
     if style.grammar:
-        found += [(f.rewording, GRAMMAR_MARGIN + f.risk) for f in fixes(words, known)]
+        found += [(f.rewording, GRAMMAR_MARGIN + f.risk, False) for f in fixes(words, known)]
     return found
 
 
@@ -207,13 +218,19 @@ def savings(
     changes: Sequence[Change], tokens: list[int], read: PruningReader, context: list[int]
 ) -> list[float]:
     """Nats each change saves over the tokens it touches and the :data:`LOOKAHEAD` after them,
-    less its margin (pruned candidates: minus infinity)."""
+    less its margin (pruned candidates: minus infinity). A ``per_token`` change saves the
+    better of that and its saving per token (times its tokens)."""
     variants = [(c.at, list(c.tokens[c.at : c.new_stop + LOOKAHEAD])) for c in changes]
     base, fresh = read(context, tokens, variants, PRUNE_NATS)
-    return [
-        sum(base[c.at : c.old_stop + LOOKAHEAD]) - sum(nlls) - c.margin
-        for c, nlls in zip(changes, fresh, strict=True)
-    ]
+    out = []
+    for change, nlls in zip(changes, fresh, strict=True):
+        was = base[change.at : change.old_stop + LOOKAHEAD]
+        saved = sum(was) - sum(nlls)
+        if change.per_token and was and nlls:
+            per_token = (sum(was) / len(was) - sum(nlls) / len(nlls)) * len(nlls)
+            saved = max(saved, per_token)
+        out.append(saved - change.margin)
+    return out
 
 
 def applied(

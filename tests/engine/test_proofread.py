@@ -6,6 +6,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from engine import proofread
 from engine.plan import EditPlan, Free, Locked, find_locks, plan_edit
 from engine.proofread import (
     PRUNE_NATS,
@@ -104,6 +105,15 @@ def test_a_register_swap_only_has_to_read_no_worse(table: TokenTable) -> None:
     assert seeds(proofread_plan(plan_of(text, "formal"), table, flat)) == text
     dear = WordPriceReader(table, {"it'll": 3.0})
     assert seeds(proofread_plan(plan_of(text, "formal"), table, dear)) == "So it will be fine."
+
+
+def test_a_longer_register_swap_may_read_no_worse_per_token(table: TokenTable, monkeypatch) -> None:
+    text = "So it'll be fine."
+    # "it'll" is three tokens at 1.5 nats, "it will" five at 1: more in total, less per token.
+    reader = WordPriceReader(table, {"it'll": 1.5})
+    assert seeds(proofread_plan(plan_of(text, "formal"), table, reader)) == "So it will be fine."
+    monkeypatch.setattr(proofread, "REGISTER_PER_TOKEN", False)
+    assert seeds(proofread_plan(plan_of(text, "formal"), table, reader)) == text
 
 
 def test_no_style_or_a_draft_reads_nothing(table: TokenTable) -> None:

@@ -77,11 +77,24 @@ def test_edit_cost_reports_both_windows_and_ratios() -> None:
         rows = result[window]
         assert rows["ratio_last_to_first"] > 0
         assert rows["512"]["model_sees_tokens"] > 0
+    assert result["windowed"]["again_ratio"] > 0 and result["windowed"]["128"]["again_s"] > 0
     # As shipped the window caps the context, opened it reaches the whole document.
     assert result["open"]["512"]["model_sees_tokens"] > result["open"]["128"]["model_sees_tokens"]
     assert (
         result["open"]["512"]["model_sees_tokens"] >= result["windowed"]["512"]["model_sees_tokens"]
     )
+
+
+def test_every_length_rewrites_the_same_last_paragraph() -> None:
+    from engine.bench.edit_cost import document
+
+    table = tiny_table()
+    targets = {}
+    for length in (256, 1024, 4096):
+        text, span = document(table, length)
+        assert span.end == len(text)
+        targets[length] = text[span.start : span.end]
+    assert len(set(targets.values())) == 1
 
 
 def test_constraint_overhead_measures_both_steps() -> None:

@@ -138,7 +138,7 @@ def denoise_plan(
     reads_before = reader.forwards if reader is not None else 0
     put_back = 0
     if reader is not None and settings.proofread:
-        plan = proofread_plan(plan, table, reader.read)
+        plan = proofread_plan(plan, table, reader.read, run.cancelled)
     canvas = build_canvas(plan, table, settings, backend.max_canvas_tokens, reader)
     tracker = DraftTracker(run.request_id, canvas, table)
     yield tracker.frame(initial_step(canvas, settings.steps), run.elapsed())

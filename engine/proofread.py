@@ -32,7 +32,7 @@ token against 3.63 without it (the originals: 3.62), for one to seven more reads
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, replace
 from typing import Protocol
 
@@ -129,9 +129,16 @@ class Change:
     per_token: bool = False  # may also save per token instead of in total (:func:`savings`)
 
 
-def proofread_plan(plan: EditPlan, table: TokenTable, read: PruningReader) -> EditPlan:
+def proofread_plan(
+    plan: EditPlan,
+    table: TokenTable,
+    read: PruningReader,
+    cancelled: Callable[[], bool] = lambda: False,
+) -> EditPlan:
     """``plan`` with its free segments' seeds changed as the instruction's style allows and
-    the model reads better; the plan itself when nothing does (or it asks for no style)."""
+    the model reads better; the plan itself when nothing does (or it asks for no style).
+    ``cancelled`` is checked before each read: a cancelled request stops proofreading there
+    (its caller ends it before the first denoising step)."""
     style = style_for(plan.instruction)
     free = [i for i, s in enumerate(plan.segments) if isinstance(s, Free) and s.seed.strip()]
     if style is None or plan.mode is not EditMode.REWRITE or not free:
@@ -141,6 +148,8 @@ def proofread_plan(plan: EditPlan, table: TokenTable, read: PruningReader) -> Ed
     context, after = context_ids(plan, [], table), plan.after[:AFTER_CHARS]
     known = lexicon(table)
     for round_ in range(MAX_ROUNDS):
+        if cancelled():
+            break
         tokens = table.encode("".join(texts) + after)
         changes = candidates(texts, rounds, round_, style, known, table, after)
         chosen = choose(changes, tokens, read, context) if changes else []

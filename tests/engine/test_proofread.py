@@ -116,6 +116,16 @@ def test_a_longer_register_swap_may_read_no_worse_per_token(table: TokenTable, m
     assert seeds(proofread_plan(plan_of(text, "formal"), table, reader)) == text
 
 
+def test_a_cancelled_request_stops_proofreading_before_the_next_read(table: TokenTable) -> None:
+    reader = WordPriceReader(table, PRICES)
+    plan = plan_of("we goes home. It is what it is.")
+    assert proofread_plan(plan, table, reader, lambda: True) == plan
+    assert reader.calls == []
+    asked = iter([False, True])  # cancelled after the first read
+    out = proofread_plan(plan, table, reader, lambda: next(asked))
+    assert seeds(out) == "we went home. It is what it is." and len(reader.calls) == 1
+
+
 def test_no_style_or_a_draft_reads_nothing(table: TokenTable) -> None:
     reader = WordPriceReader(table, PRICES)
     plan = plan_of("Yesterday we goes home.", "tighter")

@@ -147,7 +147,7 @@ def denoise_plan(
     if last is None:
         return None
     if reader is not None and settings.self_check and plan.mode is EditMode.REWRITE:
-        reviewed = checked(last, canvas, table, reader)
+        reviewed = checked(last, canvas, table, reader, settings.strength < 1.0)
         if reviewed.ids != last.ids:
             filler = table.specials.filler_id
             put_back = len(changed_runs(canvas, last.ids, filler)) - len(
@@ -191,13 +191,18 @@ def step_frames(
     return last if last is not None else initial_step(canvas, settings.steps)
 
 
-def checked(last: StepResult, canvas: Canvas, table: TokenTable, reader: Any) -> StepResult:
+def checked(
+    last: StepResult, canvas: Canvas, table: TokenTable, reader: Any, keep_words: bool = True
+) -> StepResult:
     """The settled rewrite after the model's own check (:mod:`engine.review`): changed runs it
-    reads as less fluent than the original are put back (the same step, shown again)."""
+    reads as less fluent than the original are put back (the same step, shown again), and with
+    ``keep_words`` those that say other content words. A rewrite at strength 1 renoises the
+    whole passage because new words are what its user asked for, so it keeps them."""
     plan, filler = canvas.plan, table.specials.filler_id
     after = table.encode(plan.after[:AFTER_READ_CHARS])[:REVIEW_LOOKAHEAD]
     context = context_ids(plan, [], table)
-    ids = review_rewrite(canvas, last.ids, filler, reader.read, context, after, table.decode)
+    decode = table.decode if keep_words else None
+    ids = review_rewrite(canvas, last.ids, filler, reader.read, context, after, decode)
     return replace(last, ids=ids, draft_ids=ids)
 
 

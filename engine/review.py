@@ -22,7 +22,8 @@ A run that puts other content words where the user's stood is put back however i
 than "Returns, if the product is unused ...", and "sent it to the office" as more fluent than
 "to the manager". Fluency cannot tell a better word from another meaning; a rewrite may drop a
 word or change its form (:mod:`engine.proofread` does that before the canvas), not say
-something else.
+something else. At strength 1 (the "rewrite" preset) the passage is renoised whole because new
+words are what the user asked for, so there the check judges by fluency alone.
 
 Pure functions over ids and a reader, so tests can pin them down without a model.
 """

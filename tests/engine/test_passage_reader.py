@@ -163,3 +163,26 @@ def test_a_grammar_rewrite_is_proofread_before_it_settles_unless_turned_off(
     reads = backend.passage_reader.forwards
     assert (reads > 0) is proofread
     assert proposal.metrics.forwards > reads  # the reads count in the request's cost
+
+
+@pytest.mark.parametrize(("strength", "keeps_words"), [(0.5, True), (1.0, False)])
+def test_only_a_partial_rewrite_keeps_the_users_content_words(
+    monkeypatch, strength: float, keeps_words: bool
+) -> None:
+    from engine import pipeline
+
+    seen = []
+
+    def recording(*args):
+        seen.append(args[-1])
+        return pipeline_review(*args)
+
+    pipeline_review = pipeline.review_rewrite
+    monkeypatch.setattr(pipeline, "review_rewrite", recording)
+    backend = MaskedBackend(tiny_llama(), tiny_table(), shifted=True, force_bidirectional=True)
+    backend.read_prefix_causally()
+    text = "Intro. The fox jumps over the lazy dog in Paris."
+    settings = SamplerSettings(steps=4, strength=strength)
+    edit = Edit(1, text, Span(7, len(text)), (), "", EditMode.REWRITE, settings)
+    next(e for e in run_edit(backend, edit) if isinstance(e, Proposal))
+    assert len(seen) == 1 and (seen[0] is not None) is keeps_words

@@ -37,16 +37,16 @@ test: $(VENV)/.testtools
 # then the chart. About 15-20 minutes on a 2-core CPU.
 BENCH_OUT := docs
 bench: $(VENV)/.runtime
-	QT_QPA_PLATFORM=offscreen $(BIN)/python -m app.bench_gui --out $(BENCH_OUT)/benchmarks-gui.json
-	$(BIN)/python -m app.bench_files --out $(BENCH_OUT)/benchmarks-files.json
-	$(BIN)/python -m engine.bench --out $(BENCH_OUT)
-	QT_QPA_PLATFORM=offscreen $(BIN)/python -m app.bench_chart \
+	QT_QPA_PLATFORM=offscreen $(BIN)/python -m tools.bench.gui --out $(BENCH_OUT)/benchmarks-gui.json
+	$(BIN)/python -m tools.bench.files --out $(BENCH_OUT)/benchmarks-files.json
+	$(BIN)/python -m tools.bench --out $(BENCH_OUT)
+	QT_QPA_PLATFORM=offscreen $(BIN)/python -m tools.bench.chart \
 		--results $(BENCH_OUT)/benchmarks.json --out $(BENCH_OUT)/benchmarks.png
 
 # The quality suite: the embedded model beside the same-size autoregressive model on authored
 # cases, written to docs/quality.md and docs/quality.json. EVAL_ARGS passes --set/--tasks/--limit.
 eval: $(VENV)/.runtime
-	$(BIN)/python -m engine.eval --out $(BENCH_OUT) $(EVAL_ARGS)
+	$(BIN)/python -m tools.eval --out $(BENCH_OUT) $(EVAL_ARGS)
 
 # Faults at scale (about an hour on a 2-core CPU; `make test` runs a small sample of each):
 # 100 worker kills, 100 window kills, a full disk, a read-only file system, the file changed on

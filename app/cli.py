@@ -1,8 +1,8 @@
 """The headless command line: ``settle rewrite|draft|fill-json|fill-table|models``.
 
-It runs the same engine generator as the window (:func:`engine.edit_run.run_edit`), in-process:
+It runs the same engine generator as the window (:func:`engine.run.edit_run.run_edit`), in-process:
 there is no editor to protect, so no worker process is needed. Sampler flags are derived from
-:class:`engine.config.SamplerSettings` (:mod:`app.cli_options`), so their defaults cannot drift
+:class:`engine.core.config.SamplerSettings` (:mod:`app.cli_options`), so their defaults cannot drift
 from the engine's. The structured-infill commands live in :mod:`app.structured_cli`.
 
 Exit codes: 0 success, 2 bad input (nothing written), 3 the model could not be loaded,
@@ -25,9 +25,9 @@ from app.newlines import Layout, restore
 from app.serve_cli import EngineUnreachable, add_remote_options, add_serve_command
 from app.structured_cli import add_commands as add_structured_commands
 from app.textdiff import unified_diff
-from engine.errors import BadRequest, ModelLoadError, SettleError
-from engine.plan import find_locks, validate_edit
-from engine.protocol import Edit, EditMode, Proposal, Span
+from engine.core.errors import BadRequest, ModelLoadError, SettleError
+from engine.core.plan import find_locks, validate_edit
+from engine.core.protocol import Edit, EditMode, Proposal, Span
 
 EXIT_BAD_INPUT = 2
 EXIT_MODEL = 3
@@ -156,7 +156,7 @@ def proposal_json(proposal: Proposal, model_name: str, diff: str) -> dict[str, A
 
 
 def run_models(args: argparse.Namespace) -> int:
-    from engine.models import discover
+    from engine.models.registry import discover
 
     specs = discover()
     if args.json:

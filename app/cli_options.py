@@ -2,7 +2,7 @@
 
 :mod:`app.cli` (rewrite, draft), :mod:`app.structured_cli` (fill-json, fill-table) and
 :mod:`app.serve_cli` all import from here, so none of them imports another and the CLI has no
-import circle. Sampler flags are derived from :class:`engine.config.SamplerSettings`, so their
+import circle. Sampler flags are derived from :class:`engine.core.config.SamplerSettings`, so their
 defaults cannot drift from the engine's.
 """
 
@@ -11,8 +11,8 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from engine.config import PRESETS, SamplerSettings, setting_fields
-from engine.protocol import LoadProgress
+from engine.core.config import PRESETS, SamplerSettings, setting_fields
+from engine.core.protocol import LoadProgress
 
 
 def add_engine_options(parser: argparse.ArgumentParser) -> None:

@@ -17,10 +17,10 @@ from enum import StrEnum
 from PySide6.QtCore import QObject, Signal
 
 from app.worker_client import AsyncWorkerClient
-from engine.config import SamplerSettings
-from engine.errors import BadRequest
-from engine.plan import validate_edit
-from engine.protocol import (
+from engine.core.config import SamplerSettings
+from engine.core.errors import BadRequest
+from engine.core.plan import validate_edit
+from engine.core.protocol import (
     Cancelled,
     DraftView,
     Edit,

@@ -34,7 +34,7 @@ from app.settings import Settings
 from app.template_controller import TemplateController
 from app.window import MainWindow
 from app.worker_client import AsyncWorkerClient
-from engine.client import WorkerClient, WorkerHandle
+from engine.process.client import WorkerClient, WorkerHandle
 
 log = logging.getLogger("settle")
 

@@ -10,8 +10,8 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from app.progress import PROGRESS
-from engine.errors import SettleError
-from engine.protocol import Cancelled, Edit, Frame, LoadModel, LoadProgress, Proposal
+from engine.core.errors import SettleError
+from engine.core.protocol import Cancelled, Edit, Frame, LoadModel, LoadProgress, Proposal
 
 
 def run_request(
@@ -22,9 +22,9 @@ def run_request(
     on_progress: Callable[[LoadProgress], None],
 ) -> tuple[Proposal, str]:
     """Return the proposal and the loaded model's display name."""
-    from engine.edit_run import run_edit
-    from engine.loading import load
-    from engine.runtime import configure_threads
+    from engine.models.loading import load
+    from engine.process.runtime import configure_threads
+    from engine.run.edit_run import run_edit
 
     configure_threads()
     PROGRESS.restart()

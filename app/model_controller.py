@@ -18,8 +18,8 @@ from PySide6.QtWidgets import QMessageBox, QWidget
 from app.remote_controller import RemoteController
 from app.settings import Settings
 from app.worker_client import AsyncWorkerClient
-from engine.models import ModelSpec
-from engine.protocol import Failed, LoadProgress, ModelReady
+from engine.core.protocol import Failed, LoadProgress, ModelReady
+from engine.models.registry import ModelSpec
 from ui.model_dialog import ModelEntry, ModelPicker
 from ui.status import EngineBanner, EngineStatus
 
@@ -68,7 +68,7 @@ class ModelController(QObject):
 
     def choose(self) -> None:
         """Open the picker (non-modal ``open()``); the choice arrives through a signal."""
-        from engine.models import discover
+        from engine.models.registry import discover
 
         picker = ModelPicker(self.window)
         picker.set_models([self._entry(spec) for spec in discover()])

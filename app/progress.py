@@ -13,7 +13,7 @@ import time
 from collections.abc import Callable
 from typing import TextIO
 
-from engine.protocol import Frame, LoadProgress
+from engine.core.protocol import Frame, LoadProgress
 
 QUIET_S = 1.0  # nothing but stage changes before this, and one line per this in a log
 

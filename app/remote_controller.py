@@ -21,8 +21,8 @@ from PySide6.QtWidgets import QWidget
 from app.credentials import CredentialStore
 from app.settings import Settings
 from app.worker_client import AsyncWorkerClient
-from engine.client import WorkerClient
-from engine.protocol import LoadProgress, Queued
+from engine.core.protocol import LoadProgress, Queued
+from engine.process.client import WorkerClient
 from engine.remote.auth import SecurityError
 from engine.remote.client import RemoteWorker, engine_host
 from ui.remote_dialog import RemoteEngineDialog

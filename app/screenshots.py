@@ -19,8 +19,8 @@ from PySide6.QtWidgets import QApplication, QWidget
 
 from app.gui import Session, build_session
 from app.identity import APP_ID, APP_NAME
-from engine.client import WorkerHandle
-from engine.protocol import Frame
+from engine.core.protocol import Frame
+from engine.process.client import WorkerHandle
 from ui.prompt import INSTRUCTION_PRESETS
 
 ROOT = Path(__file__).resolve().parents[1]

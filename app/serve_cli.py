@@ -18,8 +18,8 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from engine.errors import BadRequest, ModelLoadError, SettleError
-from engine.protocol import (
+from engine.core.errors import BadRequest, ModelLoadError, SettleError
+from engine.core.protocol import (
     Cancelled,
     Edit,
     Event,

@@ -19,8 +19,8 @@ from app.cli_options import add_engine_options, report_load, settings_from
 from app.files import read_document, read_text_file, write_atomically, write_text_file
 from app.newlines import restore
 from app.textdiff import unified_diff
-from engine.errors import BadRequest, SettleError
-from engine.protocol import Fill, FillKind, Frame, LoadModel, Span
+from engine.core.errors import BadRequest, SettleError
+from engine.core.protocol import Fill, FillKind, Frame, LoadModel, Span
 
 FillRunner = Callable[..., Iterator[Any]]
 
@@ -124,8 +124,8 @@ def run_structured(runner: FillRunner, fill: Fill, args: argparse.Namespace) -> 
     """Load the model, run the fill in-process, return the :class:`Filled` and the model name."""
     from app.headless import end_steps, show_step
     from app.progress import PROGRESS
-    from engine.loading import load
-    from engine.runtime import configure_threads
+    from engine.models.loading import load
+    from engine.process.runtime import configure_threads
     from engine.structured.slots import Filled
 
     configure_threads()

@@ -22,8 +22,8 @@ from PySide6.QtCore import QObject, Signal
 from app.edit_controller import EditController
 from app.files import DocumentError, read_document
 from app.worker_client import AsyncWorkerClient
-from engine.errors import BadRequest
-from engine.protocol import Fill, FillKind, Span
+from engine.core.errors import BadRequest
+from engine.core.protocol import Fill, FillKind, Span
 from engine.structured.fields import leaves, optional_fields
 from engine.structured.markdown import table_at
 from ui.editor import DocumentEditor

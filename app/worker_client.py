@@ -1,6 +1,7 @@
 """The window's side of the worker: an asyncio pump that turns worker events into Qt signals.
 
-It wraps an :class:`engine.client.WorkerClient` (the spawned :class:`WorkerHandle` in the app,
+It wraps an :class:`engine.process.client.WorkerClient` (the spawned :class:`WorkerHandle` in the
+app,
 a :class:`ThreadWorker` in some tests). Waiting for events happens on an executor thread, so
 the GUI thread never blocks; every event is re-emitted on the GUI thread as a typed signal.
 A dead worker arrives as ``failed`` with ``kind == "worker-died"``; :meth:`restart` brings a
@@ -18,8 +19,7 @@ from concurrent.futures import ThreadPoolExecutor
 
 from PySide6.QtCore import QObject, Signal
 
-from engine.client import WorkerClient
-from engine.protocol import (
+from engine.core.protocol import (
     Cancelled,
     Edit,
     EngineLink,
@@ -33,12 +33,13 @@ from engine.protocol import (
     Proposal,
     Queued,
 )
+from engine.process.client import WorkerClient
 
 POLL_S = 0.05  # how long one executor wait lasts: bounds how late a stop is noticed
 
 
 class AsyncWorkerClient(QObject):
-    """Signals carry the engine.protocol event objects unchanged."""
+    """Signals carry the engine.core.protocol event objects unchanged."""
 
     loadProgress = Signal(LoadProgress)
     modelReady = Signal(ModelReady)

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
-UI_MAY_IMPORT_FROM_ENGINE = {"engine.protocol", "engine.config"}
+UI_MAY_IMPORT_FROM_ENGINE = {"engine.core.protocol", "engine.core.config"}
 
 
 def imported_modules(path: Path) -> list[str]:
@@ -55,11 +55,54 @@ def test_protocol_and_config_stay_light() -> None:
     for module in ("protocol", "config"):
         heavy = [
             m
-            for m in imported_modules(ROOT / "engine" / f"{module}.py")
+            for m in imported_modules(ROOT / "engine" / "core" / f"{module}.py")
             if top(m) in {"torch", "transformers", "accelerate", "numpy"}
             or (top(m) == "engine" and m not in UI_MAY_IMPORT_FROM_ENGINE)
         ]
-        assert not heavy, f"engine/{module}.py imports {heavy}"
+        assert not heavy, f"engine/core/{module}.py imports {heavy}"
+
+
+# The engine's own floors (issue 26): the core knows nothing of passes, language or backends'
+# internals; a pass reads the model only through the Backend contract; nothing shipped imports
+# the tools (benchmarks, the quality suite, the adaptation recipe).
+CORE_MAY_NOT_IMPORT = (
+    "engine.passes",
+    "engine.language",
+    "engine.run",
+    "engine.backends",
+    "engine.decode",
+    "engine.models",
+    "engine.process",
+    "engine.remote",
+    "engine.structured",
+)
+BACKEND_INTERNALS = ("engine.backends.masked", "engine.backends.gemma")
+
+
+def shipped_sources() -> list[Path]:
+    return [p for pkg in ("engine", "app", "ui") for p in sources(pkg)]
+
+
+@pytest.mark.parametrize("path", sources("engine/core"), ids=lambda p: p.name)
+def test_core_imports_no_pass_language_or_backend(path: Path) -> None:
+    bad = [m for m in imported_modules(path) if m.startswith(CORE_MAY_NOT_IMPORT)]
+    assert not bad, f"{path.relative_to(ROOT)} imports {bad}"
+
+
+@pytest.mark.parametrize("path", sources("engine/passes"), ids=lambda p: p.name)
+def test_passes_import_no_backend_internals(path: Path) -> None:
+    bad = [m for m in imported_modules(path) if m.startswith(BACKEND_INTERNALS)]
+    assert not bad, f"{path.relative_to(ROOT)} imports {bad}"
+
+
+def test_nothing_shipped_imports_the_tools() -> None:
+    bad = {
+        str(p.relative_to(ROOT)): m
+        for p in shipped_sources()
+        for m in imported_modules(p)
+        if top(m) == "tools"
+    }
+    assert not bad, f"shipped modules import tools/: {bad}"
 
 
 def test_detector_catches_a_violation(tmp_path: Path) -> None:
@@ -70,7 +113,7 @@ def test_detector_catches_a_violation(tmp_path: Path) -> None:
 
 # --- import circles ------------------------------------------------------------------------------
 
-PACKAGES = ("engine", "app", "ui", "tests")
+PACKAGES = ("engine", "app", "ui", "tools", "tests")
 
 
 def module_name(path: Path, root: Path) -> str:

@@ -1,1 +1,1 @@
-"""Settle's widgets. No torch or transformers here: widgets receive `engine.protocol` data."""
+"""Settle's widgets. No torch or transformers here: widgets receive `engine.core.protocol` data."""

@@ -23,7 +23,7 @@ Public API of :class:`DocumentEditor`:
 - ``locks`` — the underlying :class:`ui.locks.LockSet` (document positions, see below)
 
 Every offset in this API is a Python index into :meth:`DocumentEditor.plain_text`, the same
-offsets ``engine.protocol.Edit`` uses. ``QTextDocument`` counts UTF-16 units instead (an emoji
+offsets ``engine.core.protocol.Edit`` uses. ``QTextDocument`` counts UTF-16 units instead (an emoji
 is two); :meth:`DocumentEditor.position_map` converts.
 """
 

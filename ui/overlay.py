@@ -8,7 +8,7 @@ solid, locked text keeps the lock tint. A footer shows the step and how to cance
 
 The overlay only reads the editor (positions, font, scroll): it never touches the document,
 the clipboard or the undo stack, which is the commit barrier of DESIGN §8. Frames are folded
-into a :class:`engine.protocol.DraftView` at once, but the panel is rebuilt and repainted at
+into a :class:`engine.core.protocol.DraftView` at once, but the panel is rebuilt and repainted at
 most once per ~16 ms.
 
 Public API of :class:`DraftOverlay`:
@@ -42,7 +42,7 @@ from PySide6.QtGui import (
 )
 from PySide6.QtWidgets import QPlainTextEdit, QWidget
 
-from engine.protocol import DraftView, Frame, TokenState, TokenView
+from engine.core.protocol import DraftView, Frame, TokenState, TokenView
 from ui import palette
 from ui.locks import PositionMap
 from ui.palette import ACCENT, INK, LOCK_TINT
@@ -143,7 +143,7 @@ class DraftOverlay(QWidget):
 
     def show_for(self, start: int, end: int) -> None:
         """Cover ``[start, end)`` (Python indices into the editor's text, as in
-        ``engine.protocol.Edit.target``; equal for a draft at a cursor position)."""
+        ``engine.core.protocol.Edit.target``; equal for a draft at a cursor position)."""
         cached = getattr(self._editor, "position_map", None)  # DocumentEditor keeps one
         positions = cached() if cached else PositionMap(self._editor.document().toRawText())
         head = QTextCursor(self._editor.document())

@@ -1,7 +1,8 @@
 """The instruction bar: what to do with the selection, and how strongly to rewrite it.
 
 A slim bar (like a find bar) with a line edit for the instruction, one-click instruction
-presets, and a rewrite-strength slider with the presets of :data:`engine.config.STRENGTH_PRESETS`
+presets, and a rewrite-strength slider with the presets of
+:data:`engine.core.config.STRENGTH_PRESETS`
 ("fix" polishes lightly, "rewrite" starts from scratch; DESIGN §4). Enter submits, Esc closes.
 For a draft at the cursor the strength row is hidden: there is no original text to keep.
 
@@ -32,7 +33,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from engine.config import STRENGTH_PRESETS
+from engine.core.config import STRENGTH_PRESETS
 from ui import palette
 from ui.shortcuts import key_text, matches
 

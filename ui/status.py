@@ -7,15 +7,15 @@ engine stopped, that the text is safe, and offers a restart.
 
 Public API of :class:`EngineStatus`:
 
-- ``set_model(info | None)`` — a :class:`engine.protocol.ModelInfo`, or None for "no model"
-- ``show_loading(progress, model_name="")`` — a :class:`engine.protocol.LoadProgress`
+- ``set_model(info | None)`` — a :class:`engine.core.protocol.ModelInfo`, or None for "no model"
+- ``show_loading(progress, model_name="")`` — a :class:`engine.core.protocol.LoadProgress`
   (fraction -1: unknown), optionally naming the model being loaded
 - ``show_frame(frame, settled=None)`` — step x/y; with ``settled`` (tokens settled so far) also
   tokens per forward and tokens per second
-- ``show_metrics(metrics)`` — the finished request's :class:`engine.protocol.Metrics`
+- ``show_metrics(metrics)`` — the finished request's :class:`engine.core.protocol.Metrics`
 - ``set_stopped(message)`` — the engine died; ``text()`` — everything shown, for tests
 - ``show_link(link | None)`` — a remote engine's host and round trip
-  (:class:`engine.protocol.EngineLink`); None: the engine is local
+  (:class:`engine.core.protocol.EngineLink`); None: the engine is local
 - ``show_queued(position)`` — a remote engine's queue: requests ahead of ours (0: running)
 - ``EngineStatus(clock=time.monotonic)`` — the clock used for the load ETA
 
@@ -40,7 +40,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from engine.protocol import EngineLink, Frame, LoadProgress, Metrics, ModelInfo
+from engine.core.protocol import EngineLink, Frame, LoadProgress, Metrics, ModelInfo
 from ui import palette
 
 _DOT = palette.ENGINE_DOT_HEX

@@ -23,7 +23,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from difflib import SequenceMatcher
 
-from engine.protocol import SegmentText
+from engine.core.protocol import SegmentText
 
 # Apostrophes inside a word keep "don't" one token, so a hunk never splits a contraction.
 _TOKEN = re.compile(r"\w+(?:['’]\w+)*|\s+|[^\w\s]")

@@ -1,43 +1,27 @@
 """The contract between the sampler session and a model family.
 
-A backend turns a :class:`~engine.canvas.Canvas` into a generator of :class:`StepResult`, one per
-denoising forward pass. The pipeline (:mod:`engine.pipeline`) pulls one step at a time and checks
+A backend turns a :class:`~engine.core.canvas.Canvas` into a generator of :class:`StepResult`, one
+per
+denoising forward pass. The pipeline (:mod:`engine.run.pipeline`) pulls one step at a time and
+checks
 the cancel flag *before* each pull, so a backend never needs to know about cancellation: when
 the session stops early it closes the generator, and the backend's ``finally`` cleans up.
 
-Constraints live outside the sampler as hooks (Dream's ``(step, x, logits) -> logits`` idea):
-:func:`constraint_bias` builds, once per request, the additive logit bias that pins locked
-positions to their token and restricts free/slot positions to their allowed sets.
+Constraints live outside the sampler, in :mod:`engine.decode` (allowed sets, guards), the same
+for every family.
 """
 
 from __future__ import annotations
 
-import re
-from collections.abc import Generator
+import math
+from collections.abc import Generator, Sequence
 from dataclasses import dataclass
 from typing import Protocol
 
-import torch
-
-from engine.canvas import Canvas, Kind
-from engine.config import SamplerSettings
-from engine.plan import ExcludingConstraint, Free, Slot
-from engine.protocol import TokenState
-from engine.tokens import TokenTable
-
-# Finite, so a fully banned row can never turn softmax into NaN, yet far beyond any real logit.
-BANNED = -1.0e4
-# Code fences, table pipes and markup (links, tags, headings, emphasis): the 135M model ended
-# rewrites of plain paragraphs with a stray "[" or "[/" that came from its training markup.
-STRUCTURE_MARKS = frozenset("`|[]{}<>#*~")
-# Digits a rewritten paragraph's free text did not have: the model put list numbers and stray
-# figures beside locked numbers ("the 20 second floor", "within 4 30 days", "1 start the app"),
-# which changes facts a reader did not ask to change.
-DIGITS = frozenset("0123456789")
-DRAFT_CONTEXT_CHARS = 2000  # about the 512 tokens of context a draft sees before it
-DRAFT_MARKS = frozenset("|{}#")  # what turns a draft into a table, JSON or a heading
-# A blank line (only spaces between two newlines) ends a paragraph; a single newline wraps it.
-PARAGRAPH_BREAK = re.compile(r"\n[ \t]*\n")
+from engine.core.canvas import Canvas, Kind
+from engine.core.config import SamplerSettings
+from engine.core.protocol import TokenState
+from engine.core.tokens import TokenTable
 
 
 @dataclass
@@ -67,12 +51,12 @@ class StepResult:
 
 
 class Backend(Protocol):
-    """What every model family provides to the pipeline (:mod:`engine.pipeline`).
+    """What every model family provides to the pipeline (:mod:`engine.run.pipeline`).
 
     A new backend needs exactly these:
 
     * ``family``: a short name shown in the model picker and the metrics (``"masked"``);
-    * ``table``: the :class:`~engine.tokens.TokenTable` of its tokenizer (specials, the filler,
+    * ``table``: the :class:`~engine.core.tokens.TokenTable` of its tokenizer (specials, the filler,
       allowed ids per constraint), which the pipeline uses to build and assemble canvases;
     * ``max_canvas_tokens``: the longest canvas it takes (a longer one is refused before any
       model work);
@@ -84,9 +68,10 @@ class Backend(Protocol):
       Nothing runs before the first ``next``; the pipeline checks cancel between pulls and
       closes the generator when it stops early, so cleanup goes in a ``finally``.
 
-    Optionally, ``passage_reader``: a :data:`~engine.canvas.PassageReader` that prices the
-    words a shorter rewrite drops (the masked family's :mod:`.passage_reader`); without one
-    they are dropped in a fixed order.
+    * :meth:`reader`: the backend's causal :class:`Reader`, or ``None`` when its model cannot
+      read a passage causally. The passes that read the model before and after the canvas
+      (proofreading, pricing a shorter rewrite's cuts, rereading a rewrite's changes) use it;
+      without one they say so or fall back (cuts go in a fixed order).
     """
 
     family: str
@@ -99,108 +84,41 @@ class Backend(Protocol):
         """Yield one :class:`StepResult` per forward pass; the last one settles every position."""
         ...
 
+    def reader(self) -> Reader | None:
+        """The causal reader of this backend's model, if it has one."""
+        ...
 
-def allowed_mask(canvas: Canvas, table: TokenTable, vocab_size: int) -> torch.Tensor:
-    """Boolean ``(len(canvas), vocab)``: which tokens each position may take.
 
-    Locked positions allow only their own token; free positions everything but the banned
-    specials and control characters (the filler stays allowed so a segment can end early);
-    slots their constraint's set, without the filler in their first ``min_tokens`` positions.
+class Reader(Protocol):
+    """A model reading token passages causally, as its base was trained to read.
+
+    ``forwards`` counts its model calls (every read is a forward the request pays for).
     """
-    mask = torch.ones(len(canvas), vocab_size, dtype=torch.bool)
-    banned = torch.tensor(
-        sorted(i for i in table.specials.banned if i < vocab_size), dtype=torch.long
-    )
-    if banned.numel():
-        mask[:, banned] = False
-    mask[:, len(table.tokenizer) :] = False  # padding rows of the embedding decode to nothing
-    control = torch.tensor(
-        sorted(i for i in table.control_ids() if i < vocab_size), dtype=torch.long
-    )
-    if control.numel():
-        mask[:, control] = False
-    for position, kind in enumerate(canvas.kinds):
-        if kind is Kind.LOCKED:
-            mask[position] = False
-            mask[position, canvas.seed_ids[position]] = True
-    for index, segment in enumerate(canvas.plan.segments):
-        if isinstance(segment, Slot):
-            allowed = torch.zeros(vocab_size, dtype=torch.bool)
-            allowed[sorted(i for i in table.allowed_ids(segment.constraint) if i < vocab_size)] = (
-                True
-            )
-            positions = canvas.segment_positions(index)
-            for position in positions:
-                mask[position] = allowed
-            for position in positions[: segment.min_tokens]:
-                mask[position, table.specials.filler_id] = False  # never shorter than this
-        elif (
-            isinstance(segment, Free) and segment.seed and not PARAGRAPH_BREAK.search(segment.seed)
-        ):
-            marks = paragraph_constraint(segment.seed)
-            mask[list(canvas.segment_positions(index))] &= allowed_row(table, marks, vocab_size)
-        elif isinstance(segment, Free) and not segment.seed:
-            marks = draft_constraint(canvas.plan.before, canvas.plan.after)
-            mask[list(canvas.segment_positions(index))] &= allowed_row(table, marks, vocab_size)
-    if opens_without_space(canvas):
-        mask[0, table.starting_with_whitespace()] = False
-    return mask
 
+    forwards: int
 
-def opens_without_space(canvas: Canvas) -> bool:
-    """Whether the canvas's first position may not start with whitespace: it is free text, and
-    the text it replaces started without one (a rewrite), or the text before it ends in
-    whitespace or is empty (a draft). Rewrites of a paragraph came back as " We can't take
-    your order", a space after the blank line that a user would have to find and delete."""
-    segments = canvas.plan.segments
-    if not len(canvas) or not segments or not isinstance(segments[0], Free):
-        return False
-    if segments[0].seed:
-        return not segments[0].seed[0].isspace()
-    before = canvas.plan.before
-    return not before or before[-1].isspace()
+    def read(
+        self,
+        context: list[int],
+        tokens: list[int],
+        variants: Sequence[tuple[int, list[int]]],
+        prune: float = math.inf,
+    ) -> tuple[list[float], list[list[float]]]:
+        """NLL of each of ``tokens`` after ``context``, and of each variant's tail: a variant
+        ``(at, tail)`` is ``tokens[:at]`` followed by ``tail``. A variant whose first token
+        reads more than ``prune`` nats worse than the one it replaces answers ``[inf]``."""
+        ...
 
-
-def draft_constraint(before: str, after: str) -> ExcludingConstraint:
-    """What a draft may not use: markup the text around it does not use.
-
-    Drafts after plain prose turned into Markdown tables, headings and JSON (the adapter's
-    training data holds all three): a draft gets no pipe, brace or hash unless the document's
-    text in the model's window already has one. Backticks, brackets and angle brackets stay:
-    prose about code quotes ``def`` and ``<a>`` (banning them cost three cloze answers).
-    """
-    around = before[-DRAFT_CONTEXT_CHARS:] + after[:DRAFT_CONTEXT_CHARS]
-    return ExcludingConstraint("draft", DRAFT_MARKS - set(around))
-
-
-def paragraph_constraint(seed: str) -> ExcludingConstraint:
-    """What a rewritten single paragraph may not use: whatever would break it into structure.
-
-    A paragraph rewritten at a 135M model's scale came back as headings, code fences and table
-    pipes; a paragraph that had no line break gets none (the constraint's control-character rule
-    bans newlines), nor a backtick, pipe, bracket, brace, angle bracket, hash, asterisk or tilde
-    unless it already had one, nor a digit its free text did not hold (numbers a user keeps
-    exact are usually locked, and a lock is not part of ``seed``). A hard-wrapped paragraph
-    (line breaks, no blank line) is still one paragraph: it keeps newlines but gets the same
-    marks banned (its rewrite in the README's screenshot opened a "## Design" heading).
-    """
-    marks = (STRUCTURE_MARKS | DIGITS) - set(seed)
-    return ExcludingConstraint("paragraph", frozenset(marks), breaks="\n" in seed)
-
-
-def allowed_row(
-    table: TokenTable, constraint: ExcludingConstraint, vocab_size: int
-) -> torch.Tensor:
-    """One vocabulary row of ``constraint``'s allowed set (cached per tokenizer by the table)."""
-    allowed = table.allowed_ids(constraint)
-    mask = torch.zeros(vocab_size, dtype=torch.bool)
-    mask[sorted(i for i in allowed if i < vocab_size)] = True
-    return mask
-
-
-def constraint_bias(mask: torch.Tensor, dtype: torch.dtype = torch.float32) -> torch.Tensor:
-    """Additive logit bias from an allowed mask: 0 where allowed, ``BANNED`` elsewhere."""
-    return torch.where(mask, 0.0, BANNED).to(dtype)
+    def read_cuts(
+        self,
+        context: list[int],
+        original: list[int],
+        rows: Sequence[Sequence[int]],
+        following: Sequence[int] = (),
+    ) -> list[list[float]]:
+        """NLL of every kept token of each row (indices into ``original``), ``following`` read
+        after each and charged to its last kept token: the price of a shorter rewrite's cuts."""
+        ...
 
 
 def locked_states(canvas: Canvas) -> list[TokenState]:

@@ -1,6 +1,6 @@
 """The client side of a remote engine: the :class:`WorkerClient` interface over a WebSocket.
 
-:class:`RemoteWorker` is a drop-in for the local :class:`~engine.client.WorkerHandle`: the
+:class:`RemoteWorker` is a drop-in for the local :class:`~engine.process.client.WorkerHandle`: the
 window's async client and the CLI use it unchanged. It connects with the token in an
 ``Authorization`` header (TLS for ``wss://`` URLs, verified against the system's certificates or
 a CA file), encodes requests with :mod:`engine.remote.wire`, and decodes and validates every
@@ -10,7 +10,7 @@ What the local worker does by itself, this client keeps doing: a new edit cancel
 previous one (latest wins, as before: the server itself queues every client's requests fairly),
 and a lost connection is reported once as ``Failed(kind="worker-died")`` naming the host, so the
 window shows its banner; :meth:`restart` reconnects. While polling it pings the server every
-``ping_every_s`` and reports the round trip as an :class:`~engine.protocol.EngineLink` event.
+``ping_every_s`` and reports the round trip as an :class:`~engine.core.protocol.EngineLink` event.
 A request too large for the server is refused here, before it is sent. Imports no torch.
 """
 
@@ -27,8 +27,7 @@ from urllib.parse import urlsplit
 from websockets.exceptions import ConnectionClosed, InvalidHandshake, InvalidStatus
 from websockets.sync.client import ClientConnection, connect
 
-from engine.client import WorkerClient, WorkerGone
-from engine.protocol import (
+from engine.core.protocol import (
     Cancel,
     Cancelled,
     Edit,
@@ -40,6 +39,7 @@ from engine.protocol import (
     Request,
     Shutdown,
 )
+from engine.process.client import WorkerClient, WorkerGone
 from engine.remote.auth import SecurityError, client_tls
 from engine.remote.wire import (
     EVENTS,

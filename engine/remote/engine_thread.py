@@ -1,6 +1,6 @@
 """The model side of ``settle serve``: the worker loop on a thread, its events on the server's loop.
 
-The server process *is* the worker: :func:`engine.worker.serve` runs unchanged on a thread
+The server process *is* the worker: :func:`engine.process.worker.serve` runs unchanged on a thread
 (the same code as the spawned local worker, so the same seed gives the same proposal), fed
 one request at a time by the server's fair queue. Its events come back to the server's asyncio
 loop through ``call_soon_threadsafe``, in the order the worker's sender wrote them.
@@ -15,10 +15,10 @@ import threading
 from collections.abc import Callable
 from typing import Any
 
-from engine.coalesce import FRAME_INTERVAL_S
-from engine.protocol import Cancel, Event, Request, Shutdown
-from engine.transport import Outbox
-from engine.worker import Loader, serve
+from engine.core.protocol import Cancel, Event, Request, Shutdown
+from engine.process.coalesce import FRAME_INTERVAL_S
+from engine.process.transport import Outbox
+from engine.process.worker import Loader, serve
 
 log = logging.getLogger(__name__)
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections import deque
 from dataclasses import dataclass, field
 
-from engine.protocol import Edit, Fill, LoadModel
+from engine.core.protocol import Edit, Fill, LoadModel
 
 Work = Edit | Fill | LoadModel
 

@@ -3,7 +3,7 @@
 :func:`run` is what the command line calls (``app/serve_cli.py`` builds the
 :class:`ServerConfig` from its flags). The model is loaded *before* the listener opens, so the
 first client already finds it ready; a model that cannot load ends the command with
-:class:`~engine.errors.ModelLoadError`.
+:class:`~engine.core.errors.ModelLoadError`.
 """
 
 from __future__ import annotations
@@ -16,10 +16,10 @@ from collections.abc import Callable
 
 from websockets.asyncio.server import serve
 
-from engine.errors import ModelLoadError
-from engine.protocol import ModelInfo
+from engine.core.errors import ModelLoadError
+from engine.core.protocol import ModelInfo
+from engine.process.worker import Loader
 from engine.remote.server import RemoteServer, ServerConfig
-from engine.worker import Loader
 
 log = logging.getLogger("settle.serve")
 
@@ -32,7 +32,7 @@ def run(
     announce: Callable[[str], None] = print,
 ) -> None:
     """Serve until interrupted. ``announce`` receives the lines meant for the operator."""
-    from engine.runtime import configure_threads  # torch: only in the serving process
+    from engine.process.runtime import configure_threads  # torch: only in the serving process
 
     configure_threads()
     asyncio.run(serve_until_signalled(RemoteServer(config, loader), announce))

@@ -32,8 +32,7 @@ from websockets.exceptions import ConnectionClosed
 from websockets.http11 import Request as HttpRequest
 from websockets.http11 import Response as HttpResponse
 
-from engine.coalesce import FRAME_INTERVAL_S
-from engine.protocol import (
+from engine.core.protocol import (
     Cancel,
     Cancelled,
     Edit,
@@ -47,6 +46,9 @@ from engine.protocol import (
     Proposal,
     Queued,
 )
+from engine.process.coalesce import FRAME_INTERVAL_S
+from engine.process.transport import Outbox
+from engine.process.worker import Loader
 from engine.remote.auth import Listen, token_matches
 from engine.remote.engine_thread import EngineThread
 from engine.remote.fairqueue import FairQueue, Job
@@ -60,8 +62,6 @@ from engine.remote.wire import (
     decode,
     encode,
 )
-from engine.transport import Outbox
-from engine.worker import Loader
 
 log = logging.getLogger("settle.serve")
 

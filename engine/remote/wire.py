@@ -1,6 +1,6 @@
 """The remote engine's wire format: protocol dataclasses as JSON text, validated on arrival.
 
-Every message is one JSON object with a ``"type"`` naming a class of :mod:`engine.protocol`
+Every message is one JSON object with a ``"type"`` naming a class of :mod:`engine.core.protocol`
 (or one of the link messages :data:`PING`/:data:`PONG`) and that class's fields. Decoding is
 type-directed: each field is checked against the dataclass's annotations (ints are ints, spans
 are pairs of ints, enums take only their values, nested dataclasses recurse), unknown or missing
@@ -22,8 +22,8 @@ from collections.abc import Callable
 from enum import Enum
 from typing import Any
 
-from engine import protocol
-from engine.config import SamplerSettings
+from engine.core import protocol
+from engine.core.config import SamplerSettings
 
 PING = "ping"
 PONG = "pong"

@@ -16,8 +16,8 @@ import json
 from dataclasses import dataclass, field
 from typing import Any
 
-from engine.errors import BadRequest
-from engine.protocol import Fill
+from engine.core.errors import BadRequest
+from engine.core.protocol import Fill
 from engine.structured.schema import (
     Conjunct,
     Context,
@@ -70,7 +70,7 @@ class Compiled:
 def compile_json(
     schema: Any, template: Any = NOTHING, locks: tuple[str, ...] = (), include: tuple[str, ...] = ()
 ) -> Compiled:
-    """Compile, or raise :class:`~engine.errors.BadRequest` (``Refusal``/``Unsatisfiable``)."""
+    """Compile, or raise :class:`~engine.core.errors.BadRequest` (``Refusal``/``Unsatisfiable``)."""
     context, root = load_context(schema)
     for lock in locks:
         if lookup(template, lock) is NOTHING:

@@ -12,7 +12,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from engine.errors import BadRequest
+from engine.core.errors import BadRequest
 from engine.structured.compiler import property_schemas
 from engine.structured.schema import Schemas, flatten, load_context, pointer
 

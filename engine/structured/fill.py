@@ -14,9 +14,9 @@ from collections.abc import Callable, Iterator
 from typing import Any
 
 from engine.backends.base import Backend
-from engine.errors import InvariantViolation
-from engine.pipeline import RunContext, never
-from engine.protocol import Cancelled, Fill, FillKind, Frame, Proposal, SegmentText
+from engine.core.errors import InvariantViolation
+from engine.core.protocol import Cancelled, Fill, FillKind, Frame, Proposal, SegmentText
+from engine.run.pipeline import RunContext, never
 from engine.structured.compiler import Compiled, compile_json, parse_json_fill
 from engine.structured.json_problem import JsonProblem
 from engine.structured.render import pieces

@@ -14,13 +14,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from engine.plan import Segment, Slot
+from engine.core.plan import Segment, Slot
+from engine.core.tokens import TokenTable
 from engine.structured.compiler import Compiled
 from engine.structured.render import choice_slot, plain_slot, run_slot, segments
 from engine.structured.shapes import Run, Shape, choice
 from engine.structured.tree import Path, Value
 from engine.structured.values import NOTHING, Leaf, literal
-from engine.tokens import TokenTable
 
 SlotKey = tuple[Path, int]  # a value's path and the shape part (-1: the whole value)
 VARIANTS = 9  # numbered variants tried when every default is taken

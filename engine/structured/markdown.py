@@ -14,8 +14,8 @@ from dataclasses import dataclass
 
 from markdown_it import MarkdownIt
 
-from engine.errors import BadRequest
-from engine.protocol import Fill, Span
+from engine.core.errors import BadRequest
+from engine.core.protocol import Fill, Span
 
 CellKey = tuple[int, int]  # (body row from 1, column from 1)
 

@@ -19,13 +19,13 @@ from typing import Any
 
 import torch
 
-from engine.backends.base import allowed_mask
-from engine.backends.masked import MaskedBackend
-from engine.canvas import build_canvas
-from engine.config import SamplerSettings
-from engine.plan import EditPlan
-from engine.protocol import EditMode, LoadModel, Span
-from engine.sampling import pick_tokens
+from engine.backends.masked.backend import MaskedBackend
+from engine.backends.masked.schedule import pick_tokens
+from engine.core.canvas import build_canvas
+from engine.core.config import SamplerSettings
+from engine.core.plan import EditPlan
+from engine.core.protocol import EditMode, LoadModel, Span
+from engine.decode.allowed import allowed_mask
 from engine.structured.compiler import compile_json
 from engine.structured.json_problem import JsonProblem
 
@@ -47,7 +47,7 @@ def measure(backend: MaskedBackend, schema: Any, repeats: int = 7) -> dict[str, 
     settings = SamplerSettings()
     problem = JsonProblem(compile_json(schema), backend.table)
     segments, _ = problem.layout({})
-    plan = EditPlan(Span(0, 0), segments, "", "", "Fill in realistic values", EditMode.REWRITE)
+    plan = EditPlan(Span(0, 0), segments, "", "", "Fill in realistic values", EditMode.FILL)
     canvas = build_canvas(plan, backend.table, settings, backend.max_canvas_tokens)
     cold = median_ms(lambda: allowed_mask(canvas, backend.table, backend.vocab_size), 1)
     warm = median_ms(lambda: allowed_mask(canvas, backend.table, backend.vocab_size), repeats)
@@ -73,8 +73,8 @@ def measure(backend: MaskedBackend, schema: Any, repeats: int = 7) -> dict[str, 
 
 
 def main() -> None:
-    from engine.loading import load
-    from engine.runtime import configure_threads
+    from engine.models.loading import load
+    from engine.process.runtime import configure_threads
 
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("schema", nargs="?", type=Path, default=DEFAULT_SCHEMA)

@@ -13,11 +13,11 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
 from typing import Any
 
-from engine.plan import LiteralConstraint, Locked, Segment, Slot
+from engine.core.plan import LiteralConstraint, Locked, Segment, Slot
+from engine.core.tokens import TokenTable
 from engine.structured.shapes import Run, Shape
 from engine.structured.tree import Arr, Fixed, Node, Obj, Path, Value
 from engine.structured.values import Leaf, literal
-from engine.tokens import TokenTable
 
 INDENT = "  "
 ShapeOf = Callable[[Value], Shape]

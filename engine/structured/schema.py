@@ -19,7 +19,7 @@ from referencing import Registry
 from referencing.exceptions import Unresolvable
 from referencing.jsonschema import DRAFT202012
 
-from engine.errors import BadRequest
+from engine.core.errors import BadRequest
 
 ROOT_URI = "urn:settle:schema"
 # $ref chains deeper than this are recursion the compiler cannot bottom out.

@@ -25,8 +25,8 @@ import string
 from dataclasses import dataclass
 from typing import Any
 
-from engine.plan import CharsetConstraint, Constraint, LiteralConstraint
-from engine.tokens import charset
+from engine.core.plan import CharsetConstraint, Constraint, LiteralConstraint
+from engine.core.tokens import charset
 
 UNSAFE = frozenset('"\\')  # a raw JSON string never holds these
 MAX_CLASS = 128  # a class allowing more characters than this is too loose to be worth a shape

@@ -3,7 +3,7 @@
 :func:`settle_slots` fills the open values of a :class:`SlotProblem` (a JSON instance, a
 Markdown table). Each round lays the structure out with every accepted value written in as
 locked text and only the failing slots open, settles that plan with the same pipeline as an
-edit (:func:`engine.pipeline.denoise_plan`), and reads each slot back through its parser. Slots
+edit (:func:`engine.run.pipeline.denoise_plan`), and reads each slot back through its parser. Slots
 still failing after ``REDENOISE_ROUNDS`` extra rounds get their precomputed valid default (the
 deterministic repair). :func:`fill_events` wraps the loop into a request's events; the caller
 validates the whole result and never offers one that fails.
@@ -23,10 +23,10 @@ from dataclasses import dataclass, field, replace
 from typing import Any, Protocol
 
 from engine.backends.base import Backend
-from engine.config import SamplerSettings
-from engine.pipeline import Denoised, RunContext, denoise_plan, make_metrics
-from engine.plan import EditPlan, Segment, Slot
-from engine.protocol import Cancelled, EditMode, Fill, Frame, Metrics, Proposal, Span
+from engine.core.config import SamplerSettings
+from engine.core.plan import EditPlan, Segment, Slot
+from engine.core.protocol import Cancelled, EditMode, Fill, Frame, Metrics, Proposal, Span
+from engine.run.pipeline import Denoised, RunContext, denoise_plan, make_metrics
 from engine.structured.values import NOTHING
 
 REDENOISE_ROUNDS = 2  # extra rounds for slots whose text did not parse or validate
@@ -111,7 +111,7 @@ class Layout:
             doc[: target.start],
             doc[target.end :],
             self.instruction,
-            EditMode.REWRITE,
+            EditMode.FILL,
             cache_locked=True,
             template_words=self.template_words,
         )

@@ -20,10 +20,11 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from engine.backends.base import Backend
-from engine.errors import BadRequest, InvariantViolation
-from engine.pipeline import RunContext, never
-from engine.plan import ExcludingConstraint, Locked, Segment, Slot
-from engine.protocol import Fill, Proposal, SegmentText, Span
+from engine.core.errors import BadRequest, InvariantViolation
+from engine.core.plan import ExcludingConstraint, Locked, Segment, Slot
+from engine.core.protocol import Fill, Proposal, SegmentText, Span
+from engine.core.tokens import TokenTable, charset
+from engine.run.pipeline import RunContext, never
 from engine.structured.formats import format_shape
 from engine.structured.markdown import CellKey, MarkdownTable, chosen_cells, find_tables
 from engine.structured.render import literal_slot
@@ -31,7 +32,6 @@ from engine.structured.shapes import Part, Run, Shape
 from engine.structured.slots import Filled, FillEvents, Layout, SlotStats, fill_events
 from engine.structured.values import NOTHING
 from engine.structured.words import word_shape
-from engine.tokens import TokenTable, charset
 
 # A cell's value never holds a run of spaces: the model padded cells with them ("Done      done").
 CELL_SAFE = ExcludingConstraint("table-cell", frozenset("|\\\n\r\ufffd"), single_spaces=True)

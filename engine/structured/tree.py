@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from engine.errors import BadRequest
+from engine.core.errors import BadRequest
 from engine.structured.values import NOTHING, Leaf
 
 Path = tuple[str | int, ...]

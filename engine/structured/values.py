@@ -17,13 +17,13 @@ import string
 from dataclasses import dataclass
 from typing import Any
 
-from engine.plan import Constraint, ExcludingConstraint, LiteralConstraint
+from engine.core.plan import Constraint, ExcludingConstraint, LiteralConstraint
+from engine.core.tokens import charset
 from engine.structured import patterns, shapes
 from engine.structured.formats import EXAMPLES, format_shape, strict
 from engine.structured.schema import FORMATS, Context, NoValue, Refusal, Schemas, Unsatisfiable
 from engine.structured.shapes import Shape
 from engine.structured.words import key_defaults, suggestions, word_shape
-from engine.tokens import charset
 
 DIGITS = string.digits
 # Characters a raw JSON string slot can never hold; escapes are never generated.

@@ -14,7 +14,7 @@ import string
 from dataclasses import replace
 from typing import Any
 
-from engine.plan import ExcludingConstraint
+from engine.core.plan import ExcludingConstraint
 from engine.structured.schema import Schemas
 from engine.structured.shapes import Run, Shape, tokens, upto
 

@@ -14,7 +14,7 @@ from PySide6.QtWidgets import QApplication
 from app.gui import Session, build_session
 from app.recovery import RecoveryStore
 from app.settings import Settings
-from engine.client import ThreadWorker
+from engine.process.client import ThreadWorker
 from tests.helpers.worker_models import save_tiny_llama
 
 

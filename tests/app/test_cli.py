@@ -230,7 +230,7 @@ def test_embedded_model_rewrites_a_real_markdown_file_keeping_two_locks(
     proposal = result["text"]
     assert proposal.index("Ada Lovelace") < proposal.index("Bernoulli numbers")
     assert result["model"] == "SmolLM2-135M diffusion (adapted)"
-    # 8 denoising steps, then the self-check's reads (engine.review): the context once, the
+    # 8 denoising steps, then the self-check's reads (engine.passes.reread): the context once, the
     # rewrite, and its changed runs in one batch.
     assert result["metrics"]["forwards"] <= 8 + 3
 

@@ -11,8 +11,8 @@ from PySide6.QtWidgets import QPushButton
 
 from app.gui import build_session
 from app.recovery import RecoveryStore
-from engine.client import WorkerHandle
-from engine.protocol import Failed
+from engine.core.protocol import Failed
+from engine.process.client import WorkerHandle
 from tests.app.test_rewrite_flow import DOC, ask
 from tests.helpers.worker_models import worker_loader
 

@@ -19,7 +19,7 @@ from PySide6.QtWidgets import QMessageBox
 
 from app.gui import build_session
 from app.recovery import RecoveryStore
-from engine.client import ThreadWorker
+from engine.process.client import ThreadWorker
 from tests.helpers.faults import record, trials
 from tests.helpers.gui_typist import STREAM
 

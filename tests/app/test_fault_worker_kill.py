@@ -17,8 +17,8 @@ from PySide6.QtWidgets import QPushButton
 
 from app.gui import Session, build_session
 from app.recovery import RecoveryStore
-from engine.client import WorkerHandle
-from engine.protocol import Fill, FillKind, Span
+from engine.core.protocol import Fill, FillKind, Span
+from engine.process.client import WorkerHandle
 from tests.app.test_rewrite_flow import DOC, ask
 from tests.helpers.faults import record, trials
 from tests.helpers.worker_models import worker_loader

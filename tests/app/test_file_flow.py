@@ -9,7 +9,7 @@ from PySide6.QtWidgets import QMessageBox
 
 from app.gui import Session, build_session
 from app.recovery import RecoveryStore
-from engine.client import ThreadWorker
+from engine.process.client import ThreadWorker
 
 
 def message_box(session: Session) -> QMessageBox:

@@ -10,7 +10,7 @@ from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QLineEdit, QMessageBox
 
 from app.gui import Session
-from engine.protocol import Failed
+from engine.core.protocol import Failed
 from tests.app.test_rewrite_flow import load_model
 
 

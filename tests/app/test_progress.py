@@ -5,7 +5,7 @@ from __future__ import annotations
 import io
 
 from app.progress import StderrProgress
-from engine.protocol import Frame, LoadProgress
+from engine.core.protocol import Frame, LoadProgress
 
 
 class Clock:

@@ -20,9 +20,9 @@ from app.cli import main as cli_main
 from app.credentials import CredentialStore
 from app.gui import Session, build_session, start_engine
 from app.recovery import RecoveryStore
-from engine.client import ThreadWorker
-from engine.config import SamplerSettings
-from engine.protocol import EngineLink, Failed, ModelReady
+from engine.core.config import SamplerSettings
+from engine.core.protocol import EngineLink, Failed, ModelReady
+from engine.process.client import ThreadWorker
 from tests.app.test_rewrite_flow import DOC, ask
 from tests.helpers.remote import ServerProcess, start_server, token_file
 from tests.helpers.remote_server import GATE_SEED

@@ -8,7 +8,7 @@ from PySide6.QtGui import QTextCursor
 from PySide6.QtWidgets import QLineEdit
 
 from app.gui import Session
-from engine.protocol import Frame, ModelReady, Proposal
+from engine.core.protocol import Frame, ModelReady, Proposal
 
 DOC = (
     "# Notes\n\nAda met Babbage in London in 1833. They spoke of engines and of numbers.\n\nEnd.\n"
@@ -155,7 +155,7 @@ def test_a_lock_crossing_the_selection_edge_is_refused(qtbot, session: Session) 
 
 def test_a_rewrite_its_check_put_back_entirely_says_so(qtbot, session: Session) -> None:
     from app.edit_controller import Pending
-    from engine.protocol import Edit, EditMode, Metrics, SegmentText, Span
+    from engine.core.protocol import Edit, EditMode, Metrics, SegmentText, Span
 
     session.window.editor.load_text(DOC)
     edit = Edit(7, DOC, Span(*TARGET), (), "formal", EditMode.REWRITE)

@@ -14,7 +14,7 @@ from PySide6.QtGui import QTextCursor
 
 from app.gui import Session
 from app.template_controller import leaves, optional_fields
-from engine.protocol import ModelReady
+from engine.core.protocol import ModelReady
 from ui.template_panel import FillChoice, TemplatePanel
 
 SCHEMA = {

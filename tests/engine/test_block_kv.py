@@ -7,12 +7,12 @@ from typing import Any
 
 import torch
 
-from engine.backends.locked_kv import LockedKV
-from engine.backends.masked import MaskedBackend, prefix_causal_mask
-from engine.backends.prefix_cache import PrefixCache
-from engine.config import SamplerSettings
-from engine.edit_run import run_edit
-from engine.protocol import Edit, EditMode, Proposal, Span
+from engine.backends.masked.backend import MaskedBackend, prefix_causal_mask
+from engine.backends.masked.locked_kv import LockedKV
+from engine.backends.masked.prefix_cache import PrefixCache
+from engine.core.config import SamplerSettings
+from engine.core.protocol import Edit, EditMode, Proposal, Span
+from engine.run.edit_run import run_edit
 from tests.helpers.backends import tiny_table
 from tests.helpers.tiny import tiny_llama
 

@@ -7,11 +7,10 @@ import math
 import pytest
 import torch
 
-import engine.canvas as canvas_module
-from engine.backends.blocks import choose_masked
-from engine.canvas import (
+import engine.passes.shorten as shorten_module
+from engine.backends.masked.blocks import choose_masked
+from engine.core.canvas import (
     READ_FOLLOWING_TOKENS,
-    SHORTER_SHARE,
     Kind,
     assemble,
     build_canvas,
@@ -19,14 +18,14 @@ from engine.canvas import (
     encoded_texts,
     free_budget,
     join_flags,
-    shorter_budgets,
 )
-from engine.config import SamplerSettings
-from engine.errors import BadRequest, InvariantViolation, ModelLoadError
-from engine.plan import find_locks, plan_edit
-from engine.protocol import Edit, EditMode, SegmentText, Span
-from engine.tokens import TokenTable, charset, special_tokens
-from tests.helpers.readers import RecordingReader
+from engine.core.config import SamplerSettings
+from engine.core.errors import BadRequest, InvariantViolation, ModelLoadError
+from engine.core.plan import find_locks, plan_edit
+from engine.core.protocol import Edit, EditMode, SegmentText, Span
+from engine.core.tokens import TokenTable, charset, special_tokens
+from engine.passes.shorten import SHORTER_SHARE, shorter_budgets, shorter_share
+from tests.helpers.readers import RecordingReader, shortened_canvas
 from tests.helpers.tiny import tiny_tokenizer
 
 DOC = "Intro. Alice met Bob in Paris. Outro."
@@ -123,13 +122,13 @@ TIGHTER_DOC = (
 def tighter_canvas(table: TokenTable, instruction: str):
     target = Span(0, len(TIGHTER_DOC))
     plan = plan_edit(Edit(1, TIGHTER_DOC, target, (), instruction, EditMode.REWRITE))
-    return build_canvas(plan, table, SETTINGS, max_tokens=512)
+    return shortened_canvas(plan, table, SETTINGS, 512)
 
 
 def test_a_tighter_seed_drops_words_all_over_instead_of_cutting_the_end(table: TokenTable) -> None:
     canvas = tighter_canvas(table, "tighter")
     original = table.encode(TIGHTER_DOC)
-    assert len(canvas) == free_budget(len(original), SETTINGS, "tighter") < len(original)
+    assert len(canvas) == shorter_share(len(original)) < len(original)
     kept = [i for i, seeded in zip(canvas.seed_ids, canvas.seeded, strict=True) if seeded]
     assert canvas.seeded == tuple([True] * len(kept) + [False] * (len(canvas) - len(kept)))
     assert set(canvas.seed_ids[len(kept) :]) <= {table.specials.filler_id}
@@ -203,7 +202,7 @@ def test_a_reader_sees_the_text_before_the_passage_and_the_passage(table: TokenT
     text = "Intro. " + TIGHTER_DOC
     plan = plan_edit(Edit(1, text, target, (), "tighter", EditMode.REWRITE))
     reader = RecordingReader()
-    canvas = build_canvas(plan, table, SETTINGS, 512, reader)
+    canvas = shortened_canvas(plan, table, SETTINGS, 512, reader)
     [(context, original)] = reader.shown
     assert table.decode(context) == "Intro. " and original == table.encode(TIGHTER_DOC)
     assert len(canvas) < len(original)
@@ -216,7 +215,7 @@ def test_a_reader_sees_the_lock_after_the_passage(table: TokenTable) -> None:
     locks = (Span(lock, lock + len("Friday afternoon")),)
     plan = plan_edit(Edit(1, text, Span(0, len(text)), locks, "tighter", EditMode.REWRITE))
     reader = RecordingReader()
-    build_canvas(plan, table, SETTINGS, 512, reader)
+    shortened_canvas(plan, table, SETTINGS, 512, reader)
     first = reader.following[0]
     assert " Friday afternoon".startswith(table.decode(first))
     assert 0 < len(first) <= READ_FOLLOWING_TOKENS
@@ -225,7 +224,7 @@ def test_a_reader_sees_the_lock_after_the_passage(table: TokenTable) -> None:
 def test_a_tighter_seed_says_a_wordy_phrase_in_fewer_words(table: TokenTable) -> None:
     text = "Many of us are going to be away on the day we meet."
     plan = plan_edit(Edit(1, text, Span(0, len(text)), (), "tighter", EditMode.REWRITE))
-    canvas = build_canvas(plan, table, SETTINGS, 512, RecordingReader())
+    canvas = shortened_canvas(plan, table, SETTINGS, 512, RecordingReader())
     seed = table.decode([t for t in canvas.seed_ids if t != table.specials.filler_id])
     assert " will be away on the day we meet." in seed and "going" not in seed
 
@@ -239,21 +238,26 @@ def test_a_short_run_between_locks_keeps_its_words_and_the_longest_run_gives_the
     texts = encoded_texts(plan.segments)
     lengths = {i: len(table.encode(t)) for i, t in enumerate(texts) if i in (1, 3)}
     # the test tokenizer spells nearly a token per letter: "short" is relative to it
-    monkeypatch.setattr(canvas_module, "SHORT_SEGMENT", lengths[1] + 1)
-    assert lengths[1] < canvas_module.SHORT_SEGMENT <= lengths[3]
-    budgets = shorter_budgets(plan, texts, table, SETTINGS)
+    monkeypatch.setattr(shorten_module, "SHORT_SEGMENT", lengths[1] + 1)
+    assert lengths[1] < shorten_module.SHORT_SEGMENT <= lengths[3]
+    budgets = shorter_budgets(plan, texts, table)
     assert budgets[1] == lengths[1]  # " wrote about it in" keeps every word
     fifth = {i: n - math.ceil(n * SHORTER_SHARE) for i, n in lengths.items()}
     assert budgets[3] == lengths[3] - fifth[3] - fifth[1]  # the long run cuts for both
-    canvas = build_canvas(plan, table, SETTINGS, 512, RecordingReader())
+    canvas = shortened_canvas(plan, table, SETTINGS, 512, RecordingReader())
     assert canvas.segment_of.count(1) == lengths[1]
     # one run, or no locks: nothing to move
     alone = plan_edit(Edit(1, text, Span(0, len(text)), (), "tighter", EditMode.REWRITE))
-    assert shorter_budgets(alone, encoded_texts(alone.segments), table, SETTINGS) == {}
+    [(index, length)] = [
+        (i, len(table.encode(t))) for i, t in enumerate(encoded_texts(alone.segments))
+    ]
+    assert shorter_budgets(alone, encoded_texts(alone.segments), table) == {
+        index: shorter_share(length)
+    }
 
 
 def test_a_passage_that_keeps_its_length_is_not_read(table: TokenTable) -> None:
     reader = RecordingReader()
     plan = plan_edit(Edit(1, TIGHTER_DOC, Span(0, len(TIGHTER_DOC)), (), "formal"))
-    build_canvas(plan, table, SETTINGS, 512, reader)
+    shortened_canvas(plan, table, SETTINGS, 512, reader)
     assert reader.shown == []

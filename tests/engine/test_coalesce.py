@@ -8,8 +8,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from engine.coalesce import FrameCoalescer
-from engine.protocol import DraftView, Frame, TokenState, TokenView
+from engine.core.protocol import DraftView, Frame, TokenState, TokenView
+from engine.process.coalesce import FrameCoalescer
 
 LENGTH = 6
 

@@ -6,7 +6,7 @@ import pickle
 
 import pytest
 
-from engine.config import PRESETS, SamplerSettings, setting_fields
+from engine.core.config import PRESETS, SamplerSettings, setting_fields
 
 
 def test_defaults_are_valid_and_picklable() -> None:

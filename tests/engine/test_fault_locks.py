@@ -15,7 +15,7 @@ import torch
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from engine.protocol import Edit
+from engine.core.protocol import Edit
 from tests.engine import test_gemma as gemma_cases
 from tests.engine import test_masked as masked_cases
 from tests.helpers.backends import llama_backend, modernbert_backend

@@ -24,20 +24,20 @@ from transformers.models.diffusion_gemma.generation_diffusion_gemma import (
 )
 
 from engine.backends.base import StepResult
-from engine.backends.gemma import GemmaBackend
-from engine.backends.gemma_hooks import (
+from engine.backends.gemma.backend import GemmaBackend
+from engine.backends.gemma.hooks import (
     PlanConstraints,
     SeededSampler,
     entropy_bound_accept,
     plan_allowed,
 )
-from engine.backends.gemma_prompt import prompt_ids
-from engine.canvas import Canvas, Kind, build_canvas
-from engine.config import SamplerSettings
-from engine.edit_run import run_edit
-from engine.plan import EditPlan, Free, Locked, Segment, Slot
-from engine.protocol import Cancelled, Edit, EditMode, Proposal, Span, TokenState
-from engine.tokens import TokenTable, charset
+from engine.backends.gemma.prompt import prompt_ids
+from engine.core.canvas import Canvas, Kind, build_canvas
+from engine.core.config import SamplerSettings
+from engine.core.plan import EditPlan, Free, Locked, Segment, Slot
+from engine.core.protocol import Cancelled, Edit, EditMode, Proposal, Span, TokenState
+from engine.core.tokens import TokenTable, charset
+from engine.run.edit_run import run_edit
 from tests.helpers.gemma import RecordingBackend, gemma_backend, gemma_table
 
 FAST = SamplerSettings(steps=3, adaptive_stop=False, context_tokens=32, suffix_tokens=32)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from engine.grammar import (
+from engine.language.en.grammar import (
     NUMBER_RISK,
     TENSE_RISK,
     VERB_FORMS,
@@ -11,7 +11,7 @@ from engine.grammar import (
     regular_forms,
     risk,
 )
-from engine.proofread import split_words
+from engine.passes.proofread import split_words
 
 VOCABULARY = frozenset(
     ["look", "looks", "looked", "explain", "explains", "explained", "button", "buttons"]

@@ -6,9 +6,13 @@ import torch
 from hypothesis import given
 from hypothesis import strategies as st
 
-from engine.backends.base import BANNED, allowed_mask
-from engine.backends.guards import GUARD_BAN, ProseGuards, committed_grams, repeat_bans
-from engine.backends.lock_echo import (
+from engine.core.canvas import Canvas, Kind, build_canvas, free_budget, keep_lock_edges
+from engine.core.config import SamplerSettings
+from engine.core.plan import EditPlan, Free, Locked, plan_edit
+from engine.core.protocol import Edit, EditMode, Proposal, Span
+from engine.decode.allowed import BANNED, allowed_mask
+from engine.decode.guards import GUARD_BAN, ProseGuards, committed_grams, repeat_bans
+from engine.decode.lock_echo import (
     ECHO_WINDOW,
     distinctive,
     echo_bans,
@@ -16,11 +20,10 @@ from engine.backends.lock_echo import (
     lock_runs,
     merge_bans,
 )
-from engine.canvas import Canvas, Kind, build_canvas, free_budget, keep_lock_edges
-from engine.config import SamplerSettings
-from engine.edit_run import run_edit
-from engine.plan import EditPlan, Free, Locked, plan_edit
-from engine.protocol import Edit, EditMode, Proposal, Span
+from engine.intent import read_intent
+from engine.passes.base import PassContext
+from engine.passes.shorten import Shorten, shorter_share
+from engine.run.edit_run import run_edit
 from engine.structured.words import template_words
 from tests.helpers.backends import BACKENDS, llama_backend, tiny_table
 
@@ -176,10 +179,16 @@ def test_lock_edges_never_glue_a_word_to_a_lock(seed_tail, generated):
 
 def test_tighter_gets_a_shorter_budget_than_the_original():
     settings = SamplerSettings()
-    assert free_budget(40, settings, "tighter") == 32
-    assert free_budget(40, settings, "Make it shorter, please") == 32
-    assert free_budget(40, settings, "formal", before_lock=True) == 40  # no room to echo a lock
-    assert free_budget(40, settings, "formal") >= 42
+    assert shorter_share(40) == 32
+    for instruction in ("tighter", "Make it shorter, please"):
+        plan = plan_edit(Edit(1, "x" * 40, Span(0, 40), (), instruction, EditMode.REWRITE))
+        ctx = PassContext(tiny_table(), settings, read_intent(instruction))
+        [segment] = Shorten().before(plan, ctx).segments
+        assert isinstance(segment, Free) and segment.budget == shorter_share(
+            len(tiny_table().encode("x" * 40))
+        )
+    assert free_budget(40, settings, before_lock=True) == 40  # no room to echo a lock
+    assert free_budget(40, settings) >= 42
 
 
 def test_a_one_paragraph_rewrite_cannot_break_into_structure():
@@ -264,7 +273,7 @@ def test_drafts_are_not_empty():
 
 def test_a_prefix_causal_backend_reads_the_text_before_causally():
     """Cached or not, the prefix rows cannot see the canvas, and both paths agree."""
-    from engine.backends.masked import MaskedBackend, prefix_causal_mask
+    from engine.backends.masked.backend import MaskedBackend, prefix_causal_mask
     from tests.helpers.tiny import tiny_llama
 
     mask = prefix_causal_mask(5, 2)[0, 0]
@@ -287,8 +296,8 @@ def test_the_adapter_config_says_how_it_attends(tmp_path):
 
     import pytest
 
-    from engine.adapters import adapter_attention
-    from engine.errors import ModelLoadError
+    from engine.core.errors import ModelLoadError
+    from engine.models.adapters import adapter_attention
 
     (tmp_path / "adapter_config.json").write_text(json.dumps({"attention": "prefix-causal"}))
     assert adapter_attention(tmp_path) == "prefix-causal"
@@ -300,8 +309,8 @@ def test_the_adapter_config_says_how_it_attends(tmp_path):
 
 
 def test_a_rewrite_shows_the_model_its_passage_and_a_draft_does_not():
-    from engine.context import passage_ids
-    from engine.plan import plan_edit
+    from engine.core.context import passage_ids
+    from engine.core.plan import plan_edit
 
     table = tiny_table()
     text = "Intro. Ada wrote notes. End."

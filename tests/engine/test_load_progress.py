@@ -6,9 +6,9 @@ from pathlib import Path
 
 import pytest
 
-from engine.load_progress import ReportingBar
-from engine.loading import load
-from engine.protocol import LoadModel, LoadProgress
+from engine.core.protocol import LoadModel, LoadProgress
+from engine.models.loading import load
+from engine.process.load_progress import ReportingBar
 from tests.helpers.worker_models import save_tiny_llama
 
 

@@ -6,11 +6,11 @@ from typing import Any
 
 import torch
 
-from engine.backends.locked_kv import LockedKV
-from engine.canvas import assemble, build_canvas
-from engine.config import SamplerSettings
-from engine.plan import EditPlan, ExcludingConstraint, Locked, Slot
-from engine.protocol import EditMode, Span
+from engine.backends.masked.locked_kv import LockedKV
+from engine.core.canvas import assemble, build_canvas
+from engine.core.config import SamplerSettings
+from engine.core.plan import EditPlan, ExcludingConstraint, Locked, Slot
+from engine.core.protocol import EditMode, Span
 from tests.helpers.backends import llama_backend
 from tests.helpers.tiny import tiny_llama
 

@@ -10,16 +10,25 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from engine.backends.base import StepResult
-from engine.backends.blocks import choose_masked, plan_blocks
-from engine.backends.masked import MaskedBackend, fit_context, max_canvas
-from engine.canvas import Canvas, Kind, build_canvas
-from engine.config import SamplerSettings
-from engine.edit_run import run_edit
-from engine.errors import BadRequest
-from engine.plan import EditPlan, Free, Locked, Segment, Slot
-from engine.protocol import Cancelled, DraftView, Edit, EditMode, Frame, Proposal, Span, TokenState
-from engine.sampling import transfer_schedule
-from engine.tokens import charset
+from engine.backends.masked.backend import MaskedBackend, fit_context, max_canvas
+from engine.backends.masked.blocks import choose_masked, plan_blocks
+from engine.backends.masked.schedule import transfer_schedule
+from engine.core.canvas import Canvas, Kind, build_canvas
+from engine.core.config import SamplerSettings
+from engine.core.errors import BadRequest
+from engine.core.plan import EditPlan, Free, Locked, Segment, Slot
+from engine.core.protocol import (
+    Cancelled,
+    DraftView,
+    Edit,
+    EditMode,
+    Frame,
+    Proposal,
+    Span,
+    TokenState,
+)
+from engine.core.tokens import charset
+from engine.run.edit_run import run_edit
 from tests.helpers.backends import (
     BACKENDS,
     RowEcho,
@@ -317,7 +326,7 @@ def test_cancel_stops_before_the_next_forward_and_the_backend_still_serves(
 ) -> None:
     backend = BACKENDS[family]()
     # One block: 8 forwards (no self-check after it: that reads the rewrite twice more).
-    settings = SamplerSettings(steps=8, block_length=32, strength=1.0, self_check=False)
+    settings = SamplerSettings(steps=8, block_length=32, strength=1.0, passes=("shorten",))
     edit = Edit(5, SEED_TEXT, Span(0, 31), settings=settings)
     cancelled, seen = cancel_after(frames)
     with counting_forwards(backend.model) as counter:

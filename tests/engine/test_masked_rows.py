@@ -5,11 +5,11 @@ from __future__ import annotations
 
 import pytest
 
-from engine.canvas import build_canvas
-from engine.config import SamplerSettings
-from engine.plan import EditPlan, Free, Locked, Slot
-from engine.protocol import EditMode, Span
-from engine.tokens import charset
+from engine.core.canvas import build_canvas
+from engine.core.config import SamplerSettings
+from engine.core.plan import EditPlan, Free, Locked, Slot
+from engine.core.protocol import EditMode, Span
+from engine.core.tokens import charset
 from tests.helpers.backends import BACKENDS
 
 FAMILIES = sorted(BACKENDS)

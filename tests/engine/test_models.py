@@ -17,13 +17,13 @@ import pytest
 import torch
 from safetensors.torch import load_file, save_file
 
-from engine import embedded, loading
-from engine.backends.gemma import GemmaBackend
-from engine.backends.masked import MaskedBackend
-from engine.errors import ModelLoadError
-from engine.loading import load
-from engine.models import discover, resolve
-from engine.protocol import LoadModel, LoadProgress
+from engine.backends.gemma.backend import GemmaBackend
+from engine.backends.masked.backend import MaskedBackend
+from engine.core.errors import ModelLoadError
+from engine.core.protocol import LoadModel, LoadProgress
+from engine.models import embedded, loading
+from engine.models.loading import load
+from engine.models.registry import discover, resolve
 from tests.helpers.model_folders import BUILDERS, edit_config, hf_cache_entry, save_tiny
 
 
@@ -192,7 +192,7 @@ def test_hf_cache_location_follows_huggingface_rules(
     for variable in ("HF_HUB_CACHE", "HUGGINGFACE_HUB_CACHE", "HF_HOME", "XDG_CACHE_HOME"):
         monkeypatch.delenv(variable, raising=False)
     monkeypatch.setenv("HOME", str(tmp_path))
-    from engine.models import hf_cache_dir
+    from engine.models.registry import hf_cache_dir
 
     assert hf_cache_dir() == tmp_path / ".cache" / "huggingface" / "hub"
     monkeypatch.setenv("HF_HOME", str(tmp_path / "hf"))

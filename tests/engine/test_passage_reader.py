@@ -7,13 +7,13 @@ import math
 import pytest
 import torch
 
-from engine.backends import passage_reader
-from engine.backends.masked import MaskedBackend
-from engine.backends.passage_reader import PassageReader, cut_mask
-from engine.config import SamplerSettings
-from engine.edit_run import run_edit
-from engine.plan import find_locks
-from engine.protocol import Edit, EditMode, Proposal, Span
+from engine.backends.masked import reader as passage_reader
+from engine.backends.masked.backend import MaskedBackend
+from engine.backends.masked.reader import PassageReader, cut_mask
+from engine.core.config import SamplerSettings, settings_from_values
+from engine.core.plan import find_locks
+from engine.core.protocol import Edit, EditMode, Proposal, Span
+from engine.run.edit_run import run_edit
 from tests.helpers.backends import tiny_table
 from tests.helpers.tiny import tiny_llama
 
@@ -157,7 +157,7 @@ def test_a_grammar_rewrite_is_proofread_before_it_settles_unless_turned_off(
     backend = MaskedBackend(tiny_llama(), tiny_table(), shifted=True, force_bidirectional=True)
     backend.read_prefix_causally()
     text = "Intro. Yesterday we goes home and she explain it."
-    settings = SamplerSettings(steps=4, self_check=False, proofread=proofread)
+    settings = settings_from_values({"steps": 4, "self_check": False, "proofread": proofread})
     edit = Edit(1, text, Span(7, len(text)), (), "fix grammar", EditMode.REWRITE, settings)
     proposal = next(e for e in run_edit(backend, edit) if isinstance(e, Proposal))
     reads = backend.passage_reader.forwards
@@ -169,16 +169,16 @@ def test_a_grammar_rewrite_is_proofread_before_it_settles_unless_turned_off(
 def test_only_a_partial_rewrite_keeps_the_users_content_words(
     monkeypatch, strength: float, keeps_words: bool
 ) -> None:
-    from engine import pipeline
+    from engine.passes import reread as reread_module
 
     seen = []
 
     def recording(*args):
         seen.append(args[-1])
-        return pipeline_review(*args)
+        return original_reread(*args)
 
-    pipeline_review = pipeline.review_rewrite
-    monkeypatch.setattr(pipeline, "review_rewrite", recording)
+    original_reread = reread_module.reread
+    monkeypatch.setattr(reread_module, "reread", recording)
     backend = MaskedBackend(tiny_llama(), tiny_table(), shifted=True, force_bidirectional=True)
     backend.read_prefix_causally()
     text = "Intro. The fox jumps over the lazy dog in Paris."

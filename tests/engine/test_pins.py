@@ -21,9 +21,9 @@ from typing import Any
 import pytest
 
 from engine.backends.base import Backend
-from engine.config import SamplerSettings
-from engine.edit_run import run_edit
-from engine.protocol import Edit, EditMode, Fill, FillKind, Frame, Proposal, Span
+from engine.core.config import SamplerSettings
+from engine.core.protocol import Edit, EditMode, Fill, FillKind, Frame, Proposal, Span
+from engine.run.edit_run import run_edit
 from engine.structured.fill import run_fill
 from tests.helpers.adapted import adapted_backend, save_tiny_adapter
 from tests.helpers.backends import llama_backend, modernbert_backend

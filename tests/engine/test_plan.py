@@ -6,9 +6,9 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from engine.errors import BadRequest
-from engine.plan import Free, Locked, find_locks, plan_edit
-from engine.protocol import Edit, EditMode, Span
+from engine.core.errors import BadRequest
+from engine.core.plan import Free, Locked, find_locks, plan_edit
+from engine.core.protocol import Edit, EditMode, Span
 
 DOC = "Alice met Bob in Paris on 3 May. They spoke of engines."
 

@@ -5,11 +5,11 @@ from __future__ import annotations
 
 import torch
 
-from engine.backends.masked import MaskedBackend
-from engine.backends.prefix_cache import PrefixCache, common_length
-from engine.config import SamplerSettings
-from engine.edit_run import run_edit
-from engine.protocol import Edit, Proposal, Span
+from engine.backends.masked.backend import MaskedBackend
+from engine.backends.masked.prefix_cache import PrefixCache, common_length
+from engine.core.config import SamplerSettings
+from engine.core.protocol import Edit, Proposal, Span
+from engine.run.edit_run import run_edit
 from tests.helpers.backends import modernbert_backend, tiny_table
 from tests.helpers.tiny import tiny_llama
 

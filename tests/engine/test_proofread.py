@@ -6,9 +6,14 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from engine import proofread
-from engine.plan import EditPlan, Free, Locked, find_locks, plan_edit
-from engine.proofread import (
+from engine.core.plan import EditPlan, Free, Locked, find_locks, plan_edit
+from engine.core.protocol import Edit, EditMode, Span
+from engine.core.tokens import TokenTable, special_tokens
+from engine.intent import read_intent
+from engine.language.en.registers import CASUAL, FORMAL
+from engine.language.en.rewordings import CONCISE
+from engine.passes import proofread
+from engine.passes.proofread import (
     PRUNE_NATS,
     differing,
     proofread_plan,
@@ -16,10 +21,6 @@ from engine.proofread import (
     split_words,
     style_for,
 )
-from engine.protocol import Edit, EditMode, Span
-from engine.registers import CASUAL, FORMAL
-from engine.rewordings import CONCISE
-from engine.tokens import TokenTable, special_tokens
 from tests.helpers.readers import WordPriceReader
 from tests.helpers.tiny import tiny_tokenizer
 
@@ -43,15 +44,19 @@ def seeds(plan: EditPlan) -> str:
     return "".join(s.text if isinstance(s, Locked) else s.seed for s in plan.segments)
 
 
+def style(instruction: str):
+    return style_for(read_intent(instruction))
+
+
 def test_each_instruction_word_asks_for_its_style() -> None:
-    assert style_for("Fix grammar").grammar and not style_for("fix grammar").tables
-    formal = style_for("make it more formal")
+    assert style("Fix grammar").grammar and not style("fix grammar").tables
+    formal = style("make it more formal")
     assert formal.tables == (FORMAL,) and formal.grammar
-    assert style_for("informal please").tables == (CASUAL,)  # not "formal"
-    assert style_for("clearer").tables == (CONCISE,)
-    both = style_for("casual, and correct the spelling")
+    assert style("informal please").tables == (CASUAL,)  # not "formal"
+    assert style("clearer").tables == (CONCISE,)
+    both = style("casual, and correct the spelling")
     assert both.tables == (CASUAL,) and both.grammar
-    assert style_for("tighter") is None and style_for("") is None
+    assert style("tighter") is None and style("") is None
 
 
 def test_the_form_that_reads_best_beyond_its_margin_is_the_new_seed(table: TokenTable) -> None:

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from engine.proofread import split_words
-from engine.registers import CASUAL, CONTRACTIONS, FORMAL
-from engine.rewordings import rewordings
+from engine.language.en.registers import CASUAL, CONTRACTIONS, FORMAL
+from engine.language.en.rewordings import rewordings
+from engine.passes.proofread import split_words
 
 
 def offered(text: str, table) -> list[tuple[str, str]]:

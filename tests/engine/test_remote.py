@@ -20,8 +20,8 @@ import pytest
 from websockets.exceptions import ConnectionClosed, InvalidStatus
 from websockets.sync.client import ClientConnection, connect
 
-from engine.config import SamplerSettings
-from engine.protocol import (
+from engine.core.config import SamplerSettings
+from engine.core.protocol import (
     Cancel,
     Cancelled,
     DraftView,
@@ -85,14 +85,14 @@ def tiny(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 @pytest.fixture(scope="module")
 def local(tiny: Path):  # the same weights in this process: what the local worker proposes
-    from engine.runtime import configure_threads
+    from engine.process.runtime import configure_threads
 
     configure_threads()
     return load_folder(LoadModel(str(tiny), "cpu"), lambda _p: None).backend
 
 
 def local_proposal(backend, request: Edit | Fill) -> Proposal:
-    from engine.edit_run import run_edit
+    from engine.run.edit_run import run_edit
     from engine.structured.fill import run_fill
 
     runner = run_fill if isinstance(request, Fill) else run_edit
@@ -315,8 +315,8 @@ def test_an_oversized_frame_closes_cleanly_and_others_are_served(server) -> None
 
 CLIENT_SCRIPT = """
 import sys
-from engine.config import SamplerSettings
-from engine.protocol import Edit, Frame, Span
+from engine.core.config import SamplerSettings
+from engine.core.protocol import Edit, Frame, Span
 from engine.remote.client import RemoteWorker
 worker = RemoteWorker(sys.argv[1], sys.argv[2])
 worker.start()

@@ -16,8 +16,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from engine.config import SamplerSettings
-from engine.protocol import (
+from engine.core.config import SamplerSettings
+from engine.core.protocol import (
     Cancel,
     Cancelled,
     Edit,

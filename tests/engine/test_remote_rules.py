@@ -12,9 +12,9 @@ import pytest
 from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import connect
 
-from engine.config import SamplerSettings
-from engine.errors import ModelLoadError
-from engine.protocol import (
+from engine.core.config import SamplerSettings
+from engine.core.errors import ModelLoadError
+from engine.core.protocol import (
     Edit,
     Event,
     Failed,

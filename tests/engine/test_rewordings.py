@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from engine.rewordings import CONCISE, Rewording, rewordings
+from engine.language.en.rewordings import CONCISE, Rewording, rewordings
 
 
 def words_of(text: str) -> list[str]:
-    """Words with their leading space, as :func:`engine.shorten.word_spans` groups tokens."""
+    """Words with their leading space, as :func:`engine.passes.shorten.word_spans` groups tokens."""
     words = text.split(" ")
     return [words[0]] + [" " + w for w in words[1:]]
 

@@ -8,7 +8,7 @@ import torch
 from hypothesis import given
 from hypothesis import strategies as st
 
-from engine.sampling import (
+from engine.backends.masked.schedule import (
     add_gumbel_noise,
     pick_tokens,
     prefer_left,

@@ -14,10 +14,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from jsonschema import Draft202012Validator, FormatChecker
 
-from engine.client import ThreadWorker
-from engine.config import SamplerSettings
-from engine.errors import BadRequest
-from engine.protocol import (
+from engine.core.config import SamplerSettings
+from engine.core.errors import BadRequest
+from engine.core.protocol import (
     Cancelled,
     Failed,
     Fill,
@@ -28,6 +27,7 @@ from engine.protocol import (
     Proposal,
     Span,
 )
+from engine.process.client import ThreadWorker
 from engine.structured.compiler import compile_json
 from engine.structured.fill import run_fill, run_json
 from engine.structured.schema import Refusal, Unsatisfiable
@@ -330,7 +330,7 @@ def test_random_schemas_are_always_filled_validly_or_refused(schema: Any, seed: 
 
 
 def test_anchored_patterns_and_formats_narrow_the_slot_to_their_characters() -> None:
-    from engine.plan import CharsetConstraint
+    from engine.core.plan import CharsetConstraint
     from engine.structured.patterns import alphabet
 
     assert alphabet("^INV-[0-9]{4}$") == "-0123456789INV"

@@ -16,8 +16,8 @@ from typing import Any
 import pytest
 from jsonschema import Draft202012Validator, FormatChecker
 
-from engine.errors import BadRequest
-from engine.protocol import Fill, FillKind, Span
+from engine.core.errors import BadRequest
+from engine.core.protocol import Fill, FillKind, Span
 from engine.structured.fill import run_json
 from engine.structured.schema import Refusal, Unsatisfiable
 from engine.structured.slots import Filled

@@ -21,8 +21,8 @@ from typing import Any
 import pytest
 from jsonschema import Draft202012Validator, FormatChecker
 
-from engine.config import SamplerSettings
-from engine.protocol import Fill, FillKind, Span
+from engine.core.config import SamplerSettings
+from engine.core.protocol import Fill, FillKind, Span
 from engine.structured.compiler import compile_json
 from engine.structured.fill import run_json
 from engine.structured.formats import strict

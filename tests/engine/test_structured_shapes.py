@@ -14,18 +14,18 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from jsonschema import Draft202012Validator, FormatChecker
 
-from engine.backends.base import allowed_mask
-from engine.canvas import build_canvas
-from engine.config import SamplerSettings
-from engine.plan import CharsetConstraint, EditPlan, Locked, Slot
-from engine.protocol import EditMode, Span
+from engine.core.canvas import build_canvas
+from engine.core.config import SamplerSettings
+from engine.core.plan import CharsetConstraint, EditPlan, Locked, Slot
+from engine.core.protocol import EditMode, Span
+from engine.core.tokens import charset
+from engine.decode.allowed import allowed_mask
 from engine.structured.compiler import compile_json
 from engine.structured.formats import EXAMPLES, STRICT, format_shape, strict
 from engine.structured.json_problem import JsonProblem
 from engine.structured.shapes import Run, Shape, lengths, pattern_shape
 from engine.structured.values import NOTHING, STRING_SAFE
 from engine.structured.words import key_words, word_shape
-from engine.tokens import charset
 from tests.helpers.backends import tiny_table
 
 PATTERNS = [

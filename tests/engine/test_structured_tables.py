@@ -8,9 +8,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from engine.config import SamplerSettings
-from engine.errors import BadRequest
-from engine.protocol import Fill, FillKind, Span
+from engine.core.config import SamplerSettings
+from engine.core.errors import BadRequest
+from engine.core.protocol import Fill, FillKind, Span
 from engine.structured.markdown import find_tables, split_cells
 from engine.structured.slots import Filled
 from engine.structured.tables import DATE, NUMBER, run_table
@@ -135,7 +135,7 @@ def test_random_tables_with_random_empty_cells_keep_their_structure(
 
 
 def test_dates_keep_their_dashes_and_text_cells_start_with_a_word() -> None:
-    from engine.plan import Locked
+    from engine.core.plan import Locked
     from engine.structured.tables import table_problem
 
     at = DOC.find("|")
@@ -184,7 +184,7 @@ def test_a_name_column_gets_no_mark_its_names_do_not_use() -> None:
 
 
 def test_an_open_text_cell_writes_its_own_leading_space() -> None:
-    from engine.plan import Locked, Slot
+    from engine.core.plan import Locked, Slot
     from engine.structured.tables import table_problem
 
     at = DOC.find("|")

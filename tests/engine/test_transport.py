@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from engine.protocol import (
+from engine.core.protocol import (
     Cancelled,
     DraftView,
     Event,
@@ -11,7 +11,7 @@ from engine.protocol import (
     TokenState,
     TokenView,
 )
-from engine.transport import Sender
+from engine.process.transport import Sender
 
 NEVER_DUE = 3600.0  # an interval that never passes inside a test: no timer-driven flushes
 

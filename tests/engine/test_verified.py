@@ -7,13 +7,14 @@ from pathlib import Path
 import pytest
 import torch
 
-from engine.backends import masked, verified
-from engine.backends.base import BANNED
-from engine.backends.guards import GUARD_BAN, repeat_bans
-from engine.backends.verified import accept, propose_mask
-from engine.config import SamplerSettings
-from engine.edit_run import run_edit
-from engine.protocol import Edit, EditMode, Proposal, Span
+from engine.backends.masked import backend as masked
+from engine.backends.masked import verified_draft as verified
+from engine.backends.masked.verified_draft import accept, propose_mask
+from engine.core.config import SamplerSettings
+from engine.core.protocol import Edit, EditMode, Proposal, Span
+from engine.decode.allowed import BANNED
+from engine.decode.guards import GUARD_BAN, repeat_bans
+from engine.run.edit_run import run_edit
 from tests.helpers.adapted import SEED, adapted_backend, recording, save_tiny_adapter
 from tests.helpers.tiny import tiny_llama
 

@@ -10,16 +10,17 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from jsonschema import Draft202012Validator
 
-from engine.backends import masked, verified_values
-from engine.backends.base import allowed_mask, constraint_bias
-from engine.backends.verified_values import soft_ends, text_runs
-from engine.canvas import build_canvas
-from engine.config import SamplerSettings
-from engine.plan import EditPlan, ExcludingConstraint, LiteralConstraint, Locked, Slot
-from engine.protocol import EditMode, Fill, FillKind, Span
+from engine.backends.masked import backend as masked
+from engine.backends.masked import verified_values
+from engine.backends.masked.verified_values import soft_ends, text_runs
+from engine.core.canvas import build_canvas
+from engine.core.config import SamplerSettings
+from engine.core.plan import EditPlan, ExcludingConstraint, LiteralConstraint, Locked, Slot
+from engine.core.protocol import EditMode, Fill, FillKind, Span
+from engine.core.tokens import charset
+from engine.decode.allowed import allowed_mask, constraint_bias
 from engine.structured.fill import run_json
 from engine.structured.slots import Filled
-from engine.tokens import charset
 from tests.helpers.adapted import adapted_backend, recording, save_tiny_adapter
 from tests.helpers.backends import tiny_table
 

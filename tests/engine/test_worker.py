@@ -20,11 +20,9 @@ from pathlib import Path
 import pytest
 import torch
 
-from engine.client import ThreadWorker, WorkerClient, WorkerHandle
-from engine.config import SamplerSettings
-from engine.edit_run import run_edit
-from engine.errors import ModelLoadError
-from engine.protocol import (
+from engine.core.config import SamplerSettings
+from engine.core.errors import ModelLoadError
+from engine.core.protocol import (
     Cancelled,
     DraftView,
     Edit,
@@ -38,8 +36,10 @@ from engine.protocol import (
     Shutdown,
     Span,
 )
-from engine.transport import ConnectionInbox
-from engine.worker import serve
+from engine.process.client import ThreadWorker, WorkerClient, WorkerHandle
+from engine.process.transport import ConnectionInbox
+from engine.process.worker import serve
+from engine.run.edit_run import run_edit
 from tests.helpers.backends import llama_backend
 from tests.helpers.worker_models import (
     HookedBackend,
@@ -280,7 +280,7 @@ def test_the_loop_ends_when_the_client_side_of_the_pipe_closes() -> None:
 
 
 def test_the_client_module_imports_no_torch() -> None:
-    code = "import sys, engine.client; assert 'torch' not in sys.modules, 'torch imported'"
+    code = "import sys, engine.process.client; assert 'torch' not in sys.modules, 'torch imported'"
     subprocess.run([sys.executable, "-c", code], check=True, cwd=Path(__file__).parents[2])
 
 
@@ -302,7 +302,7 @@ def handle() -> Iterator[WorkerHandle]:
 
 
 def test_the_default_loader_loads_a_model_folder_with_progress(tiny_folder: Path) -> None:
-    client = ThreadWorker()  # engine.loading.load, imported inside the loop
+    client = ThreadWorker()  # engine.models.loading.load, imported inside the loop
     client.start()
     try:
         loading = load(client, str(tiny_folder))

@@ -1,6 +1,6 @@
 """A tiny causal model with a random LoRA adapter merged, as the loader builds the embedded one.
 
-The adapter is saved in PEFT's format (:func:`engine.adapt.lora.save_adapter`) with the
+The adapter is saved in PEFT's format (:func:`tools.adapt.lora.save_adapter`) with the
 "prefix-causal" attention the shipped adapter declares, merged into a fresh copy of the same
 tiny Llama, and wrapped as the loader wraps it: prefix cache on, adapter switchable off.
 """
@@ -12,11 +12,11 @@ from typing import Any, ClassVar, TypeVar
 
 import torch
 
-from engine.adapt.lora import TokenRows, inject, save_adapter
-from engine.adapters import BaseSwitch, merge_lora
-from engine.backends.masked import MaskedBackend
+from engine.backends.masked.backend import MaskedBackend
+from engine.models.adapters import BaseSwitch, merge_lora
 from tests.helpers.backends import tiny_table
 from tests.helpers.tiny import tiny_llama
+from tools.adapt.lora import TokenRows, inject, save_adapter
 
 SEED = 0
 T = TypeVar("T")

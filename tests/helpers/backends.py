@@ -14,8 +14,8 @@ from types import SimpleNamespace
 
 import torch
 
-from engine.backends.masked import MaskedBackend
-from engine.tokens import TokenTable, special_tokens
+from engine.backends.masked.backend import MaskedBackend
+from engine.core.tokens import TokenTable, special_tokens
 from tests.helpers.tiny import tiny_llama, tiny_modernbert, tiny_tokenizer
 
 

@@ -15,11 +15,12 @@ from collections.abc import Iterator
 
 import torch
 
-from engine.backends.base import StepResult, allowed_mask
-from engine.canvas import Canvas, Kind
-from engine.config import SamplerSettings
-from engine.protocol import TokenState
-from engine.tokens import TokenTable
+from engine.backends.base import StepResult
+from engine.core.canvas import Canvas, Kind
+from engine.core.config import SamplerSettings
+from engine.core.protocol import TokenState
+from engine.core.tokens import TokenTable
+from engine.decode.allowed import allowed_mask
 
 FILLER_SHARE = 0.3  # chance that an open position takes the filler token
 
@@ -33,6 +34,9 @@ class FillerBackend:
         self.table = table
         self.max_canvas_tokens = max_canvas_tokens
         self.vocab_size = len(table.tokenizer)
+
+    def reader(self) -> None:
+        return None
 
     def denoise(self, canvas: Canvas, settings: SamplerSettings) -> Iterator[StepResult]:
         generator = torch.Generator().manual_seed(settings.seed)

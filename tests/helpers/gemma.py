@@ -10,10 +10,10 @@ from collections.abc import Iterator
 from functools import cache
 
 from engine.backends.base import StepResult
-from engine.backends.gemma import GemmaBackend
-from engine.canvas import Canvas
-from engine.config import SamplerSettings
-from engine.tokens import TokenTable, special_tokens
+from engine.backends.gemma.backend import GemmaBackend
+from engine.core.canvas import Canvas
+from engine.core.config import SamplerSettings
+from engine.core.tokens import TokenTable, special_tokens
 from tests.helpers.tiny import tiny_diffusion_gemma, tiny_tokenizer
 
 
@@ -38,6 +38,9 @@ class RecordingBackend:
         self.max_canvas_tokens = inner.max_canvas_tokens
         self.results: list[StepResult] = []
         self.canvases: list[Canvas] = []
+
+    def reader(self) -> None:
+        return None
 
     def denoise(self, canvas: Canvas, settings: SamplerSettings) -> Iterator[StepResult]:
         self.results = []

@@ -34,7 +34,7 @@ def main(folder: Path) -> None:
     from app.gui import build_session
     from app.recovery import RecoveryStore
     from app.settings import Settings
-    from engine.client import ThreadWorker
+    from engine.process.client import ThreadWorker
 
     app = QApplication([sys.argv[0]])
     log = Log(folder / "log")

@@ -1,7 +1,7 @@
 """Fake passage readers: prices from a table, no model.
 
-:class:`DamageTable` serves :func:`engine.shorten.drop_words`: each word has a damage (nats),
-and when the word is missing from a candidate, the first token kept after it reads that much
+:class:`DamageTable` serves :func:`engine.language.en.drops.drop_words`: each word has a damage
+(nats), and when the word is missing from a candidate, the first token kept after it reads that much
 worse, which is how a real causal model shows a bad cut (the noun after a dropped article).
 Every other kept token costs nothing. :class:`TokenPriceReader` and :class:`WordPriceReader`
 serve the self-check and the proofreader: a token's price by its id, or by the word it is in.
@@ -12,11 +12,18 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 
-from engine.shorten import word_spans
+from engine.core.canvas import Canvas, build_canvas
+from engine.core.config import SamplerSettings
+from engine.core.plan import EditPlan
+from engine.core.tokens import TokenTable
+from engine.intent import read_intent
+from engine.language.en.drops import word_spans
+from engine.passes.base import PassContext
+from engine.passes.shorten import Shorten
 
 
 class DamageTable:
-    """Callable as :data:`engine.shorten.TokenCosts`; counts its reads."""
+    """Callable as :data:`engine.language.en.drops.TokenCosts`; counts its reads."""
 
     def __init__(
         self,
@@ -52,44 +59,48 @@ class DamageTable:
 
 
 class RecordingReader:
-    """Callable as :data:`engine.canvas.PassageReader`: remembers what it was shown and prices
-    every cut the same (so the fixed word order decides)."""
+    """A :class:`~engine.backends.base.Reader` pricing cuts: remembers what it was shown and
+    prices every cut the same (so the fixed word order decides)."""
 
     def __init__(self) -> None:
         self.shown: list[tuple[list[int], list[int]]] = []
         self.following: list[list[int]] = []
+        self.forwards = 0
 
-    def __call__(self, context: list[int], original: list[int], following: list[int]):
-        self.shown.append((context, original))
-        self.following.append(following)
-        return lambda rows: [[0.0] * len(row) for row in rows]
+    def read_cuts(self, context, original, rows, following=()):
+        if not self.shown or self.shown[-1] != (context, original):
+            self.shown.append((context, original))
+            self.following.append(list(following))
+        return [[0.0] * len(row) for row in rows]
 
 
 class TokenPriceReader:
-    """Callable as :data:`engine.review.VariantReader`: each token costs its price (default 1
-    nat) wherever it stands, so a test decides which version of a run reads better."""
+    """A :class:`~engine.backends.base.Reader` for the reread pass: each token costs its price
+    (default 1 nat) wherever it stands, so a test decides which version of a run reads better."""
 
     def __init__(self, prices: dict[int, float]) -> None:
         self.prices = prices
         self.calls: list[tuple[list[int], list[int], list[tuple[int, list[int]]]]] = []
+        self.forwards = 0
 
-    def __call__(self, context: list[int], tokens: list[int], variants):
+    def read(self, context: list[int], tokens: list[int], variants, prune=math.inf):
         self.calls.append((context, list(tokens), list(variants)))
         price = lambda token: self.prices.get(token, 1.0)  # noqa: E731
         return [price(t) for t in tokens], [[price(t) for t in tail] for _, tail in variants]
 
 
 class WordPriceReader:
-    """Callable as :class:`engine.proofread.PruningReader`: each token costs the price of the
-    word it is part of (lower-cased, marks stripped; default 1 nat) in the text it is read in,
-    so a test decides which form of a word reads better. Never prunes; records each call."""
+    """A :class:`~engine.backends.base.Reader` for the proofread pass: each token costs the price
+    of the word it is part of (lower-cased, marks stripped; default 1 nat) in the text it is read
+    in, so a test decides which form of a word reads better. Never prunes; records each call."""
 
     def __init__(self, table, prices: dict[str, float]) -> None:
         self.table = table
         self.prices = prices
         self.calls: list[tuple[list[int], list[int], list[tuple[int, list[int]]], float]] = []
+        self.forwards = 0
 
-    def __call__(self, context: list[int], tokens: list[int], variants, prune=math.inf):
+    def read(self, context: list[int], tokens: list[int], variants, prune=math.inf):
         self.calls.append((context, list(tokens), list(variants), prune))
         fresh = [self.priced([*tokens[:at], *tail])[at:] for at, tail in variants]
         return self.priced(tokens), fresh
@@ -102,3 +113,13 @@ class WordPriceReader:
             for i in span:
                 out[i] = self.prices.get(word, 1.0)
         return out
+
+
+def shortened_canvas(
+    plan: EditPlan, table: TokenTable, settings: SamplerSettings, max_tokens: int, reader=None
+) -> Canvas:
+    """``plan``'s canvas after the shorten pass, as the pipeline builds it (``reader`` prices)."""
+    ctx = PassContext(table, settings, read_intent(plan.instruction), reader)
+    shorten = Shorten()
+    shortened = shorten.before(plan, ctx)
+    return build_canvas(shortened, table, settings, max_tokens, shorten.seed_cut(ctx))

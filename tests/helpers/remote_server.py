@@ -15,7 +15,7 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
-from engine.protocol import LoadModel, LoadProgress
+from engine.core.protocol import LoadModel, LoadProgress
 from tests.helpers.worker_models import HookedBackend, Loaded, load_folder
 
 GATE_SEED = 4242

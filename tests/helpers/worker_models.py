@@ -3,7 +3,7 @@
 :class:`HookedBackend` wraps a real backend and calls a hook before every denoising step, so a
 test can pause a request at a known step (to cancel it, supersede it or kill the process there)
 or make a step fail, without timing anything. :func:`worker_loader` is a picklable loader for the
-spawned worker: a folder loads the real way (``engine.loading.load``), and a few ``tiny:...``
+spawned worker: a folder loads the real way (``engine.models.loading.load``), and a few ``tiny:...``
 names build the tiny Llama with a hook.
 """
 
@@ -17,10 +17,10 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from engine.backends.base import Backend, StepResult
-from engine.canvas import Canvas
-from engine.config import SamplerSettings
-from engine.errors import ModelLoadError
-from engine.protocol import LoadModel, LoadProgress, ModelInfo
+from engine.core.canvas import Canvas
+from engine.core.config import SamplerSettings
+from engine.core.errors import ModelLoadError
+from engine.core.protocol import LoadModel, LoadProgress, ModelInfo
 
 StepHook = Callable[[int], None]
 
@@ -34,7 +34,7 @@ class HookedBackend:
         self.family = inner.family
         self.table = inner.table
         self.max_canvas_tokens = inner.max_canvas_tokens
-        self.passage_reader = getattr(inner, "passage_reader", None)  # the optional part
+        self.reader = inner.reader
 
     def denoise(self, canvas: Canvas, settings: SamplerSettings) -> Iterator[StepResult]:
         steps = self.inner.denoise(canvas, settings)
@@ -95,7 +95,7 @@ def save_tiny_llama(folder: Path) -> Path:
 
 def load_folder(request: LoadModel, progress: Callable[[LoadProgress], None]) -> Loaded:
     """Load a model folder the way the app does."""
-    from engine.loading import load
+    from engine.models.loading import load
 
     loaded = load(request, progress)
     return Loaded(loaded.backend, loaded.info)

@@ -8,7 +8,7 @@ import sys
 from pathlib import Path
 
 UI = Path(__file__).resolve().parents[2] / "ui"
-ALLOWED_ENGINE = {"engine.protocol", "engine.config"}
+ALLOWED_ENGINE = {"engine.core.protocol", "engine.core.config"}
 FORBIDDEN_ROOTS = {"torch", "transformers", "accelerate", "safetensors", "app"}
 
 

@@ -7,7 +7,7 @@ from PySide6.QtCore import QPoint, Qt
 from PySide6.QtGui import QColor, QTextCursor
 from pytestqt.qtbot import QtBot
 
-from engine.protocol import Frame, TokenState, TokenView
+from engine.core.protocol import Frame, TokenState, TokenView
 from ui.editor import DocumentEditor
 from ui.overlay import NOISE_PLACEHOLDER, DraftOverlay, token_format
 

@@ -11,9 +11,9 @@ from PySide6.QtGui import QKeyEvent, QKeySequence
 from PySide6.QtWidgets import QFileDialog, QToolButton, QWidget
 from pytestqt.qtbot import QtBot
 
-from engine.client import WORKER_DIED
-from engine.config import STRENGTH_PRESETS
-from engine.protocol import Frame, LoadProgress, Metrics, ModelInfo
+from engine.core.config import STRENGTH_PRESETS
+from engine.core.protocol import Frame, LoadProgress, Metrics, ModelInfo
+from engine.process.client import WORKER_DIED
 from ui.model_dialog import ModelEntry, ModelPicker
 from ui.prompt import INSTRUCTION_PRESETS, InstructionBar
 from ui.shortcuts import SHORTCUTS, ShortcutsWindow, key_sequences, matches

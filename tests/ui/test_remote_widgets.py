@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 from PySide6.QtWidgets import QPushButton, QWidget
 
-from engine.protocol import EngineLink
+from engine.core.protocol import EngineLink
 from ui.model_dialog import ModelPicker
 from ui.remote_dialog import RemoteEngineDialog
 from ui.status import EngineBanner, EngineStatus

@@ -9,7 +9,7 @@ from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QWidget
 from pytestqt.qtbot import QtBot
 
-from engine.protocol import SegmentText
+from engine.core.protocol import SegmentText
 from ui.review import Decision, DiffReview
 from ui.worddiff import apply_hunks, word_diff
 

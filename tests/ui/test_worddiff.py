@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from engine.protocol import SegmentText
+from engine.core.protocol import SegmentText
 from ui.worddiff import apply_hunks, edits_for, tokenize, word_diff
 
 _ALPHABET = st.sampled_from(list("ab cd,.'\n\t–é"))

@@ -1,0 +1,1 @@
+"""The DiffusionGemma backend family."""

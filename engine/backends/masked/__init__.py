@@ -1,0 +1,1 @@
+"""The masked-diffusion backend family."""

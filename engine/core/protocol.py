@@ -1,0 +1,270 @@
+"""Messages between the window and the worker: small frozen dataclasses, no torch types.
+
+Everything here is picklable and cheap, because it crosses a process boundary many times a
+second. The widgets (``ui/``) import only this module and :mod:`engine.core.config` from the engine
+(``tests/test_layering.py`` checks it), and the app imports it everywhere, so it must stay free
+of heavy imports.
+
+Requests flow GUI → worker: :class:`LoadModel`, :class:`Edit`, :class:`Fill`, :class:`Cancel`,
+:class:`Shutdown`.
+Events flow worker → GUI: :class:`LoadProgress`, :class:`ModelReady`, :class:`Frame`,
+:class:`Proposal`, :class:`Failed`, :class:`Cancelled`; a remote engine adds :class:`Queued`,
+and its client :class:`EngineLink` (never on the wire).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from enum import StrEnum
+
+from engine.core.config import SamplerSettings
+
+# --- shared pieces -------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, order=True)
+class Span:
+    """A half-open character range ``[start, end)`` in a document's text."""
+
+    start: int
+    end: int
+
+    def __len__(self) -> int:
+        return self.end - self.start
+
+    def overlaps(self, other: Span) -> bool:
+        return self.start < other.end and other.start < self.end
+
+    def contains(self, other: Span) -> bool:
+        return self.start <= other.start and other.end <= self.end
+
+
+class TokenState(StrEnum):
+    """How settled one canvas position is, as the draft overlay shows it."""
+
+    NOISE = "noise"  # masked / random: nothing to show yet
+    PROVISIONAL = "provisional"  # the model's current guess, may still change
+    SETTLED = "settled"  # committed by the sampler
+    LOCKED = "locked"  # copied from the user's text, never changes
+
+
+class EditMode(StrEnum):
+    REWRITE = "rewrite"  # replace a selection, keeping locked spans
+    DRAFT = "draft"  # insert new text at a cursor position
+    FILL = "fill"  # a structured template's values (engine.structured), no rewrite passes
+
+
+# --- requests ------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class LoadModel:
+    """Load (or switch to) a model. ``model`` is a registry id or a local folder path."""
+
+    model: str
+    device: str = "auto"
+    allow_remote_code: bool = False
+
+
+@dataclass(frozen=True)
+class Edit:
+    """Rewrite ``target`` of ``text`` (or draft at ``target.start`` when the span is empty).
+
+    ``locks`` are absolute spans inside ``target`` that must come back byte for byte.
+    """
+
+    request_id: int
+    text: str
+    target: Span
+    locks: tuple[Span, ...] = ()
+    instruction: str = ""
+    mode: EditMode = EditMode.REWRITE
+    settings: SamplerSettings = field(default_factory=SamplerSettings)
+
+
+class FillKind(StrEnum):
+    JSON = "json"  # a JSON instance under a JSON Schema
+    TABLE = "table"  # a GitHub-flavoured Markdown table
+
+
+@dataclass(frozen=True)
+class Fill:
+    """Structured infill of ``target`` in ``text`` (DESIGN §7); answered like an edit.
+
+    JSON: ``schema`` is the JSON Schema's text; the target's text, when not blank, is the
+    template instance; ``locks`` are JSON pointers kept verbatim; ``include`` optional
+    properties (JSON pointers) to add. Table: the target is the table; ``cells`` picks the
+    slots (``"empty"``, ``"all"`` or ``"R,C;R,C"``, body rows and columns from 1);
+    ``add_rows`` appends that many rows to fill; each cell gets ``cell_tokens`` tokens.
+    """
+
+    request_id: int
+    kind: FillKind
+    text: str
+    target: Span
+    schema: str = ""
+    locks: tuple[str, ...] = ()
+    include: tuple[str, ...] = ()
+    cells: str = "empty"
+    add_rows: int = 0
+    cell_tokens: int = 12
+    settings: SamplerSettings = field(default_factory=SamplerSettings)
+
+
+@dataclass(frozen=True)
+class Cancel:
+    request_id: int
+
+
+@dataclass(frozen=True)
+class Shutdown:
+    pass
+
+
+Request = LoadModel | Edit | Fill | Cancel | Shutdown
+
+# --- events --------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class LoadProgress:
+    stage: str  # e.g. "converting GGUF", "loading weights"
+    fraction: float  # 0..1 for the stage, or -1 when unknown
+    message: str = ""
+
+
+@dataclass(frozen=True)
+class ModelInfo:
+    """What the window shows about the loaded model."""
+
+    model_id: str
+    display_name: str  # includes "base, not adapted" when that is the truth
+    family: str  # "masked" | "diffusion-gemma"
+    device: str
+    parameters: int
+    placement: str = ""  # where the layers went (accelerate device map summary)
+
+
+@dataclass(frozen=True)
+class ModelReady:
+    info: ModelInfo
+
+
+@dataclass(frozen=True)
+class TokenView:
+    """One canvas position as the overlay draws it."""
+
+    index: int
+    text: str
+    state: TokenState
+    confidence: float
+
+
+@dataclass(frozen=True)
+class Frame:
+    """A draft step. ``updates`` holds only positions that changed since the previous frame;
+    the first frame of a request holds all ``length`` positions."""
+
+    request_id: int
+    step: int
+    max_steps: int
+    length: int
+    updates: tuple[TokenView, ...]
+    forwards: int = 0
+    elapsed_s: float = 0.0
+
+
+@dataclass(frozen=True)
+class Metrics:
+    """Per-request numbers, named after the seed article's list (DESIGN §9)."""
+
+    time_to_first_frame_s: float
+    time_to_settle_s: float
+    steps: int
+    forwards: int
+    tokens_generated: int
+    tokens_per_forward: float
+    churn: float  # share of displayed provisional tokens that later changed
+    tokens_per_second: float
+    put_back: int = 0  # a rewrite's changed runs its self-check put back (engine.passes.reread)
+
+    def summary(self) -> str:
+        checked = f", {self.put_back} put back by the model's check" if self.put_back else ""
+        return (
+            f"{self.steps} steps, {self.tokens_per_forward:.2f} tok/forward, "
+            f"{self.tokens_per_second:.1f} tok/s, "
+            f"first frame {self.time_to_first_frame_s * 1000:.0f} ms, "
+            f"settled in {self.time_to_settle_s:.2f} s, churn {self.churn:.0%}{checked}"
+        )
+
+
+@dataclass(frozen=True)
+class SegmentText:
+    """One segment of a proposal: ``locked`` ones are the user's original string."""
+
+    text: str
+    locked: bool
+
+
+@dataclass(frozen=True)
+class Proposal:
+    """The settled result: ``text`` replaces ``target`` in the document when the user accepts."""
+
+    request_id: int
+    target: Span
+    text: str
+    segments: tuple[SegmentText, ...]
+    locks: tuple[str, ...]
+    metrics: Metrics
+
+
+@dataclass(frozen=True)
+class Failed:
+    """A request (or the worker itself) failed. ``kind`` lets the window pick its wording."""
+
+    request_id: int | None
+    kind: str  # "bad-request" | "model-load" | "out-of-memory" | "worker-died" | "internal"
+    message: str
+    detail: str = ""
+
+
+@dataclass(frozen=True)
+class Cancelled:
+    request_id: int
+
+
+@dataclass(frozen=True)
+class Queued:
+    """A remote engine's queue: ``position`` requests (of any client) run before this one."""
+
+    request_id: int
+    position: int
+
+
+@dataclass(frozen=True)
+class EngineLink:
+    """How the window reaches a remote engine: its host and the last measured round trip."""
+
+    host: str
+    rtt_s: float
+
+
+Event = LoadProgress | ModelReady | Frame | Proposal | Failed | Cancelled | Queued | EngineLink
+
+
+class DraftView:
+    """The client's picture of the current draft, rebuilt from frames' partial updates."""
+
+    def __init__(self) -> None:
+        self.request_id: int | None = None
+        self.tokens: list[TokenView] = []
+
+    def apply(self, frame: Frame) -> None:
+        if frame.request_id != self.request_id or len(self.tokens) != frame.length:
+            self.request_id = frame.request_id
+            self.tokens = [TokenView(i, "", TokenState.NOISE, 0.0) for i in range(frame.length)]
+        for update in frame.updates:
+            self.tokens[update.index] = update
+
+    def text(self) -> str:
+        return "".join(token.text for token in self.tokens)

@@ -1,0 +1,1 @@
+"""Per-step decode processors: constraints composed outside the samplers."""

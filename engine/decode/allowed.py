@@ -1,0 +1,135 @@
+"""Which token each canvas position may take: the allowed sets every backend family decodes with.
+
+:func:`allowed_mask` builds, once per request, a boolean ``(positions, vocab)`` mask: a locked
+position allows only its own token; free text anything but banned specials and control
+characters, less the marks that would break a paragraph into structure or turn a draft into a
+table; a slot its constraint's set. :func:`constraint_bias` turns it into the additive logit bias
+(Dream's ``(step, x, logits) -> logits`` hook idea: constraints outside the sampler).
+"""
+
+from __future__ import annotations
+
+import re
+
+import torch
+
+from engine.core.canvas import Canvas, Kind
+from engine.core.plan import ExcludingConstraint, Free, Slot
+from engine.core.tokens import TokenTable
+
+# Finite, so a fully banned row can never turn softmax into NaN, yet far beyond any real logit.
+BANNED = -1.0e4
+# Code fences, table pipes and markup (links, tags, headings, emphasis): the 135M model ended
+# rewrites of plain paragraphs with a stray "[" or "[/" that came from its training markup.
+STRUCTURE_MARKS = frozenset("`|[]{}<>#*~")
+# Digits a rewritten paragraph's free text did not have: the model put list numbers and stray
+# figures beside locked numbers ("the 20 second floor", "within 4 30 days", "1 start the app"),
+# which changes facts a reader did not ask to change.
+DIGITS = frozenset("0123456789")
+DRAFT_CONTEXT_CHARS = 2000  # about the 512 tokens of context a draft sees before it
+DRAFT_MARKS = frozenset("|{}#")  # what turns a draft into a table, JSON or a heading
+# A blank line (only spaces between two newlines) ends a paragraph; a single newline wraps it.
+PARAGRAPH_BREAK = re.compile(r"\n[ \t]*\n")
+
+
+def allowed_mask(canvas: Canvas, table: TokenTable, vocab_size: int) -> torch.Tensor:
+    """Boolean ``(len(canvas), vocab)``: which tokens each position may take.
+
+    Locked positions allow only their own token; free positions everything but the banned
+    specials and control characters (the filler stays allowed so a segment can end early);
+    slots their constraint's set, without the filler in their first ``min_tokens`` positions.
+    """
+    mask = torch.ones(len(canvas), vocab_size, dtype=torch.bool)
+    banned = torch.tensor(
+        sorted(i for i in table.specials.banned if i < vocab_size), dtype=torch.long
+    )
+    if banned.numel():
+        mask[:, banned] = False
+    mask[:, len(table.tokenizer) :] = False  # padding rows of the embedding decode to nothing
+    control = torch.tensor(
+        sorted(i for i in table.control_ids() if i < vocab_size), dtype=torch.long
+    )
+    if control.numel():
+        mask[:, control] = False
+    for position, kind in enumerate(canvas.kinds):
+        if kind is Kind.LOCKED:
+            mask[position] = False
+            mask[position, canvas.seed_ids[position]] = True
+    for index, segment in enumerate(canvas.plan.segments):
+        if isinstance(segment, Slot):
+            allowed = torch.zeros(vocab_size, dtype=torch.bool)
+            allowed[sorted(i for i in table.allowed_ids(segment.constraint) if i < vocab_size)] = (
+                True
+            )
+            positions = canvas.segment_positions(index)
+            for position in positions:
+                mask[position] = allowed
+            for position in positions[: segment.min_tokens]:
+                mask[position, table.specials.filler_id] = False  # never shorter than this
+        elif (
+            isinstance(segment, Free) and segment.seed and not PARAGRAPH_BREAK.search(segment.seed)
+        ):
+            marks = paragraph_constraint(segment.seed)
+            mask[list(canvas.segment_positions(index))] &= allowed_row(table, marks, vocab_size)
+        elif isinstance(segment, Free) and not segment.seed:
+            marks = draft_constraint(canvas.plan.before, canvas.plan.after)
+            mask[list(canvas.segment_positions(index))] &= allowed_row(table, marks, vocab_size)
+    if opens_without_space(canvas):
+        mask[0, table.starting_with_whitespace()] = False
+    return mask
+
+
+def opens_without_space(canvas: Canvas) -> bool:
+    """Whether the canvas's first position may not start with whitespace: it is free text, and
+    the text it replaces started without one (a rewrite), or the text before it ends in
+    whitespace or is empty (a draft). Rewrites of a paragraph came back as " We can't take
+    your order", a space after the blank line that a user would have to find and delete."""
+    segments = canvas.plan.segments
+    if not len(canvas) or not segments or not isinstance(segments[0], Free):
+        return False
+    if segments[0].seed:
+        return not segments[0].seed[0].isspace()
+    before = canvas.plan.before
+    return not before or before[-1].isspace()
+
+
+def draft_constraint(before: str, after: str) -> ExcludingConstraint:
+    """What a draft may not use: markup the text around it does not use.
+
+    Drafts after plain prose turned into Markdown tables, headings and JSON (the adapter's
+    training data holds all three): a draft gets no pipe, brace or hash unless the document's
+    text in the model's window already has one. Backticks, brackets and angle brackets stay:
+    prose about code quotes ``def`` and ``<a>`` (banning them cost three cloze answers).
+    """
+    around = before[-DRAFT_CONTEXT_CHARS:] + after[:DRAFT_CONTEXT_CHARS]
+    return ExcludingConstraint("draft", DRAFT_MARKS - set(around))
+
+
+def paragraph_constraint(seed: str) -> ExcludingConstraint:
+    """What a rewritten single paragraph may not use: whatever would break it into structure.
+
+    A paragraph rewritten at a 135M model's scale came back as headings, code fences and table
+    pipes; a paragraph that had no line break gets none (the constraint's control-character rule
+    bans newlines), nor a backtick, pipe, bracket, brace, angle bracket, hash, asterisk or tilde
+    unless it already had one, nor a digit its free text did not hold (numbers a user keeps
+    exact are usually locked, and a lock is not part of ``seed``). A hard-wrapped paragraph
+    (line breaks, no blank line) is still one paragraph: it keeps newlines but gets the same
+    marks banned (its rewrite in the README's screenshot opened a "## Design" heading).
+    """
+    marks = (STRUCTURE_MARKS | DIGITS) - set(seed)
+    return ExcludingConstraint("paragraph", frozenset(marks), breaks="\n" in seed)
+
+
+def allowed_row(
+    table: TokenTable, constraint: ExcludingConstraint, vocab_size: int
+) -> torch.Tensor:
+    """One vocabulary row of ``constraint``'s allowed set (cached per tokenizer by the table)."""
+    allowed = table.allowed_ids(constraint)
+    mask = torch.zeros(vocab_size, dtype=torch.bool)
+    mask[sorted(i for i in allowed if i < vocab_size)] = True
+    return mask
+
+
+def constraint_bias(mask: torch.Tensor, dtype: torch.dtype = torch.float32) -> torch.Tensor:
+    """Additive logit bias from an allowed mask: 0 where allowed, ``BANNED`` elsewhere."""
+    return torch.where(mask, 0.0, BANNED).to(dtype)

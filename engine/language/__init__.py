@@ -1,0 +1,1 @@
+"""Language knowledge, one folder per language."""

@@ -1,0 +1,1 @@
+"""English: rules (morphology) and data files."""

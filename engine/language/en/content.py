@@ -1,0 +1,33 @@
+"""Content words: the one definition of which words say what a text is about.
+
+A word of :data:`CONTENT_LETTERS` letters or more that is not a function word, a hedge, a light
+connective or one of the other topic-free words of ``data/content.json`` ("should", "there",
+"because"). Shorter words are mostly function words ("the", "was", "its"): changing one is no new
+content. The reread pass uses it to tell a rewrite that says other things from one that says
+the same things better, and verified drafts to tell a topic word said again from "the".
+"""
+
+from __future__ import annotations
+
+import re
+
+from engine.language.en.data import word_set
+from engine.language.en.drops import FUNCTION, HEDGES, LIGHT
+
+CONTENT_LETTERS = 4
+# Longer words that say nothing of the topic: swapping "should" for "would" is no new content.
+NOT_CONTENT = FUNCTION | HEDGES | LIGHT | word_set("content.json", "not_content")
+WORD = re.compile(r"[a-z']+")
+
+
+def content_words(text: str) -> set[str]:
+    """Lower-cased words of :data:`CONTENT_LETTERS` letters or more, topic-free words aside."""
+    found = {w for w in WORD.findall(text.lower()) if len(w) >= CONTENT_LETTERS}
+    return found - NOT_CONTENT
+
+
+def replaces_content(was: str, now: str) -> bool:
+    """Whether ``now`` says other content words where ``was`` had some: it loses a content word
+    and gains another."""
+    lost, gained = content_words(was) - content_words(now), content_words(now) - content_words(was)
+    return bool(lost and gained)

@@ -1,0 +1,1 @@
+"""Models: the registry, loading, the embedded default and its adapter."""

@@ -1,0 +1,156 @@
+"""The model checking its own rewrite: a changed run stays only where it reads at least as well.
+
+A rewrite renoises part of the paragraph and the model writes those positions again. The
+embedded model fills them less fluently than its base wrote the original ("we'll get let you
+know the report"), so most of what a polish changed made the paragraph worse, and the user had
+to find and reject each such hunk in the diff. Yet the same model, reading causally (as it
+reads the text before its canvas), is as good a judge of fluency as its base
+(:mod:`engine.backends.masked.reader`). So before a rewrite is offered, each run of changed
+words is read twice, as written and put back as it was, and it stays only if the total NLL of
+the run and the few tokens after it is no higher as written. A change that fixes something
+("The guide were" → "The guide was") reads better and stays; one that breaks a sentence goes.
+Runs fewer than :data:`READ_AFTER` positions apart are judged as one stretch
+(:func:`hunks`), since each is read with the other's words around it.
+
+Text a rewrite adds in its extra room is a change like any other and is read out the same
+way: it stays only where the paragraph reads better with it (the model otherwise ended
+paragraphs with "We're" or " Answer:"). Drafts are not checked: all of a draft is new.
+Locked positions never change, so they split runs.
+
+A run that puts other content words where the user's stood is put back however it reads
+(:func:`replaces_content`): the model read "None, if the product is unused ..." as more fluent
+than "Returns, if the product is unused ...", and "sent it to the office" as more fluent than
+"to the manager". Fluency cannot tell a better word from another meaning; a rewrite may drop a
+word or change its form (:mod:`engine.passes.proofread` does that before the canvas), not say
+something else. At strength 1 (the "rewrite" preset) the passage is renoised whole because new
+words are what the user asked for, so there the check judges by fluency alone.
+
+Pure functions over ids and a reader, so tests can pin them down without a model.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+
+from engine.backends.base import Reader
+from engine.core.canvas import Canvas, Kind, context_ids
+from engine.core.protocol import EditMode
+from engine.language.en.content import replaces_content
+from engine.passes.base import Pass, PassContext, Settled
+
+# Tokens after a run that are read with it: a change shows its cost in how the text goes on.
+READ_AFTER = 4
+
+
+def changed_runs(canvas: Canvas, ids: Sequence[int], filler: int) -> list[range]:
+    """Maximal runs of free positions that hold something other than before the rewrite: their
+    seed token, or nothing (the filler) in the room past the seed."""
+    runs: list[range] = []
+    start: int | None = None
+    for i in range(len(canvas) + 1):
+        changed = (
+            i < len(canvas) and canvas.kinds[i] is Kind.FREE and ids[i] != _was(canvas, i, filler)
+        )
+        if changed and start is None:
+            start = i
+        elif not changed and start is not None:
+            runs.append(range(start, i))
+            start = None
+    return runs
+
+
+def hunks(runs: Sequence[range], gap: int = READ_AFTER) -> list[range]:
+    """Runs closer than ``gap`` positions merged into one stretch, judged whole.
+
+    Changes that close read each other: "which is what happened on Monday to" became "and then
+    what happens on Monday is", three runs each reading better than putting it back alone
+    among the other two, while the whole read worse than the original. Within a stretch the
+    unchanged positions are put back as they already are."""
+    merged: list[range] = []
+    for run in runs:
+        if merged and run.start - merged[-1].stop < gap:
+            merged[-1] = range(merged[-1].start, run.stop)
+        else:
+            merged.append(run)
+    return merged
+
+
+def reread(
+    canvas: Canvas,
+    ids: Sequence[int],
+    filler: int,
+    reader: Reader,
+    context: list[int],
+    after: list[int],
+    decode: Callable[[Sequence[int]], str] | None = None,
+) -> list[int]:
+    """``ids`` with every changed run the model reads as less fluent put back as it was, and,
+    given ``decode``, every run that replaces the user's content words.
+
+    ``context`` and ``after`` are the tokens around the canvas; the text read is the canvas
+    without its filler, then ``after`` (a run at the end is read leading into it).
+    """
+    runs = hunks(changed_runs(canvas, ids, filler))
+    if not runs:
+        return list(ids)
+    visible = [i for i, token in enumerate(ids) if token != filler]
+    tokens = [ids[i] for i in visible] + list(after)
+    variants, spans = [], []
+    for run in runs:
+        at = _first_at_or_after(visible, run.start, len(visible))
+        stop = _first_at_or_after(visible, run.stop, len(visible))
+        tail = tokens[stop : stop + READ_AFTER]
+        original = [canvas.seed_ids[i] for i in run if canvas.seeded[i]]
+        variants.append((at, original + tail))
+        spans.append((at, stop + len(tail)))
+    written, put_back = reader.read(context, tokens, variants)
+    out = list(ids)
+    for run, (at, stop), nlls in zip(runs, spans, put_back, strict=True):
+        was = [_was(canvas, i, filler) for i in run]
+        other = decode is not None and replaces_content(
+            decode([t for t in was if t != filler]),
+            decode([ids[i] for i in run if ids[i] != filler]),
+        )
+        if other or sum(written[at:stop]) > sum(nlls):
+            for i, token in zip(run, was, strict=True):
+                out[i] = token
+    return out
+
+
+def _was(canvas: Canvas, position: int, filler: int) -> int:
+    """What a free position held before the rewrite: its seed token, or nothing (the filler)."""
+    return canvas.seed_ids[position] if canvas.seeded[position] else filler
+
+
+def _first_at_or_after(visible: Sequence[int], position: int, default: int) -> int:
+    """Index into the filler-free text of the first visible position at or after ``position``."""
+    return next((k for k, i in enumerate(visible) if i >= position), default)
+
+
+# Enough characters of the text after a rewrite for the few tokens its last run is read into.
+AFTER_READ_CHARS = 64
+
+
+class Reread(Pass):
+    """After the last step of a rewrite: each changed run stays only where the model, reading
+    causally, finds it at least as fluent as the original (and, below strength 1, where it
+    says no other content words); the rest is put back."""
+
+    name = "reread"
+
+    def after(self, settled: Settled, ctx: PassContext) -> Settled:
+        canvas, last = settled.canvas, settled.last
+        if ctx.reader is None or canvas.plan.mode is not EditMode.REWRITE:
+            return settled
+        plan, table, filler = canvas.plan, ctx.table, ctx.table.specials.filler_id
+        after = table.encode(plan.after[:AFTER_READ_CHARS])[:READ_AFTER]
+        context = context_ids(plan, [], table)
+        # At strength 1 the passage is renoised whole: new words are what the user asked for.
+        decode = table.decode if ctx.settings.strength < 1.0 else None
+        ids = reread(canvas, last.ids, filler, ctx.reader, context, after, decode)
+        if ids == last.ids:
+            return settled
+        put_back = len(changed_runs(canvas, last.ids, filler)) - len(
+            changed_runs(canvas, ids, filler)
+        )
+        return settled.with_ids(ids, put_back)

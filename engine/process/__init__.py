@@ -1,0 +1,1 @@
+"""The worker process, its client and what travels between them."""

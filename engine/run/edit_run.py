@@ -1,0 +1,41 @@
+"""One edit, start to finish: request → plan → the denoising pipeline → proposal.
+
+:func:`run_edit` is a generator: every yield is an event (:class:`Frame`, then a
+:class:`Proposal` or :class:`Cancelled`); cancel is a predicate checked before every denoising
+step; errors propagate to the caller, which reports them as ``Failed``. The same generator
+serves the worker process, the in-process test worker and the headless CLI. The steps
+themselves are :func:`engine.run.pipeline.denoise_plan`, which structured fills share.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Iterator
+
+from engine.backends.base import Backend
+from engine.core.plan import plan_edit
+from engine.core.protocol import Cancelled, Edit, Frame, Proposal
+from engine.run.pipeline import RunContext, denoise_plan, make_metrics, never
+
+EditEvent = Frame | Proposal | Cancelled
+
+
+def run_edit(
+    backend: Backend,
+    edit: Edit,
+    cancelled: Callable[[], bool] = never,
+    clock: Callable[[], float] = time.perf_counter,
+) -> Iterator[EditEvent]:
+    """Run one edit, yielding frames, then exactly one ``Proposal`` or ``Cancelled``."""
+    run = RunContext.starting(edit.request_id, cancelled, clock)
+    plan = plan_edit(edit)
+    done = yield from denoise_plan(backend, plan, edit.settings, edit.text, run)
+    if done is None:
+        yield Cancelled(edit.request_id)
+        return
+    metrics = make_metrics(
+        done.first_frame_s, run.elapsed(), done.forwards, done.generated, done.churn, done.put_back
+    )
+    yield Proposal(
+        edit.request_id, edit.target, done.text, done.segments, plan.locked_texts, metrics
+    )

@@ -1,0 +1,229 @@
+"""The one denoising pipeline: a plan and a run context in, frames and a checked result out.
+
+:func:`denoise_plan` is every request's middle: plan → canvas → backend steps → frames →
+assembly and the invariant check. An edit (:mod:`engine.run.edit_run`) calls it once; a structured
+fill (:mod:`engine.structured.slots`) once per round. It is a generator in the style of
+superqt's GeneratorWorker: each yield is a :class:`Frame`, and its return value is the
+:class:`Denoised` result, or ``None`` when the run was cancelled (checked before every step).
+:func:`make_metrics` is the one place a request's :class:`Metrics` are built.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Generator
+from contextlib import closing
+from dataclasses import dataclass, field
+
+from engine.backends.base import Backend, StepResult, locked_states
+from engine.core.canvas import Canvas, assemble, build_canvas, check_proposal
+from engine.core.config import SamplerSettings
+from engine.core.plan import EditPlan
+from engine.core.protocol import Frame, Metrics, SegmentText, TokenState, TokenView
+from engine.core.tokens import TokenTable
+from engine.intent import read_intent
+from engine.passes.base import PassContext, Settled, never
+from engine.passes.order import passes_for
+
+__all__ = ["Denoised", "RunContext", "denoise_plan", "make_metrics", "never"]
+
+
+@dataclass(frozen=True)
+class RunContext:
+    """What a request's runs share: its id, the cancel predicate, the clock and its start."""
+
+    request_id: int
+    cancelled: Callable[[], bool] = never
+    clock: Callable[[], float] = time.perf_counter
+    started: float = field(default=0.0)
+
+    @classmethod
+    def starting(
+        cls,
+        request_id: int,
+        cancelled: Callable[[], bool] = never,
+        clock: Callable[[], float] = time.perf_counter,
+    ) -> RunContext:
+        """A context whose clock starts now."""
+        return cls(request_id, cancelled, clock, clock())
+
+    def elapsed(self) -> float:
+        return self.clock() - self.started
+
+
+@dataclass(frozen=True)
+class Denoised:
+    """One settled canvas: its last step, the assembled (checked) segments and what it cost."""
+
+    canvas: Canvas
+    last: StepResult
+    segments: tuple[SegmentText, ...]
+    text: str  # the document with the target replaced, as ``check_proposal`` verified it
+    first_frame_s: float
+    churn: float
+    generated: int  # generated positions that hold content (not the filler)
+    settled_at: dict[int, int]  # canvas position → the forward at which it first settled
+    reads: int = 0  # forwards outside the denoising steps (pricing cuts, the self-check)
+    put_back: int = 0  # changed runs the self-check put back as they were
+
+    @property
+    def forwards(self) -> int:
+        """Every forward the request cost: its denoising steps and the passage reads."""
+        return self.last.forwards + self.reads
+
+
+class DraftTracker:
+    """Turns step results into frames holding only changed positions, and measures churn."""
+
+    def __init__(self, request_id: int, canvas: Canvas, table: TokenTable) -> None:
+        self.request_id = request_id
+        self.table = table
+        self.shown: list[tuple[int, TokenState] | None] = [None] * len(canvas)
+        self.provisional_shown: list[tuple[int, int]] = []  # (position, token) pairs displayed
+        self.settled_at: dict[int, int] = {}
+
+    def frame(self, result: StepResult, elapsed_s: float) -> Frame:
+        updates = []
+        for i, (token, state) in enumerate(zip(result.draft_ids, result.states, strict=True)):
+            if self.shown[i] == (token, state):
+                continue
+            self.shown[i] = (token, state)
+            if state is TokenState.PROVISIONAL:
+                self.provisional_shown.append((i, token))
+            elif state is TokenState.SETTLED:
+                self.settled_at.setdefault(i, result.forwards)
+            conf = float(result.confidence[i])
+            updates.append(TokenView(i, self.table.text(token), state, conf))
+        return Frame(
+            self.request_id,
+            result.forwards,
+            result.max_steps,
+            len(self.shown),
+            tuple(updates),
+            result.forwards,
+            elapsed_s,
+        )
+
+    def churn(self, final_ids: list[int]) -> float:
+        if not self.provisional_shown:
+            return 0.0
+        changed = sum(1 for pos, token in self.provisional_shown if final_ids[pos] != token)
+        return changed / len(self.provisional_shown)
+
+
+def initial_step(canvas: Canvas, max_steps: int) -> StepResult:
+    """Step 0: locked text in place, every generated position still noise."""
+    ids = list(canvas.seed_ids)
+    return StepResult(max_steps, ids, ids, locked_states(canvas), [0.0] * len(ids), 0)
+
+
+def denoise_plan(
+    backend: Backend,
+    plan: EditPlan,
+    settings: SamplerSettings,
+    document: str,
+    run: RunContext,
+) -> Generator[Frame, None, Denoised | None]:
+    """Settle ``plan`` over ``document``: a frame per step, then the checked result.
+
+    The plan goes through its passes (:func:`engine.passes.order.passes_for`) before the canvas
+    and after the last step. Returns ``None`` when cancelled, so the caller can end with
+    ``Cancelled``.
+    """
+    table, reader = backend.table, backend.reader()
+    reads_before = reader.forwards if reader is not None else 0
+    ctx = PassContext(table, settings, read_intent(plan.instruction), reader, run.cancelled)
+    passes = passes_for(plan, settings)
+    for step in passes:
+        plan = step.before(plan, ctx)
+    cut = next((c for c in (p.seed_cut(ctx) for p in passes) if c is not None), None)
+    canvas = build_canvas(plan, table, settings, backend.max_canvas_tokens, cut)
+    tracker = DraftTracker(run.request_id, canvas, table)
+    yield tracker.frame(initial_step(canvas, settings.steps), run.elapsed())
+    first_frame_s = run.elapsed()
+    last = yield from step_frames(backend, canvas, tracker, settings, run)
+    if last is None:
+        return None
+    settled = Settled(canvas, last)
+    for step in passes:
+        settled = step.after(settled, ctx)
+    if settled.last is not last:
+        yield tracker.frame(settled.last, run.elapsed())
+    reads = reader.forwards - reads_before if reader is not None else 0
+    return finished(settled, document, table, tracker, first_frame_s, reads)
+
+
+def finished(
+    settled: Settled,
+    document: str,
+    table: TokenTable,
+    tracker: DraftTracker,
+    first_frame_s: float,
+    reads: int,
+) -> Denoised:
+    """Assembly and the invariant check: the settled canvas as a checked :class:`Denoised`."""
+    canvas, last = settled.canvas, settled.last
+    segments = assemble(canvas, last.ids, table)
+    text = check_proposal(canvas.plan, segments, document, forbidden_texts(table))
+    filler = table.specials.filler_id
+    generated = sum(1 for i in canvas.generated_positions() if last.ids[i] != filler)
+    return Denoised(
+        canvas, last, segments, text, first_frame_s, tracker.churn(last.ids), generated,
+        tracker.settled_at, reads, settled.put_back,
+    )  # fmt: skip
+
+
+def step_frames(
+    backend: Backend,
+    canvas: Canvas,
+    tracker: DraftTracker,
+    settings: SamplerSettings,
+    run: RunContext,
+) -> Generator[Frame, None, StepResult | None]:
+    """Pull the backend's steps one at a time, cancel checked before each; the last step.
+
+    Closing this generator (an abandoned run) closes the backend's, whose ``finally`` cleans up.
+    """
+    last: StepResult | None = None
+    with closing(backend.denoise(canvas, settings)) as steps:
+        while True:
+            if run.cancelled():
+                return None
+            result = next(steps, None)
+            if result is None:
+                break
+            last = result
+            yield tracker.frame(result, run.elapsed())
+    return last if last is not None else initial_step(canvas, settings.steps)
+
+
+def make_metrics(
+    first_frame_s: float,
+    settle_s: float,
+    forwards: int,
+    generated: int,
+    churn: float,
+    put_back: int = 0,
+) -> Metrics:
+    """A request's metrics (DESIGN §9); a step is one forward, so ``steps`` counts forwards."""
+    return Metrics(
+        time_to_first_frame_s=first_frame_s,
+        time_to_settle_s=settle_s,
+        steps=forwards,
+        forwards=forwards,
+        tokens_generated=generated,
+        tokens_per_forward=generated / max(forwards, 1),
+        churn=churn,
+        tokens_per_second=generated / max(settle_s, 1e-9),
+        put_back=put_back,
+    )
+
+
+def forbidden_texts(table: TokenTable) -> list[str]:
+    """Texts whose appearance in generated text means a special token leaked."""
+    specials = table.specials
+    ids = [specials.filler_id, *(i for i in (specials.mask_id,) if i is not None)]
+    texts = [str(table.tokenizer.convert_ids_to_tokens(i)) for i in ids]
+    # Only texts that look like markup tokens are a sign of a leak; a byte-level filler such as
+    # "!" would also be legitimate prose.
+    return [t for t in texts if len(t) > 2 and t.startswith("<") and t.endswith(">")]

@@ -1,0 +1,1 @@
+"""Tools run by make (benchmarks, the quality suite, the adaptation recipe); not shipped."""

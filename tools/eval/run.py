@@ -1,0 +1,86 @@
+"""Load both systems once and run the chosen tasks: the suite's composition root.
+
+The diffusion side is the registry's embedded model (adapter merged), the window's default
+settings unless ``--set`` changes them; the AR side and the judge are the base causal model
+from the same converted folder. Both run on one torch thread, as the worker does.
+"""
+
+from __future__ import annotations
+
+import platform
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from tools.eval.cases import Cases
+from tools.eval.systems import Autoregressive, Diffusion
+from tools.eval.tasks import Judge, cloze_task, draft_task, rewrite_task
+
+
+def load_systems(
+    changes: dict[str, Any], adapter: Path | None = None
+) -> tuple[Diffusion, Autoregressive, Any]:
+    from transformers import AutoTokenizer, LlamaForCausalLM
+
+    from engine.core.config import SamplerSettings
+    from engine.core.protocol import LoadModel
+    from engine.models import embedded
+    from engine.models.loading import load
+    from engine.process.runtime import configure_threads
+
+    configure_threads()
+    if adapter is not None:  # a candidate from tools.adapt, measured before it is shipped
+        embedded.ADAPTER_DIR = adapter.resolve()
+    loaded = load(LoadModel("embedded", device="cpu"), lambda _: None)
+    backend = loaded.backend
+    dtype = next(backend.model.parameters()).dtype
+    folder = embedded.converted_folder()
+    causal = LlamaForCausalLM.from_pretrained(folder, dtype=dtype).eval()
+    tokenizer = AutoTokenizer.from_pretrained(folder)
+    specials = backend.table.specials
+    start = specials.bos_id if specials.bos_id is not None else min(specials.eos_ids)
+    ar = Autoregressive(causal, tokenizer, start)
+    return Diffusion(backend, SamplerSettings(**changes)), ar, loaded
+
+
+def run_suite(
+    cases: Cases,
+    tasks: list[str],
+    changes: dict[str, Any],
+    limit: int,
+    adapter: Path | None = None,
+    done: Callable[[dict[str, Any]], None] = lambda _results: None,
+) -> dict[str, Any]:
+    """Every chosen task in turn; ``done`` gets the results so far after each (a long run that
+    fails late still leaves what it measured)."""
+    diffusion, ar, loaded = load_systems(changes, adapter)
+    systems = {"diffusion": diffusion, "autoregressive": ar}
+    judge = Judge(ar.model, ar.encode, ar.start_id)
+    cut = (lambda items: items[:limit]) if limit else (lambda items: items)
+    results: dict[str, Any] = {
+        "meta": {
+            "model": loaded.info.display_name,
+            "settings": diffusion.settings.__dict__,
+            "machine": f"{platform.processor() or platform.machine()}, {platform.python_version()}",
+            "limit": limit,
+            "adapter": str(adapter or "shipped"),
+        },
+        "tasks": {},
+    }
+    runners: dict[str, Callable[[], dict[str, Any]]] = {
+        "cloze": lambda: cloze_task(cut(cases.cloze), systems, ar.encode),
+        "draft": lambda: draft_task(cut(cases.drafts), systems, judge),
+        "rewrite": lambda: rewrite_task(cut(cases.rewrites), systems, judge),
+        "structured": lambda: structured(diffusion.backend, ar, diffusion.settings),
+    }
+    for name, run in runners.items():
+        if name in tasks:
+            results["tasks"][name] = run()
+            done(results)
+    return results
+
+
+def structured(backend: Any, ar: Autoregressive, settings: Any) -> dict[str, Any]:
+    from tools.eval.structured import structured_task
+
+    return structured_task(backend, ar, settings)

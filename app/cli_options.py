@@ -11,7 +11,13 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from engine.core.config import PRESETS, SamplerSettings, setting_fields
+from engine.core.config import (
+    LEGACY_SWITCHES,
+    PRESETS,
+    SamplerSettings,
+    setting_fields,
+    settings_from_values,
+)
 from engine.core.protocol import LoadProgress
 
 
@@ -27,7 +33,12 @@ def add_engine_options(parser: argparse.ArgumentParser) -> None:
     group = parser.add_argument_group("sampler settings")
     for name, default, help_text in setting_fields():
         flag = "--" + name.replace("_", "-")
-        if isinstance(default, bool):
+        if isinstance(default, tuple):
+            group.add_argument(
+                flag, dest=name, type=comma_list, default=None,
+                help=f"{help_text} (comma-separated; default: {','.join(default)})",
+            )  # fmt: skip
+        elif isinstance(default, bool):
             group.add_argument(
                 flag,
                 dest=name,
@@ -41,13 +52,25 @@ def add_engine_options(parser: argparse.ArgumentParser) -> None:
                 flag, dest=name, type=kind, default=None, help=f"{help_text} (default: {default})"
             )
 
+    for switch, pass_name in LEGACY_SWITCHES.items():  # the switches the passes list replaced
+        group.add_argument(
+            "--" + switch.replace("_", "-"), dest=switch, default=None,
+            action=argparse.BooleanOptionalAction,
+            help=f"run the {pass_name} pass or not (same as editing --passes)",
+        )  # fmt: skip
+
+
+def comma_list(text: str) -> tuple[str, ...]:
+    """``"a,b"`` as ``("a", "b")`` (an empty string: none)."""
+    return tuple(part.strip() for part in text.split(",") if part.strip())
+
 
 def settings_from(args: argparse.Namespace) -> SamplerSettings:
     values: dict[str, Any] = dict(PRESETS[args.quality]) if args.quality else {}
-    for name, _, _ in setting_fields():
+    for name in [n for n, _, _ in setting_fields()] + list(LEGACY_SWITCHES):
         if getattr(args, name, None) is not None:
             values[name] = getattr(args, name)
-    return SamplerSettings(**values)
+    return settings_from_values(values)
 
 
 def report_load(progress: LoadProgress) -> None:

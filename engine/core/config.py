@@ -170,5 +170,9 @@ def settings_from_values(values: dict[str, Any]) -> SamplerSettings:
             passes.append(name)
         elif not on and name in passes:
             passes.remove(name)
-    values["passes"] = tuple(n for n in PASS_NAMES if n in passes)
+    # In the order they run; an unknown name stays, for the settings' own check to refuse.
+    values["passes"] = (
+        *(n for n in PASS_NAMES if n in passes),
+        *(n for n in passes if n not in PASS_NAMES),
+    )
     return SamplerSettings(**values)

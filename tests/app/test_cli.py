@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import argparse
 import json
 from pathlib import Path
 
@@ -252,3 +253,17 @@ def test_write_keeps_the_bom_and_crlf_outside_the_range(
     assert path.read_bytes() == (before + text + after).encode("utf-8")
     assert path.read_bytes().startswith(b"\xef\xbb\xbf# Notes\r\n\r\n")
     assert path.read_bytes().endswith(b"\r\n\r\nEnd.\nmixed\r\n")
+
+
+def test_the_old_pass_switches_and_the_passes_list_are_both_flags() -> None:
+    from app.cli_options import add_engine_options, settings_from
+
+    parser = argparse.ArgumentParser()
+    add_engine_options(parser)
+    assert settings_from(parser.parse_args([])).passes == ("proofread", "shorten", "reread")
+    old = settings_from(parser.parse_args(["--no-proofread", "--no-self-check"]))
+    assert old.passes == ("shorten",)
+    listed = settings_from(parser.parse_args(["--passes", "reread,proofread"]))
+    assert listed.passes == ("proofread", "reread")  # always in the order they run
+    with pytest.raises(ValueError, match="unknown passes"):
+        settings_from(parser.parse_args(["--passes", "poetry"]))

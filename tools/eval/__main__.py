@@ -20,15 +20,16 @@ TASKS = ("cloze", "draft", "rewrite", "structured")
 
 
 def parse_settings(pairs: list[str]) -> dict[str, Any]:
-    from engine.core.config import SamplerSettings
+    from engine.core.config import LEGACY_SWITCHES, SamplerSettings
 
-    types = {f.name: f.type for f in fields(SamplerSettings)}
+    types = {f.name: f.type for f in fields(SamplerSettings)} | dict.fromkeys(LEGACY_SWITCHES)
     changes: dict[str, Any] = {}
     for pair in pairs:
         key, _, raw = pair.partition("=")
         if key not in types:
             raise SystemExit(f"Unknown setting {key!r}; settings: {', '.join(types)}")
-        changes[key] = None if raw == "none" else json.loads(raw)
+        value = None if raw == "none" else json.loads(raw)
+        changes[key] = tuple(value) if isinstance(value, list) else value
     return changes
 
 

@@ -22,7 +22,7 @@ def load_systems(
 ) -> tuple[Diffusion, Autoregressive, Any]:
     from transformers import AutoTokenizer, LlamaForCausalLM
 
-    from engine.core.config import SamplerSettings
+    from engine.core.config import settings_from_values
     from engine.core.protocol import LoadModel
     from engine.models import embedded
     from engine.models.loading import load
@@ -40,7 +40,7 @@ def load_systems(
     specials = backend.table.specials
     start = specials.bos_id if specials.bos_id is not None else min(specials.eos_ids)
     ar = Autoregressive(causal, tokenizer, start)
-    return Diffusion(backend, SamplerSettings(**changes)), ar, loaded
+    return Diffusion(backend, settings_from_values(changes)), ar, loaded
 
 
 def run_suite(

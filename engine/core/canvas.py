@@ -108,7 +108,6 @@ def build_canvas(
     """
     parts = CanvasParts()
     texts = encoded_texts(plan.segments)
-    filler = table.specials.filler_id
     for index, segment in enumerate(plan.segments):
         original = table.encode(texts[index])
         if isinstance(segment, Locked):
@@ -122,13 +121,8 @@ def build_canvas(
             context = context_ids(plan, parts.seed, table)
             following = following_ids(plan, texts[index + 1 :], table)
             original, kept = cut(original, budget, context, following)
-        kept = kept[:budget]
-        ids = [original[i] for i in kept]
-        pad = budget - len(ids)
         kind = Kind.SLOT if isinstance(segment, Slot) else Kind.FREE
-        flags = [True] * len(ids) + [False] * pad
-        joins = join_flags(kept) + [False] * pad
-        parts.add(index, ids + [filler] * pad, [kind] * budget, flags, joins)
+        parts.add_generated(index, original, kept[:budget], budget, kind, table.specials.filler_id)
     if len(parts.seed) > max_tokens:
         raise BadRequest(
             f"The selection is too long for this model: it needs {len(parts.seed)} tokens and the "
@@ -161,6 +155,17 @@ class CanvasParts:
         self.segment_of += [segment] * len(ids)
         self.seeded += seeded
         self.joins += joins if joins is not None else [False] * len(ids)
+
+    def add_generated(
+        self, segment: int, original: list[int], kept: list[int], budget: int, kind: Kind,
+        filler: int,
+    ) -> None:  # fmt: skip
+        """Append a free or slot segment: the kept seed tokens, then filler up to its budget."""
+        ids = [original[i] for i in kept]
+        pad = budget - len(ids)
+        flags = [True] * len(ids) + [False] * pad
+        joins = join_flags(kept) + [False] * pad
+        self.add(segment, ids + [filler] * pad, [kind] * budget, flags, joins)
 
     def canvas(self, plan: EditPlan) -> Canvas:
         joins = tuple(self.joins) if any(self.joins) else ()

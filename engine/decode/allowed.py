@@ -14,7 +14,7 @@ import re
 import torch
 
 from engine.core.canvas import Canvas, Kind
-from engine.core.plan import ExcludingConstraint, Free, Slot
+from engine.core.plan import Constraint, ExcludingConstraint, Free, Locked, Slot
 from engine.core.tokens import TokenTable
 
 # Finite, so a fully banned row can never turn softmax into NaN, yet far beyond any real logit.
@@ -39,44 +39,46 @@ def allowed_mask(canvas: Canvas, table: TokenTable, vocab_size: int) -> torch.Te
     specials and control characters (the filler stays allowed so a segment can end early);
     slots their constraint's set, without the filler in their first ``min_tokens`` positions.
     """
-    mask = torch.ones(len(canvas), vocab_size, dtype=torch.bool)
-    banned = torch.tensor(
-        sorted(i for i in table.specials.banned if i < vocab_size), dtype=torch.long
-    )
-    if banned.numel():
-        mask[:, banned] = False
-    mask[:, len(table.tokenizer) :] = False  # padding rows of the embedding decode to nothing
-    control = torch.tensor(
-        sorted(i for i in table.control_ids() if i < vocab_size), dtype=torch.long
-    )
-    if control.numel():
-        mask[:, control] = False
+    mask = base_mask(len(canvas), table, vocab_size)
     for position, kind in enumerate(canvas.kinds):
         if kind is Kind.LOCKED:
             mask[position] = False
             mask[position, canvas.seed_ids[position]] = True
     for index, segment in enumerate(canvas.plan.segments):
+        positions = list(canvas.segment_positions(index)) if not isinstance(segment, Locked) else []
         if isinstance(segment, Slot):
-            allowed = torch.zeros(vocab_size, dtype=torch.bool)
-            allowed[sorted(i for i in table.allowed_ids(segment.constraint) if i < vocab_size)] = (
-                True
-            )
-            positions = canvas.segment_positions(index)
-            for position in positions:
-                mask[position] = allowed
+            mask[positions] = allowed_row(table, segment.constraint, vocab_size)
             for position in positions[: segment.min_tokens]:
                 mask[position, table.specials.filler_id] = False  # never shorter than this
-        elif (
-            isinstance(segment, Free) and segment.seed and not PARAGRAPH_BREAK.search(segment.seed)
-        ):
-            marks = paragraph_constraint(segment.seed)
-            mask[list(canvas.segment_positions(index))] &= allowed_row(table, marks, vocab_size)
-        elif isinstance(segment, Free) and not segment.seed:
-            marks = draft_constraint(canvas.plan.before, canvas.plan.after)
-            mask[list(canvas.segment_positions(index))] &= allowed_row(table, marks, vocab_size)
+        elif isinstance(segment, Free):
+            marks = free_constraint(segment, canvas.plan.before, canvas.plan.after)
+            if marks is not None:
+                mask[positions] &= allowed_row(table, marks, vocab_size)
     if opens_without_space(canvas):
         mask[0, table.starting_with_whitespace()] = False
     return mask
+
+
+def base_mask(positions: int, table: TokenTable, vocab_size: int) -> torch.Tensor:
+    """Every position's mask before its segment's rules: no banned special, no control
+    character, nothing past the tokenizer's own vocabulary (padding rows decode to nothing)."""
+    mask = torch.ones(positions, vocab_size, dtype=torch.bool)
+    for ids in (table.specials.banned, table.control_ids()):
+        banned = torch.tensor(sorted(i for i in ids if i < vocab_size), dtype=torch.long)
+        if banned.numel():
+            mask[:, banned] = False
+    mask[:, len(table.tokenizer) :] = False
+    return mask
+
+
+def free_constraint(segment: Free, before: str, after: str) -> ExcludingConstraint | None:
+    """What a free segment may not use: a one-paragraph rewrite's structure marks, or a draft's
+    markup the text around it lacks; ``None`` for a passage of several paragraphs."""
+    if segment.seed and not PARAGRAPH_BREAK.search(segment.seed):
+        return paragraph_constraint(segment.seed)
+    if not segment.seed:
+        return draft_constraint(before, after)
+    return None
 
 
 def opens_without_space(canvas: Canvas) -> bool:
@@ -120,9 +122,7 @@ def paragraph_constraint(seed: str) -> ExcludingConstraint:
     return ExcludingConstraint("paragraph", frozenset(marks), breaks="\n" in seed)
 
 
-def allowed_row(
-    table: TokenTable, constraint: ExcludingConstraint, vocab_size: int
-) -> torch.Tensor:
+def allowed_row(table: TokenTable, constraint: Constraint, vocab_size: int) -> torch.Tensor:
     """One vocabulary row of ``constraint``'s allowed set (cached per tokenizer by the table)."""
     allowed = table.allowed_ids(constraint)
     mask = torch.zeros(vocab_size, dtype=torch.bool)

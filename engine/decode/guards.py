@@ -103,16 +103,27 @@ class ProseGuards:
             _, values, open_ = host
             rows = [(row, p) for row, p in enumerate(host[0]) if open_[p]]
         checked = [p for _, p in rows]
-        bans = repeat_bans(
-            checked, values, open_, self.free_list, self.filler_id, self.is_word, self.slot_list,
-            self.is_blank,
-        )  # fmt: skip
+        bans = self.repeat_bans(checked, values, open_)
         bans += [(i, t) for i, p in enumerate(checked) for t in self.echoes.get(p, ())]
         bans += self._break_bans(checked, values, open_)
         if bans:  # one indexed write, not one per ban
             at = torch.tensor([(rows[i][0], token) for i, token in bans], device=logits.device)
             logits[at[:, 0], at[:, 1]] += GUARD_BAN
         return logits
+
+    def repeat_bans(
+        self,
+        positions: list[int],
+        values: list[int],
+        open_: list[bool],
+        free: list[bool] | None = None,
+    ) -> list[tuple[int, int]]:
+        """:func:`repeat_bans` under this request's rules (``free`` may stand in for the
+        canvas's free positions: a verifier treats a value being written as free text)."""
+        return repeat_bans(
+            positions, values, open_, self.free_list if free is None else free, self.filler_id,
+            self.is_word, self.slot_list, self.is_blank,
+        )  # fmt: skip
 
     def _break_bans(
         self, checked: list[int], values: list[int], open_: list[bool]

@@ -365,17 +365,16 @@ def make_backend(model: Any, table: TokenTable, spec: ModelSpec, device: torch.d
         return GemmaBackend(model, table, device=device)
     from engine.backends.masked.backend import MaskedBackend
 
-    backend = MaskedBackend(
+    causal = spec.adapter is not None and adapter_attention(spec.adapter) == "prefix-causal"
+    return MaskedBackend(
         model,
         table,
         shifted=spec.shifted,
         force_bidirectional=spec.force_bidirectional,
         device=device,
+        causal_prefix=causal,
+        base=BaseSwitch(model, spec.adapter) if causal and spec.adapter is not None else None,
     )
-    if spec.adapter is not None and adapter_attention(spec.adapter) == "prefix-causal":
-        backend.read_prefix_causally()
-        backend.base = BaseSwitch(model, spec.adapter)
-    return backend
 
 
 def load(request: LoadModel, progress: Progress) -> LoadedModel:

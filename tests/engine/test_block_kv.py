@@ -7,7 +7,8 @@ from typing import Any
 
 import torch
 
-from engine.backends.masked.backend import MaskedBackend, prefix_causal_mask
+from engine.backends.masked.backend import MaskedBackend
+from engine.backends.masked.forward import prefix_causal_mask
 from engine.backends.masked.locked_kv import LockedKV
 from engine.backends.masked.prefix_cache import PrefixCache
 from engine.core.config import SamplerSettings
@@ -21,9 +22,9 @@ BIDIRECTIONAL = {"is_causal": False}
 
 
 def prefix_causal_backend() -> MaskedBackend:
-    made = MaskedBackend(tiny_llama(), tiny_table(), shifted=True, force_bidirectional=True)
-    made.read_prefix_causally()
-    return made
+    return MaskedBackend(
+        tiny_llama(), tiny_table(), shifted=True, force_bidirectional=True, causal_prefix=True
+    )
 
 
 def draft(backend: MaskedBackend, settings: SamplerSettings) -> tuple[Proposal, list[int]]:

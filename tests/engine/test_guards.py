@@ -273,7 +273,8 @@ def test_drafts_are_not_empty():
 
 def test_a_prefix_causal_backend_reads_the_text_before_causally():
     """Cached or not, the prefix rows cannot see the canvas, and both paths agree."""
-    from engine.backends.masked.backend import MaskedBackend, prefix_causal_mask
+    from engine.backends.masked.backend import MaskedBackend
+    from engine.backends.masked.forward import prefix_causal_mask
     from tests.helpers.tiny import tiny_llama
 
     mask = prefix_causal_mask(5, 2)[0, 0]
@@ -283,10 +284,10 @@ def test_a_prefix_causal_backend_reads_the_text_before_causally():
     edit = Edit(1, text, Span(16, 27), settings=SamplerSettings(steps=3))
     outputs = []
     for cached in (True, False):
-        backend = MaskedBackend(tiny_llama(), tiny_table(), shifted=True, force_bidirectional=True)
-        backend.read_prefix_causally()
-        if not cached:
-            backend.prefix_cache = None
+        backend = MaskedBackend(
+            tiny_llama(), tiny_table(), shifted=True, force_bidirectional=True,
+            causal_prefix=True, cache_prefix=cached,
+        )  # fmt: skip
         outputs.append(next(e for e in run_edit(backend, edit) if isinstance(e, Proposal)).text)
     assert outputs[0] == outputs[1]
 

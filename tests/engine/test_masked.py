@@ -10,9 +10,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from engine.backends.base import StepResult
-from engine.backends.masked.backend import MaskedBackend, fit_context, max_canvas
+from engine.backends.masked.backend import MaskedBackend
 from engine.backends.masked.blocks import choose_masked, plan_blocks
 from engine.backends.masked.schedule import transfer_schedule
+from engine.backends.masked.sizing import fit_context, max_canvas
 from engine.core.canvas import Canvas, Kind, build_canvas
 from engine.core.config import SamplerSettings
 from engine.core.errors import BadRequest

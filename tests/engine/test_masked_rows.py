@@ -27,7 +27,7 @@ def mixed_plan() -> EditPlan:
 
 def steps(family: str, fixed_rows: bool, **changes: object) -> list[tuple[object, ...]]:
     backend = BACKENDS[family]()
-    backend.fixed_rows = fixed_rows
+    backend.path.fixed_rows = fixed_rows
     settings = SamplerSettings(steps=9, block_length=6, seed=3).with_changes(**changes)
     canvas = build_canvas(mixed_plan(), backend.table, settings, backend.max_canvas_tokens)
     return [

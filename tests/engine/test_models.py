@@ -66,7 +66,7 @@ def test_tiny_llama_folder_loads_as_shifted_bidirectional_masked_model(tmp_path:
     loaded, progress = load_folder(folder)
     backend = loaded.backend
     assert isinstance(backend, MaskedBackend)
-    assert backend.shifted and backend.force_bidirectional
+    assert backend.shifted and backend.path.force_bidirectional
     assert loaded.info.family == "masked"
     assert loaded.info.display_name == "tiny-llama (base, not adapted)"
     assert not loaded.spec.adapted and loaded.spec.source == "folder"
@@ -84,7 +84,7 @@ def test_tiny_modernbert_folder_loads_as_unshifted_masked_model(tmp_path: Path) 
     folder = save_tiny(tmp_path / "tiny-bert", "modernbert")
     loaded, _ = load_folder(folder)
     assert isinstance(loaded.backend, MaskedBackend)
-    assert not loaded.backend.shifted and not loaded.backend.force_bidirectional
+    assert not loaded.backend.shifted and not loaded.backend.path.force_bidirectional
     assert loaded.info.display_name == "tiny-bert"  # a real masked LM: nothing to disclaim
     assert loaded.spec.adapted
     assert_same_weights(loaded.backend.model, "modernbert")
@@ -540,9 +540,8 @@ def test_embedded_model_converts_once_and_loads(embedded_loads: dict[str, object
         assert loaded.info.display_name == embedded.ADAPTED_NAME  # the shipped adapter, merged
         assert loaded.info.family == "masked" and loaded.info.parameters > 130_000_000
         backend = loaded.backend
-        assert (
-            isinstance(backend, MaskedBackend) and backend.shifted and backend.force_bidirectional
-        )
+        assert isinstance(backend, MaskedBackend) and backend.shifted
+        assert backend.path.force_bidirectional
         names = backend.table.tokenizer.convert_ids_to_tokens(
             [backend.table.specials.mask_id, backend.table.specials.filler_id]
         )

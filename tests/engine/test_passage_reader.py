@@ -100,8 +100,9 @@ def test_a_cut_row_sees_the_text_before_its_cut_and_its_own_earlier_tokens() -> 
 
 
 def test_an_adapted_causal_model_prices_a_tighter_rewrite_and_its_locks_hold() -> None:
-    backend = MaskedBackend(tiny_llama(), tiny_table(), shifted=True, force_bidirectional=True)
-    backend.read_prefix_causally()
+    backend = MaskedBackend(
+        tiny_llama(), tiny_table(), shifted=True, force_bidirectional=True, causal_prefix=True
+    )
     assert backend.passage_reader is not None
     text = "Intro. The fox really jumps over the lazy dog in Paris, and then it naps at home."
     target = Span(7, len(text))
@@ -154,8 +155,9 @@ def test_a_variant_whose_first_token_reads_far_worse_is_pruned_unread(monkeypatc
 def test_a_grammar_rewrite_is_proofread_before_it_settles_unless_turned_off(
     proofread: bool,
 ) -> None:
-    backend = MaskedBackend(tiny_llama(), tiny_table(), shifted=True, force_bidirectional=True)
-    backend.read_prefix_causally()
+    backend = MaskedBackend(
+        tiny_llama(), tiny_table(), shifted=True, force_bidirectional=True, causal_prefix=True
+    )
     text = "Intro. Yesterday we goes home and she explain it."
     settings = settings_from_values({"steps": 4, "self_check": False, "proofread": proofread})
     edit = Edit(1, text, Span(7, len(text)), (), "fix grammar", EditMode.REWRITE, settings)
@@ -179,8 +181,9 @@ def test_only_a_partial_rewrite_keeps_the_users_content_words(
 
     original_reread = reread_module.reread
     monkeypatch.setattr(reread_module, "reread", recording)
-    backend = MaskedBackend(tiny_llama(), tiny_table(), shifted=True, force_bidirectional=True)
-    backend.read_prefix_causally()
+    backend = MaskedBackend(
+        tiny_llama(), tiny_table(), shifted=True, force_bidirectional=True, causal_prefix=True
+    )
     text = "Intro. The fox jumps over the lazy dog in Paris."
     settings = SamplerSettings(steps=4, strength=strength)
     edit = Edit(1, text, Span(7, len(text)), (), "", EditMode.REWRITE, settings)

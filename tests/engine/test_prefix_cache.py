@@ -21,9 +21,9 @@ SETTINGS = SamplerSettings(steps=4, block_length=0, seed=3)
 
 
 def backend(cached: bool) -> MaskedBackend:
-    made = MaskedBackend(tiny_llama(), tiny_table(), shifted=True, force_bidirectional=True)
-    made.prefix_cache = PrefixCache() if cached else None
-    return made
+    return MaskedBackend(
+        tiny_llama(), tiny_table(), shifted=True, force_bidirectional=True, cache_prefix=cached
+    )
 
 
 def rewrite(b: MaskedBackend, text: str, phrase: str = "quick brown fox", **locks: str) -> Proposal:
@@ -50,20 +50,20 @@ def test_cached_step_equals_a_forward_whose_prefix_is_causal() -> None:
 def test_the_next_edit_reuses_the_prefix_and_matches_a_fresh_cache() -> None:
     warm = backend(cached=True)
     first = rewrite(warm, DOC)
-    encoded = warm.prefix_cache.encoded_tokens
+    encoded = warm.path.prefix_cache.encoded_tokens
     assert encoded > 0
     again = rewrite(warm, DOC)
-    assert warm.prefix_cache.encoded_tokens == encoded  # nothing re-encoded: same prefix
+    assert warm.path.prefix_cache.encoded_tokens == encoded  # nothing re-encoded: same prefix
     assert again.text == first.text == rewrite(backend(cached=True), DOC).text
 
 
 def test_a_change_early_in_the_document_invalidates_from_there_only() -> None:
     warm = backend(cached=True)
     rewrite(warm, DOC)
-    before = warm.prefix_cache.encoded_tokens
+    before = warm.path.prefix_cache.encoded_tokens
     changed = DOC.replace("Berlin", "Madrid", 1)
     result = rewrite(warm, changed)
-    assert 0 < warm.prefix_cache.encoded_tokens - before < len(warm.prefix_cache.ids)
+    assert 0 < warm.path.prefix_cache.encoded_tokens - before < len(warm.path.prefix_cache.ids)
     assert result.text == rewrite(backend(cached=True), changed).text
 
 
@@ -75,10 +75,10 @@ def test_locks_come_back_exactly_with_the_cache() -> None:
 
 
 def test_off_by_default_and_ignored_by_models_that_cannot_cache() -> None:
-    assert backend(cached=False).prefix_cache is None
+    assert backend(cached=False).path.prefix_cache is None
     plain = modernbert_backend()
-    assert not plain.can_cache_prefix
-    assert backend(cached=True).can_cache_prefix
+    assert not plain.path.can_cache_prefix
+    assert backend(cached=True).path.can_cache_prefix
 
 
 def test_common_length() -> None:

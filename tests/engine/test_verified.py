@@ -13,7 +13,7 @@ from engine.backends.masked.verified_draft import accept, propose_mask
 from engine.core.config import SamplerSettings
 from engine.core.protocol import Edit, EditMode, Proposal, Span
 from engine.decode.allowed import BANNED
-from engine.decode.guards import GUARD_BAN, repeat_bans
+from engine.decode.guards import GUARD_BAN, ProseGuards, repeat_bans
 from engine.run.edit_run import run_edit
 from tests.helpers.adapted import SEED, adapted_backend, recording, save_tiny_adapter
 from tests.helpers.tiny import tiny_llama
@@ -117,7 +117,7 @@ def test_a_content_word_said_before_is_less_likely_to_be_said_again(adapter, mon
 
 def test_a_lenient_verifier_keeps_every_guess_and_one_more(adapter, monkeypatch) -> None:
     monkeypatch.setattr(masked, "VerifiedDraft", Recording)
-    monkeypatch.setattr(verified, "repeat_bans", lambda *_args: [])  # a random model repeats
+    monkeypatch.setattr(ProseGuards, "repeat_bans", lambda *_args: [])  # a random model repeats
     monkeypatch.setattr(verified, "sentence_ends", lambda _texts: [])
     Recording.made.clear()
     backend = adapted_backend(adapter)
@@ -133,7 +133,7 @@ def test_both_caches_hold_only_the_text_before_after_a_draft_and_a_cancel(adapte
     backend = adapted_backend(adapter)
     settings = SamplerSettings(draft_tokens=TOKENS)
     draft(backend, TEXT, settings)
-    caches = (backend.prefix_cache, backend.base_cache)
+    caches = (backend.path.prefix_cache, backend.base_cache)
     lengths = [len(c.ids) for c in caches]
     assert all(c.cache.get_seq_length() == n for c, n in zip(caches, lengths, strict=True))
     edit = Edit(2, TEXT, Span(len(TEXT), len(TEXT)), mode=EditMode.DRAFT, settings=settings)

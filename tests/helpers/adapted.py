@@ -43,10 +43,10 @@ def adapted_backend(folder: Path) -> MaskedBackend:
     """The tiny Llama with the adapter in ``folder`` merged, as :func:`make_backend` sets it up."""
     model = tiny_llama(SEED)
     merge_lora(model, folder)
-    backend = MaskedBackend(model, tiny_table(), shifted=True, force_bidirectional=True)
-    backend.read_prefix_causally()
-    backend.base = BaseSwitch(model, folder)
-    return backend
+    return MaskedBackend(
+        model, tiny_table(), shifted=True, force_bidirectional=True, causal_prefix=True,
+        base=BaseSwitch(model, folder),
+    )  # fmt: skip
 
 
 def recording(cls: type[T]) -> Any:

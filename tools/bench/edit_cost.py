@@ -18,8 +18,9 @@ import time
 from typing import Any, cast
 
 from engine.backends.base import Backend
-from engine.backends.masked.backend import MaskedBackend, fit_context
+from engine.backends.masked.backend import MaskedBackend
 from engine.backends.masked.prefix_cache import PrefixCache
+from engine.backends.masked.sizing import fit_context
 from engine.core.canvas import build_canvas
 from engine.core.config import SamplerSettings
 from engine.core.context import after_ids, before_ids, instruction_ids
@@ -75,13 +76,10 @@ def timed_edit(backend: MaskedBackend, edit: Edit) -> tuple[float, int]:
 def cached_edits(backend: MaskedBackend, edit: Edit, repeats: int) -> dict[str, float]:
     """The edit with prefix KV reuse on: cold (the prefix encoded first) and warm (the same
     document edited again, so the cache is reused whole), plus prefix tokens encoded."""
-    previous = backend.prefix_cache  # a prefix-causal model keeps one of its own
-    backend.prefix_cache = cache = PrefixCache()
-    try:
+    cache = PrefixCache()
+    with backend.path.prefix_cache_swapped(cache):  # a prefix-causal model keeps its own
         cold = timed_edit(backend, edit)[0]
         warm = median([timed_edit(backend, edit)[0] for _ in range(repeats)])
-    finally:
-        backend.prefix_cache = previous
     return {"cold_edit_s": cold, "warm_edit_s": warm, "prefix_tokens": cache.encoded_tokens}
 
 
@@ -116,12 +114,12 @@ def edit_cost(
             }
             if name == "windowed":  # the same edit again: what a second try costs
                 row["again_s"] = median([timed_edit(backend, edit)[0] for _ in range(repeats)])
-            if name == "open" and backend.can_cache_prefix:
+            if name == "open" and backend.path.can_cache_prefix:
                 row["cached"] = cached_edits(backend, edit, repeats)
             results[name][str(length)] = row
         results[name]["ratio_last_to_first"] = ratio(results[name], lengths, "edit_s")
     results["windowed"]["again_ratio"] = ratio(results["windowed"], lengths, "again_s")
-    if backend.can_cache_prefix:
+    if backend.path.can_cache_prefix:
         for key in ("cold_edit_s", "warm_edit_s"):
             rows = {str(n): results["open"][str(n)]["cached"] for n in lengths}
             results["open"][f"cached_{key[:4]}_ratio"] = ratio(rows, lengths, key)

@@ -32,14 +32,12 @@ from typing import Any
 import torch
 
 from engine.backends.base import StepResult
+from engine.backends.masked.forward import VerifyModels
+from engine.backends.masked.state import Denoising, result
 from engine.core.canvas import Canvas, Kind
 from engine.core.config import SamplerSettings
 from engine.decode.allowed import BANNED
-from engine.decode.guards import GUARD_BAN, repeat_bans
-
-# engine.backends.masked.backend imports this module, so its types are named, not imported.
-MaskedBackend = Any  # engine.backends.masked.backend.MaskedBackend
-Denoising = Any  # engine.backends.masked.backend.Denoising
+from engine.decode.guards import GUARD_BAN
 
 # Guesses per round. The base keeps 0.8 of them per round on the quality suite's drafts, and
 # the same share at 2, 3, 4 or 8 (a guess past the first few is almost never its choice); 4 was
@@ -55,14 +53,14 @@ SAID_PENALTY = 1.5
 CONTENT_LETTERS = 4
 
 
-def verifiable(backend: MaskedBackend, canvas: Canvas, state: Denoising) -> bool:
+def verifiable(models: VerifyModels, canvas: Canvas, state: Denoising) -> bool:
     """A pure continuation on an adapted model that can read as its base: every position free
     and masked, nothing but whitespace after the canvas (a file's last newline), a shifted
     model with both prefix caches."""
     return (
-        backend.shifted
-        and backend.base is not None
-        and backend.prefix_cache is not None
+        models.path.shifted
+        and models.base is not None
+        and models.path.prefix_cache is not None
         and not canvas.plan.after.strip()
         and all(kind is Kind.FREE for kind in canvas.kinds)
         and all(state.host_masked)
@@ -72,11 +70,11 @@ def verifiable(backend: MaskedBackend, canvas: Canvas, state: Denoising) -> bool
 class VerifiedDraft:
     """One continuation, drafted in rounds of propose and verify (see the module docstring)."""
 
-    def __init__(self, backend: MaskedBackend, state: Denoising, settings: SamplerSettings) -> None:
-        assert backend.base is not None and backend.prefix_cache is not None
-        self.backend = backend
-        self.model = backend.model
-        self.base = backend.base
+    def __init__(self, models: VerifyModels, state: Denoising, settings: SamplerSettings) -> None:
+        assert models.path.prefix_cache is not None
+        self.models = models
+        self.model = models.model
+        self.base = models.base
         self.state = state
         self.ratio = settings.draft_check
         self.size = len(state.host_ids)
@@ -89,14 +87,14 @@ class VerifiedDraft:
     def rounds(self) -> Iterator[StepResult]:
         """One :class:`StepResult` per round (two forwards); both prefix caches are left as
         they were found, holding the text before the canvas."""
-        backend, state = self.backend, self.state
-        assert backend.prefix_cache is not None
+        models, state = self.models, self.state
+        assert models.path.prefix_cache is not None
         cut = state.start - 1
         try:
             with torch.inference_mode():
-                adapted = backend.prefix_cache.holding(self.model, state.seq[:cut])
+                adapted = models.path.prefix_cache.holding(self.model, state.seq[:cut])
                 with self.base.off():
-                    base = backend.base_cache.holding(self.model, state.seq[:cut])
+                    base = models.base_cache.holding(self.model, state.seq[:cut])
             # Nothing before the canvas but the start token: nothing kept, so fresh caches.
             adapted = adapted if adapted is not None else self._empty_cache()
             base = base if base is not None else self._empty_cache()
@@ -109,8 +107,8 @@ class VerifiedDraft:
                         self.shown = 0
                 yield self._result()
         finally:
-            backend.prefix_cache.forget_beyond_prefix()
-            backend.base_cache.forget_beyond_prefix()
+            models.path.prefix_cache.forget_beyond_prefix()
+            models.base_cache.forget_beyond_prefix()
 
     def _round(self, adapted: Any, base: Any) -> None:
         """Propose, verify, commit."""
@@ -141,19 +139,19 @@ class VerifiedDraft:
         the same forward (the mask keeps them causal); the last of them is the row before the
         canvas, which sees the canvas as in training, so it is read again next round.
         """
-        backend, state = self.backend, self.state
+        models, state = self.models, self.state
         causal = len(self.unread) - 1
         cached = adapted.get_seq_length()
-        ids = self.unread + [backend.mask_id] * count
+        ids = self.unread + [models.mask_id] * count
         out = self.model(
             input_ids=self._tensor(ids)[None], cache=adapted, use_cache=True, is_causal=False,
-            attention_mask=propose_mask(cached, causal, len(ids)).to(backend.device),
+            attention_mask=propose_mask(cached, causal, len(ids)).to(models.device),
             logits_to_keep=self._tensor(list(range(causal, causal + count))),
         )  # fmt: skip
         cut_cache(adapted, cached + causal)
         at = len(self.committed)
         logits = out.logits[0].float() + state.bias[at : at + count]
-        logits[:, backend.table.specials.filler_id] = BANNED  # a continuation fills its budget
+        logits[:, models.table.specials.filler_id] = BANNED  # a continuation fills its budget
         return [int(t) for t in logits.argmax(-1).tolist()]
 
     def _read(self, cache: Any, ids: list[int]) -> torch.Tensor:
@@ -176,16 +174,13 @@ class VerifiedDraft:
         if position >= self.size:
             return row  # past the canvas: the verifier's token is never committed
         row = row + state.bias[position]
-        row[self.backend.table.specials.filler_id] = BANNED
+        row[self.models.table.specials.filler_id] = BANNED
         guards = state.guards
         if guards is None:
             return row
         values = self.committed + accepted + [0] * (self.size - position)
         open_ = [False] * position + [True] * (self.size - position)
-        bans = repeat_bans(
-            [position], values, open_, guards.free_list, guards.filler_id, guards.is_word,
-            guards.slot_list, guards.is_blank,
-        )  # fmt: skip
+        bans = guards.repeat_bans([position], values, open_)
         banned = {token for _, token in bans} | set(guards.echoes.get(position, ()))
         if banned:
             row[self._tensor(sorted(banned))] += GUARD_BAN
@@ -196,14 +191,14 @@ class VerifiedDraft:
 
     def _content_word(self, token: int) -> bool:
         """A token that is a whole word of four letters or more ("machine", not "the")."""
-        text = self.backend.table.text(token).strip()
+        text = self.models.table.text(token).strip()
         return len(text) >= CONTENT_LETTERS and text.isalpha()
 
     def _end_at_sentence(self) -> bool:
         """End the draft at a sentence end: one in the budget's last quarter (another sentence
         would not fit), or, once the budget is spent mid-sentence ("... The computer is"), the
         last one if that keeps half the draft. The rest is filler; whether it ended."""
-        table, state = self.backend.table, self.state
+        table, state = self.models.table, self.state
         ends = sentence_ends([table.text(t) for t in self.committed])
         full = len(self.committed) >= self.size
         if not ends or not (ends[-1] > self.size - self.size // 4 or full):
@@ -237,7 +232,7 @@ class VerifiedDraft:
     def _result(self) -> StepResult:
         state = self.state
         in_block = [i < self.shown for i in range(self.size)]
-        return self.backend._result(state, in_block, self.max_steps)
+        return result(state, in_block, self.max_steps)
 
     def _empty_cache(self) -> Any:
         from transformers import DynamicCache
@@ -245,7 +240,7 @@ class VerifiedDraft:
         return DynamicCache(config=self.model.config)
 
     def _tensor(self, values: list[int]) -> torch.Tensor:
-        return torch.tensor(values, dtype=torch.long, device=self.backend.device)
+        return torch.tensor(values, dtype=torch.long, device=self.models.device)
 
 
 def sentence_ends(texts: list[str]) -> list[int]:

@@ -29,16 +29,14 @@ from typing import Any
 import torch
 
 from engine.backends.base import StepResult
+from engine.backends.masked.forward import VerifyModels
+from engine.backends.masked.state import Denoising, result
 from engine.backends.masked.verified_draft import cut_cache
 from engine.core.canvas import Canvas, Kind
 from engine.core.config import SamplerSettings
 from engine.core.plan import LiteralConstraint, Slot
 from engine.decode.allowed import BANNED
-from engine.decode.guards import GUARD_BAN, repeat_bans
-
-# engine.backends.masked.backend imports this module, so its types are named, not imported.
-MaskedBackend = Any  # engine.backends.masked.backend.MaskedBackend
-Denoising = Any  # engine.backends.masked.backend.Denoising
+from engine.decode.guards import GUARD_BAN
 
 # What a text value can hold and a code cannot: a word after a space.
 TEXT_PROBE = " and"
@@ -87,15 +85,14 @@ class VerifiedValues:
     """The verification pass over one settled fill canvas (see the module docstring)."""
 
     def __init__(
-        self, backend: MaskedBackend, state: Denoising, canvas: Canvas, settings: SamplerSettings
+        self, models: VerifyModels, state: Denoising, canvas: Canvas, settings: SamplerSettings
     ) -> None:
-        assert backend.base is not None
-        self.backend = backend
-        self.model = backend.model
-        self.base = backend.base
+        self.models = models
+        self.model = models.model
+        self.base = models.base
         self.state = state
         self.ratio = settings.value_check
-        self.filler = backend.table.specials.filler_id
+        self.filler = models.table.specials.filler_id
         self.runs = text_runs(canvas)
         self.soft_ends = soft_ends(canvas, self.runs, state.bias, self.filler)
         self.read_to = 0  # canvas positions before this are in the base's cache
@@ -107,12 +104,12 @@ class VerifiedValues:
     def rounds(self, max_steps: int) -> Iterator[StepResult]:
         """One :class:`StepResult` per verified value that changed; the cache is left holding
         only the text before the canvas."""
-        backend, state = self.backend, self.state
+        models, state = self.models, self.state
         self.max_steps = max_steps
         cut = state.start - 1
         try:
             with torch.inference_mode(), self.base.off():
-                cache = backend.base_cache.holding(self.model, state.seq[:cut])
+                cache = models.base_cache.holding(self.model, state.seq[:cut])
             if cache is None:  # nothing before the canvas but the start token
                 from transformers import DynamicCache
 
@@ -123,9 +120,9 @@ class VerifiedValues:
                 with torch.inference_mode(), self.base.off():
                     changed = self._verify(cache, run)
                 if changed:
-                    yield backend._result(state, [False] * len(state.host_ids), max_steps)
+                    yield result(state, [False] * len(state.host_ids), max_steps)
         finally:
-            backend.base_cache.forget_beyond_prefix()
+            models.base_cache.forget_beyond_prefix()
 
     def _verify(self, cache: Any, run: range) -> bool:
         """Verify one value, leaving every token of it in the cache; whether it changed."""
@@ -197,7 +194,7 @@ class VerifiedValues:
         bias = self.state.bias[position]
         scores = row + bias
         banned = self._repeats(run, value)
-        if value and self.backend.table.text(value[-1]).endswith(" "):
+        if value and self.models.table.text(value[-1]).endswith(" "):
             banned |= self._spaced()  # a value never holds a run of spaces ("Theme  -  Theme")
         if banned:
             scores[torch.tensor(sorted(banned), device=scores.device)] += GUARD_BAN
@@ -224,25 +221,19 @@ class VerifiedValues:
         for i in range(position, run.stop):
             open_[i] = True
         text = [i in run for i in range(len(values))]
-        bans = repeat_bans(
-            [position], values, open_, text, guards.filler_id, guards.is_word, guards.slot_list,
-            guards.is_blank,
-        )  # fmt: skip
-        bans += repeat_bans(
-            [position], values, open_, [False] * len(values), guards.filler_id, guards.is_word,
-            guards.slot_list, guards.is_blank,
-        )  # fmt: skip
+        bans = guards.repeat_bans([position], values, open_, text)
+        bans += guards.repeat_bans([position], values, open_, [False] * len(values))
         return {token for _, token in bans}
 
     def _spaced(self) -> set[int]:
         """Tokens that start with a space (the table indexes them once)."""
         if self.spaced is None:
-            self.spaced = set(self.backend.table.starting_with(" "))
+            self.spaced = set(self.models.table.starting_with(" "))
         return self.spaced
 
     def _read(self, cache: Any, ids: list[int]) -> torch.Tensor:
         out = self.model(
-            input_ids=torch.tensor([ids], device=self.backend.device), cache=cache,
+            input_ids=torch.tensor([ids], device=self.models.device), cache=cache,
             use_cache=True, is_causal=True,
         )  # fmt: skip
         return out.logits[0].float()
@@ -264,5 +255,5 @@ class VerifiedValues:
             return False
         for offset, token in enumerate(value):
             state.host_ids[run.start + offset] = state.host_guess[run.start + offset] = token
-        state.ids[run.start : run.stop] = torch.tensor(value, device=self.backend.device)
+        state.ids[run.start : run.stop] = torch.tensor(value, device=self.models.device)
         return True

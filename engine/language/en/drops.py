@@ -177,19 +177,7 @@ def _priced_drops(
         ]
         if not open_units:
             break
-        current = _kept(spans, taken)
-        rows = [current] + [_kept(spans, [*taken, unit]) for unit in open_units]
-        read = costs(rows)
-        was = dict(zip(current, read[0], strict=True))
-        priced = sorted(
-            (
-                unit.price + sum(nll - was.get(i, nll) for i, nll in zip(row, nlls, strict=True)),
-                order,
-            )
-            for order, (unit, row, nlls) in enumerate(
-                zip(open_units, rows[1:], read[1:], strict=True)
-            )
-        )
+        priced = _prices(spans, taken, open_units, costs)
         round_words: set[int] = set()
         for _price, order in priced:
             unit = open_units[order]
@@ -200,6 +188,24 @@ def _priced_drops(
             round_words.update(unit.words)
             taken.append(unit)
     return taken
+
+
+def _prices(
+    spans: Sequence[range], taken: Sequence[Unit], open_units: Sequence[Unit], costs: TokenCosts
+) -> list[tuple[float, int]]:
+    """Each open unit's price and its index, cheapest first, from one batched read of the
+    passage as kept and of every candidate one unit shorter."""
+    current = _kept(spans, taken)
+    rows = [current] + [_kept(spans, [*taken, unit]) for unit in open_units]
+    read = costs(rows)
+    was = dict(zip(current, read[0], strict=True))
+    return sorted(
+        (
+            unit.price + sum(nll - was.get(i, nll) for i, nll in zip(row, nlls, strict=True)),
+            order,
+        )
+        for order, (unit, row, nlls) in enumerate(zip(open_units, rows[1:], read[1:], strict=True))
+    )
 
 
 def _words_of(taken: Sequence[Unit]) -> set[int]:

@@ -26,8 +26,8 @@ from transformers.models.diffusion_gemma.generation_diffusion_gemma import (
 from engine.backends.base import StepResult
 from engine.backends.gemma.backend import GemmaBackend
 from engine.backends.gemma.hooks import (
-    PlanConstraints,
     SeededSampler,
+    SharedProcessors,
     entropy_bound_accept,
     plan_allowed,
 )
@@ -37,6 +37,7 @@ from engine.core.config import SamplerSettings
 from engine.core.plan import EditPlan, Free, Locked, Segment, Slot
 from engine.core.protocol import Cancelled, Edit, EditMode, Proposal, Span, TokenState
 from engine.core.tokens import TokenTable, charset
+from engine.decode.processors import decode_processors
 from engine.run.edit_run import run_edit
 from tests.helpers.gemma import RecordingBackend, gemma_backend, gemma_table
 
@@ -221,7 +222,9 @@ def test_the_tail_past_the_plan_is_forced_to_filler(backend: GemmaBackend) -> No
     tail = mask[len(canvas) :]
     assert tail[:, filler].all() and tail.sum() == len(tail)
     assert not mask[: len(canvas), sorted(eos)].any()
-    processor = PlanConstraints(mask, prompt_length=7, canvas_length=backend.canvas_length)
+    processors = decode_processors(canvas, backend.table, mask)
+    sampler = SeededSampler(backend.canvas_length, backend.vocab_size)
+    processor = SharedProcessors(processors, canvas, sampler, 7, backend.canvas_length)
     assert processor.canvas_index(torch.zeros(1, 7 + 2 * backend.canvas_length)) == 2
 
 
@@ -398,7 +401,7 @@ def raise_in_processor(backend: GemmaBackend, monkeypatch) -> Callable[[], None]
     def processor(self, input_ids, scores, cur_step):
         raise RuntimeError("boom inside generate")
 
-    monkeypatch.setattr(PlanConstraints, "__call__", processor)
+    monkeypatch.setattr(SharedProcessors, "__call__", processor)
     return monkeypatch.undo
 
 

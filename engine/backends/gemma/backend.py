@@ -33,9 +33,9 @@ from transformers.models.diffusion_gemma.generation_diffusion_gemma import (
 
 from engine.backends.base import StepResult
 from engine.backends.gemma.hooks import (
-    PlanConstraints,
     RecordingStopper,
     SeededSampler,
+    SharedProcessors,
     plan_allowed,
 )
 from engine.backends.gemma.prompt import prompt_ids
@@ -51,6 +51,7 @@ from engine.core.canvas import Canvas, Kind
 from engine.core.config import SamplerSettings
 from engine.core.errors import ModelLoadError
 from engine.core.tokens import TokenTable
+from engine.decode.processors import decode_processors
 
 # How many canvases one edit may span: the target's token budget is this many canvas lengths.
 CANVASES_PER_EDIT = 4
@@ -63,7 +64,7 @@ class Job:
     prompt: torch.Tensor  # (1, P)
     seeds: torch.Tensor  # (canvases, C): the original tokens, filler past the plan's end
     renoisable: torch.Tensor  # (canvases, C): free and slot positions
-    processor: PlanConstraints
+    processor: SharedProcessors
     kwargs: dict[str, Any]
     length: int
     canvases: int
@@ -122,7 +123,13 @@ class GemmaBackend:
             prompt=torch.tensor([prompt], dtype=torch.long, device=self.device),
             seeds=seeds.view(canvases, c).to(self.device),
             renoisable=renoisable.view(canvases, c).to(self.device),
-            processor=PlanConstraints(allowed.to(self.device), len(prompt), c),
+            processor=SharedProcessors(
+                decode_processors(canvas, self.table, allowed.to(self.device)),
+                canvas,
+                self._sampler,
+                len(prompt),
+                c,
+            ),
             kwargs=self.generate_kwargs(settings, len(prompt), canvases),
             length=len(canvas),
             canvases=canvases,

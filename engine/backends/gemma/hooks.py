@@ -3,9 +3,11 @@
 ``transformers.DiffusionGemmaForBlockDiffusion.generate`` owns the denoising loop; the backend
 only plugs into its documented seams:
 
-* :class:`PlanConstraints`, a logits processor, pins locked positions to their token, restricts
-  slots to their allowed set, bans EOS everywhere and forces the tail past the plan's end to the
-  filler (a forced row is one-hot: entropy 0, so the entropy-bound sampler accepts it at once).
+* :class:`SharedProcessors`, a logits processor, runs the decode processors every family shares
+  (:mod:`engine.decode.processors`): it pins locked positions to their token, restricts slots to
+  their allowed set, applies the prose guards, bans EOS everywhere and forces the tail past the
+  plan's end to the filler (a forced row is all but one-hot: entropy about 0, so the
+  entropy-bound sampler accepts it at once).
 * :class:`SeededSampler` replaces the stock ``EntropyBoundSampler`` (through ``_prepare_sampler``)
   so a rewrite starts from the original text with only a ``strength`` share renoised, and keeps
   renoising toward that text instead of toward uniform noise (SDEdit-style, DESIGN §4). It also
@@ -30,7 +32,8 @@ from transformers.models.diffusion_gemma.generation_diffusion_gemma import (
 
 from engine.core.canvas import Canvas, Kind
 from engine.core.tokens import TokenTable
-from engine.decode.allowed import BANNED, allowed_mask
+from engine.decode.allowed import allowed_mask
+from engine.decode.processors import DecodeProcessors, StepView
 
 
 def plan_allowed(
@@ -54,18 +57,33 @@ def plan_allowed(
     return mask
 
 
-class PlanConstraints(LogitsProcessor):
-    """Applies the plan's allowed mask to the canvas being denoised.
+class SharedProcessors(LogitsProcessor):
+    """The shared decode processors (:mod:`engine.decode.processors`) as ``generate``'s logits
+    processor: the same allowed sets and prose guards the masked family decodes with.
 
     ``input_ids`` is the prompt plus the canvases already committed, so its length tells which
-    canvas of the plan the scores belong to. The signature has no ``**kwargs`` on purpose:
+    canvas of the plan the scores belong to, and its tail holds those canvases' tokens. What the
+    guards count as committed in the canvas being denoised is what the sampler accepted at its
+    last step (:attr:`SeededSampler.accepted_canvas`), and every lock. Rows past the plan's end
+    (the filler tail) get the allowed set only. The signature has no ``**kwargs`` on purpose:
     ``LogitsProcessorList`` passes extra arguments only to processors that name them.
     """
 
-    def __init__(self, allowed: torch.Tensor, prompt_length: int, canvas_length: int) -> None:
-        self.allowed = allowed
+    def __init__(
+        self,
+        processors: DecodeProcessors,
+        canvas: Canvas,
+        sampler: SeededSampler,
+        prompt_length: int,
+        canvas_length: int,
+    ) -> None:
+        self.processors = processors
+        self.sampler = sampler
         self.prompt_length = prompt_length
         self.canvas_length = canvas_length
+        self.length = len(canvas)
+        self.seed = list(canvas.seed_ids)
+        self.locked = [k is Kind.LOCKED for k in canvas.kinds]
 
     def canvas_index(self, input_ids: torch.Tensor) -> int:
         return (int(input_ids.shape[1]) - self.prompt_length) // self.canvas_length
@@ -73,10 +91,39 @@ class PlanConstraints(LogitsProcessor):
     def __call__(
         self, input_ids: torch.LongTensor, scores: torch.FloatTensor, cur_step: torch.Tensor
     ) -> torch.FloatTensor:
-        start = self.canvas_index(input_ids) * self.canvas_length
-        rows = self.allowed[start : start + self.canvas_length].to(scores.device)
-        # Finite BANNED, not -inf: no row can become all -inf, so softmax never yields NaN.
-        return torch.where(rows, scores, BANNED)  # type: ignore[return-value]
+        index = self.canvas_index(input_ids)
+        start = index * self.canvas_length
+        inside = max(0, min(self.canvas_length, self.length - start))
+        out = scores.clone()
+        if inside:
+            view = self.view(input_ids, index, start, inside, scores.device)
+            out[0, :inside] = self.processors(view, scores[0, :inside].float()).to(scores.dtype)
+        if inside < self.canvas_length:  # the tail: the allowed set alone
+            tail = torch.arange(start + inside, start + self.canvas_length, device=scores.device)
+            out[0, inside:] = scores[0, inside:] + self.processors.bias[tail].to(scores.dtype)
+        return out  # type: ignore[return-value]
+
+    def view(
+        self, input_ids: torch.Tensor, index: int, start: int, inside: int, device: torch.device
+    ) -> StepView:
+        """The plan's canvas as committed so far, and the rows of canvas ``index``."""
+        values, open_ = list(self.seed), [not lock for lock in self.locked]
+        done = input_ids[0, self.prompt_length : self.prompt_length + start].tolist()
+        for i, token in enumerate(done[: self.length]):
+            values[i], open_[i] = int(token), False
+        accepted = self.sampler.accepted_in(index)
+        if accepted is not None:
+            tokens, taken = accepted
+            for j in range(inside):
+                if taken[j] and not self.locked[start + j]:
+                    values[start + j], open_[start + j] = tokens[j], False
+        rows = list(range(start, start + inside))
+        return StepView(
+            torch.tensor(rows, dtype=torch.long, device=device),
+            torch.tensor(values, dtype=torch.long, device=device),
+            torch.tensor(open_, dtype=torch.bool, device=device),
+            (rows, values, open_),
+        )
 
 
 def token_entropy(logits: torch.Tensor) -> torch.Tensor:
@@ -119,10 +166,13 @@ class SeededSampler(EntropyBoundSampler):
         self.renoised: torch.Tensor | None = None  # which positions the start drew as noise
         self.entropy: torch.Tensor | None = None
         self.accepted: torch.Tensor | None = None  # accepted at the latest step
+        # (canvas index, its tokens, accepted flags) after the latest step, as host lists
+        self.accepted_canvas: tuple[int, list[int], list[bool]] | None = None
 
     def prepare(self, seeds: torch.Tensor, renoisable: torch.Tensor, strength: float) -> None:
         self.seeds, self.renoisable, self.strength = seeds, renoisable, float(strength)
         self.accepted = self.entropy = None
+        self.accepted_canvas = None
         self.canvas = -1
         self.select(0)
 
@@ -163,7 +213,15 @@ class SeededSampler(EntropyBoundSampler):
         accepted = entropy_bound_accept(entropy, self.entropy_bound)
         self.entropy, self.accepted = entropy, accepted
         self.accepted_token_mask = accepted  # type: ignore[assignment]  # the stock name, kept in sync
-        return torch.where(accepted, denoiser_canvas, current_canvas)  # type: ignore[return-value]
+        canvas = torch.where(accepted, denoiser_canvas, current_canvas)
+        self.accepted_canvas = (self.canvas, canvas[0].tolist(), accepted[0].tolist())
+        return canvas  # type: ignore[return-value]
+
+    def accepted_in(self, canvas: int) -> tuple[list[int], list[bool]] | None:
+        """Canvas ``canvas``'s tokens and accepted flags after the latest step, if it ran one."""
+        if self.accepted_canvas is None or self.accepted_canvas[0] != canvas:
+            return None
+        return self.accepted_canvas[1], self.accepted_canvas[2]
 
     def renoise_canvas(self, accepted_canvas: torch.LongTensor, cur_step: int) -> torch.LongTensor:
         """Unaccepted positions: a ``strength`` share back to noise, the rest back to the seed."""

@@ -12,6 +12,7 @@ import argparse
 from typing import Any
 
 from engine.core.config import (
+    LEGACY_NAMES,
     LEGACY_SWITCHES,
     PRESETS,
     SamplerSettings,
@@ -52,6 +53,11 @@ def add_engine_options(parser: argparse.ArgumentParser) -> None:
                 flag, dest=name, type=kind, default=None, help=f"{help_text} (default: {default})"
             )
 
+    for old, new in LEGACY_NAMES.items():  # renamed settings keep their old flags
+        group.add_argument(
+            "--" + old.replace("_", "-"), dest=old, type=float, default=None,
+            help=f"the old name of --{new.replace('_', '-')}",
+        )  # fmt: skip
     for switch, pass_name in LEGACY_SWITCHES.items():  # the switches the passes list replaced
         group.add_argument(
             "--" + switch.replace("_", "-"), dest=switch, default=None,
@@ -67,7 +73,7 @@ def comma_list(text: str) -> tuple[str, ...]:
 
 def settings_from(args: argparse.Namespace) -> SamplerSettings:
     values: dict[str, Any] = dict(PRESETS[args.quality]) if args.quality else {}
-    for name in [n for n, _, _ in setting_fields()] + list(LEGACY_SWITCHES):
+    for name in [n for n, _, _ in setting_fields()] + list(LEGACY_SWITCHES) + list(LEGACY_NAMES):
         if getattr(args, name, None) is not None:
             values[name] = getattr(args, name)
     return settings_from_values(values)

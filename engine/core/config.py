@@ -14,6 +14,9 @@ PASS_NAMES: tuple[str, ...] = ("proofread", "shorten", "reread")
 # The on/off switches the passes list replaced, and the pass each one named: old flags, old
 # --set keys and old wire fields keep working through :func:`settings_from_values`.
 LEGACY_SWITCHES: dict[str, str] = {"proofread": "proofread", "self_check": "reread"}
+# Settings renamed so that one word names one concept ("verify": the base model keeping the
+# canvas's tokens; "check": the invariants before a proposal leaves the engine).
+LEGACY_NAMES: dict[str, str] = {"draft_check": "verify_drafts", "value_check": "verify_values"}
 
 
 def _opt(default: Any, help_text: str) -> Any:
@@ -83,7 +86,7 @@ class SamplerSettings:
     # drafts read at 1.12 nats per token against 1.56 from the canvas alone (0.5: 1.19, 9%
     # faster), at 0.87 tokens per forward against 1.00 and about the same time (0.52x the AR
     # speed; docs/quality-runs/20*); ended at sentence ends, 1.11 at 0.45x (shorter drafts).
-    draft_check: float = _opt(
+    verify_drafts: float = _opt(
         1.0,
         "drafts at the end of the text: keep a token the canvas proposes only while the base "
         "model (the adapter switched off) gives it at least this share of its likeliest token's "
@@ -92,7 +95,7 @@ class SamplerSettings:
     # 1.0: the quality suite's template values went from 71 to 79 of 79 sensible (a title of
     # "Laversion0001000000" became English), at a median fill of 4.0 s against 2.8 s: each value
     # the base rewrites costs a forward per token (docs/quality-runs/21*).
-    value_check: float = _opt(
+    verify_values: float = _opt(
         1.0,
         "template text values: after a fill settles, keep a value's token only while the base "
         "model (the adapter switched off), reading the template left to right, gives it at "
@@ -126,7 +129,7 @@ class SamplerSettings:
             problems.append("context_tokens and suffix_tokens must be >= 0")
         if self.order_bias < 0:
             problems.append(f"order_bias must be >= 0 (got {self.order_bias})")
-        for name in ("draft_check", "value_check"):
+        for name in ("verify_drafts", "verify_values"):
             if not 0.0 <= getattr(self, name) <= 1.0:
                 problems.append(f"{name} must be in [0, 1] (got {getattr(self, name)})")
         unknown = [name for name in self.passes if name not in PASS_NAMES]
@@ -159,8 +162,9 @@ def setting_fields() -> list[tuple[str, Any, str]]:
 
 def settings_from_values(values: dict[str, Any]) -> SamplerSettings:
     """Settings from field values, where the old switches (``proofread``, ``self_check``) may
-    stand for their pass: ``False`` takes it out of ``passes``, ``True`` puts it back."""
-    values = dict(values)
+    stand for their pass (``False`` takes it out of ``passes``, ``True`` puts it back) and the
+    old names of renamed settings (``draft_check``, ``value_check``) for the new ones."""
+    values = {LEGACY_NAMES.get(name, name): value for name, value in values.items()}
     passes = list(values.get("passes", PASS_NAMES))
     for switch, name in LEGACY_SWITCHES.items():
         if switch not in values:

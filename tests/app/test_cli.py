@@ -267,3 +267,13 @@ def test_the_old_pass_switches_and_the_passes_list_are_both_flags() -> None:
     assert listed.passes == ("proofread", "reread")  # always in the order they run
     with pytest.raises(ValueError, match="unknown passes"):
         settings_from(parser.parse_args(["--passes", "poetry"]))
+
+
+def test_renamed_settings_keep_their_old_flags() -> None:
+    from app.cli_options import add_engine_options, settings_from
+
+    parser = argparse.ArgumentParser()
+    add_engine_options(parser)
+    old = settings_from(parser.parse_args(["--draft-check", "0", "--value-check", "0.5"]))
+    new = settings_from(parser.parse_args(["--verify-drafts", "0", "--verify-values", "0.5"]))
+    assert old == new and old.verify_drafts == 0 and old.verify_values == 0.5

@@ -88,7 +88,7 @@ def test_a_continuation_at_ratio_one_is_the_bases_greedy_text(
     monkeypatch.setattr(verified, "sentence_ends", lambda _texts: [])  # the whole budget
     Recording.made.clear()
     backend = adapted_backend(adapter)
-    settings = SamplerSettings(draft_tokens=TOKENS, draft_check=1.0)
+    settings = SamplerSettings(draft_tokens=TOKENS, verify_drafts=1.0)
     proposal = draft(backend, text, settings, at)
     [run] = Recording.made
     said = run._content_word
@@ -102,7 +102,7 @@ def test_a_content_word_said_before_is_less_likely_to_be_said_again(adapter, mon
     monkeypatch.setattr(verified, "CONTENT_LETTERS", 1)  # the test vocabulary's words are short
     Recording.made.clear()
     backend = adapted_backend(adapter)
-    draft(backend, TEXT, SamplerSettings(draft_tokens=TOKENS, draft_check=1.0), len(TEXT))
+    draft(backend, TEXT, SamplerSettings(draft_tokens=TOKENS, verify_drafts=1.0), len(TEXT))
     [run] = Recording.made
     word, other, third = [t for t in range(len(backend.table.tokenizer)) if run._content_word(t)][
         :3
@@ -121,7 +121,7 @@ def test_a_lenient_verifier_keeps_every_guess_and_one_more(adapter, monkeypatch)
     monkeypatch.setattr(verified, "sentence_ends", lambda _texts: [])
     Recording.made.clear()
     backend = adapted_backend(adapter)
-    settings = SamplerSettings(draft_tokens=TOKENS, draft_check=1e-12)
+    settings = SamplerSettings(draft_tokens=TOKENS, verify_drafts=1e-12)
     draft(backend, TEXT, settings)
     [run] = Recording.made
     rounds = -(-TOKENS // (verified.PROPOSAL + 1))  # every guess and the verifier's own token
@@ -154,13 +154,13 @@ def test_a_draft_with_text_after_it_keeps_the_bidirectional_sampler(adapter, mon
     assert proposal.metrics.tokens_generated > 0
 
 
-def test_draft_check_zero_and_unadapted_models_keep_the_bidirectional_sampler(
+def test_verify_drafts_zero_and_unadapted_models_keep_the_bidirectional_sampler(
     adapter, monkeypatch
 ) -> None:
     monkeypatch.setattr(masked, "VerifiedDraft", Recording)
     Recording.made.clear()
     backend = adapted_backend(adapter)
-    draft(backend, TEXT, SamplerSettings(draft_tokens=6, draft_check=0.0))
+    draft(backend, TEXT, SamplerSettings(draft_tokens=6, verify_drafts=0.0))
     backend.base = None
     draft(backend, TEXT, SamplerSettings(draft_tokens=6))
     assert Recording.made == []
@@ -197,10 +197,10 @@ def test_the_propose_mask_keeps_new_committed_rows_causal() -> None:
     assert mask[0, 0, 4].tolist() == [True] * 7
 
 
-def test_draft_check_must_be_a_share() -> None:
+def test_verify_drafts_must_be_a_share() -> None:
     for bad in (-0.1, 1.5):
-        with pytest.raises(ValueError, match="draft_check"):
-            SamplerSettings(draft_check=bad)
+        with pytest.raises(ValueError, match="verify_drafts"):
+            SamplerSettings(verify_drafts=bad)
 
 
 @pytest.mark.parametrize(

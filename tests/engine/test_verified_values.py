@@ -48,7 +48,7 @@ Recording = recording(verified_values.VerifiedValues)
 def fill(backend, schema: dict, check: float, seed: int = 0) -> Filled:
     request = Fill(
         1, FillKind.JSON, "", Span(0, 0), schema=json.dumps(schema),
-        settings=SamplerSettings(value_check=check, seed=seed),
+        settings=SamplerSettings(verify_values=check, seed=seed),
     )  # fmt: skip
     [done] = [e for e in run_json(backend, request) if isinstance(e, Filled)]
     return done
@@ -101,7 +101,9 @@ def test_a_fill_stays_valid_and_the_caches_hold_only_the_prefix(adapter, monkeyp
     assert cache.cache is None or cache.cache.get_seq_length() == len(cache.ids)
 
 
-def test_value_check_zero_and_unadapted_models_keep_the_canvas_values(adapter, monkeypatch) -> None:
+def test_verify_values_zero_and_unadapted_models_keep_the_canvas_values(
+    adapter, monkeypatch
+) -> None:
     monkeypatch.setattr(masked, "VerifiedValues", Recording)
     Recording.made.clear()
     backend = adapted_backend(adapter)

@@ -89,12 +89,12 @@ def edit_cost(
     """Seconds per edit at each length: windowed as shipped, opened to the whole document, and
     opened with the prefix KV cache (cold and warm); the last-to-first ratios of each."""
     results: dict[str, Any] = {"steps": steps, "lengths": list(lengths), "windowed": {}, "open": {}}
-    # draft_check 0: the last paragraph at strength 1 with nothing after it is a continuation,
+    # verify_drafts 0: the last paragraph at strength 1 with nothing after it is a continuation,
     # which the base model would verify and end at a sentence end, so each length would write
     # a different number of tokens (54 forwards at 1k, 100 at 32k in the stop-15 run): the
     # table measures what the context costs, with the same work at every length.
     base = SamplerSettings(
-        steps=steps, block_length=0, strength=1.0, slack=0.0, seed=0, draft_check=0.0
+        steps=steps, block_length=0, strength=1.0, slack=0.0, seed=0, verify_drafts=0.0
     )
     windows = {"windowed": base, "open": base.with_changes(context_tokens=OPEN, suffix_tokens=OPEN)}
     # The warm-up edits another document: a prefix-causal model keeps the text before its last

@@ -20,9 +20,11 @@ TASKS = ("cloze", "draft", "rewrite", "structured")
 
 
 def parse_settings(pairs: list[str]) -> dict[str, Any]:
-    from engine.core.config import LEGACY_SWITCHES, SamplerSettings
+    from engine.core.config import LEGACY_NAMES, LEGACY_SWITCHES, SamplerSettings
 
-    types = {f.name: f.type for f in fields(SamplerSettings)} | dict.fromkeys(LEGACY_SWITCHES)
+    types = {f.name: f.type for f in fields(SamplerSettings)} | dict.fromkeys(
+        [*LEGACY_SWITCHES, *LEGACY_NAMES]
+    )
     changes: dict[str, Any] = {}
     for pair in pairs:
         key, _, raw = pair.partition("=")

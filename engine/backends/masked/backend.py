@@ -145,7 +145,7 @@ class MaskedBackend:
         generator = torch.Generator(device=self.device).manual_seed(settings.seed)
         state = self.start(canvas, settings, generator)
         models = self.verify_models()
-        if settings.draft_check > 0 and models is not None and verifiable(models, canvas, state):
+        if settings.verify_drafts > 0 and models is not None and verifiable(models, canvas, state):
             yield from VerifiedDraft(models, state, settings).rounds()
             return
         blocks = plan_blocks(state.masked, settings.block_length, settings.steps)
@@ -154,7 +154,7 @@ class MaskedBackend:
             yield result(state, state.host_masked, total)
             return
         yield from self.settle(state, blocks, total, settings, generator)
-        if settings.value_check > 0 and models is not None and Kind.SLOT in canvas.kinds:
+        if settings.verify_values > 0 and models is not None and Kind.SLOT in canvas.kinds:
             yield from VerifiedValues(models, state, canvas, settings).rounds(total)
 
     def settle(

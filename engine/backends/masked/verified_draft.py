@@ -12,11 +12,11 @@ verifier:
 1. **propose**: one bidirectional forward over the next :data:`PROPOSAL` positions, masked,
    guesses them all at once (the committed text is its causal prefix, as adapted);
 2. **verify**: one causal forward of the base reads those guesses after the committed text. A
-   guess is kept while the base gives it at least ``draft_check`` of the probability of its own
+   guess is kept while the base gives it at least ``verify_drafts`` of the probability of its own
    likeliest token; the first guess it rejects is replaced by that token, so every round
    commits at least one token and, when every guess holds, one more (the base's next token).
 
-At ``draft_check`` 1 the draft is exactly the base model's greedy text under the canvas's
+At ``verify_drafts`` 1 the draft is exactly the base model's greedy text under the canvas's
 constraints and prose guards (the guards' repeat bans apply to the verifier's choices, position
 by position, as each is committed in order); lower values keep more of the canvas's guesses.
 Each model keeps its own prefix cache; the rows a round commits are appended causally, so both
@@ -76,7 +76,7 @@ class VerifiedDraft:
         self.model = models.model
         self.base = models.base
         self.state = state
-        self.ratio = settings.draft_check
+        self.ratio = settings.verify_drafts
         self.size = len(state.host_ids)
         self.committed: list[int] = []
         self.unread: list[int] = []  # committed, not yet in the adapted model's cache

@@ -9,7 +9,7 @@ verified as a continuation is (:mod:`.verified`), by the base model (the adapter
 
 * the base reads the template causally up to the value, then the value as the canvas wrote it
   and the locked token after it, in one forward;
-* each token is kept while the base gives it at least ``value_check`` of its likeliest
+* each token is kept while the base gives it at least ``verify_values`` of its likeliest
   choice's probability, under the position's own constraint; "the value ends here" competes
   as the probability of the locked token after the value (where the slot may end);
 * at the first token it rejects, the base writes on, one token per forward, until it ends the
@@ -91,7 +91,7 @@ class VerifiedValues:
         self.model = models.model
         self.base = models.base
         self.state = state
-        self.ratio = settings.value_check
+        self.ratio = settings.verify_values
         self.filler = models.table.specials.filler_id
         self.runs = text_runs(canvas)
         self.soft_ends = soft_ends(canvas, self.runs, state.bias, self.filler)

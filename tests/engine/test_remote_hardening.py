@@ -21,7 +21,7 @@ from engine.config import SamplerSettings
 from engine.protocol import Cancel, Edit, Failed, Frame, Queued, Span
 from engine.remote import guard
 from engine.remote.fairqueue import FairQueue, Job
-from engine.remote.guard import TokenBackoff
+from engine.remote.guard import Gatekeeper, TokenBackoff
 from engine.remote.server import Client, for_client, internal_failure
 from engine.remote.wire import (
     EVENTS,
@@ -34,7 +34,7 @@ from engine.remote.wire import (
     encode,
     encode_utf8,
 )
-from tests.helpers.remote import StuckConnection
+from tests.helpers.remote import HandshakeStub, StuckConnection
 
 NUMBER_FIELDS = [
     f.name
@@ -316,3 +316,45 @@ def test_one_message_larger_than_the_cap_is_still_sent_alone() -> None:
 
     client = asyncio.run(one_large())
     assert not client.dropped and client.outgoing.qsize() == 1
+
+
+def knock(gate: Gatekeeper, address: str, *headers: tuple[str, str]) -> int | None:
+    stub = HandshakeStub(address, list(headers))
+    response = gate(stub, stub)  # type: ignore[arg-type]
+    return None if response is None else response.status_code
+
+
+def test_the_gatekeeper_backs_off_before_it_reads_the_token() -> None:
+    clock = Clock()
+    gate = Gatekeeper("right-token-0123456789", lambda: True, 4, clock)
+    wrong, right = (
+        ("Authorization", "Bearer wrong"),
+        ("Authorization", "Bearer right-token-0123456789"),
+    )
+    statuses = [knock(gate, "10.0.0.1", wrong) for _ in range(guard.FAILURES_BEFORE_BACKOFF + 3)]
+    assert statuses == [401] * guard.FAILURES_BEFORE_BACKOFF + [429] * 3
+    assert knock(gate, "10.0.0.1", right) == 429  # the right token waits too
+    assert knock(gate, "10.0.0.2", right) is None  # another address does not
+    clock.now += guard.FIRST_BACKOFF_S
+    assert knock(gate, "10.0.0.1", right) is None
+
+
+def test_the_gatekeeper_answers_every_malformed_header_without_raising() -> None:
+    gate = Gatekeeper("right-token-0123456789", lambda: False, 4, Clock())
+    token = ("Authorization", "Bearer right-token-0123456789")
+    assert knock(gate, "10.0.0.3", token, token) == 400
+    assert knock(gate, "10.0.0.3") == 401
+    assert knock(gate, "10.0.0.3", ("Authorization", "Basic Zm9vOmJhcg==")) == 401
+    assert knock(gate, "10.0.0.3", ("Authorization", "Bearer \xe9\xff")) == 401
+    assert knock(gate, "10.0.0.3", token) == 503  # no room left
+
+
+@pytest.mark.parametrize("value", ["0", "-1", "inf", "nan"])
+def test_the_outgoing_cap_flag_must_be_a_positive_size(value: str) -> None:
+    from app.cli import build_parser
+    from app.serve_cli import build_config
+    from engine.errors import BadRequest
+
+    args = build_parser().parse_args(["serve", "--max-outgoing-mb", value])
+    with pytest.raises(BadRequest, match="--max-outgoing-mb"):
+        build_config(args)

@@ -222,3 +222,23 @@ class StuckConnection:
 
         self.sent.append(data)
         await asyncio.Event().wait()  # the write buffer never drains
+
+
+class HandshakeStub:
+    """What :class:`~engine.remote.guard.Gatekeeper` reads of a connection and its request.
+
+    ``respond`` builds the response as websockets would (status, headers, body), without a
+    socket; ``headers`` takes (name, value) pairs, repeats allowed.
+    """
+
+    def __init__(self, address: str, headers: list[tuple[str, str]]) -> None:
+        from websockets.datastructures import Headers
+
+        self.remote_address = (address, 40000)
+        self.headers = Headers(headers)
+
+    def respond(self, status: Any, text: str) -> Any:
+        from websockets.datastructures import Headers
+        from websockets.http11 import Response
+
+        return Response(int(status), status.phrase, Headers(), text.encode())

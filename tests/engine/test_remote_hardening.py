@@ -12,6 +12,9 @@ import dataclasses
 import json
 import logging
 import math
+import threading
+from collections.abc import Callable, Coroutine
+from typing import Any, TypeVar
 
 import pytest
 from hypothesis import given
@@ -36,6 +39,7 @@ from engine.remote.wire import (
 )
 from tests.helpers.remote import HandshakeStub, StuckConnection
 
+T = TypeVar("T")
 NUMBER_FIELDS = [
     f.name
     for f in dataclasses.fields(SamplerSettings)
@@ -287,6 +291,16 @@ def test_the_addresses_remembered_are_bounded() -> None:
 # --- clients that do not read ---------------------------------------------------------------
 
 
+def run_apart(main: Callable[[], Coroutine[Any, Any, T]]) -> T:
+    """``asyncio.run(main())`` on a thread of its own: this thread may be running a loop already
+    (the window's tests leave Qt's)."""
+    results: list[T] = []
+    thread = threading.Thread(target=lambda: results.append(asyncio.run(main())))
+    thread.start()
+    thread.join()
+    return results[0]
+
+
 def test_a_client_that_does_not_read_is_dropped_once_its_backlog_passes_the_cap() -> None:
     async def flood() -> tuple[StuckConnection, Client, int]:
         ws = StuckConnection()
@@ -301,7 +315,7 @@ def test_a_client_that_does_not_read_is_dropped_once_its_backlog_passes_the_cap(
         writer.cancel()
         return ws, client, sent
 
-    ws, client, sent = asyncio.run(flood())
+    ws, client, sent = run_apart(flood)
     assert client.dropped and ws.aborted
     assert client.waiting_bytes <= 4096 and sent < 10_000
     client.send(Queued(1, 1))  # nothing more is queued for a dropped client
@@ -314,7 +328,7 @@ def test_one_message_larger_than_the_cap_is_still_sent_alone() -> None:
         client.send(Failed(1, "bad-request", "x" * 1000))
         return client
 
-    client = asyncio.run(one_large())
+    client = run_apart(one_large)
     assert not client.dropped and client.outgoing.qsize() == 1
 
 

@@ -50,9 +50,11 @@ eval: $(VENV)/.runtime
 
 # Faults at scale (about an hour on a 2-core CPU; `make test` runs a small sample of each):
 # 100 worker kills, 100 window kills, a full disk, a read-only file system, the file changed on
-# disk, 10,000 lock-fuzzing cases. Counts go to docs/faults.json (quoted in the README).
+# disk, 10,000 lock-fuzzing cases, hostile clients of `settle serve` (each probe 100 times).
+# Counts go to docs/faults.json (quoted in the README).
 FAULTS := tests/app/test_fault_worker_kill.py tests/app/test_fault_gui_kill.py \
-	tests/app/test_save_faults.py tests/app/test_disk_change.py tests/engine/test_fault_locks.py
+	tests/app/test_save_faults.py tests/app/test_disk_change.py tests/engine/test_fault_locks.py \
+	tests/engine/test_remote_hostile.py
 faults: $(VENV)/.testtools
 	rm -f docs/faults.json
 	SETTLE_FAULT_TRIALS=100 SETTLE_LOCK_EXAMPLES=10000 SETTLE_FAULT_REPORT=docs/faults.json \

@@ -13,6 +13,7 @@ Exit codes add 4: the engine could not be reached or refused the connection.
 from __future__ import annotations
 
 import argparse
+import math
 import os
 import sys
 from pathlib import Path
@@ -67,6 +68,9 @@ def add_serve_command(commands: Any) -> None:
         "--allow-remote-code", action="store_true", help="consent to models' own code (LLaDA)"
     )
     serve.add_argument("--max-message-mb", type=float, default=16.0, help="largest message")
+    serve.add_argument(
+        "--max-outgoing-mb", type=float, default=8.0, help="unsent data before a client is dropped"
+    )
     serve.add_argument("--max-requests", type=int, default=4, help="requests in flight a client")
     serve.add_argument("--max-clients", type=int, default=32, help="connections at once")
     serve.add_argument("--idle-timeout", type=float, default=600.0, help="seconds; 0: never")
@@ -84,8 +88,15 @@ def build_config(args: argparse.Namespace) -> tuple[Any, str]:
     """The server's configuration, and what to tell the operator about the token."""
     from engine.remote.server import ServerConfig
 
-    if args.max_message_mb <= 0 or args.max_requests < 1 or args.max_clients < 1:
-        raise BadRequest("--max-message-mb, --max-requests and --max-clients must be positive.")
+    sizes = (args.max_message_mb, args.max_outgoing_mb)
+    if (
+        not all(math.isfinite(mb) and mb > 0 for mb in sizes)
+        or min(args.max_requests, args.max_clients) < 1
+    ):
+        raise BadRequest(
+            "--max-message-mb, --max-outgoing-mb, --max-requests and --max-clients must be "
+            "positive."
+        )
     listen = parse_listen(args.listen)
     tls = server_tls(args.tls_cert, args.tls_key)
     check_listen(listen, tls is not None, args.insecure)
@@ -94,6 +105,7 @@ def build_config(args: argparse.Namespace) -> tuple[Any, str]:
         model=args.model, token=token, device=args.device, listen=listen, tls=tls,
         allow_model_switch=args.allow_model_switch, allow_remote_code=args.allow_remote_code,
         max_message_bytes=int(args.max_message_mb * 1024 * 1024),
+        max_outgoing_bytes=int(args.max_outgoing_mb * 1024 * 1024),
         max_in_flight=args.max_requests, max_clients=args.max_clients,
         idle_timeout_s=args.idle_timeout if args.idle_timeout > 0 else float("inf"),
     )  # fmt: skip

@@ -2,9 +2,13 @@
 
 The engine runs one request at a time. Waiting requests are kept per client, and clients take
 turns: after a client's request runs, every other client with something waiting goes before
-its next one, so one client sending many requests cannot starve the rest. :meth:`FairQueue.order`
-is the order in which waiting requests will run, which is what each client is told as its queue
-position. Pure bookkeeping: no I/O, no threads (the server's event loop owns it).
+its next one, so one client sending many requests cannot starve the rest. That holds for a
+client that arrives while another's request runs, too: it goes before the running client's
+next request. A sends three requests, then B one: they run A1, B1, A2, A3, and B is told
+position 1 (A1 runs before it). :meth:`FairQueue.order` is the order in which waiting requests
+will run, which is what each client is told as its queue position. The server's own work (its
+first load, reloading the served model after a failed switch) may go first of all. Pure
+bookkeeping: no I/O, no threads (the server's event loop owns it).
 """
 
 from __future__ import annotations
@@ -33,10 +37,28 @@ class FairQueue:
     turns: deque[int] = field(default_factory=deque)  # clients with work, in turn order
     running: Job | None = None
 
-    def add(self, job: Job) -> None:
-        self.waiting.setdefault(job.client, deque()).append(job)
-        if job.client not in self.turns:
-            self.turns.append(job.client)
+    def add(self, job: Job, first: bool = False) -> None:
+        """Queue ``job`` behind its client's others; ``first``: before everything waiting."""
+        jobs = self.waiting.setdefault(job.client, deque())
+        if first:
+            jobs.appendleft(job)
+            if job.client in self.turns:
+                self.turns.remove(job.client)
+            self.turns.appendleft(job.client)
+        elif job.client not in self.turns:
+            jobs.append(job)
+            self._join_turns(job.client)
+        else:
+            jobs.append(job)
+
+    def _join_turns(self, client: int) -> None:
+        """A client with new work takes its turn after the others, but before the running one's
+        next: the running client has just had its turn."""
+        running = self.running.client if self.running is not None else None
+        if running is not None and running != client and running in self.turns:
+            self.turns.insert(self.turns.index(running), client)
+        else:
+            self.turns.append(client)
 
     def take(self) -> Job | None:
         """Start the next job (the caller runs it) if nothing runs; None when idle or busy."""

@@ -24,6 +24,8 @@ from engine.remote.server import RemoteServer, ServerConfig
 log = logging.getLogger("settle.serve")
 
 PING_INTERVAL_S = 20.0  # websockets' keepalive: a peer that stops answering is dropped
+SERVER_HEADER = "Settle"  # websockets' default names the Python and websockets versions
+INCOMING_FRAMES = 8  # frames buffered per client before websockets stops reading its socket
 
 
 def run(
@@ -65,8 +67,9 @@ async def serve_until(
             config.listen.port,
             ssl=config.tls,
             process_request=server.authorize,
+            server_header=SERVER_HEADER,
             max_size=config.max_message_bytes,
-            max_queue=8,
+            max_queue=INCOMING_FRAMES,
             ping_interval=PING_INTERVAL_S,
             ping_timeout=PING_INTERVAL_S,
         ) as listener:

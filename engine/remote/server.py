@@ -8,10 +8,17 @@ the client that asked, under its own ids. Each client hears its queue position (
 running now) whenever it changes.
 
 Cancel works while queued (the request leaves the queue) and while running (the worker stops
-before its next step). A client that disconnects loses only its own work. Loads: a client may
-ask what is loaded (``LoadModel("")`` or the loaded model's name); switching to another model is
-queued like an edit only when the operator allowed it (``--allow-model-switch``). The limits
-(message size, requests in flight per client, clients, idle time) are in :class:`ServerConfig`.
+before its next step). A client that disconnects loses only its own work: its running request is
+cancelled. Loads: a client may ask what is loaded (``LoadModel("")`` or the loaded model's
+name); switching to another model is queued like an edit only when the operator allowed it
+(``--allow-model-switch``). A switch that fails leaves the old model serving: the worker drops a
+model before loading the next (two may not fit), so the server loads the old one again before
+anything else runs. The limits (message size, requests in flight per client, clients, idle time,
+bytes waiting to be sent to a client) are in :class:`ServerConfig`.
+
+What reaches a client is meant for it: an internal failure is a plain message and an error id,
+its traceback goes to the server's log under that id; a client whose unsent messages pass
+``max_outgoing_bytes`` is not reading them, and its connection is dropped.
 """
 
 from __future__ import annotations
@@ -19,9 +26,9 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import dataclasses
-import http
 import itertools
 import logging
+import secrets
 import ssl
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -29,8 +36,6 @@ from typing import Any
 
 from websockets.asyncio.server import ServerConnection
 from websockets.exceptions import ConnectionClosed
-from websockets.http11 import Request as HttpRequest
-from websockets.http11 import Response as HttpResponse
 
 from engine.core.protocol import (
     Cancel,
@@ -49,9 +54,10 @@ from engine.core.protocol import (
 from engine.process.coalesce import FRAME_INTERVAL_S
 from engine.process.transport import Outbox
 from engine.process.worker import Loader
-from engine.remote.auth import Listen, token_matches
+from engine.remote.auth import Listen
 from engine.remote.engine_thread import EngineThread
 from engine.remote.fairqueue import FairQueue, Job
+from engine.remote.guard import Gatekeeper
 from engine.remote.wire import (
     MAX_MESSAGE_BYTES,
     PING,
@@ -60,10 +66,16 @@ from engine.remote.wire import (
     Link,
     WireError,
     decode,
-    encode,
+    encode_utf8,
 )
 
 log = logging.getLogger("settle.serve")
+
+# Unsent bytes a client may have waiting: frames, a proposal or two. A message larger than this
+# is still sent when nothing else waits, so no result is ever too large to deliver.
+MAX_OUTGOING_BYTES = 8 * 1024 * 1024
+NOT_READING = "not reading its messages"
+ERROR_ID_BYTES = 4  # 8 hex digits: enough to find one failure in a day's log
 
 
 @dataclass(frozen=True)
@@ -80,24 +92,52 @@ class ServerConfig:
     max_clients: int = 32
     idle_timeout_s: float = 600.0
     frame_interval_s: float = FRAME_INTERVAL_S
+    max_outgoing_bytes: int = MAX_OUTGOING_BYTES
 
 
 class Client:
-    """One connection: an outgoing queue written by its own task, so events keep their order."""
+    """One connection: an outgoing queue written by its own task, so events keep their order.
 
-    def __init__(self, number: int, ws: ServerConnection) -> None:
+    The queue counts its bytes; a message that would take it past ``max_outgoing_bytes`` means
+    the client is not reading, and the connection is dropped at once: it could not read a
+    close frame either, and waiting would keep its backlog in memory.
+    """
+
+    def __init__(self, number: int, ws: ServerConnection, max_outgoing_bytes: int) -> None:
         self.number = number
         self.ws = ws
-        self.outgoing: asyncio.Queue[str] = asyncio.Queue()
+        self.outgoing: asyncio.Queue[bytes] = asyncio.Queue()
+        self.waiting_bytes = 0
+        self.max_outgoing_bytes = max_outgoing_bytes
+        self.dropped = False
         self.positions: dict[int, int] = {}  # last queue position told, per request id
 
     def send(self, message: Event | Link) -> None:
-        self.outgoing.put_nowait(encode(message))
+        if self.dropped:
+            return
+        data = encode_utf8(message)
+        if self.waiting_bytes and self.waiting_bytes + len(data) > self.max_outgoing_bytes:
+            self.drop_unread()
+            return
+        self.waiting_bytes += len(data)
+        self.outgoing.put_nowait(data)
+
+    def drop_unread(self) -> None:
+        log.warning(
+            "client %d is %s (%d bytes unsent): dropping its connection",
+            self.number,
+            NOT_READING,
+            self.waiting_bytes,
+        )
+        self.dropped = True
+        self.ws.transport.abort()
 
     async def write(self) -> None:
         with contextlib.suppress(ConnectionClosed):
             while True:
-                await self.ws.send(await self.outgoing.get())
+                data = await self.outgoing.get()
+                await self.ws.send(data, text=True)
+                self.waiting_bytes -= len(data)
 
 
 class RemoteServer:
@@ -116,6 +156,10 @@ class RemoteServer:
         self._loaded: asyncio.Future[ModelInfo] | None = None
         self.engine: EngineThread | None = None
         self.wrap_outbox: Callable[[Outbox], Outbox] | None = None  # benchmarks stamp frames
+        self.authorize = Gatekeeper(
+            config.token, lambda: len(self.clients) < config.max_clients, config.max_clients
+        )
+        self._restoring = False  # reloading the served model after a failed switch
 
     # --- start and stop -------------------------------------------------------------------
     async def load_first_model(self) -> ModelInfo:
@@ -133,28 +177,9 @@ class RemoteServer:
         if self.engine is not None:
             self.engine.stop()
 
-    # --- connections ------------------------------------------------------------------------
-    def authorize(self, connection: ServerConnection, request: HttpRequest) -> HttpResponse | None:
-        """websockets' ``process_request``: refuse before the handshake completes."""
-        header = request.headers.get("Authorization", "")
-        offered = header[len("Bearer ") :] if header.startswith("Bearer ") else None
-        if offered is None:
-            return connection.respond(
-                http.HTTPStatus.UNAUTHORIZED,
-                "This Settle engine needs a token (Authorization: Bearer ...).\n",
-            )
-        if not token_matches(self.config.token, offered):
-            log.warning("refused a connection from %s: wrong token", connection.remote_address)
-            return connection.respond(http.HTTPStatus.UNAUTHORIZED, "The token is not right.\n")
-        if len(self.clients) >= self.config.max_clients:
-            return connection.respond(
-                http.HTTPStatus.SERVICE_UNAVAILABLE,
-                f"This engine already serves {self.config.max_clients} clients; try later.\n",
-            )
-        return None
-
+    # --- connections (the HTTP checks before them: self.authorize, engine.remote.guard) ------
     async def handle(self, ws: ServerConnection) -> None:
-        client = Client(next(self._numbers), ws)
+        client = Client(next(self._numbers), ws, self.config.max_outgoing_bytes)
         self.clients[client.number] = client
         writer = asyncio.create_task(client.write())
         log.info("client %d connected from %s", client.number, ws.remote_address)
@@ -178,7 +203,8 @@ class RemoteServer:
             except ConnectionClosed as closed:
                 log.info("client %d left (%s)", client.number, closed)
                 return
-            self.receive(client, message)
+            if not client.dropped:
+                self.receive(client, message)
 
     def _drop(self, client: Client) -> None:
         del self.clients[client.number]
@@ -194,12 +220,20 @@ class RemoteServer:
 
     # --- requests ---------------------------------------------------------------------------
     def receive(self, client: Client, message: str | bytes) -> None:
+        """Answer one message; nothing it holds can end the connection or reach it as a trace."""
         try:
             request = decode(message, REQUESTS)
         except WireError as exc:
             text = f"The engine refused a message: {exc}"
             client.send(Failed(exc.request_id, "bad-request", text))
             return
+        try:
+            self._dispatch(client, request)
+        except Exception as exc:  # a bug of ours: the client hears an id, the log the trace
+            request_id = getattr(request, "request_id", None)
+            client.send(internal_failure(request_id, exc=exc))
+
+    def _dispatch(self, client: Client, request: Any) -> None:
         if isinstance(request, Link):
             if request.kind == PING:
                 client.send(Link(PONG, request.stamp))
@@ -304,7 +338,7 @@ class RemoteServer:
             self._route(event)
 
     def _model_ready(self, event: ModelReady) -> None:
-        self.info = event.info
+        self.info, self._restoring = event.info, False
         job = self._finish_load()
         if job is not None:
             assert isinstance(job.request, LoadModel)
@@ -316,13 +350,24 @@ class RemoteServer:
 
     def _load_failed(self, event: Failed) -> None:
         job = self._finish_load()
-        if job is not None:  # the worker dropped the old model before trying the new one
-            self.info = None
-        owner = self.clients.get(job.client) if job else None
-        if owner is not None:
-            owner.send(event)
         if self._loaded is not None and not self._loaded.done():
             self._loaded.set_exception(RuntimeError(event.message))
+        elif job is not None and self.info is not None and not self._restoring:
+            # the worker dropped the old model before trying the new one: load it again first
+            event = dataclasses.replace(
+                event,
+                message=f"{event.message} This engine goes on serving {self.info.display_name}.",
+            )
+            self._restoring = True
+            restore = LoadModel(self.model_name, self.config.device, self.config.allow_remote_code)
+            self.queue.add(Job(0, None, next(self._global_ids), restore), first=True)
+        elif job is not None:
+            if self._restoring:  # every client thought the old model was still there
+                self._broadcast(for_client(event))
+            self.info, self._restoring = None, False
+        owner = self.clients.get(job.client) if job else None
+        if owner is not None:
+            owner.send(for_client(event))
         self._advance()
 
     def _finish_load(self) -> Job | None:
@@ -337,6 +382,8 @@ class RemoteServer:
         if job is None:
             return
         owner = self.clients.get(job.client)
+        if isinstance(event, Failed):
+            event = for_client(event)
         if owner is not None:
             owner.send(dataclasses.replace(event, request_id=job.local_id))
         if isinstance(event, Proposal | Cancelled | Failed):
@@ -350,3 +397,26 @@ class RemoteServer:
     def _broadcast(self, event: Event) -> None:
         for client in self.clients.values():
             client.send(event)
+
+
+def for_client(event: Failed) -> Failed:
+    """``event`` as a remote client may see it: no traceback, no exception text of ours."""
+    if event.kind == "internal":
+        return internal_failure(event.request_id, detail=event.detail or event.message)
+    if event.detail:  # e.g. the allocator's report of an out-of-memory: the operator's to read
+        log.info("request %s: %s (%s)", event.request_id, event.message, event.detail)
+        return dataclasses.replace(event, detail="")
+    return event
+
+
+def internal_failure(
+    request_id: int | None, detail: str = "", exc: BaseException | None = None
+) -> Failed:
+    """A plain ``internal`` failure naming a fresh error id; the log gets the id and the why."""
+    error_id = secrets.token_hex(ERROR_ID_BYTES)
+    log.error("request %s failed [error %s]\n%s", request_id, error_id, detail, exc_info=exc)
+    message = (
+        f"The engine failed on this request (error id {error_id}); it goes on serving. "
+        "Its operator can find the details under that id in the server's log."
+    )
+    return Failed(request_id, "internal", message)

@@ -7,6 +7,12 @@ are pairs of ints, enums take only their values, nested dataclasses recurse), un
 fields are refused, and the class's own validation (``SamplerSettings.__post_init__``) runs.
 Anything that does not fit raises :class:`WireError` with a message that says what was wrong.
 
+What the wire itself refuses, before any class sees the message: numbers that are not finite
+(``1e400`` reads as infinity) and integers beyond 64 bits (:data:`MAX_INT`), strings holding a
+lone UTF-16 surrogate (``"\\ud800"``: no UTF-8 text can carry it, so nothing could echo it back),
+and an instruction longer than :data:`MAX_INSTRUCTION_CHARS`. Whatever a refusal quotes from the
+message is shortened to :data:`MAX_ECHO_CHARS`, so an error costs little however large its cause.
+
 Nothing is ever unpickled: this module only builds the classes it names in :data:`REQUESTS`
 and :data:`EVENTS`. It imports no torch, so the window and the CLI can use it.
 """
@@ -16,6 +22,7 @@ from __future__ import annotations
 import dataclasses
 import functools
 import json
+import math
 import types
 import typing
 from collections.abc import Callable
@@ -49,6 +56,16 @@ EVENTS: dict[str, type] = {
 }
 _NAMESPACE = {**vars(protocol), "SamplerSettings": SamplerSettings}
 
+MAX_INT = 2**63 - 1  # integers on the wire are signed 64-bit (ids, spans, seeds, counts)
+_MAX_INT_DIGITS = len(str(MAX_INT)) + 1  # a sign and 19 digits: longer ones are never read
+# An instruction is a direction ("make it formal"), not a document: it becomes a header the
+# model reads at every step, so a long one costs every forward (100,000 characters ran >120 s).
+MAX_INSTRUCTION_CHARS = 1000
+MAX_ECHO_CHARS = 40  # the most of a client's own string a refusal quotes back
+MAX_REFUSAL_CHARS = 400  # the longest refusal message
+MAX_UNKNOWN_NAMED = 3  # unknown fields a refusal names
+TEXT_LIMITS: dict[tuple[type, str], int] = {(protocol.Edit, "instruction"): MAX_INSTRUCTION_CHARS}
+
 
 class WireError(ValueError):
     """A message that cannot be accepted; ``request_id`` is set when it could be read."""
@@ -75,6 +92,25 @@ def encode(message: Any) -> str:
         return json.dumps({"type": message.kind, "stamp": message.stamp})
     body = _plain(message)
     return json.dumps({"type": type(message).__name__, **body}, ensure_ascii=False)
+
+
+def encode_utf8(message: Any) -> bytes:
+    """:func:`encode` as the UTF-8 bytes of a text frame.
+
+    A lone surrogate cannot be UTF-8; should one ever reach an event, it is sent as a JSON
+    escape (``\\udXXX``) instead of breaking the send and, with it, the connection.
+    """
+    text = encode(message)
+    try:
+        return text.encode("utf-8")
+    except UnicodeEncodeError:
+        return json.dumps(json.loads(text), ensure_ascii=True).encode("ascii")
+
+
+def shorten(value: Any, limit: int = MAX_ECHO_CHARS) -> str:
+    """``repr(value)`` cut to ``limit`` characters, ASCII only: safe to quote in a refusal."""
+    text = ascii(value)
+    return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
 _PRIMITIVE = (str, int, float, bool, type(None))
@@ -118,10 +154,7 @@ def decode(text: str | bytes, allowed: dict[str, type]) -> Any:
     """The message in ``text`` if its type is in ``allowed`` (or a :class:`Link`)."""
     if isinstance(text, bytes):
         raise WireError("Binary frames are not accepted: send JSON text.")
-    try:
-        data = json.loads(text, parse_constant=_refuse_constant)
-    except (json.JSONDecodeError, RecursionError, _Bad) as exc:
-        raise WireError(f"The message is not JSON ({exc}).") from None
+    data = _parse(text)
     if not isinstance(data, dict) or not isinstance(data.get("type"), str):
         raise WireError('A message must be a JSON object with a "type".')
     request_id = data.get("request_id")
@@ -134,15 +167,70 @@ def decode(text: str | bytes, allowed: dict[str, type]) -> Any:
         return Link(kind, float(typing.cast(float, stamp)))
     cls = allowed.get(kind)
     if cls is None:
-        raise WireError(f"Unknown message type {kind!r}.", request_id)
+        raise WireError(f"Unknown message type {shorten(kind)}.", request_id)
     try:
         return _build(cls, data, 0)
     except _Bad as bad:
-        raise WireError(bad.located(kind), request_id) from None
+        raise WireError(_cut(bad.located(kind)), request_id) from None
+
+
+def _parse(text: str) -> Any:
+    """The JSON value of ``text``, its numbers and strings checked as the wire requires."""
+    try:
+        data = json.loads(
+            text, parse_constant=_refuse_constant, parse_int=_bounded_int, parse_float=_finite
+        )
+    except _Bad as bad:
+        raise WireError(f"The message was refused: {bad.reason}") from None
+    except (ValueError, RecursionError) as exc:  # JSONDecodeError is a ValueError
+        raise WireError(_cut(f"The message is not JSON ({exc}).")) from None
+    surrogate = _lone_surrogate(data)
+    if surrogate is not None:
+        raise WireError(
+            f"The message was refused: a string holds a lone UTF-16 surrogate ({surrogate}); "
+            "text on the wire must be valid Unicode."
+        )
+    return data
 
 
 def _refuse_constant(name: str) -> Any:
     raise _Bad(f"{name} is not a number the wire accepts")
+
+
+def _bounded_int(digits: str) -> int:
+    value = int(digits) if len(digits) <= _MAX_INT_DIGITS else MAX_INT + 1
+    if abs(value) > MAX_INT:
+        raise _Bad(f"an integer of {len(digits)} digits; integers must fit in 64 bits (signed).")
+    return value
+
+
+def _finite(digits: str) -> float:
+    value = float(digits)
+    if not math.isfinite(value):
+        raise _Bad(f"{shorten(digits)} is too large a number (it reads as infinity).")
+    return value
+
+
+def _lone_surrogate(data: Any) -> str | None:
+    """The first lone surrogate in any key or string of ``data`` (escaped), else None."""
+    pending = [data]
+    while pending:
+        value = pending.pop()
+        if type(value) is dict:
+            pending.extend(value.keys())
+            pending.extend(value.values())
+        elif type(value) is list:
+            pending.extend(value)
+        elif type(value) is str and not value.isascii():
+            try:
+                value.encode("utf-8")
+            except UnicodeEncodeError as exc:
+                return ascii(value[exc.start])
+    return None
+
+
+def _cut(message: str) -> str:
+    return message if len(message) <= MAX_REFUSAL_CHARS else message[:MAX_REFUSAL_CHARS] + "…"
 
 
 @functools.cache
@@ -164,12 +252,20 @@ def _build(cls: type, data: Any, depth: int) -> Any:
         raise _Bad(f"expected an object for {cls.__name__}.")
     names, shape = _shape(cls)
     if not data.keys() <= names:
-        raise _Bad(f"unknown field(s) {', '.join(sorted(set(data) - names))}.")
+        unknown = sorted(set(data) - names)
+        quoted = ", ".join(shorten(name).strip("'") for name in unknown[:MAX_UNKNOWN_NAMED])
+        more = (
+            f" and {len(unknown) - MAX_UNKNOWN_NAMED} more"
+            if len(unknown) > MAX_UNKNOWN_NAMED
+            else ""
+        )
+        raise _Bad(f"unknown field(s) {quoted}{more}.")
     values = {}
     for name, convert, required in shape:
         if name in data:
             try:
                 values[name] = convert(data[name], depth + 1)
+                _check_length(cls, name, values[name])
             except _Bad as bad:
                 bad.path.insert(0, name)
                 raise
@@ -179,6 +275,12 @@ def _build(cls: type, data: Any, depth: int) -> Any:
         return cls(**values)
     except (TypeError, ValueError) as exc:
         raise _Bad(str(exc)) from None
+
+
+def _check_length(cls: type, name: str, value: Any) -> None:
+    limit = TEXT_LIMITS.get((cls, name))
+    if limit is not None and len(value) > limit:
+        raise _Bad(f"{len(value):,} characters; the engine accepts at most {limit:,}.")
 
 
 @functools.cache
@@ -238,7 +340,7 @@ def _enum(cls: type[Enum]) -> Convert:
             return cls(value)
         except ValueError:
             choices = ", ".join(repr(m.value) for m in cls)
-            raise _Bad(f"{value!r} is not one of {choices}.") from None
+            raise _Bad(f"{shorten(value)} is not one of {choices}.") from None
 
     return convert
 

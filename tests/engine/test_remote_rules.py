@@ -1,6 +1,7 @@
 """The server's rules that need no model process: idle connections, the client limit, and
 switching models (refused by default, queued and announced to everyone when the operator allows
-it). The real server runs on a thread of this process with the tiny Llama behind a test loader.
+it; a failed switch loads the old model again). The real server runs on a thread of this process
+with the tiny Llama behind a test loader.
 """
 
 from __future__ import annotations
@@ -127,25 +128,57 @@ def test_an_allowed_switch_is_announced_to_every_client(switching, loader: Recor
         bob.stop()
 
 
-def test_a_failed_switch_is_told_to_its_client_and_leaves_no_model(switching) -> None:
+def test_a_failed_switch_is_told_to_its_client_and_the_old_model_serves_on(
+    switching, loader: Recorder
+) -> None:
     alice = RemoteWorker(switching.url, switching.token)
     bob = RemoteWorker(switching.url, switching.token)
     alice.start()
     bob.start()
     try:
         alice.send(LoadModel("missing"))
+        alice.send(edit(1))  # queued behind the switch
         failed = until(alice, lambda e: isinstance(e, Failed))[-1]
         assert isinstance(failed, Failed) and failed.kind == "model-load"
-        bob.send(edit(1))
-        refused = until(bob, lambda e: isinstance(e, Failed))[-1]
-        assert isinstance(refused, Failed) and "No model is loaded" in refused.message
-        bob.send(LoadModel(""))
-        nothing = until(bob, lambda e: isinstance(e, Failed))[-1]
-        assert isinstance(nothing, Failed) and nothing.kind == "model-load"
-        alice.send(LoadModel("first"))
-        assert isinstance(until(alice, lambda e: isinstance(e, ModelReady))[-1], ModelReady)
+        assert "goes on serving" in failed.message
+        served = until(alice, lambda e: isinstance(e, Proposal | Failed))[-1]
+        assert isinstance(served, Proposal) and served.request_id == 1
+        assert [r.model for r in loader.requests] == ["first", "missing", "first"]
         bob.send(edit(2))
-        assert isinstance(until(bob, lambda e: isinstance(e, Proposal))[-1], Proposal)
+        assert isinstance(until(bob, lambda e: isinstance(e, Proposal | Failed))[-1], Proposal)
+        bob.send(LoadModel(""))
+        ready = until(bob, lambda e: isinstance(e, ModelReady | Failed))[-1]
+        assert isinstance(ready, ModelReady) and ready.info.model_id == "first"
     finally:
         alice.stop()
         bob.stop()
+
+
+class FailsTwice(Recorder):
+    """Fails the switch, and then the reload of the old model too (its files went away)."""
+
+    def __call__(self, request: LoadModel, progress: Callable[[LoadProgress], None]) -> Loaded:
+        if len(self.requests) >= 1:
+            self.requests.append(request)
+            raise ModelLoadError(f"There is no model called {request.model!r}.")
+        return super().__call__(request, progress)
+
+
+def test_when_the_old_model_cannot_load_again_no_model_is_served() -> None:
+    loader = FailsTwice()
+    server = InProcessServer(loader, allow_model_switch=True)
+    alice = RemoteWorker(server.url, server.token)
+    alice.start()
+    try:
+        alice.send(LoadModel("other"))
+        switch = until(alice, lambda e: isinstance(e, Failed))[-1]
+        assert isinstance(switch, Failed) and "'other'" in switch.message
+        reload = until(alice, lambda e: isinstance(e, Failed))[-1]
+        assert isinstance(reload, Failed) and "'first'" in reload.message  # told to everyone
+        alice.send(LoadModel(""))
+        nothing = until(alice, lambda e: isinstance(e, Failed))[-1]
+        assert isinstance(nothing, Failed) and "No model is loaded" in nothing.message
+        assert [r.model for r in loader.requests] == ["first", "other", "first"]
+    finally:
+        alice.stop()
+        server.stop()

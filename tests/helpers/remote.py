@@ -201,3 +201,44 @@ class InProcessServer:
         if self._loop is not None and self._stop is not None:
             self._loop.call_soon_threadsafe(self._stop.set)
         self._thread.join(START_WAIT)
+
+
+class StuckConnection:
+    """A server connection whose peer never reads: each ``send`` waits forever (a full socket).
+
+    ``transport.abort()`` records that the server dropped it. For :class:`Client`'s byte cap.
+    """
+
+    def __init__(self) -> None:
+        self.aborted = False
+        self.transport = self
+        self.sent: list[bytes] = []
+
+    def abort(self) -> None:
+        self.aborted = True
+
+    async def send(self, data: bytes, text: bool = False) -> None:
+        import asyncio
+
+        self.sent.append(data)
+        await asyncio.Event().wait()  # the write buffer never drains
+
+
+class HandshakeStub:
+    """What :class:`~engine.remote.guard.Gatekeeper` reads of a connection and its request.
+
+    ``respond`` builds the response as websockets would (status, headers, body), without a
+    socket; ``headers`` takes (name, value) pairs, repeats allowed.
+    """
+
+    def __init__(self, address: str, headers: list[tuple[str, str]]) -> None:
+        from websockets.datastructures import Headers
+
+        self.remote_address = (address, 40000)
+        self.headers = Headers(headers)
+
+    def respond(self, status: Any, text: str) -> Any:
+        from websockets.datastructures import Headers
+        from websockets.http11 import Response
+
+        return Response(int(status), status.phrase, Headers(), text.encode())

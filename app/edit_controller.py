@@ -4,6 +4,11 @@ The controller owns the state machine and nothing else draws or writes: the edit
 text, the overlay shows frames over it (never in it), the review panel picks hunks, and only
 :meth:`EditController.apply` changes the document, in one edit block (one undo step).
 
+Esc stops a draft at once in the window (the overlay goes, the status says "Cancelling…") and
+the status bar says "cancelled" once the engine confirms: every request ends with exactly one
+``Proposal``, ``Cancelled`` or ``Failed``, and the first of those for the cancelled request is
+its confirmation.
+
 Trust rules it enforces: a proposal is offered only if the document is still exactly the text
 the request was made from (otherwise it is dropped with a message); locks partly inside the
 selection are refused before anything runs; a new request cancels the running one.
@@ -39,6 +44,8 @@ from ui.prompt import InstructionBar
 from ui.review import DiffReview
 from ui.status import EngineStatus
 from ui.worddiff import WordDiff, edits_for, word_diff
+
+CANCELLED = "Cancelled: nothing was changed."
 
 
 @dataclass(frozen=True)
@@ -78,6 +85,7 @@ class EditController(QObject):
         self.settings = settings or SamplerSettings()
         self.mode = EditMode.REWRITE
         self.running: Pending | None = None
+        self.cancelling: int | None = None  # the request cancelled and not yet confirmed
         self.reviewing: tuple[Pending, WordDiff] | None = None
         self.draft = DraftView()  # the running request's tokens, for the status bar's counts
         self._connect()
@@ -168,9 +176,22 @@ class EditController(QObject):
         self.send(Pending(fill, ()))
 
     def cancel(self) -> None:
-        if self.running is not None:
-            self.client.cancel(self.running.edit.request_id)
-            self._finish("Cancelled: nothing was changed.")
+        if self.running is None:
+            return
+        self.cancelling = self.running.edit.request_id
+        self.client.cancel(self.cancelling)
+        self.status.show_cancelling()
+        self._finish("Cancelling…")
+
+    def _confirms_cancel(self, request_id: int | None) -> bool:
+        """Whether this ending answers the cancel; the status bar then says it is done."""
+        if self.cancelling is None or request_id not in (None, self.cancelling):
+            return False
+        self.cancelling = None
+        if self.running is None:  # no newer request has taken over the status bar
+            self.status.show_ended("cancelled")
+            self.message.emit(CANCELLED)
+        return True
 
     # --- events from the worker ----------------------------------------------------------
 
@@ -182,10 +203,13 @@ class EditController(QObject):
             self.status.show_frame(frame, settled=settled)
 
     def on_proposal(self, proposal: Proposal) -> None:
+        if self._confirms_cancel(proposal.request_id):
+            return
         pending = self.running
         if pending is None or proposal.request_id != pending.edit.request_id:
             return
         self._finish("")
+        self.status.show_metrics(proposal.metrics)
         if self.editor.plain_text() != pending.edit.text:
             self.message.emit(
                 "The text changed while the draft settled, so it was not offered. Run it again."
@@ -200,7 +224,6 @@ class EditController(QObject):
             segments = (SegmentText(proposal.text, locked=False),)
         diff = word_diff(original, segments, pending.locks_in_target)
         self.reviewing = (pending, diff)
-        self.status.show_metrics(proposal.metrics)
         self.review.set_diff(diff, note=proposal.metrics.summary())
         self.review.show()
         self.review.setFocus()
@@ -218,13 +241,18 @@ class EditController(QObject):
             )
 
     def on_cancelled(self, event: Cancelled) -> None:
+        if self._confirms_cancel(event.request_id):
+            return
         if self.running is not None and event.request_id == self.running.edit.request_id:
-            self._finish("Cancelled: nothing was changed.")
+            self.status.show_ended("cancelled")
+            self._finish(CANCELLED)
 
     def on_failed(self, event: Failed) -> None:
-        if self.running is None:
+        # A failure with no request id (the engine died) also ends whatever runs now.
+        if self._confirms_cancel(event.request_id) and event.request_id is not None:
             return
-        if event.request_id in (None, self.running.edit.request_id):
+        if self.running is not None and event.request_id in (None, self.running.edit.request_id):
+            self.status.show_ended("failed")
             self._finish(f"{event.message} Nothing was changed.")
 
     def _finish(self, message: str) -> None:

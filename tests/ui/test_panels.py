@@ -181,6 +181,24 @@ def test_drafting_and_finished_numbers(qtbot: QtBot) -> None:
     assert "engine stopped" not in status.text() and "steps" not in status.text()
 
 
+def test_a_cancel_shows_cancelling_then_idle_and_a_late_end_never_hides_a_load(
+    qtbot: QtBot,
+) -> None:
+    status = EngineStatus()
+    qtbot.addWidget(status)
+    status.set_model(INFO)
+    status.show_frame(Frame(1, 7, 25, 64, (), forwards=7, elapsed_s=0.5), settled=20)
+    status.show_cancelling()
+    assert status.state() == "cancelling"
+    assert "cancelling…" in status.text() and "step" not in status.text()
+    status.show_ended("cancelled")
+    assert status.state() == "ready" and status.text().endswith("| cancelled")
+    status.show_frame(Frame(2, 3, 25, 64, (), forwards=3, elapsed_s=0.5), settled=9)
+    status.show_loading(LoadProgress("loading weights", 0.5), "another model")
+    status.show_ended("cancelled")  # the load cancelled the draft; its answer comes after
+    assert status.state() == "loading" and "cancelled" not in status.text()
+
+
 def test_banner_offers_a_restart_and_can_be_dismissed(qtbot: QtBot) -> None:
     host = QWidget()
     qtbot.addWidget(host)

@@ -15,13 +15,14 @@ from collections.abc import Callable
 from pathlib import Path
 
 from PySide6.QtCore import QObject, QTimer, Signal
-from PySide6.QtWidgets import QFileDialog, QMessageBox, QWidget
+from PySide6.QtWidgets import QDialog, QFileDialog, QMessageBox, QWidget
 
 from app import disk_change
 from app.files import DocumentError, read_text_file, write_atomically
 from app.newlines import Layout, restore, split_layout
 from app.recovery import RecoveryStore, Snapshot
 from app.settings import Settings
+from ui.dialogs import open_dialog
 from ui.editor import DocumentEditor
 
 AUTOSAVE_MS = 5000
@@ -46,7 +47,7 @@ class FileController(QObject):
         self.fingerprint: str | None = None  # of the bytes last read or written at self.path
         self._autosaved: tuple[int, tuple[tuple[int, int], ...]] | None = None  # what it held
         self.doc_id = uuid.uuid4().hex
-        self._dialog: QWidget | None = None  # keeps the open dialog alive
+        self._dialog: QDialog | None = None  # keeps the open dialog alive
         self.autosave = QTimer(self, interval=AUTOSAVE_MS)
         self.autosave.timeout.connect(self.snapshot)
         self.autosave.start()
@@ -286,6 +287,6 @@ class FileController(QObject):
             )
         )
 
-    def _show(self, dialog: QWidget) -> None:
+    def _show(self, dialog: QDialog) -> None:
         self._dialog = dialog
-        dialog.open()  # type: ignore[attr-defined]
+        open_dialog(dialog)

@@ -18,7 +18,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from PySide6.QtCore import QKeyCombination, Qt
-from PySide6.QtGui import QKeyEvent, QKeySequence
+from PySide6.QtGui import QHideEvent, QKeyEvent, QKeySequence
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QHeaderView,
@@ -30,6 +30,7 @@ from PySide6.QtWidgets import (
 )
 
 from ui import palette
+from ui.dialogs import give_focus_back
 
 
 @dataclass(frozen=True)
@@ -166,3 +167,8 @@ class ShortcutsWindow(QWidget):
                 row.setHidden(not shown)
                 visible += shown
             group.setHidden(visible == 0)
+
+    def hideEvent(self, event: QHideEvent) -> None:
+        super().hideEvent(event)
+        if not event.spontaneous():  # closed, not minimised: the window below gets the keys
+            give_focus_back(self.parentWidget().window() if self.parentWidget() else None)

@@ -31,7 +31,10 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from ui.dialogs import open_dialog
+
 JSON_PAGE, TABLE_PAGE = 0, 1
+SCHEMA_FILTER = "JSON Schema (*.json);;All files (*)"
 CELL_CHOICES = (("Empty cells", "empty"), ("All cells", "all"))
 
 
@@ -157,12 +160,14 @@ class TemplatePanel(QFrame):
     def _fill(self) -> None:
         self.fillRequested.emit(self.choice())
 
-    def _browse(self) -> None:
-        path, _ = QFileDialog.getOpenFileName(
-            self, "Choose a JSON Schema", "", "JSON Schema (*.json);;All files (*)"
-        )
-        if path:
-            self.schemaChosen.emit(path)
+    def _browse(self) -> QFileDialog:
+        """The schema chooser, opened with ``open()`` (the static chooser nests an event loop)."""
+        dialog = QFileDialog(self, "Choose a JSON Schema", "", SCHEMA_FILTER)
+        dialog.setFileMode(QFileDialog.FileMode.ExistingFile)
+        dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+        dialog.fileSelected.connect(self.schemaChosen)
+        open_dialog(dialog)
+        return dialog
 
     def _close(self) -> None:
         self.hide()

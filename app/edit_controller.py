@@ -42,10 +42,20 @@ from ui.editor import DocumentEditor
 from ui.overlay import DraftOverlay
 from ui.prompt import InstructionBar
 from ui.review import DiffReview
+from ui.shortcuts import key_text
 from ui.status import EngineStatus
 from ui.worddiff import WordDiff, edits_for, word_diff
+from ui.wording import counted, metrics_summary
 
 CANCELLED = "Cancelled: nothing was changed."
+
+
+@dataclass(frozen=True)
+class Applied:
+    """The last apply: how many changes it made and the undo steps the document had after it."""
+
+    changes: int
+    undo_steps: int
 
 
 @dataclass(frozen=True)
@@ -88,6 +98,7 @@ class EditController(QObject):
         self.cancelling: int | None = None  # the request cancelled and not yet confirmed
         self.reviewing: tuple[Pending, WordDiff] | None = None
         self.draft = DraftView()  # the running request's tokens, for the status bar's counts
+        self._applied: Applied | None = None
         self._connect()
 
     def _connect(self) -> None:
@@ -100,6 +111,7 @@ class EditController(QObject):
         self.client.proposal.connect(self.on_proposal)
         self.client.cancelled.connect(self.on_cancelled)
         self.client.failed.connect(self.on_failed)
+        self.editor.textChanged.connect(self._after_text_change)
 
     # --- starting ------------------------------------------------------------------------
 
@@ -169,7 +181,7 @@ class EditController(QObject):
         self.bar.hide()
         self.overlay.show_for(target.start, target.end)
         self.stateChanged.emit(EditState.RUNNING)
-        self.message.emit("Drafting… (Esc cancels)")
+        self.message.emit(f"Drafting… ({key_text('ask.cancel')} cancels)")
 
     def send_fill(self, fill: Fill) -> None:
         """Run a structured fill through the same overlay, review and single-undo apply."""
@@ -212,7 +224,7 @@ class EditController(QObject):
         self.status.show_metrics(proposal.metrics)
         if self.editor.plain_text() != pending.edit.text:
             self.message.emit(
-                "The text changed while the draft settled, so it was not offered. Run it again."
+                "The text changed while the draft settled: it was dropped. Run it again."
             )
             return
         target = pending.edit.target
@@ -224,20 +236,19 @@ class EditController(QObject):
             segments = (SegmentText(proposal.text, locked=False),)
         diff = word_diff(original, segments, pending.locks_in_target)
         self.reviewing = (pending, diff)
-        self.review.set_diff(diff, note=proposal.metrics.summary())
+        self.review.set_diff(diff, note=metrics_summary(proposal.metrics))
         self.review.show()
         self.review.setFocus()
         self.stateChanged.emit(EditState.REVIEWING)
         if not diff.hunks and proposal.metrics.put_back:
-            self.message.emit(
-                "No change: the model read each change it tried as less fluent than your text "
-                "and put it back."
-            )
+            self.message.emit("No change: each change the model tried read worse than your text.")
         elif not diff.hunks:
             self.message.emit("The model proposed no change.")
         else:
             self.message.emit(
-                f"{len(diff.hunks)} changes to review: A accepts, R rejects, Ctrl+Enter applies."
+                f"{counted(len(diff.hunks), 'change')} to review: {key_text('review.accept')} "
+                f"accepts, {key_text('review.reject')} rejects, "
+                f"{key_text('review.apply')} applies."
             )
 
     def on_cancelled(self, event: Cancelled) -> None:
@@ -275,7 +286,26 @@ class EditController(QObject):
         edits = edits_for(diff.hunks, accepted, offset=pending.edit.target.start)
         self.editor.replace_ranges(edits)
         self.dismiss_review()
-        self.message.emit(f"Applied {len(edits)} of {len(diff.hunks)} changes (Ctrl+Z undoes).")
+        self._applied = Applied(len(edits), self.editor.document().availableUndoSteps())
+        self.message.emit(
+            f"Applied {len(edits)} of {counted(len(diff.hunks), 'change')} "
+            f"({key_text('edit.undo')} undoes)."
+        )
+
+    def _after_text_change(self) -> None:
+        """Once an undo has taken the applied changes back, the status bar says so (its
+        "Applied 5 of 8 changes" would no longer be true)."""
+        if self._applied is None:
+            return
+        document = self.editor.document()
+        if document.availableUndoSteps() >= self._applied.undo_steps:
+            return  # the apply still holds (typing after it only adds steps)
+        undone, self._applied = self._applied, None
+        if document.availableRedoSteps() > 0:  # an undo, not a new document
+            self.message.emit(
+                f"Undone: {counted(undone.changes, 'change')} taken back "
+                f"({key_text('edit.redo')} redoes)."
+            )
 
     def regenerate(self) -> None:
         if self.reviewing is None:

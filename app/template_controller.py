@@ -28,6 +28,7 @@ from engine.structured.fields import leaves, optional_fields
 from engine.structured.markdown import table_at
 from ui.editor import DocumentEditor
 from ui.template_panel import FillChoice, TemplatePanel
+from ui.wording import counted
 
 
 class TemplateController(QObject):
@@ -61,7 +62,8 @@ class TemplateController(QObject):
         if table is not None:
             rows = len(table.body)
             self.panel.show_table(
-                f"The table under the cursor: {table.columns} columns, {rows} rows."
+                f"The table under the cursor: {counted(table.columns, 'column')}, "
+                f"{counted(rows, 'row')}."
             )
         else:
             self.panel.show_json()

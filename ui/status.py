@@ -46,6 +46,7 @@ from PySide6.QtWidgets import (
 
 from engine.protocol import EngineLink, Frame, LoadProgress, Metrics, ModelInfo
 from ui import palette
+from ui.wording import counted, metrics_summary
 
 _DOT = palette.ENGINE_DOT_HEX
 
@@ -163,11 +164,11 @@ class EngineStatus(QWidget):
     def show_metrics(self, metrics: Metrics) -> None:
         self._showing_request = False
         self._set_dot("ready", "Ready")
-        self._step.setText(f"{metrics.steps} steps")
+        self._step.setText(counted(metrics.steps, "step"))
         self._speed.setText(
             f"{metrics.tokens_per_forward:.2f} tok/forward · {metrics.tokens_per_second:.1f} tok/s"
         )
-        self._speed.setToolTip(metrics.summary())
+        self._speed.setToolTip(metrics_summary(metrics))
 
     def show_link(self, link: EngineLink | None) -> None:
         if link is None:

@@ -73,6 +73,7 @@ SHORTCUTS: tuple[Shortcut, ...] = (
     _s("review.regenerate", "G", "Ask the model again", "Diff review"),
     _s("review.cancel", "Esc", "Close the review without changing anything", "Diff review"),
     _s("help.shortcuts", "Ctrl+/", "Keyboard shortcuts", "Help"),
+    _s("help.close", "Esc", "Close this window", "Shortcuts window"),
 )
 
 _BY_ACTION = {entry.action: entry for entry in SHORTCUTS}
@@ -107,7 +108,7 @@ def _children(item: QTreeWidgetItem) -> list[QTreeWidgetItem]:
 class ShortcutsWindow(QWidget):
     """Help → Keyboard shortcuts: the table grouped by area, filterable. Show it with ``show()``.
 
-    Public API: ``set_filter(text)``; it has no signals.
+    Public API: ``set_filter(text)``; it has no signals. Esc closes it (``help.close``).
     """
 
     def __init__(self, parent: QWidget | None = None) -> None:
@@ -167,6 +168,13 @@ class ShortcutsWindow(QWidget):
                 row.setHidden(not shown)
                 visible += shown
             group.setHidden(visible == 0)
+
+    def keyPressEvent(self, event: QKeyEvent) -> None:
+        if matches("help.close", event):  # the filter box passes Esc on to its window
+            self.close()
+            event.accept()
+            return
+        super().keyPressEvent(event)
 
     def hideEvent(self, event: QHideEvent) -> None:
         super().hideEvent(event)

@@ -8,7 +8,7 @@ from collections.abc import Iterator
 import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QKeyEvent, QKeySequence
-from PySide6.QtWidgets import QFileDialog, QToolButton, QWidget
+from PySide6.QtWidgets import QFileDialog, QLineEdit, QToolButton, QWidget
 from pytestqt.qtbot import QtBot
 
 from engine.client import WORKER_DIED
@@ -220,7 +220,8 @@ def test_banner_offers_a_restart_and_can_be_dismissed(qtbot: QtBot) -> None:
 
 # --- shortcuts ---------------------------------------------------------------------------
 
-_PANELS = {"Instruction bar", "Diff review"}  # keys there only act while the panel has focus
+# Keys there only act while the panel (or that window) has the focus.
+_PANELS = {"Instruction bar", "Diff review", "Shortcuts window"}
 
 
 def test_every_shortcut_parses_and_no_key_is_bound_twice_in_one_context() -> None:
@@ -262,3 +263,17 @@ def test_the_shortcuts_window_lists_the_table_and_filters(qtbot: QtBot) -> None:
     window.set_filter("lock")
     visible = [row.text(0) for row in rows if not row.isHidden()]
     assert visible == ["Lock or unlock the selection"]
+
+
+@pytest.mark.parametrize("typing_in_the_filter", [True, False])
+def test_esc_closes_the_shortcuts_window(qtbot: QtBot, typing_in_the_filter: bool) -> None:
+    window = ShortcutsWindow()
+    qtbot.addWidget(window)
+    window.show()
+    qtbot.waitExposed(window)
+    field = window.findChild(QLineEdit)
+    if typing_in_the_filter:
+        qtbot.keyClicks(field, "undo")
+    target = field if typing_in_the_filter else window.tree
+    qtbot.keyClick(target, Qt.Key.Key_Escape)
+    assert not window.isVisible()

@@ -68,6 +68,18 @@ def test_strength_between_presets_checks_no_preset_and_never_reaches_zero(
     assert 0 < bar.strength() <= 0.05
 
 
+def test_a_draft_offers_no_rewrite_presets(qtbot: QtBot, bar: InstructionBar) -> None:
+    chips = {b.text(): b for b in bar.findChildren(QToolButton)}
+    preset_chips = [chips[label] for label, _ in INSTRUCTION_PRESETS]
+    assert bar.shows_presets() and all(chip.isVisibleTo(bar) for chip in preset_chips)
+    bar.open_for(draft=True)
+    assert not bar.shows_presets()
+    assert not any(chip.isVisibleTo(bar) for chip in preset_chips)
+    assert "written" in bar.field.placeholderText()
+    bar.open_for(draft=False)  # a rewrite next: the presets are back
+    assert bar.shows_presets() and all(chip.isVisibleTo(bar) for chip in preset_chips)
+
+
 def test_a_draft_hides_the_strength_row(bar: InstructionBar) -> None:
     bar.open_for(draft=True)
     assert not bar.shows_strength()

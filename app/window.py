@@ -182,6 +182,8 @@ class MainWindow(QMainWindow):
             self.shortcuts_window = ShortcutsWindow(self)
         self.shortcuts_window.show()
         self.shortcuts_window.raise_()
+        # With no window manager a new window is not made active: Esc would go to the editor.
+        self.shortcuts_window.activateWindow()
 
     def _text_changed(self) -> None:
         text = self.editor.plain_text()

@@ -149,8 +149,8 @@ def test_closing_the_shortcuts_window_gives_the_keyboard_back(qtbot, session: Se
     window.action("help.shortcuts").trigger()
     shown = window.shortcuts_window
     assert shown is not None
-    shown.activateWindow()
     qtbot.waitUntil(lambda: QApplication.activeWindow() is shown)
-    shown.close()
+    qtbot.keyClick(QApplication.focusWidget() or shown, Qt.Key.Key_Escape)
+    assert not shown.isVisible()
     qtbot.waitUntil(lambda: QApplication.activeWindow() is window)
     assert press_ctrl_o(qtbot, session) is not None

@@ -47,7 +47,7 @@ INSTRUCTION_PRESETS: tuple[tuple[str, str], ...] = (
 )
 
 REWRITE_PLACEHOLDER = "What should change? e.g. “tighter”, “formal”, “a paragraph on …”"
-DRAFT_PLACEHOLDER = "What should be written here? e.g. “a paragraph on …”; empty: carry on"
+DRAFT_PLACEHOLDER = "What should be written here? e.g. “a paragraph on …”, or nothing to carry on"
 
 SLIDER_STEPS = 20  # strength moves in steps of 1/20
 MIN_STRENGTH = 1 / SLIDER_STEPS  # the engine refuses 0: nothing would be renoised

@@ -76,11 +76,14 @@ class StatusMessage(QLabel):
         self._fit()
 
     def mouseReleaseEvent(self, event: QMouseEvent) -> None:
-        # On release: a tooltip shown on press is hidden again by the release.
-        if self.is_cut():
-            self._timer.start(MESSAGE_MS)  # the reader gets the time to read it
-            QToolTip.showText(event.globalPosition().toPoint(), self._text, self)
-        super().mouseReleaseEvent(event)
+        # On release, and accepted: any press or release Qt delivers after the tooltip is up
+        # (the status bar's, were the event passed on to it) hides it again.
+        if not self.is_cut():
+            super().mouseReleaseEvent(event)
+            return
+        self._timer.start(MESSAGE_MS)  # the reader gets the time to read it
+        QToolTip.showText(event.globalPosition().toPoint(), self._text, self, self.rect())
+        event.accept()
 
     def _fit(self) -> None:
         room = max(0, self.contentsRect().width())

@@ -39,7 +39,7 @@ def fit_words(text: str, metrics: QFontMetrics, room: int) -> str:
 
 
 def _cut(text: str, end: int) -> str:
-    return text[:end].rstrip(_CUT_PUNCTUATION) + ELLIPSIS
+    return text[:end].rstrip(_CUT_PUNCTUATION).rstrip() + ELLIPSIS
 
 
 class StatusMessage(QLabel):

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import string
 
-from hypothesis import given
+from hypothesis import example, given
 from hypothesis import strategies as st
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QFontMetrics
@@ -23,6 +23,7 @@ words = st.text(alphabet=string.ascii_letters + ".,;:!?'é—", min_size=1, max_
 texts = st.lists(words, min_size=1, max_size=20).map(" ".join)
 
 
+@example(text="? : : :", room=22)  # a word of punctuation alone: never "? …"
 @given(text=texts, room=st.integers(min_value=0, max_value=600))
 def test_a_cut_message_ends_after_a_whole_word(qapp: QApplication, text: str, room: int) -> None:
     metrics = QFontMetrics(qapp.font())

@@ -28,6 +28,7 @@ from app.textdiff import unified_diff
 from engine.core.errors import BadRequest, ModelLoadError, SettleError
 from engine.core.plan import find_locks, validate_edit
 from engine.core.protocol import Edit, EditMode, Proposal, Span
+from ui.wording import metrics_summary
 
 EXIT_BAD_INPUT = 2
 EXIT_MODEL = 3
@@ -136,7 +137,7 @@ def finish(args: argparse.Namespace, text: str, layout: Layout, edit: Edit) -> i
         print(json.dumps(proposal_json(proposal, model_name, diff), ensure_ascii=False, indent=2))
     else:
         sys.stdout.write(diff or "(no change)\n")
-        print(f"# {model_name}: {proposal.metrics.summary()}", file=sys.stderr)
+        print(f"# {model_name}: {metrics_summary(proposal.metrics)}", file=sys.stderr)
     if args.write and updated != text:
         write_text_file(args.file, layout, updated)
         print(f"# wrote {args.file}", file=sys.stderr)

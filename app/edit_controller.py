@@ -4,6 +4,11 @@ The controller owns the state machine and nothing else draws or writes: the edit
 text, the overlay shows frames over it (never in it), the review panel picks hunks, and only
 :meth:`EditController.apply` changes the document, in one edit block (one undo step).
 
+Esc stops a draft at once in the window (the overlay goes, the status says "Cancelling…") and
+the status bar says "cancelled" once the engine confirms: every request ends with exactly one
+``Proposal``, ``Cancelled`` or ``Failed``, and the first of those for the cancelled request is
+its confirmation.
+
 Trust rules it enforces: a proposal is offered only if the document is still exactly the text
 the request was made from (otherwise it is dropped with a message); locks partly inside the
 selection are refused before anything runs; a new request cancels the running one.
@@ -37,8 +42,20 @@ from ui.editor import DocumentEditor
 from ui.overlay import DraftOverlay
 from ui.prompt import InstructionBar
 from ui.review import DiffReview
+from ui.shortcuts import key_text
 from ui.status import EngineStatus
 from ui.worddiff import WordDiff, edits_for, word_diff
+from ui.wording import counted, metrics_summary
+
+CANCELLED = "Cancelled: nothing was changed."
+
+
+@dataclass(frozen=True)
+class Applied:
+    """The last apply: how many changes it made and the undo steps the document had after it."""
+
+    changes: int
+    undo_steps: int
 
 
 @dataclass(frozen=True)
@@ -78,8 +95,10 @@ class EditController(QObject):
         self.settings = settings or SamplerSettings()
         self.mode = EditMode.REWRITE
         self.running: Pending | None = None
+        self.cancelling: int | None = None  # the request cancelled and not yet confirmed
         self.reviewing: tuple[Pending, WordDiff] | None = None
         self.draft = DraftView()  # the running request's tokens, for the status bar's counts
+        self._applied: Applied | None = None
         self._connect()
 
     def _connect(self) -> None:
@@ -92,6 +111,7 @@ class EditController(QObject):
         self.client.proposal.connect(self.on_proposal)
         self.client.cancelled.connect(self.on_cancelled)
         self.client.failed.connect(self.on_failed)
+        self.editor.textChanged.connect(self._after_text_change)
 
     # --- starting ------------------------------------------------------------------------
 
@@ -161,16 +181,29 @@ class EditController(QObject):
         self.bar.hide()
         self.overlay.show_for(target.start, target.end)
         self.stateChanged.emit(EditState.RUNNING)
-        self.message.emit("Drafting… (Esc cancels)")
+        self.message.emit(f"Drafting… ({key_text('ask.cancel')} cancels)")
 
     def send_fill(self, fill: Fill) -> None:
         """Run a structured fill through the same overlay, review and single-undo apply."""
         self.send(Pending(fill, ()))
 
     def cancel(self) -> None:
-        if self.running is not None:
-            self.client.cancel(self.running.edit.request_id)
-            self._finish("Cancelled: nothing was changed.")
+        if self.running is None:
+            return
+        self.cancelling = self.running.edit.request_id
+        self.client.cancel(self.cancelling)
+        self.status.show_cancelling()
+        self._finish("Cancelling…")
+
+    def _confirms_cancel(self, request_id: int | None) -> bool:
+        """Whether this ending answers the cancel; the status bar then says it is done."""
+        if self.cancelling is None or request_id not in (None, self.cancelling):
+            return False
+        self.cancelling = None
+        if self.running is None:  # no newer request has taken over the status bar
+            self.status.show_ended("cancelled")
+            self.message.emit(CANCELLED)
+        return True
 
     # --- events from the worker ----------------------------------------------------------
 
@@ -182,13 +215,16 @@ class EditController(QObject):
             self.status.show_frame(frame, settled=settled)
 
     def on_proposal(self, proposal: Proposal) -> None:
+        if self._confirms_cancel(proposal.request_id):
+            return
         pending = self.running
         if pending is None or proposal.request_id != pending.edit.request_id:
             return
         self._finish("")
+        self.status.show_metrics(proposal.metrics)
         if self.editor.plain_text() != pending.edit.text:
             self.message.emit(
-                "The text changed while the draft settled, so it was not offered. Run it again."
+                "The text changed while the draft settled: it was dropped. Run it again."
             )
             return
         target = pending.edit.target
@@ -200,31 +236,34 @@ class EditController(QObject):
             segments = (SegmentText(proposal.text, locked=False),)
         diff = word_diff(original, segments, pending.locks_in_target)
         self.reviewing = (pending, diff)
-        self.status.show_metrics(proposal.metrics)
-        self.review.set_diff(diff, note=proposal.metrics.summary())
+        self.review.set_diff(diff, note=metrics_summary(proposal.metrics))
         self.review.show()
         self.review.setFocus()
         self.stateChanged.emit(EditState.REVIEWING)
         if not diff.hunks and proposal.metrics.put_back:
-            self.message.emit(
-                "No change: the model read each change it tried as less fluent than your text "
-                "and put it back."
-            )
+            self.message.emit("No change: each change the model tried read worse than your text.")
         elif not diff.hunks:
             self.message.emit("The model proposed no change.")
         else:
             self.message.emit(
-                f"{len(diff.hunks)} changes to review: A accepts, R rejects, Ctrl+Enter applies."
+                f"{counted(len(diff.hunks), 'change')} to review: {key_text('review.accept')} "
+                f"accepts, {key_text('review.reject')} rejects, "
+                f"{key_text('review.apply')} applies."
             )
 
     def on_cancelled(self, event: Cancelled) -> None:
+        if self._confirms_cancel(event.request_id):
+            return
         if self.running is not None and event.request_id == self.running.edit.request_id:
-            self._finish("Cancelled: nothing was changed.")
+            self.status.show_ended("cancelled")
+            self._finish(CANCELLED)
 
     def on_failed(self, event: Failed) -> None:
-        if self.running is None:
+        # A failure with no request id (the engine died) also ends whatever runs now.
+        if self._confirms_cancel(event.request_id) and event.request_id is not None:
             return
-        if event.request_id in (None, self.running.edit.request_id):
+        if self.running is not None and event.request_id in (None, self.running.edit.request_id):
+            self.status.show_ended("failed")
             self._finish(f"{event.message} Nothing was changed.")
 
     def _finish(self, message: str) -> None:
@@ -247,7 +286,26 @@ class EditController(QObject):
         edits = edits_for(diff.hunks, accepted, offset=pending.edit.target.start)
         self.editor.replace_ranges(edits)
         self.dismiss_review()
-        self.message.emit(f"Applied {len(edits)} of {len(diff.hunks)} changes (Ctrl+Z undoes).")
+        self._applied = Applied(len(edits), self.editor.document().availableUndoSteps())
+        self.message.emit(
+            f"Applied {len(edits)} of {counted(len(diff.hunks), 'change')} "
+            f"({key_text('edit.undo')} undoes)."
+        )
+
+    def _after_text_change(self) -> None:
+        """Once an undo has taken the applied changes back, the status bar says so (its
+        "Applied 5 of 8 changes" would no longer be true)."""
+        if self._applied is None:
+            return
+        document = self.editor.document()
+        if document.availableUndoSteps() >= self._applied.undo_steps:
+            return  # the apply still holds (typing after it only adds steps)
+        undone, self._applied = self._applied, None
+        if document.availableRedoSteps() > 0:  # an undo, not a new document
+            self.message.emit(
+                f"Undone: {counted(undone.changes, 'change')} taken back "
+                f"({key_text('edit.redo')} redoes)."
+            )
 
     def regenerate(self) -> None:
         if self.reviewing is None:

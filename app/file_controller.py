@@ -14,17 +14,21 @@ import uuid
 from collections.abc import Callable
 from pathlib import Path
 
-from PySide6.QtCore import QObject, QTimer, Signal
-from PySide6.QtWidgets import QFileDialog, QMessageBox, QWidget
+from PySide6.QtCore import QObject, QStandardPaths, QTimer, Signal
+from PySide6.QtWidgets import QDialog, QFileDialog, QMessageBox, QWidget
 
 from app import disk_change
 from app.files import DocumentError, read_text_file, write_atomically
 from app.newlines import Layout, restore, split_layout
 from app.recovery import RecoveryStore, Snapshot
 from app.settings import Settings
+from ui.dialogs import open_dialog
 from ui.editor import DocumentEditor
 
 AUTOSAVE_MS = 5000
+# Where Settle itself lives (the checkout, or the folder its package was installed into): a file
+# dialog never starts there, even for a sample opened from it.
+PROGRAM_FOLDER = Path(__file__).resolve().parents[1]
 FILE_FILTER = "Documents (*.md *.markdown *.txt *.json);;Markdown (*.md *.markdown);;All files (*)"
 
 
@@ -46,7 +50,7 @@ class FileController(QObject):
         self.fingerprint: str | None = None  # of the bytes last read or written at self.path
         self._autosaved: tuple[int, tuple[tuple[int, int], ...]] | None = None  # what it held
         self.doc_id = uuid.uuid4().hex
-        self._dialog: QWidget | None = None  # keeps the open dialog alive
+        self._dialog: QDialog | None = None  # keeps the open dialog alive
         self.autosave = QTimer(self, interval=AUTOSAVE_MS)
         self.autosave.timeout.connect(self.snapshot)
         self.autosave.start()
@@ -264,17 +268,33 @@ class FileController(QObject):
     def _announce(self) -> None:
         self.documentChanged.emit(self.title(), self.modified)
 
+    def start_folder(self) -> Path:
+        """Where Open and Save As start: the document's folder, else the folder last chosen in
+        one, else the user's documents folder (else home); never inside Settle's own folder."""
+        documents = QStandardPaths.writableLocation(
+            QStandardPaths.StandardLocation.DocumentsLocation
+        )
+        candidates = [
+            self.path.parent if self.path else None,
+            self.settings.last_folder(),
+            Path(documents) if documents else None,
+        ]
+        for folder in candidates:
+            if folder is not None and folder.is_dir() and not _inside_program(folder):
+                return folder
+        return Path.home()
+
     def _file_dialog(self, mode: QFileDialog.AcceptMode, chosen: Callable[[str], None]) -> None:
-        folder = str(self.path.parent) if self.path else ""
         dialog = QFileDialog(
             self.window,
             "Save as" if mode == QFileDialog.AcceptMode.AcceptSave else "Open",
-            folder,
+            str(self.start_folder()),
             FILE_FILTER,
         )
         dialog.setAcceptMode(mode)
         if mode == QFileDialog.AcceptMode.AcceptSave:
             dialog.setDefaultSuffix("md")
+        dialog.fileSelected.connect(lambda path: self.settings.set_last_folder(Path(path).parent))
         dialog.fileSelected.connect(chosen)
         self._show(dialog)
 
@@ -286,6 +306,10 @@ class FileController(QObject):
             )
         )
 
-    def _show(self, dialog: QWidget) -> None:
+    def _show(self, dialog: QDialog) -> None:
         self._dialog = dialog
-        dialog.open()  # type: ignore[attr-defined]
+        open_dialog(dialog)
+
+
+def _inside_program(folder: Path) -> bool:
+    return folder.resolve().is_relative_to(PROGRAM_FOLDER)

@@ -35,6 +35,7 @@ from app.template_controller import TemplateController
 from app.window import MainWindow
 from app.worker_client import AsyncWorkerClient
 from engine.process.client import WorkerClient, WorkerHandle
+from ui.dialogs import open_dialog
 
 log = logging.getLogger("settle")
 
@@ -157,7 +158,7 @@ def install_crash_handler(session: Session) -> None:
         )
         box.setDetailedText(details)
         session.crash_box = box
-        box.open()
+        open_dialog(box)
 
     sys.excepthook = handle
     crash_log = enable_native_crash_log()

@@ -20,6 +20,7 @@ from app.settings import Settings
 from app.worker_client import AsyncWorkerClient
 from engine.core.protocol import Failed, LoadProgress, ModelReady
 from engine.models.registry import ModelSpec
+from ui.dialogs import open_dialog
 from ui.model_dialog import ModelEntry, ModelPicker
 from ui.status import EngineBanner, EngineStatus
 
@@ -77,7 +78,7 @@ class ModelController(QObject):
         if self.remote is not None:
             picker.remoteRequested.connect(self.remote.ask)
         self.picker = picker
-        picker.open()
+        open_dialog(picker)
 
     @staticmethod
     def _entry(spec: ModelSpec) -> ModelEntry:
@@ -140,4 +141,4 @@ class ModelController(QObject):
             self.window,
         )
         self._box = box
-        box.open()
+        open_dialog(box)

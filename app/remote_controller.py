@@ -25,6 +25,7 @@ from engine.core.protocol import LoadProgress, Queued
 from engine.process.client import WorkerClient
 from engine.remote.auth import SecurityError
 from engine.remote.client import RemoteWorker, engine_host
+from ui.dialogs import open_dialog
 from ui.remote_dialog import RemoteEngineDialog
 from ui.status import EngineStatus
 
@@ -75,7 +76,7 @@ class RemoteController(QObject):
         dialog.set_urls(self.settings.engine_urls())
         dialog.connectRequested.connect(self.connect_to)
         self.dialog = dialog
-        dialog.open()
+        open_dialog(dialog)
         return dialog
 
     def _fill_token(self, dialog: RemoteEngineDialog, url: str) -> None:

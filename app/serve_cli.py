@@ -41,6 +41,7 @@ from engine.remote.auth import (
     server_tls,
     server_token,
 )
+from ui.wording import counted
 
 EXIT_ENGINE = 4
 DEFAULT_LISTEN = "127.0.0.1:8765"
@@ -165,7 +166,8 @@ def run_remote(edit: Edit, args: argparse.Namespace) -> tuple[Proposal, str]:
             if isinstance(event, Frame):
                 show_step(event)
             elif isinstance(event, Queued) and event.position > 0:
-                print(f"# queued: {event.position} request(s) ahead", file=sys.stderr)
+                ahead = counted(event.position, "request")
+                print(f"# queued: {ahead} ahead", file=sys.stderr)
             elif isinstance(event, Proposal) and event.request_id == edit.request_id:
                 end_steps()
                 return event, f"{info.display_name} at {worker.host}"

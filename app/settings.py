@@ -1,6 +1,6 @@
-"""Persistent preferences in ``QSettings`` under the app id: recent files, locks per document,
-the last model and device, remote-code consent per model, the remote engine in use and the ones
-used before, window geometry.
+"""Persistent preferences in ``QSettings`` under the app id: recent files, the folder last
+chosen in a file dialog, locks per document, the last model and device, remote-code consent per
+model, the remote engine in use and the ones used before, window geometry.
 
 Locks are kept per document path (not in a sidecar file beside it), so opening a file never
 litters its folder and a file shared with others carries no Settle state.
@@ -33,6 +33,14 @@ class Settings:
         entry = str(path.resolve())
         recent = [entry, *(p for p in self.recent_files() if p != entry)][:MAX_RECENT]
         self.store.setValue("files/recent", recent)
+
+    def last_folder(self) -> Path | None:
+        """The folder of the file last chosen in an Open or Save As dialog, if any."""
+        value = str(self.store.value("files/last_folder", "") or "")
+        return Path(value) if value else None
+
+    def set_last_folder(self, folder: Path) -> None:
+        self.store.setValue("files/last_folder", str(folder.resolve()))
 
     # locks per document ----------------------------------------------------------------
     def locks_for(self, path: Path) -> list[tuple[int, int]]:

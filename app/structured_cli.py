@@ -21,6 +21,7 @@ from app.newlines import restore
 from app.textdiff import unified_diff
 from engine.core.errors import BadRequest, SettleError
 from engine.core.protocol import Fill, FillKind, Frame, LoadModel, Span
+from ui.wording import counted, metrics_summary
 
 FillRunner = Callable[..., Iterator[Any]]
 
@@ -99,7 +100,8 @@ def run_fill_table(args: argparse.Namespace) -> int:
     tables = find_tables(text)
     if not 1 <= args.table <= len(tables):
         raise BadRequest(
-            f"{args.file} has {len(tables)} Markdown table(s); there is no table {args.table}."
+            f"{args.file} has {counted(len(tables), 'Markdown table')}; "
+            f"there is no table {args.table}."
         )
     fill = Fill(
         1, FillKind.TABLE, text, tables[args.table - 1].span, cells=args.cells,
@@ -150,4 +152,4 @@ def report(
         print(json.dumps(result, ensure_ascii=False, indent=2))
         return
     sys.stdout.write(plain)
-    print(f"# {model_name}: {filled.proposal.metrics.summary()}", file=sys.stderr)
+    print(f"# {model_name}: {metrics_summary(filled.proposal.metrics)}", file=sys.stderr)

@@ -24,6 +24,7 @@ from ui.shortcuts import ShortcutsWindow, key_sequences
 from ui.status import EngineBanner, EngineStatus
 from ui.status_message import StatusMessage
 from ui.template_panel import TemplatePanel
+from ui.wording import counted
 
 COUNT_DELAY_MS = 250
 
@@ -181,10 +182,12 @@ class MainWindow(QMainWindow):
             self.shortcuts_window = ShortcutsWindow(self)
         self.shortcuts_window.show()
         self.shortcuts_window.raise_()
+        # With no window manager a new window is not made active: Esc would go to the editor.
+        self.shortcuts_window.activateWindow()
 
     def _text_changed(self) -> None:
         text = self.editor.plain_text()
-        self.word_count.setText(f"{len(text.split())} words")
+        self.word_count.setText(counted(len(text.split()), "word"))
         self.preview.set_source(text)
 
     def closeEvent(self, event: QCloseEvent) -> None:

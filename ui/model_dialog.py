@@ -49,6 +49,7 @@ from PySide6.QtWidgets import (
 )
 
 from ui import palette
+from ui.dialogs import open_dialog
 
 DEVICES: tuple[tuple[str, str], ...] = (
     ("auto", "Auto (best available)"),
@@ -219,7 +220,7 @@ class ModelPicker(QDialog):
         dialog.setOption(QFileDialog.Option.ShowDirsOnly, True)
         dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
         dialog.fileSelected.connect(self.add_folder)
-        dialog.open()
+        open_dialog(dialog)
         return dialog
 
     def selected(self) -> ModelEntry | None:

@@ -55,9 +55,11 @@ GUTTER_INK = QColor(FAINT_HEX)
 GUTTER_RULE = QColor("#e3e6ea")
 
 # --- status bar, banners, bars -------------------------------------------------------------------
+BUSY_HEX = "#d4a72c"  # the engine is busy with something other than drafting
 ENGINE_DOT_HEX = {
     "none": "#afb8c1",
-    "loading": "#d4a72c",
+    "loading": BUSY_HEX,
+    "cancelling": BUSY_HEX,
     "ready": "#2da44e",
     "running": ACCENT_HEX,
     "stopped": "#cf222e",

@@ -4,12 +4,14 @@ A slim bar (like a find bar) with a line edit for the instruction, one-click ins
 presets, and a rewrite-strength slider with the presets of
 :data:`engine.core.config.STRENGTH_PRESETS`
 ("fix" polishes lightly, "rewrite" starts from scratch; DESIGN §4). Enter submits, Esc closes.
-For a draft at the cursor the strength row is hidden: there is no original text to keep.
+For a draft at the cursor the presets and the strength row are hidden: they say how to change
+the selected text, and a draft has none (it writes new text; with no instruction it continues).
 
 Public API of :class:`InstructionBar`:
 
 - signals ``submitted(str instruction, float strength)``, ``closed()``
 - ``open_for(draft=False, instruction="")`` — show, reset the mode, focus the line edit
+- ``shows_presets()`` / ``shows_strength()`` — whether the rewrite rows are shown
 - ``instruction()`` / ``set_instruction(text)``
 - ``strength()`` / ``set_strength(value)`` — clamped to ``[MIN_STRENGTH, 1]``
 - ``submit()`` / ``close_bar()`` — what Enter and Esc do
@@ -44,6 +46,9 @@ INSTRUCTION_PRESETS: tuple[tuple[str, str], ...] = (
     ("Casual", "Rewrite it in a relaxed, casual tone."),
     ("Fix grammar", "Fix grammar, spelling and punctuation only."),
 )
+
+REWRITE_PLACEHOLDER = "What should change? e.g. “tighter”, “formal”, “a paragraph on …”"
+DRAFT_PLACEHOLDER = "What should be written here? e.g. “a paragraph on …”, or nothing to carry on"
 
 SLIDER_STEPS = 20  # strength moves in steps of 1/20
 MIN_STRENGTH = 1 / SLIDER_STEPS  # the engine refuses 0: nothing would be renoised
@@ -83,9 +88,7 @@ class InstructionBar(QFrame):
             f"border-top: 1px solid {palette.BAR_RULE_HEX}; }}" + _CHIP_STYLE
         )
         self._edit = QLineEdit()
-        self._edit.setPlaceholderText(
-            "What should change? e.g. “tighter”, “formal”, “a paragraph on …”"
-        )
+        self._edit.setPlaceholderText(REWRITE_PLACEHOLDER)
         self._edit.setClearButtonEnabled(True)
         self._run = QPushButton("Run")
         self._run.setToolTip(f"Run the instruction ({key_text('prompt.submit')})")
@@ -95,6 +98,7 @@ class InstructionBar(QFrame):
         self._slider.setRange(1, SLIDER_STEPS)
         self._value = QLabel()
         self._strength_presets = QButtonGroup(self)
+        self._presets_row = QWidget()
         self._strength_row = QWidget()
         self._build()
         self.set_strength(STRENGTH_PRESETS["polish"])
@@ -103,6 +107,10 @@ class InstructionBar(QFrame):
     def field(self) -> QLineEdit:
         """The instruction's line edit (what the user types into)."""
         return self._edit
+
+    def shows_presets(self) -> bool:
+        """Whether the rewrite presets (Tighter, Formal…) are shown: rewrites only."""
+        return self._presets_row.isVisibleTo(self)
 
     def shows_strength(self) -> bool:
         """Whether the rewrite-strength row is shown (rewrites have one, drafts do not)."""
@@ -131,10 +139,14 @@ class InstructionBar(QFrame):
     def _lower_row(self) -> QHBoxLayout:
         row = QHBoxLayout()
         row.setSpacing(6)
+        presets = QHBoxLayout(self._presets_row)
+        presets.setContentsMargins(0, 0, 0, 0)
+        presets.setSpacing(6)
         for label, instruction in INSTRUCTION_PRESETS:
             chip = _tool_button(label, instruction)
             chip.clicked.connect(lambda _=False, text=instruction: self._use_preset(text))
-            row.addWidget(chip)
+            presets.addWidget(chip)
+        row.addWidget(self._presets_row)
         row.addStretch(1)
         row.addWidget(self._strength_row)
         self._build_strength_row()
@@ -165,7 +177,9 @@ class InstructionBar(QFrame):
     # --- public API ----------------------------------------------------------------------
 
     def open_for(self, draft: bool = False, instruction: str = "") -> None:
+        self._presets_row.setVisible(not draft)
         self._strength_row.setVisible(not draft)
+        self._edit.setPlaceholderText(DRAFT_PLACEHOLDER if draft else REWRITE_PLACEHOLDER)
         self._edit.setText(instruction)
         self.show()
         self._edit.setFocus()

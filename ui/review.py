@@ -230,12 +230,24 @@ class DiffReview(QWidget):
         self._write_text()
         self._view.frame_range = self._spans[self._current] if self._current >= 0 else None
         if self._current >= 0:
-            cursor = QTextCursor(self._view.document())
-            cursor.setPosition(self._spans[self._current][1])
-            self._view.setTextCursor(cursor)
-            self._view.ensureCursorVisible()
+            self._reveal(*self._spans[self._current])
         self._view.viewport().update()
         self._update_labels()
+
+    def _reveal(self, start: int, end: int) -> None:
+        """Scroll the current change into view, its first line above all: a change taller than
+        the view (a JSON fill is one change) opens at its top, not scrolled to its last line."""
+        cursor = QTextCursor(self._view.document())
+        for position in (end, start):  # the end if it fits with the start, the start in any case
+            cursor.setPosition(position)
+            self._view.setTextCursor(cursor)
+            self._view.ensureCursorVisible()
+        # ensureCursorVisible stops at the line's top: keep the margin above it too, so a change
+        # on the first line shows the text from the very top, its frame whole.
+        bar = self._view.verticalScrollBar()
+        top = self._view.cursorRect(cursor).top() + bar.value()
+        margin = round(self._view.document().documentMargin())
+        bar.setValue(min(bar.value(), max(0, top - margin)))
 
     def _write_text(self) -> None:
         document = self._view.document()

@@ -18,7 +18,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from PySide6.QtCore import QKeyCombination, Qt
-from PySide6.QtGui import QKeyEvent, QKeySequence
+from PySide6.QtGui import QHideEvent, QKeyEvent, QKeySequence
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QHeaderView,
@@ -30,6 +30,7 @@ from PySide6.QtWidgets import (
 )
 
 from ui import palette
+from ui.dialogs import give_focus_back
 
 
 @dataclass(frozen=True)
@@ -72,6 +73,7 @@ SHORTCUTS: tuple[Shortcut, ...] = (
     _s("review.regenerate", "G", "Ask the model again", "Diff review"),
     _s("review.cancel", "Esc", "Close the review without changing anything", "Diff review"),
     _s("help.shortcuts", "Ctrl+/", "Keyboard shortcuts", "Help"),
+    _s("help.close", "Esc", "Close this window", "Shortcuts window"),
 )
 
 _BY_ACTION = {entry.action: entry for entry in SHORTCUTS}
@@ -106,7 +108,7 @@ def _children(item: QTreeWidgetItem) -> list[QTreeWidgetItem]:
 class ShortcutsWindow(QWidget):
     """Help → Keyboard shortcuts: the table grouped by area, filterable. Show it with ``show()``.
 
-    Public API: ``set_filter(text)``; it has no signals.
+    Public API: ``set_filter(text)``; it has no signals. Esc closes it (``help.close``).
     """
 
     def __init__(self, parent: QWidget | None = None) -> None:
@@ -166,3 +168,15 @@ class ShortcutsWindow(QWidget):
                 row.setHidden(not shown)
                 visible += shown
             group.setHidden(visible == 0)
+
+    def keyPressEvent(self, event: QKeyEvent) -> None:
+        if matches("help.close", event):  # the filter box passes Esc on to its window
+            self.close()
+            event.accept()
+            return
+        super().keyPressEvent(event)
+
+    def hideEvent(self, event: QHideEvent) -> None:
+        super().hideEvent(event)
+        if not event.spontaneous():  # closed, not minimised: the window below gets the keys
+            give_focus_back(self.parentWidget().window() if self.parentWidget() else None)

@@ -13,6 +13,10 @@ Public API of :class:`EngineStatus`:
 - ``show_frame(frame, settled=None)`` — step x/y; with ``settled`` (tokens settled so far) also
   tokens per forward and tokens per second
 - ``show_metrics(metrics)`` — the finished request's :class:`engine.core.protocol.Metrics`
+- ``show_cancelling()`` — a cancel was asked for and the engine has not confirmed it yet
+- ``show_ended(outcome)`` — the request ended without a proposal (``outcome``: "cancelled",
+  "failed"); the engine is ready again. Ignored unless a request was being shown, so a late
+  answer never hides a load in progress or a stopped engine
 - ``set_stopped(message)`` — the engine died; ``text()`` — everything shown, for tests
 - ``show_link(link | None)`` — a remote engine's host and round trip
   (:class:`engine.core.protocol.EngineLink`); None: the engine is local
@@ -42,6 +46,7 @@ from PySide6.QtWidgets import (
 
 from engine.core.protocol import EngineLink, Frame, LoadProgress, Metrics, ModelInfo
 from ui import palette
+from ui.wording import counted, metrics_summary
 
 _DOT = palette.ENGINE_DOT_HEX
 
@@ -63,6 +68,7 @@ class EngineStatus(QWidget):
         super().__init__(parent)
         self._clock = clock
         self._stage: tuple[str, float] | None = None  # stage name, when it started
+        self._showing_request = False  # the step label is about a request (running, queued…)
         self._dot = QLabel("●")
         self._model = QLabel()
         self._device = QLabel()
@@ -103,6 +109,7 @@ class EngineStatus(QWidget):
 
     def set_model(self, info: ModelInfo | None) -> None:
         self._stage = None
+        self._showing_request = False
         self._show_loading_widgets(False)
         self._step.clear()
         self._speed.clear()
@@ -125,6 +132,7 @@ class EngineStatus(QWidget):
             self._model.setText(model_name)
         if self._stage is None or self._stage[0] != progress.stage:
             self._stage = (progress.stage, now)
+        self._showing_request = False
         self._set_dot("loading", progress.message or progress.stage)
         self._show_loading_widgets(True)
         self._step.clear()  # "engine stopped" or the last request's steps no longer hold
@@ -143,6 +151,7 @@ class EngineStatus(QWidget):
             self._eta.clear()
 
     def show_frame(self, frame: Frame, settled: int | None = None) -> None:
+        self._showing_request = True
         self._set_dot("running", "Drafting")
         self._show_loading_widgets(False)
         self._step.setText(f"step {frame.step}/{frame.max_steps}")
@@ -153,12 +162,13 @@ class EngineStatus(QWidget):
             )
 
     def show_metrics(self, metrics: Metrics) -> None:
+        self._showing_request = False
         self._set_dot("ready", "Ready")
-        self._step.setText(f"{metrics.steps} steps")
+        self._step.setText(counted(metrics.steps, "step"))
         self._speed.setText(
             f"{metrics.tokens_per_forward:.2f} tok/forward · {metrics.tokens_per_second:.1f} tok/s"
         )
-        self._speed.setToolTip(metrics.summary())
+        self._speed.setToolTip(metrics_summary(metrics))
 
     def show_link(self, link: EngineLink | None) -> None:
         if link is None:
@@ -170,12 +180,29 @@ class EngineStatus(QWidget):
         self._link.setToolTip(f"Remote engine at {link.host}; round trip{rtt or ' unknown'}")
         self._link.show()
 
+    def show_cancelling(self) -> None:
+        self._showing_request = True
+        self._show_loading_widgets(False)
+        self._set_dot("cancelling", "Cancelling: the engine stops at its next step")
+        self._step.setText("cancelling…")
+        self._speed.clear()
+
+    def show_ended(self, outcome: str) -> None:
+        if not self._showing_request:
+            return
+        self._showing_request = False
+        self._set_dot("ready", "Ready")
+        self._step.setText(outcome)
+        self._speed.clear()
+
     def show_queued(self, position: int) -> None:
         if position > 0:
+            self._showing_request = True
             self._set_dot("loading", "Waiting for the shared engine")
             self._step.setText(f"queued: {position} ahead")
 
     def set_stopped(self, message: str = "") -> None:
+        self._showing_request = False
         self._show_loading_widgets(False)
         self._set_dot("stopped", message or "The engine stopped")
         self._step.setText("engine stopped")

@@ -31,7 +31,11 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from ui.dialogs import open_dialog
+
 JSON_PAGE, TABLE_PAGE = 0, 1
+NO_TABLE = "Put the cursor in a Markdown table."
+SCHEMA_FILTER = "JSON Schema (*.json);;All files (*)"
 CELL_CHOICES = (("Empty cells", "empty"), ("All cells", "all"))
 
 
@@ -101,7 +105,7 @@ class TemplatePanel(QFrame):
 
     def _table_page(self) -> QWidget:
         page = QWidget()
-        self.table_label = QLabel("Put the cursor in a Markdown table.")
+        self.table_label = QLabel(NO_TABLE)
         self.table_label.setWordWrap(True)
         self.cells = QComboBox()
         for text, value in CELL_CHOICES:
@@ -120,7 +124,11 @@ class TemplatePanel(QFrame):
         self.kind.setCurrentIndex(JSON_PAGE)
 
     def show_table(self, description: str) -> None:
+        self.table_label.setText(description)
         self.kind.setCurrentIndex(TABLE_PAGE)
+
+    def describe_table(self, description: str) -> None:
+        """What the table page says about the cursor's table, without switching to it."""
         self.table_label.setText(description)
 
     def set_schema(self, path: str, title: str, optional: list[str]) -> None:
@@ -157,12 +165,14 @@ class TemplatePanel(QFrame):
     def _fill(self) -> None:
         self.fillRequested.emit(self.choice())
 
-    def _browse(self) -> None:
-        path, _ = QFileDialog.getOpenFileName(
-            self, "Choose a JSON Schema", "", "JSON Schema (*.json);;All files (*)"
-        )
-        if path:
-            self.schemaChosen.emit(path)
+    def _browse(self) -> QFileDialog:
+        """The schema chooser, opened with ``open()`` (the static chooser nests an event loop)."""
+        dialog = QFileDialog(self, "Choose a JSON Schema", "", SCHEMA_FILTER)
+        dialog.setFileMode(QFileDialog.FileMode.ExistingFile)
+        dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+        dialog.fileSelected.connect(self.schemaChosen)
+        open_dialog(dialog)
+        return dialog
 
     def _close(self) -> None:
         self.hide()

@@ -2,7 +2,9 @@
 
 Light on purpose (markdown-it-py only, no torch): the window uses it to find the table under
 the cursor, the engine (:mod:`engine.structured.tables`) to lay tables out and to re-parse
-what it filled. Rows are cut at unescaped pipes, which is how GFM splits cells. Which cells a
+what it filled. Rows are cut at unescaped pipes, which is how GFM splits cells. Only the table
+being filled must have one cell per column in every row: another table of the document, ragged
+or not, never stands in the way. Which cells a
 fill takes (`empty`, `all`, `R,C;R,C`) is decided here too, so the CLI refuses bad cells early.
 """
 
@@ -10,6 +12,7 @@ from __future__ import annotations
 
 import itertools
 import re
+from collections.abc import Iterator
 from dataclasses import dataclass
 
 from markdown_it import MarkdownIt
@@ -44,22 +47,44 @@ class MarkdownTable:
 
 
 def find_tables(text: str) -> list[MarkdownTable]:
-    """Every GFM table in ``text``, in order."""
+    """Every GFM table in ``text``, in order (``BadRequest`` if one of them is ragged)."""
+    return [_regular(text, rows) for rows in _table_rows(text)]
+
+
+def table_spans(text: str) -> list[Span]:
+    """Where each GFM table of ``text`` lies, ragged ones included (no row is checked)."""
+    return [_span(rows) for rows in _table_rows(text)]
+
+
+def _table_rows(text: str) -> Iterator[list[Row]]:
+    """Each GFM table's rows, as markdown-it finds them, whatever their cell counts."""
     md = MarkdownIt("commonmark").enable("table")
     starts = line_starts(text)
-    tables = []
     for token in md.parse(text):
         if token.type == "table_open" and token.map:
             first, last = token.map
-            rows = [row_at(text, starts, n) for n in range(first, last)]
-            if any(len(r.cells) != len(rows[0].cells) for r in rows):
-                raise BadRequest(
-                    f"The table on line {first + 1} has rows with different numbers of cells; "
-                    "Settle fills tables whose rows all have one cell per column."
-                )
-            span = Span(rows[0].start, rows[-1].start + len(rows[-1].line))
-            tables.append(MarkdownTable(span, rows[0], rows[1], tuple(rows[2:])))
-    return tables
+            yield [row_at(text, starts, n) for n in range(first, last)]
+
+
+def _span(rows: list[Row]) -> Span:
+    return Span(rows[0].start, rows[-1].start + len(rows[-1].line))
+
+
+def _regular(text: str, rows: list[Row]) -> MarkdownTable:
+    """The table, if every row has one cell per column; else a refusal naming the odd row."""
+    columns = len(rows[0].cells)
+    odd = next((row for row in rows if len(row.cells) != columns), None)
+    if odd is not None:
+        line = text.count("\n", 0, odd.start) + 1
+        if "|" not in odd.line:  # GFM reads a line right below a table as one more row
+            problem = f"Line {line} reads as one more row of the table: put a blank line before it."
+        else:
+            problem = (
+                f"Line {line} does not have one cell per column "
+                f"(the header: {columns}, that row: {len(odd.cells)})."
+            )
+        raise BadRequest(f"{problem} Settle fills tables with one cell per column in every row.")
+    return MarkdownTable(_span(rows), rows[0], rows[1], tuple(rows[2:]))
 
 
 def line_starts(text: str) -> list[int]:
@@ -88,10 +113,12 @@ def split_cells(line: str) -> tuple[tuple[int, int], ...]:
 
 
 def table_at(text: str, position: int) -> MarkdownTable | None:
-    """The table containing character ``position`` (or whose end it touches), if any."""
-    for table in find_tables(text):
-        if table.span.start <= position <= table.span.end:
-            return table
+    """The table containing character ``position`` (or whose end it touches), if any;
+    ``BadRequest`` if that table is ragged."""
+    for rows in _table_rows(text):
+        span = _span(rows)
+        if span.start <= position <= span.end:
+            return _regular(text, rows)
     return None
 
 
@@ -127,14 +154,14 @@ def chosen_cells(fill: Fill) -> tuple[MarkdownTable, tuple[CellKey, ...]]:
         raise BadRequest("The number of rows to add cannot be negative.")
     if fill.cell_tokens < 1:
         raise BadRequest(f"The cell budget must be at least 1 token (got {fill.cell_tokens}).")
-    tables = [
-        t
-        for t in find_tables(fill.text)
-        if t.span.contains(fill.target) or fill.target.contains(t.span)
-    ]
-    if not tables:
+    spans = ((rows, _span(rows)) for rows in _table_rows(fill.text))
+    found = next(
+        (rows for rows, s in spans if s.contains(fill.target) or fill.target.contains(s)), None
+    )
+    if found is None:
         raise BadRequest("There is no Markdown table there: put the cursor in a table.")
-    chosen = choose_cells(tables[0], fill.cells, fill.add_rows)
+    table = _regular(fill.text, found)
+    chosen = choose_cells(table, fill.cells, fill.add_rows)
     if not chosen:
         raise BadRequest("No cell to fill: the table has no empty cell (use all, or cells R,C).")
-    return tables[0], chosen
+    return table, chosen

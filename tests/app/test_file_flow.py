@@ -5,11 +5,15 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from PySide6.QtWidgets import QMessageBox
+import pytest
+from PySide6.QtWidgets import QFileDialog, QLineEdit, QMessageBox
 
 from app.gui import Session, build_session
 from app.recovery import RecoveryStore
 from engine.process.client import ThreadWorker
+
+ROOT = Path(__file__).resolve().parents[2]
+SAMPLE = ROOT / "resources" / "samples" / "engines.md"
 
 
 def message_box(session: Session) -> QMessageBox:
@@ -169,3 +173,61 @@ def test_autosave_writes_only_what_changed_since_the_last_snapshot(
     qtbot.keyClicks(session.window.editor, "!")
     session.files.snapshot()
     assert written == ["draft", "draft", "draft!"]
+
+
+@pytest.fixture
+def home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """A home folder of the test's own, with a documents folder (Qt reads $HOME when asked)."""
+    folder = tmp_path / "home"
+    (folder / "Documents").mkdir(parents=True)
+    monkeypatch.setenv("HOME", str(folder))
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(folder / ".config"))  # no user-dirs.dirs there
+    return folder
+
+
+def file_dialog(session: Session) -> QFileDialog:
+    dialog = session.files._dialog
+    assert isinstance(dialog, QFileDialog) and dialog.isVisible()
+    return dialog
+
+
+def choose(dialog: QFileDialog, path: Path) -> None:
+    """What a user does: type the name into the dialog and press Save or Open."""
+    field = dialog.findChild(QLineEdit, "fileNameEdit")
+    field.setText(str(path))
+    dialog.accept()
+
+
+def test_save_as_starts_in_the_documents_folder_never_the_programs(
+    qtbot, session: Session, home: Path
+) -> None:
+    session.window.editor.load_text("new text")
+    session.window.action("file.save").trigger()  # untitled: Save asks where
+    assert Path(file_dialog(session).directory().absolutePath()) == home / "Documents"
+    file_dialog(session).reject()
+    session.files.open_path(SAMPLE)  # a sample Settle ships: its folder is Settle's own
+    for action in ("file.save_as", "file.open"):
+        session.window.action(action).trigger()
+        shown = Path(file_dialog(session).directory().absolutePath())
+        assert shown == home / "Documents", action
+        assert not shown.is_relative_to(ROOT)
+        file_dialog(session).reject()
+
+
+def test_file_dialogs_start_in_the_folder_last_chosen(
+    qtbot, session: Session, home: Path, tmp_path: Path
+) -> None:
+    elsewhere = tmp_path / "projects" / "letters"
+    elsewhere.mkdir(parents=True)
+    session.window.editor.load_text("a letter")
+    session.window.action("file.save_as").trigger()
+    choose(file_dialog(session), elsewhere / "letter.md")
+    assert (elsewhere / "letter.md").read_text(encoding="utf-8") == "a letter"
+    session.files.open_path(SAMPLE)
+    session.window.action("file.save_as").trigger()
+    assert Path(file_dialog(session).directory().absolutePath()) == elsewhere
+    file_dialog(session).reject()
+    session.window.action("file.new").trigger()
+    session.window.action("file.open").trigger()  # a fresh document: the last folder still
+    assert Path(file_dialog(session).directory().absolutePath()) == elsewhere
+    assert session.settings.last_folder() == elsewhere.resolve()

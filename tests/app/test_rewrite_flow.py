@@ -166,6 +166,54 @@ def test_a_rewrite_its_check_put_back_entirely_says_so(qtbot, session: Session) 
     metrics = Metrics(0.1, 1.0, 8, 10, 20, 2.0, 0.0, 20.0, put_back=3)
     segments = (SegmentText(original, locked=False),)
     session.edits.on_proposal(Proposal(7, Span(*TARGET), original, segments, (), metrics))
-    assert "put it back" in messages[-1] and not session.window.review.diff().hunks
+    assert "read worse than your text" in messages[-1]
+    assert not session.window.review.diff().hunks
     assert "3 put back by the model's check" in metrics.summary()
     assert session.window.editor.plain_text() == DOC
+
+
+def offer_one_change(session: Session, messages: list[str]) -> None:
+    """A proposal that changes one word of the target, as the engine would send it."""
+    from app.edit_controller import Pending
+    from engine.core.protocol import Edit, EditMode, Metrics, SegmentText, Span
+
+    session.window.editor.load_text(DOC)
+    edit = Edit(9, DOC, Span(*TARGET), (), "formal", EditMode.REWRITE)
+    session.edits.running = Pending(edit, ())
+    session.edits.message.connect(messages.append)
+    changed = DOC[TARGET[0] : TARGET[1]].replace("spoke", "talked")
+    metrics = Metrics(0.1, 1.0, 8, 10, 20, 2.0, 0.0, 20.0)
+    segments = (SegmentText(changed, locked=False),)
+    session.edits.on_proposal(Proposal(9, Span(*TARGET), changed, segments, (), metrics))
+
+
+def test_one_change_is_worded_in_the_singular(qtbot, session: Session) -> None:
+    messages: list[str] = []
+    offer_one_change(session, messages)
+    assert len(session.window.review.diff().hunks) == 1
+    assert messages[-1].startswith("1 change to review: ")
+    session.window.review.accept_current()
+    session.window.review.apply()
+    assert messages[-1].startswith("Applied 1 of 1 change (")
+
+
+def test_the_applied_message_goes_once_an_undo_takes_the_changes_back(
+    qtbot, session: Session
+) -> None:
+    messages: list[str] = []
+    offer_one_change(session, messages)
+    editor, shown = session.window.editor, session.window.status_message
+    session.window.review.accept_all()
+    session.window.review.apply()
+    assert shown.full_text().startswith("Applied 1 of 1 change")
+    cursor = editor.textCursor()
+    cursor.movePosition(QTextCursor.MoveOperation.End)
+    editor.setTextCursor(cursor)
+    qtbot.keyClicks(editor, "more")  # typing after the apply: the apply still holds
+    assert shown.full_text().startswith("Applied 1 of 1 change")
+    editor.undo()  # the typing
+    assert shown.full_text().startswith("Applied 1 of 1 change")
+    editor.undo()  # the apply
+    assert editor.plain_text() == DOC
+    assert shown.full_text().startswith("Undone: 1 change taken back")
+    assert not any(m.startswith("Applied") for m in messages[messages.index(shown.full_text()) :])

@@ -8,14 +8,15 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
 from jsonschema import Draft202012Validator
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QTextCursor
 
 from app.gui import Session
 from app.template_controller import leaves, optional_fields
-from engine.core.protocol import ModelReady
-from ui.template_panel import FillChoice, TemplatePanel
+from engine.core.protocol import ModelReady, Span
+from ui.template_panel import JSON_PAGE, NO_TABLE, TABLE_PAGE, FillChoice, TemplatePanel
 
 SCHEMA = {
     "title": "Person",
@@ -112,3 +113,92 @@ def test_panel_data_helpers() -> None:
     }
     assert optional_fields(schema) == ["/a/y", "/b"]
     assert leaves({"a": [1, {"b": "x" * 60}]}) == [("/a/0", "1"), ("/a/1/b", '"' + "x" * 38 + "…")]
+
+
+# --- the table under the cursor ------------------------------------------------------------
+
+TABLE = "| who | role |\n|-----|------|\n| Ada |  |"
+INTRO = "# Team\n\nWho does what:\n\n"
+TABLE_DOCS = {
+    "at the end, no final newline": INTRO + TABLE,
+    "at the end, with a newline": INTRO + TABLE + "\n",
+    "at the start": TABLE + "\n\nEnd.\n",
+    "after emoji": "# Team 😀🎉\n\nWho does what 👩‍💻:\n\n" + TABLE + "\n\nEnd.\n",
+    "indented by two spaces": INTRO + TABLE.replace("|", "  |", 1).replace("\n|", "\n  |") + "\n",
+    "in a list item": "- people:\n\n  " + TABLE.replace("\n", "\n  ") + "\n",
+    "with a ragged table elsewhere": "| a | b |\n|---|---|\n| 1 |\nnot a row\n\n" + TABLE + "\n",
+}
+DESCRIBED = "The table under the cursor: 2 columns, 1 row."
+
+
+def put_cursor_at(session: Session, index: int) -> None:
+    """The cursor at a Python index into the text (Qt counts an emoji as two positions)."""
+    put_cursor(session, session.window.editor.position_map().to_qt(index))
+
+
+def table_span(text: str) -> tuple[int, int]:
+    start = text.index("| who")
+    return start, text.index("|  |", start) + len("|  |")
+
+
+@pytest.mark.parametrize("where", ["start", "middle", "end"])
+@pytest.mark.parametrize("name", sorted(TABLE_DOCS))
+def test_the_panel_finds_the_table_under_the_cursor(
+    qtbot, session: Session, name: str, where: str
+) -> None:
+    text = TABLE_DOCS[name]
+    session.window.editor.load_text(text)
+    start, end = table_span(text)
+    put_cursor_at(session, {"start": start, "middle": text.index("Ada"), "end": end}[where])
+    session.window.action("view.templates").trigger()
+    panel = session.window.templates
+    assert panel.kind.currentIndex() == TABLE_PAGE
+    assert panel.table_label.text() == DESCRIBED
+    fill = session.templates.request_for(FillChoice("table"))
+    line_start = text.rfind("\n", 0, start) + 1  # a table's span starts with its first line
+    assert fill.target == Span(line_start, end)
+
+
+def test_a_crlf_file_s_table_is_found(qtbot, session: Session, tmp_path: Path) -> None:
+    path = tmp_path / "team.md"
+    path.write_bytes((INTRO + TABLE + "\n").replace("\n", "\r\n").encode("utf-8"))
+    session.files.open_path(path)
+    text = session.window.editor.plain_text()
+    put_cursor_at(session, text.index("Ada"))
+    session.window.action("view.templates").trigger()
+    assert session.window.templates.table_label.text() == DESCRIBED
+
+
+def test_the_panel_follows_the_cursor_into_and_out_of_a_table(qtbot, session: Session) -> None:
+    text = INTRO + TABLE + "\n\nEnd.\n"
+    session.window.editor.load_text(text)
+    put_cursor_at(session, 0)
+    session.window.action("view.templates").trigger()
+    panel = session.window.templates
+    assert panel.kind.currentIndex() == JSON_PAGE
+    panel.kind.setCurrentIndex(TABLE_PAGE)
+    assert panel.table_label.text() == NO_TABLE
+    put_cursor_at(session, text.index("Ada"))  # the user clicks into the table
+    qtbot.waitUntil(lambda: panel.table_label.text() == DESCRIBED)
+    put_cursor_at(session, text.index("End"))
+    qtbot.waitUntil(lambda: panel.table_label.text() == NO_TABLE)
+    panel.kind.setCurrentIndex(JSON_PAGE)
+    put_cursor_at(session, text.index("Ada"))  # entering a table shows the table page again
+    qtbot.waitUntil(lambda: panel.kind.currentIndex() == TABLE_PAGE)
+    assert panel.table_label.text() == DESCRIBED
+
+
+def test_a_line_that_joins_the_table_is_named_not_a_crash(qtbot, session: Session) -> None:
+    text = INTRO + TABLE + "\nA sentence right below the table.\n"
+    session.window.editor.load_text(text)
+    put_cursor_at(session, text.index("Ada"))
+    messages: list[str] = []
+    session.templates.message.connect(messages.append)
+    session.window.action("view.templates").trigger()
+    panel = session.window.templates
+    assert panel.kind.currentIndex() == TABLE_PAGE
+    line = text[: text.index("A sentence")].count("\n") + 1
+    assert panel.table_label.text().startswith(f"Line {line} reads as one more row of the table")
+    panel.fill_button.click()
+    assert messages and messages[-1].startswith(f"Line {line} reads as one more row")
+    assert session.edits.running is None and session.window.editor.plain_text() == text

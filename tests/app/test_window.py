@@ -6,7 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QLineEdit, QTreeWidget
+from PySide6.QtWidgets import QApplication, QFileDialog, QLineEdit, QTreeWidget
 
 from app.edit_controller import EditState
 from app.gui import Session
@@ -106,3 +106,51 @@ def test_a_long_message_is_elided_before_the_word_count(
     shown = message.text()
     assert shown.endswith("…") and message.fontMetrics().horizontalAdvance(shown) <= message.width()
     window.grab().save(str(tmp_path / "status.png"))
+
+
+def press_ctrl_o(qtbot, session: Session) -> QFileDialog | None:
+    """Ctrl+O as the keyboard sends it: to whatever widget has the keyboard focus now."""
+    before = session.files._dialog
+    target = QApplication.focusWidget() or session.window
+    qtbot.keyClick(target, Qt.Key.Key_O, Qt.KeyboardModifier.ControlModifier)
+    dialog = session.files._dialog
+    opened = dialog is not before and isinstance(dialog, QFileDialog) and dialog.isVisible()
+    return dialog if opened else None
+
+
+def test_ctrl_o_works_again_after_a_dialog_closes(qtbot, session: Session, tmp_path: Path) -> None:
+    window = session.window
+    chosen = tmp_path / "notes.md"
+    chosen.write_text("chosen", encoding="utf-8")
+    window.activateWindow()
+    window.editor.setFocus()
+    qtbot.waitUntil(lambda: QApplication.activeWindow() is window)
+    for choose in (False, True):  # cancelled, then a file chosen
+        dialog = press_ctrl_o(qtbot, session)
+        assert dialog is not None, "Ctrl+O opened no file dialog"
+        qtbot.waitUntil(lambda d=dialog: QApplication.activeWindow() is d)  # the user is in it
+        if choose:  # typed into the name field, then Enter
+            name_field = dialog.findChild(QLineEdit, "fileNameEdit")
+            name_field.setText(str(chosen))
+            qtbot.keyClick(name_field, Qt.Key.Key_Return)
+        else:
+            dialog.reject()
+        # The keyboard goes back to the editor, so the next Ctrl+O is not lost.
+        qtbot.waitUntil(lambda: QApplication.focusWidget() is window.editor)
+    assert window.editor.plain_text() == "chosen"
+    assert press_ctrl_o(qtbot, session) is not None
+
+
+def test_closing_the_shortcuts_window_gives_the_keyboard_back(qtbot, session: Session) -> None:
+    window = session.window
+    window.activateWindow()
+    window.editor.setFocus()
+    qtbot.waitUntil(lambda: QApplication.activeWindow() is window)
+    window.action("help.shortcuts").trigger()
+    shown = window.shortcuts_window
+    assert shown is not None
+    qtbot.waitUntil(lambda: QApplication.activeWindow() is shown)
+    qtbot.keyClick(QApplication.focusWidget() or shown, Qt.Key.Key_Escape)
+    assert not shown.isVisible()
+    qtbot.waitUntil(lambda: QApplication.activeWindow() is window)
+    assert press_ctrl_o(qtbot, session) is not None

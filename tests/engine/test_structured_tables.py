@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 from engine.core.config import SamplerSettings
 from engine.core.errors import BadRequest
 from engine.core.protocol import Fill, FillKind, Span
-from engine.structured.markdown import find_tables, split_cells
+from engine.structured.markdown import find_tables, split_cells, table_at, table_spans
 from engine.structured.slots import Filled
 from engine.structured.tables import DATE, NUMBER, run_table
 from tests.helpers.backends import llama_backend, tiny_table
@@ -85,12 +85,27 @@ def test_the_tiny_model_keeps_the_structure() -> None:
         (DOC, {"cells": "x"}, "ROW,COL"),
         (DOC, {"add_rows": -1}, "negative"),
         ("| a | b |\n|---|---|\n| 1 | 2 |\n", {}, "no empty cell"),
+        ("| a | b |\n|---|---|\n| 1 |  |\nText below.\n", {}, "Line 4 reads as one more row"),
+        ("| a | b |\n|---|---|\n| 1 |  | 3 |\n", {}, "(the header: 2, that row: 3)"),
     ],
 )
 def test_bad_table_requests_are_refused(doc: str, kw: dict[str, Any], words: str) -> None:
     with pytest.raises(BadRequest) as raised:
         fill(doc, **kw)
     assert words in str(raised.value)
+
+
+def test_a_ragged_table_elsewhere_does_not_stop_this_one() -> None:
+    ragged = "| x | y |\n|---|---|\n| 1 |\nno blank line after it\n\n"
+    doc = ragged + DOC
+    with pytest.raises(BadRequest):
+        find_tables(doc)  # the whole document's tables: one of them is ragged
+    at = doc.index("| item")
+    assert table_at(doc, at) is not None and table_at(doc, at).span.start == at
+    request = Fill(1, FillKind.TABLE, doc, Span(at, at))
+    done = [e for e in run_table(FILLER, request) if isinstance(e, Filled)]
+    assert len(done) == 1 and done[0].proposal.text.startswith("| item | qty |")
+    assert table_spans(doc)[0] == Span(0, doc.index("\n\n"))
 
 
 def test_split_cells_respects_escaped_pipes_and_optional_outer_pipes() -> None:

@@ -127,3 +127,16 @@ def worker_loader(request: LoadModel, progress: Callable[[LoadProgress], None]) 
         backend = HookedBackend(llama_backend(), lambda _step: _NEVER.wait())
         return Loaded(backend, tiny_info(request.model, backend))
     return load_folder(request, progress)
+
+
+def gated_loader(gate: StepGate) -> Callable[[LoadModel, Callable[[LoadProgress], None]], Loaded]:
+    """A loader (for a :class:`ThreadWorker`) of the tiny Llama held by ``gate`` at its step."""
+
+    def load(request: LoadModel, progress: Callable[[LoadProgress], None]) -> Loaded:
+        from tests.helpers.backends import llama_backend
+
+        progress(LoadProgress("loading weights", 1.0))
+        backend = HookedBackend(llama_backend(), gate)
+        return Loaded(backend, tiny_info(request.model, backend))
+
+    return load

@@ -8,7 +8,7 @@ from collections.abc import Iterator
 import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QKeyEvent, QKeySequence
-from PySide6.QtWidgets import QFileDialog, QToolButton, QWidget
+from PySide6.QtWidgets import QFileDialog, QLineEdit, QToolButton, QWidget
 from pytestqt.qtbot import QtBot
 
 from engine.core.config import STRENGTH_PRESETS
@@ -66,6 +66,18 @@ def test_strength_between_presets_checks_no_preset_and_never_reaches_zero(
     assert not any(_chip(bar, n.capitalize()).isChecked() for n in STRENGTH_PRESETS)
     bar.set_strength(0.0)
     assert 0 < bar.strength() <= 0.05
+
+
+def test_a_draft_offers_no_rewrite_presets(qtbot: QtBot, bar: InstructionBar) -> None:
+    chips = {b.text(): b for b in bar.findChildren(QToolButton)}
+    preset_chips = [chips[label] for label, _ in INSTRUCTION_PRESETS]
+    assert bar.shows_presets() and all(chip.isVisibleTo(bar) for chip in preset_chips)
+    bar.open_for(draft=True)
+    assert not bar.shows_presets()
+    assert not any(chip.isVisibleTo(bar) for chip in preset_chips)
+    assert "written" in bar.field.placeholderText()
+    bar.open_for(draft=False)  # a rewrite next: the presets are back
+    assert bar.shows_presets() and all(chip.isVisibleTo(bar) for chip in preset_chips)
 
 
 def test_a_draft_hides_the_strength_row(bar: InstructionBar) -> None:
@@ -181,6 +193,24 @@ def test_drafting_and_finished_numbers(qtbot: QtBot) -> None:
     assert "engine stopped" not in status.text() and "steps" not in status.text()
 
 
+def test_a_cancel_shows_cancelling_then_idle_and_a_late_end_never_hides_a_load(
+    qtbot: QtBot,
+) -> None:
+    status = EngineStatus()
+    qtbot.addWidget(status)
+    status.set_model(INFO)
+    status.show_frame(Frame(1, 7, 25, 64, (), forwards=7, elapsed_s=0.5), settled=20)
+    status.show_cancelling()
+    assert status.state() == "cancelling"
+    assert "cancelling…" in status.text() and "step" not in status.text()
+    status.show_ended("cancelled")
+    assert status.state() == "ready" and status.text().endswith("| cancelled")
+    status.show_frame(Frame(2, 3, 25, 64, (), forwards=3, elapsed_s=0.5), settled=9)
+    status.show_loading(LoadProgress("loading weights", 0.5), "another model")
+    status.show_ended("cancelled")  # the load cancelled the draft; its answer comes after
+    assert status.state() == "loading" and "cancelled" not in status.text()
+
+
 def test_banner_offers_a_restart_and_can_be_dismissed(qtbot: QtBot) -> None:
     host = QWidget()
     qtbot.addWidget(host)
@@ -202,7 +232,8 @@ def test_banner_offers_a_restart_and_can_be_dismissed(qtbot: QtBot) -> None:
 
 # --- shortcuts ---------------------------------------------------------------------------
 
-_PANELS = {"Instruction bar", "Diff review"}  # keys there only act while the panel has focus
+# Keys there only act while the panel (or that window) has the focus.
+_PANELS = {"Instruction bar", "Diff review", "Shortcuts window"}
 
 
 def test_every_shortcut_parses_and_no_key_is_bound_twice_in_one_context() -> None:
@@ -244,3 +275,17 @@ def test_the_shortcuts_window_lists_the_table_and_filters(qtbot: QtBot) -> None:
     window.set_filter("lock")
     visible = [row.text(0) for row in rows if not row.isHidden()]
     assert visible == ["Lock or unlock the selection"]
+
+
+@pytest.mark.parametrize("typing_in_the_filter", [True, False])
+def test_esc_closes_the_shortcuts_window(qtbot: QtBot, typing_in_the_filter: bool) -> None:
+    window = ShortcutsWindow()
+    qtbot.addWidget(window)
+    window.show()
+    qtbot.waitExposed(window)
+    field = window.findChild(QLineEdit)
+    if typing_in_the_filter:
+        qtbot.keyClicks(field, "undo")
+    target = field if typing_in_the_filter else window.tree
+    qtbot.keyClick(target, Qt.Key.Key_Escape)
+    assert not window.isVisible()

@@ -151,3 +151,51 @@ def test_an_identical_proposal_has_nothing_to_apply(qtbot: QtBot, review: DiffRe
     with qtbot.assertNotEmitted(review.applyRequested):
         qtbot.keyClick(review, Key.Key_A)
         review.apply()
+
+
+def _json_lines(count: int, value: str) -> str:
+    body = ",\n".join(f'  "field_{n}": "{value}"' for n in range(count))
+    return "{\n" + body + "\n}"
+
+
+TALL_NEW = _json_lines(30, "filled")
+
+
+def _first_line_shown(qtbot: QtBot, panel: DiffReview) -> bool:
+    qtbot.wait(50)  # the view lays the text out, and scrolls, once events run
+    return panel.view.verticalScrollBar().value() == 0
+
+
+def test_a_tall_fill_opens_at_its_top(qtbot: QtBot) -> None:
+    """A JSON fill at the cursor is one change as tall as the instance: the review opens on
+    its first line, as the window shows it (filled while hidden, then shown)."""
+    host = QWidget()
+    qtbot.addWidget(host)
+    host.resize(720, 300)
+    panel = DiffReview(host)
+    panel.resize(700, 260)
+    panel.set_diff(word_diff(TARGET, SEGMENTS, [LOCK]))  # an earlier review, then closed
+    host.show()
+    qtbot.waitExposed(panel)
+    panel.hide()
+    panel.set_diff(word_diff("", [SegmentText(TALL_NEW, False)], []))
+    panel.show()
+    assert panel.view.verticalScrollBar().maximum() > 0, "the change is taller than the view"
+    assert _first_line_shown(qtbot, panel)
+    panel.set_diff(word_diff("", [SegmentText(TALL_NEW, False)], []))  # while shown
+    assert _first_line_shown(qtbot, panel)
+
+
+def test_moving_to_a_later_change_brings_its_first_line_into_view(qtbot: QtBot) -> None:
+    host = QWidget()
+    qtbot.addWidget(host)
+    panel = DiffReview(host)
+    panel.resize(700, 200)
+    host.show()
+    old = "\n".join(f"line {n} stays" for n in range(40))
+    new = old.replace("line 35 stays", "line 35 moved")
+    panel.set_diff(word_diff(old, [SegmentText(new, False)], []))
+    qtbot.waitExposed(panel)
+    qtbot.wait(50)
+    (rect,) = panel.hunk_rects(panel.current())
+    assert panel.view.viewport().rect().contains(rect)

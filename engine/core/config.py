@@ -6,6 +6,7 @@ be changed here. ``SamplerSettings`` is frozen and picklable: it travels inside 
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field, fields, replace
 from typing import Any
 
@@ -21,6 +22,58 @@ LEGACY_NAMES: dict[str, str] = {"draft_check": "verify_drafts", "value_check": "
 
 def _opt(default: Any, help_text: str) -> Any:
     return field(default=default, metadata={"help": help_text})
+
+
+@dataclass(frozen=True)
+class Bound:
+    """The values a numeric setting accepts: finite, from ``low`` (excluded when ``open_low``)
+    up to ``high``; ``None`` only where ``optional``."""
+
+    low: float
+    high: float
+    open_low: bool = False
+    optional: bool = False
+
+    def problem(self, name: str, settings: SamplerSettings) -> str | None:
+        """Why ``settings.<name>`` is refused, or ``None`` when it is accepted."""
+        value = getattr(settings, name)
+        if value is None and self.optional:
+            return None
+        if isinstance(value, bool) or not isinstance(value, int | float):
+            return f"{name} must be a number (got {value!r})"
+        below = value <= self.low if self.open_low else value < self.low
+        if math.isfinite(value) and not below and value <= self.high:
+            return None
+        lo, hi = number(self.low), number(self.high)
+        if isinstance(value, int) and not self.open_low:
+            return f"{name} must be at least {lo} and at most {hi} (got {value})"
+        low = f"> {lo}" if self.open_low else f">= {lo}"
+        return f"{name} must be {low} and <= {hi} (got {value})"
+
+
+def number(value: float) -> str:
+    """A bound as people write it: whole numbers without a decimal point."""
+    return str(int(value)) if float(value).is_integer() else f"{value:g}"
+
+
+# Every numeric setting's bounds, in one place: the settings refuse anything else when they are
+# built, so the CLI, the window, the worker and the remote engine's wire all enforce them.
+BOUNDS: dict[str, Bound] = {
+    "steps": Bound(1, 4096),
+    "threshold": Bound(0.0, 1.0, open_low=True, optional=True),
+    "block_length": Bound(0, 4096),
+    "temperature": Bound(0.0, 100.0),
+    "strength": Bound(0.0, 1.0, open_low=True),
+    "seed": Bound(-(2**63), 2**63 - 1),
+    "draft_tokens": Bound(1, 4096),
+    "slack": Bound(0.0, 10.0),
+    "context_tokens": Bound(0, 1_000_000),
+    "suffix_tokens": Bound(0, 1_000_000),
+    "order_bias": Bound(0.0, 100.0),
+    "verify_drafts": Bound(0.0, 1.0),
+    "verify_values": Bound(0.0, 1.0),
+    "entropy_bound": Bound(0.0, 1000.0, open_low=True),
+}
 
 
 @dataclass(frozen=True)
@@ -110,33 +163,10 @@ class SamplerSettings:
     )
 
     def __post_init__(self) -> None:
-        problems = []
-        if self.steps < 1:
-            problems.append(f"steps must be at least 1 (got {self.steps})")
-        if self.threshold is not None and not 0.0 < self.threshold <= 1.0:
-            problems.append(f"threshold must be in (0, 1] (got {self.threshold})")
-        if self.block_length < 0:
-            problems.append(f"block_length must be >= 0 (got {self.block_length})")
-        if self.temperature < 0:
-            problems.append(f"temperature must be >= 0 (got {self.temperature})")
-        if not 0.0 < self.strength <= 1.0:
-            problems.append(f"strength must be in (0, 1] (got {self.strength})")
-        if self.draft_tokens < 1:
-            problems.append(f"draft_tokens must be at least 1 (got {self.draft_tokens})")
-        if self.slack < 0:
-            problems.append(f"slack must be >= 0 (got {self.slack})")
-        if self.context_tokens < 0 or self.suffix_tokens < 0:
-            problems.append("context_tokens and suffix_tokens must be >= 0")
-        if self.order_bias < 0:
-            problems.append(f"order_bias must be >= 0 (got {self.order_bias})")
-        for name in ("verify_drafts", "verify_values"):
-            if not 0.0 <= getattr(self, name) <= 1.0:
-                problems.append(f"{name} must be in [0, 1] (got {getattr(self, name)})")
+        problems = [p for name, bound in BOUNDS.items() if (p := bound.problem(name, self))]
         unknown = [name for name in self.passes if name not in PASS_NAMES]
         if unknown:
             problems.append(f"unknown passes {unknown} (known: {', '.join(PASS_NAMES)})")
-        if self.entropy_bound <= 0:
-            problems.append(f"entropy_bound must be > 0 (got {self.entropy_bound})")
         if problems:
             raise ValueError("; ".join(problems))
 
@@ -156,8 +186,21 @@ STRENGTH_PRESETS: dict[str, float] = {"fix": 0.3, "polish": 0.5, "rewrite": 1.0}
 
 
 def setting_fields() -> list[tuple[str, Any, str]]:
-    """(name, default, help) for every setting, in declaration order: what the CLI derives from."""
-    return [(f.name, f.default, f.metadata.get("help", "")) for f in fields(SamplerSettings)]
+    """(name, default, help) for every setting, in declaration order: what the CLI derives from
+    (a numeric setting's help ends with its bounds)."""
+    return [
+        (f.name, f.default, f.metadata.get("help", "") + bounds_note(f.name))
+        for f in fields(SamplerSettings)
+    ]
+
+
+def bounds_note(name: str) -> str:
+    """``"; from 1 to 4096"`` for a bounded setting, else nothing."""
+    bound = BOUNDS.get(name)
+    if bound is None:
+        return ""
+    low = f"above {number(bound.low)}" if bound.open_low else f"from {number(bound.low)}"
+    return f"; {low} to {number(bound.high)}"
 
 
 def settings_from_values(values: dict[str, Any]) -> SamplerSettings:

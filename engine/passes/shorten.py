@@ -65,9 +65,14 @@ class ReaderCut:
         pieces = [table.text(i) for i in original]
         swaps, extended = concise_swaps(pieces, original, table)
         costs: TokenCosts | None = None
-        if reader is not None and not self.ctx.cancelled():
+        if reader is not None:
+            cancelled = self.ctx.cancelled
 
             def costs(rows: Sequence[Sequence[int]]) -> list[list[float]]:
+                # A cancelled request reads no more: every cut priced alike, the fixed order
+                # decides, and the pipeline stops before its first denoising step.
+                if cancelled():
+                    return [[0.0] * len(row) for row in rows]
                 return reader.read_cuts(context, extended, rows, following)
 
         return extended, drop_words(pieces, budget, costs, swaps)

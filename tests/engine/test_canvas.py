@@ -261,3 +261,26 @@ def test_a_passage_that_keeps_its_length_is_not_read(table: TokenTable) -> None:
     plan = plan_edit(Edit(1, TIGHTER_DOC, Span(0, len(TIGHTER_DOC)), (), "formal"))
     shortened_canvas(plan, table, SETTINGS, 512, reader)
     assert reader.shown == []
+
+
+def test_a_cancelled_request_stops_pricing_cuts(table: TokenTable) -> None:
+    """Pricing a shorter rewrite's cuts reads the model round after round; a cancel between two
+    reads stops the reading (the cuts then go in the fixed order, cheaply)."""
+    from engine.intent import read_intent
+    from engine.passes.base import PassContext
+    from engine.passes.shorten import Shorten
+
+    plan = plan_edit(Edit(1, TIGHTER_DOC, Span(0, len(TIGHTER_DOC)), (), "tighter"))
+
+    def reads(allowed: int) -> int:
+        reader, asked = RecordingReader(), iter(range(1000))
+        cancel = lambda: next(asked) >= allowed  # noqa: E731
+        ctx = PassContext(table, SETTINGS, read_intent("tighter"), reader, cancel)
+        shorten = Shorten()
+        cut = shorten.seed_cut(ctx)
+        canvas = build_canvas(shorten.before(plan, ctx), table, SETTINGS, 512, cut)
+        assert len(canvas) == shorter_share(len(table.encode(TIGHTER_DOC)))
+        return reader.forwards
+
+    assert reads(1000) >= 1  # uncancelled, the model prices the cuts
+    assert reads(0) == 0  # cancelled before the first read: none

@@ -27,6 +27,14 @@ def test_defaults_are_valid_and_picklable() -> None:
         {"draft_tokens": 0},
         {"entropy_bound": 0.0},
         {"order_bias": -0.1},
+        {"temperature": float("inf")},
+        {"order_bias": float("inf")},
+        {"entropy_bound": float("inf")},
+        {"slack": 1e300},
+        {"seed": 2**70},
+        {"steps": 10**9},
+        {"threshold": float("nan")},
+        {"strength": "0.5"},
     ],
 )
 def test_bad_values_are_refused_with_their_name(bad: dict[str, float]) -> None:
@@ -41,3 +49,17 @@ def test_presets_are_valid_settings() -> None:
 
 def test_every_field_has_help_for_the_cli() -> None:
     assert all(help_text for _, _, help_text in setting_fields())
+
+
+def test_every_numeric_setting_has_bounds_and_says_them() -> None:
+    from engine.core.config import BOUNDS
+
+    numeric = [
+        (name, default)
+        for name, default, _ in setting_fields()
+        if (isinstance(default, int | float) and not isinstance(default, bool))
+        or name == "threshold"
+    ]
+    assert {name for name, _ in numeric} == set(BOUNDS)
+    helps = {name: text for name, _, text in setting_fields()}
+    assert all(" to " in helps[name] for name in BOUNDS)

@@ -68,6 +68,7 @@ class RecordingReader:
         self.forwards = 0
 
     def read_cuts(self, context, original, rows, following=()):
+        self.forwards += 1
         if not self.shown or self.shown[-1] != (context, original):
             self.shown.append((context, original))
             self.following.append(list(following))

@@ -215,6 +215,7 @@ class Proposal:
     segments: tuple[SegmentText, ...]
     locks: tuple[str, ...]
     metrics: Metrics
+    notes: tuple[str, ...] = ()  # for the review: which values a fill computed, and how
 
 
 @dataclass(frozen=True)

@@ -16,7 +16,7 @@ from typing import Any
 
 from engine.eval.cases import Cases, load_cases, overlaps
 
-TASKS = ("cloze", "draft", "rewrite", "structured")
+TASKS = ("cloze", "draft", "rewrite", "structured", "values")
 
 
 def parse_settings(pairs: list[str]) -> dict[str, Any]:
@@ -59,6 +59,15 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--limit", type=int, default=0, help="cases per task (0: all)")
     parser.add_argument("--set", action="append", default=[], metavar="KEY=VALUE")
     parser.add_argument(
+        "--split", default="test", help="the values task's cases: test (held out) or dev"
+    )
+    parser.add_argument(
+        "--baseline",
+        type=Path,
+        default=None,
+        help="also fill the values task's tables with the engine checked out here (timing)",
+    )
+    parser.add_argument(
         "--adapter",
         type=Path,
         default=None,
@@ -81,7 +90,8 @@ def main(argv: list[str] | None = None) -> int:
         write(results, args.out, args.name)
 
     settings = parse_settings(args.set)
-    save(run_suite(cases, tasks, settings, args.limit, args.adapter, done=save))
+    values = {"split": args.split, "baseline": args.baseline, "out": args.out}
+    save(run_suite(cases, tasks, settings, args.limit, args.adapter, done=save, values=values))
     return 0
 
 

@@ -18,6 +18,7 @@ from typing import Any
 
 from engine.errors import BadRequest
 from engine.protocol import Fill
+from engine.structured.json_values import vocab_leaf
 from engine.structured.schema import (
     Conjunct,
     Context,
@@ -178,10 +179,12 @@ class Compiler:
                 [True, False] if seed is not False else [False, True], schemas, path, seed
             )
         if kind in ("integer", "number"):
-            return Value(path, number_leaf(kind, schemas, self.context, seed))
+            key = next((str(p) for p in reversed(path) if isinstance(p, str)), "")
+            return Value(path, number_leaf(kind, schemas, self.context, seed, key))
         if kind == "string":
             key = next((str(p) for p in reversed(path) if isinstance(p, str)), "")
-            return Value(path, string_leaf(schemas, self.context, seed, key))
+            chosen = vocab_leaf(key, schemas, self.context, path, seed)
+            return Value(path, chosen or string_leaf(schemas, self.context, seed, key))
         if kind == "object":
             return self.obj(schemas, path, seed if isinstance(seed, dict) else NOTHING)
         return self.arr(schemas, path, seed if isinstance(seed, list) else NOTHING)

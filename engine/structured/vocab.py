@@ -241,6 +241,8 @@ def email_for(name: str, domain: str, style: str = "first.last") -> str:
     if not words:
         return ""
     first, last = words[0], words[-1]
+    if len(words) == 1:
+        return f"{first}@{domain}"  # one name: "john@…", never "john.john@…"
     local = {"first.last": f"{first}.{last}", "flast": f"{first[0]}{last}", "first": first}
     return f"{local.get(style, local['first.last'])}@{domain}"
 

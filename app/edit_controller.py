@@ -201,7 +201,9 @@ class EditController(QObject):
         diff = word_diff(original, segments, pending.locks_in_target)
         self.reviewing = (pending, diff)
         self.status.show_metrics(proposal.metrics)
-        self.review.set_diff(diff, note=proposal.metrics.summary())
+        # A fill's notes say which values it computed (totals, agreeing countries…).
+        note = "\n".join([proposal.metrics.summary(), *proposal.notes])
+        self.review.set_diff(diff, note=note)
         self.review.show()
         self.review.setFocus()
         self.stateChanged.emit(EditState.REVIEWING)

@@ -90,7 +90,7 @@ def main(argv: list[str] | None = None) -> int:
         write(results, args.out, args.name)
 
     settings = parse_settings(args.set)
-    values = {"split": args.split, "baseline": args.baseline, "out": args.out}
+    values = {"split": args.split, "baseline": args.baseline}
     save(run_suite(cases, tasks, settings, args.limit, args.adapter, done=save, values=values))
     return 0
 

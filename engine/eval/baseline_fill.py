@@ -1,9 +1,11 @@
-"""Fill tables with another checkout's engine: ``python baseline_fill.py ROOT CASES OUT``.
+"""Fill tables with another checkout's engine: ``python baseline_fill.py ROOT``.
 
-Run by :func:`engine.eval.values.baseline_tables` as a subprocess whose ``sys.path`` starts at
-``ROOT`` (say a worktree of ``main``), so the engine before a change fills the same tables on
-the same machine in the same run; only what every version has is used (``run_table``,
-``Fill``, the embedded model's loader), and each fill's seconds and text are written to OUT.
+Started by :class:`engine.eval.values.Baseline` as a subprocess whose ``sys.path`` starts at
+``ROOT`` (say a worktree of ``main``). It loads the embedded model once, then reads one case
+per line on standard input (``{"name", "document", "add_rows"}``) and answers each with one
+line (``{"name", "seconds", "text"}``), so the suite can fill each table with the engine
+before and after a change in turn, on the same machine under the same load. Only what every
+version has is used: ``run_table``, ``Fill``, the embedded model's loader.
 """
 
 from __future__ import annotations
@@ -13,8 +15,10 @@ import sys
 import time
 from pathlib import Path
 
+CELL_TOKENS = 12
 
-def main(root: str, cases: str, out: str) -> None:
+
+def main(root: str) -> None:
     sys.path.insert(0, str(Path(root).resolve()))
     from engine.config import SamplerSettings
     from engine.loading import load
@@ -26,18 +30,18 @@ def main(root: str, cases: str, out: str) -> None:
 
     configure_threads()
     backend = load(LoadModel("embedded", device="cpu"), lambda _: None).backend
-    found = []
-    for case in json.loads(Path(cases).read_text("utf-8")):
+    print(json.dumps({"ready": True}), flush=True)
+    for line in sys.stdin:
+        case = json.loads(line)
         doc = case["document"]
         fill = Fill(1, FillKind.TABLE, doc, find_tables(doc)[0].span, add_rows=case["add_rows"],
-                    cell_tokens=12, settings=SamplerSettings())  # fmt: skip
+                    cell_tokens=CELL_TOKENS, settings=SamplerSettings())  # fmt: skip
         started = time.perf_counter()
         done = [e for e in run_table(backend, fill) if isinstance(e, Filled)]
         seconds = time.perf_counter() - started
-        found.append({"name": case["name"], "seconds": seconds, "text": done[0].value})
-        print(f"[baseline] {case['name']} {seconds:.2f} s", file=sys.stderr, flush=True)
-    Path(out).write_text(json.dumps(found, indent=1, ensure_ascii=False), "utf-8")
+        print(json.dumps({"name": case["name"], "seconds": seconds, "text": done[0].value}),
+              flush=True)  # fmt: skip
 
 
 if __name__ == "__main__":
-    main(*sys.argv[1:4])
+    main(sys.argv[1])

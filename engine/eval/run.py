@@ -92,5 +92,4 @@ def template_values(diffusion: Diffusion, limit: int, options: dict[str, Any]) -
     from engine.eval.values import values_task
 
     split, baseline = options.get("split", "test"), options.get("baseline")
-    out = Path(options.get("out", "docs"))
-    return values_task(diffusion.backend, diffusion.settings, split, limit, baseline, out)
+    return values_task(diffusion.backend, diffusion.settings, split, limit, baseline)

@@ -228,19 +228,36 @@ def describe(plan: Any, relation: Any, members: list[int]) -> tuple[str, str, st
     return (relation.kind, relation.axis, label(relation.target), tuple(map(label, relation.terms)))
 
 
-def baseline_tables(root: Path, cases: list[dict[str, Any]], out: Path) -> dict[str, Any]:
-    """The same tables filled by the engine in ``root`` (a checkout of the engine before)."""
-    out.mkdir(parents=True, exist_ok=True)
-    request = out / "baseline-cases.json"
-    wanted = [
-        {"name": c["name"], "document": table_document(c), "add_rows": c.get("add_rows", 0)}
-        for c in cases
-    ]
-    request.write_text(json.dumps(wanted), "utf-8")
-    answer = out / "baseline-fills.json"
-    command = [sys.executable, str(BASELINE_SCRIPT), str(root), str(request), str(answer)]
-    subprocess.run(command, check=True, cwd=root)
-    return {r["name"]: r for r in json.loads(answer.read_text("utf-8"))}
+class Baseline:
+    """The engine checked out in ``root`` (say ``main``), in a subprocess that fills one table
+    when asked: the suite fills each table with both engines in turn, under the same load."""
+
+    def __init__(self, root: Path) -> None:
+        command = [sys.executable, str(BASELINE_SCRIPT), str(root)]
+        self.process = subprocess.Popen(command, cwd=root, stdin=subprocess.PIPE,
+                                        stdout=subprocess.PIPE, text=True)  # fmt: skip
+        if json.loads(self.answer()).get("ready") is not True:
+            raise RuntimeError("The baseline engine did not start.")
+
+    def answer(self) -> str:
+        assert self.process.stdout is not None
+        line = self.process.stdout.readline()
+        if not line:
+            raise RuntimeError("The baseline engine stopped; see its output above.")
+        return line
+
+    def fill(self, case: dict[str, Any]) -> dict[str, Any]:
+        assert self.process.stdin is not None
+        wanted = {"name": case["name"], "document": table_document(case),
+                  "add_rows": case.get("add_rows", 0)}  # fmt: skip
+        self.process.stdin.write(json.dumps(wanted) + "\n")
+        self.process.stdin.flush()
+        return dict(json.loads(self.answer()))
+
+    def close(self) -> None:
+        assert self.process.stdin is not None
+        self.process.stdin.close()
+        self.process.wait()
 
 
 def median(values: list[float]) -> float | None:
@@ -256,39 +273,41 @@ def share(results: list[tuple[str, bool]], types: tuple[str, ...] | None = None)
     return sum(chosen), len(chosen)
 
 
-def values_task(backend: Any, settings: Any, split: str, limit: int, baseline: Path | None,
-                out: Path) -> dict[str, Any]:  # fmt: skip
+def values_task(
+    backend: Any, settings: Any, split: str, limit: int, baseline: Path | None
+) -> dict[str, Any]:
     """Fill the split's tables and templates, score them, and time the baseline beside."""
     cases = load_split(split)
     cut = (lambda items: items[:limit]) if limit else (lambda items: items)
     tables, templates = cut(cases["tables"]), cut(cases["templates"])
+    before = Baseline(baseline) if baseline else None
     filled = []
     for case in tables:
         print(f"[eval] values table {case['name']}", file=sys.stderr, flush=True)
         result = fill_table(backend, case, settings)
+        result["baseline"] = before.fill(case) if before else None
         filled.append(result | score_table(case, result["text"]))
+    if before:
+        before.close()
     json_filled = []
     for case in templates:
         print(f"[eval] values template {case['name']}", file=sys.stderr, flush=True)
         result = fill_template(backend, case, settings)
         json_filled.append(result | score_template(case, result["value"], result["locks"]))
-    before = baseline_tables(baseline, tables, out) if baseline else {}
-    for result in filled:
-        result["baseline"] = before.get(result["name"])
     labelled = cases["relations"] + [
         {"name": c["name"], "table": c["table"], "relations": c["relations"]}
         for c in cases["tables"]
     ]
     return {"split": split, "tables": filled, "templates": json_filled,
-            "summary": summarize(filled, json_filled, before, detection(labelled))}  # fmt: skip
+            "summary": summarize(filled, json_filled, detection(labelled))}  # fmt: skip
 
 
 def summarize(tables: list[dict[str, Any]], templates: list[dict[str, Any]],
-              before: dict[str, Any], detected: dict[str, int]) -> dict[str, Any]:  # fmt: skip
+              detected: dict[str, int]) -> dict[str, Any]:  # fmt: skip
     checks = [c for r in tables + templates for c in r["checks"]]
     relations = [h for r in tables + templates for h in r["relations"]]
     after_s = [r["seconds"] for r in tables]
-    before_s = [b["seconds"] for b in before.values()]
+    before_s = [r["baseline"]["seconds"] for r in tables if r.get("baseline")]
     computed = sum(len(r["notes"]) for r in tables + templates)
     return {
         "tables": len(tables), "templates": len(templates),

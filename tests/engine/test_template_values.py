@@ -223,7 +223,9 @@ def test_contacts_get_valid_phones_and_name_based_emails() -> None:
 @given(st.lists(st.tuples(st.integers(0, 60), st.integers(0, 60)), min_size=3, max_size=5),
        st.integers(0, 3))  # fmt: skip
 @settings(max_examples=25, deadline=None)
-def test_a_total_column_adds_up_whatever_is_left_open(pairs: list[tuple[int, int]], seed: int) -> None:
+def test_a_total_column_adds_up_whatever_is_left_open(
+    pairs: list[tuple[int, int]], seed: int
+) -> None:
     body = [[f"r{i}", str(a), str(b), str(a + b)] for i, (a, b) in enumerate(pairs)]
     body[-1][1] = ""  # one term open: solved, or generated and the total computed
     body[-2][3] = ""  # one total open

@@ -37,7 +37,11 @@ def main(root: str) -> None:
         fill = Fill(1, FillKind.TABLE, doc, find_tables(doc)[0].span, add_rows=case["add_rows"],
                     cell_tokens=CELL_TOKENS, settings=SamplerSettings())  # fmt: skip
         started = time.perf_counter()
-        done = [e for e in run_table(backend, fill) if isinstance(e, Filled)]
+        try:
+            done = [e for e in run_table(backend, fill) if isinstance(e, Filled)]
+        except Exception as error:  # an engine that refuses a table says why
+            print(json.dumps({"name": case["name"], "error": str(error)}), flush=True)
+            continue
         seconds = time.perf_counter() - started
         print(json.dumps({"name": case["name"], "seconds": seconds, "text": done[0].value}),
               flush=True)  # fmt: skip

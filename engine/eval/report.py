@@ -257,7 +257,12 @@ def values_section(results: dict[str, Any], shown: int = 3) -> list[str]:
     lines = [f"## Template values ({task['split']} split)", "", "| measure | result | goal |",
              "|---|---|---|"]  # fmt: skip
     lines += [f"| {a} | {b} | {c} |" for a, b, c in values_rows(task["summary"])]
-    with_before = [t for t in task["tables"] if t.get("baseline")][:shown]
+    refused = task["summary"].get("baseline_refused", [])
+    if refused:
+        lines += ["", f"Times are over the tables both engines filled; the engine before refused "
+                  f"{len(refused)}: {', '.join(refused)}."]  # fmt: skip
+    with_before = [t for t in task["tables"] if t.get("baseline", {}) and "text" in t["baseline"]]
+    with_before = with_before[:shown]
     for table in with_before:
         lines += ["", f"**{table['name']}**, before:", "", "```text", table["baseline"]["text"],
                   "```", "", "after:", "", "```text", table["text"], "```"]  # fmt: skip

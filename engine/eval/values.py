@@ -306,8 +306,10 @@ def summarize(tables: list[dict[str, Any]], templates: list[dict[str, Any]],
               detected: dict[str, int]) -> dict[str, Any]:  # fmt: skip
     checks = [c for r in tables + templates for c in r["checks"]]
     relations = [h for r in tables + templates for h in r["relations"]]
-    after_s = [r["seconds"] for r in tables]
-    before_s = [r["baseline"]["seconds"] for r in tables if r.get("baseline")]
+    paired = [r for r in tables if r.get("baseline") and "seconds" in r["baseline"]]
+    after_s = [r["seconds"] for r in paired] if paired else [r["seconds"] for r in tables]
+    before_s = [r["baseline"]["seconds"] for r in paired]
+    refused = [r["name"] for r in tables if r.get("baseline") and "error" in r["baseline"]]
     computed = sum(len(r["notes"]) for r in tables + templates)
     return {
         "tables": len(tables), "templates": len(templates),
@@ -316,5 +318,5 @@ def summarize(tables: list[dict[str, Any]], templates: list[dict[str, Any]],
         "valid": sum(bool(r["valid"]) for r in tables + templates),
         "median_table_s": median(after_s), "median_table_s_before": median(before_s),
         "median_template_s": median([r["seconds"] for r in templates]),
-        "notes": computed, "detection": detected,
+        "notes": computed, "detection": detected, "baseline_refused": refused,
     }  # fmt: skip

@@ -18,7 +18,7 @@ from typing import Any
 
 from engine.errors import BadRequest
 from engine.protocol import Fill
-from engine.structured.json_values import vocab_leaf
+from engine.structured.json_values import in_era, vocab_leaf
 from engine.structured.schema import (
     Conjunct,
     Context,
@@ -69,14 +69,21 @@ class Compiled:
 
 
 def compile_json(
-    schema: Any, template: Any = NOTHING, locks: tuple[str, ...] = (), include: tuple[str, ...] = ()
+    schema: Any,
+    template: Any = NOTHING,
+    locks: tuple[str, ...] = (),
+    include: tuple[str, ...] = (),
+    era: tuple[float, float] | None = None,
 ) -> Compiled:
-    """Compile, or raise :class:`~engine.errors.BadRequest` (``Refusal``/``Unsatisfiable``)."""
+    """Compile, or raise :class:`~engine.errors.BadRequest` (``Refusal``/``Unsatisfiable``).
+
+    ``era`` (day ordinals, :func:`engine.structured.json_values.document_era`) is the span a
+    generated date is shaped to."""
     context, root = load_context(schema)
     for lock in locks:
         if lookup(template, lock) is NOTHING:
             raise BadRequest(f"Nothing to lock at {lock}: the template has no value there.")
-    compiler = Compiler(context, frozenset(locks), frozenset(include))
+    compiler = Compiler(context, frozenset(locks), frozenset(include), era)
     tree = compiler.node([root], (), template, frozenset())
     default = instance_of(tree, {})
     errors = list(context.root_validator().iter_errors(default))
@@ -90,6 +97,7 @@ class Compiler:
     context: Context
     locks: frozenset[str]
     include: frozenset[str]
+    era: tuple[float, float] | None = None
     nodes: int = field(default=0)
 
     def node(self, raw: list[Conjunct], path: Path, template: Any, done: frozenset[int]) -> Node:
@@ -184,7 +192,8 @@ class Compiler:
         if kind == "string":
             key = next((str(p) for p in reversed(path) if isinstance(p, str)), "")
             chosen = vocab_leaf(key, schemas, self.context, path, seed)
-            return Value(path, chosen or string_leaf(schemas, self.context, seed, key))
+            leaf = chosen or string_leaf(schemas, self.context, seed, key)
+            return Value(path, in_era(leaf, key, self.era, self.context))
         if kind == "object":
             return self.obj(schemas, path, seed if isinstance(seed, dict) else NOTHING)
         return self.arr(schemas, path, seed if isinstance(seed, list) else NOTHING)

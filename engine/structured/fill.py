@@ -20,7 +20,7 @@ from engine.pipeline import RunContext, never
 from engine.protocol import Cancelled, Fill, FillKind, Frame, Proposal, SegmentText
 from engine.structured.compiler import Compiled, compile_json, parse_json_fill
 from engine.structured.json_problem import JsonProblem
-from engine.structured.json_values import complete
+from engine.structured.json_values import complete, document_era
 from engine.structured.render import pieces
 from engine.structured.slots import Filled, FillEvents, Layout, SlotStats, fill_events
 from engine.structured.tables import run_table
@@ -39,7 +39,8 @@ def run_json(
     """Fill a JSON instance; yields frames, then one :class:`Filled` or ``Cancelled``."""
     run = RunContext.starting(fill.request_id, cancelled, clock)
     schema, template = parse_json_fill(fill)
-    compiled = compile_json(schema, template, fill.locks, fill.include)
+    era = document_era(fill.text)
+    compiled = compile_json(schema, template, fill.locks, fill.include, era)
     problem = JsonProblem(compiled, backend.table)
     title = schema.get("title", "") if isinstance(schema, dict) else ""
     instruction = f"Fill in realistic values: {title}".rstrip(": ")

@@ -16,7 +16,6 @@ from engine.structured import agreement, columns
 from engine.structured.json_values import (
     AMOUNTS,
     DAYS_PER_YEAR,
-    ERA_DAYS,
     PRICES,
     QUANTITIES,
     Completion,
@@ -30,6 +29,7 @@ from engine.structured.words import key_words
 
 TAXES = frozenset({"tax", "vat"})
 ADULT_YEARS = (18, 80)  # a generated birth date with no age beside it: an adult's
+ERA_STEP = 7  # days between repaired dates of different properties, so they differ
 ONE_HOUR = 60
 LAST_MINUTE = 23 * 60 + 59
 
@@ -201,7 +201,7 @@ def after(first: Any, second: Any) -> Any:
 
 def reference_day(done: Completion) -> float:
     """The document's latest date, else today: the day an age is counted at."""
-    return max(done.era, default=float(dt.date.today().toordinal()))
+    return done.latest
 
 
 def age(done: Completion, path: Path, members: Members) -> None:
@@ -229,9 +229,7 @@ def age(done: Completion, path: Path, members: Members) -> None:
 def era(done: Completion, path: Path, members: Members) -> None:
     """A generated date far from the document's dates moves into their span (a birth date
     into an adult's years before them)."""
-    if not done.era:
-        return
-    low, high = min(done.era) - ERA_DAYS, max(done.era) + ERA_DAYS
+    low, high = done.era
     for key, value in members.items():
         at = (*path, key)
         leaf: Leaf | None = done.leaves.get(at)
@@ -251,7 +249,7 @@ def era(done: Completion, path: Path, members: Members) -> None:
                     "an adult's birth date",
                 )
         elif not low <= when <= high:
-            inside = low + (len(path) + len(key)) % max(int(high - low), 1)
+            inside = low + (len(path) + len(key) * ERA_STEP) % max(int(high - low), 1)
             put(
                 done,
                 path,

@@ -17,13 +17,14 @@ import datetime as dt
 import math
 import zlib
 from collections.abc import Callable
+from dataclasses import replace
 from typing import Any
 
 from engine.structured import agreement, columns, vocab
 from engine.structured.schema import Context, Schemas
 from engine.structured.tree import Path
 from engine.structured.values import Leaf, choice_leaf
-from engine.structured.words import key_words
+from engine.structured.words import key_words, suggestions
 
 CHOICE_VALUES = 6
 CENTS = 2  # money is rounded to cents
@@ -84,11 +85,30 @@ def vocab_leaf(key: str, schemas: Schemas, context: Context, path: Path, seed: A
     if kind is None or schemas.has("format") or schemas.has("enum") or schemas.has("const"):
         return None
     salt = zlib.crc32(str(path).encode())  # each property and item its own window
+    own = [v for v in [seed, *suggestions(schemas)] if isinstance(v, str)]  # the template's
     for style in candidates(kind, salt):
-        valid = [v for v in style if schemas.valid(context, v)]
+        valid = list(dict.fromkeys(v for v in [*own, *style] if schemas.valid(context, v)))
         if len(valid) >= 2:
             return choice_leaf(valid[:CHOICE_VALUES], schemas, seed)
     return None
+
+
+def document_era(document: str) -> tuple[float, float] | None:
+    """The days new dates of a document fall in: from its first date to ``ERA_DAYS`` past its
+    last (day ordinals); ``None`` when it writes no date, month or year."""
+    days = columns.document_days(document)
+    return (min(days), max(days) + ERA_DAYS) if days else None
+
+
+def in_era(leaf: Leaf, key: str, era: tuple[float, float] | None, context: Context) -> Leaf:
+    """A date leaf shaped to the document's era (not a birth date: a person's is older), its
+    default moved there when the schema allows."""
+    if leaf.fmt != "date" or era is None or columns.names(key, "birth"):
+        return leaf
+    column = columns.Column("date", key, fmt=columns.DATE_FORMATS[0])
+    middle = column.text((era[0] + era[1]) / 2)
+    default = middle if leaf.schemas.valid(context, middle) else leaf.default
+    return replace(leaf, shape=columns.cell_shape(column, era), default=default)
 
 
 Members = dict[str, Any]
@@ -104,7 +124,8 @@ class Completion:
         self.notes: list[str] = []
         # The document's dates (the template's own included), else the year up to today.
         today = float(dt.date.today().toordinal())
-        self.era = columns.document_days(document) or [today - DAYS_PER_YEAR, today]
+        self.era = document_era(document) or (today - DAYS_PER_YEAR, today)
+        self.latest = max(columns.document_days(document), default=today)  # an age's "now"
         self.context = agreement.Context(document, [], [], [])
 
     def may_write(self, path: Path) -> bool:

@@ -264,6 +264,62 @@ def table_relations(
     return found
 
 
+def row_column(plan: TablePlan, row: int, texts: list[list[str]]) -> Column | None:
+    """A row's numbers as a column of their own (its range, the table's decimals there)."""
+    cells = [texts[c - 1][row - 1] for c in plan.numeric_columns()]
+    along = columns.profile(plan.label("row", row), cells)
+    return replace(along, known=()) if along.kind == "number" else None
+
+
+def keeps_result_in_span(
+    plan: TablePlan, key: CellKey, span: tuple[float, float], texts: list[list[str]]
+) -> tuple[float, float]:
+    """A term the model writes whose relation's result is computed from it: narrowed so the
+    result stays in its own line's range (Revenue beside Costs 101 never makes Margin −1)."""
+    value = lambda cell: texts[cell[1] - 1][cell[0] - 1]  # noqa: E731
+    for relation, members in plan.found:
+        for position in range(plan.positions(relation)):
+            cells = [plan.cell_of(relation, members, t, position) for t in relation.terms]
+            target = plan.cell_of(relation, members, relation.target, position)
+            if key not in cells or value(target) or any(value(c) == "" for c in cells if c != key):
+                continue
+            others = [float(value(c)) for c in cells if c != key]
+            result = result_span(plan, relation, members, target, texts)
+            allowed = term_span(relation, cells.index(key), others, result)
+            if allowed and max(allowed[0], span[0]) <= min(allowed[1], span[1]):
+                span = (max(allowed[0], span[0]), min(allowed[1], span[1]))
+    return span
+
+
+def result_span(
+    plan: TablePlan,
+    relation: relations.Relation,
+    members: list[int],
+    target: CellKey,
+    texts: list[list[str]],
+) -> tuple[float, float]:
+    if relation.axis == "row":
+        along = row_column(plan, members[relation.target], texts)
+        if along is not None:
+            return along.low, along.high
+    column = plan.columns[target[1] - 1]
+    return column.low, column.high
+
+
+def term_span(
+    relation: relations.Relation, index: int, others: list[float], result: tuple[float, float]
+) -> tuple[float, float] | None:
+    """The values term ``index`` may take for the result to land in ``result``."""
+    low, high = result
+    if relation.kind == "sum":
+        return low - math.fsum(others), high - math.fsum(others)
+    if relation.kind == "difference":
+        other = others[0]
+        return (other + low, other + high) if index == 0 else (other - high, other - low)
+    factor = others[0]
+    return (low / factor, high / factor) if factor > 0 else None
+
+
 def row_wise(plan: TablePlan, row: int) -> bool:
     """Whether a row's numbers belong together: a row of a row relation, or a series table."""
     if any(r.axis == "row" and row in members for r, members in plan.found):
@@ -317,13 +373,11 @@ def model_plan(plan: TablePlan, key: CellKey, texts: list[list[str]]) -> CellPla
     row, col = key
     column = plan.columns[col - 1]
     if column.kind == "number" and row_wise(plan, row):
-        numeric = plan.numeric_columns()
-        cells = [texts[c - 1][row - 1] for c in numeric]
-        along = columns.profile(plan.label("row", row), cells)
-        if along.kind == "number":
-            column = replace(along, decimals=column.decimals, known=())
+        column = row_column(plan, row, texts) or column
     if column.kind in ("number", "year", "date", "time"):
         span = columns.cell_span(column, row - 1)
+        if column.kind == "number":
+            span = keeps_result_in_span(plan, key, span, texts)
         return CellPlan("shape", columns.cell_shape(column, span), span=span)
     if column.kind in ("choice", "person"):
         return CellPlan("choice", texts=column.values)

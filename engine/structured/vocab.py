@@ -179,8 +179,10 @@ def language_of(alpha_2: str) -> Any | None:
 
 
 def language_name(item: Any) -> str:
-    """A language's plain name: "Swahili", not ISO's "Swahili (macrolanguage)"."""
-    return str(item.name).split(" (")[0]
+    """A language's plain name where ISO 639 knows it by that name ("Norwegian"), else its
+    ISO name as it stands ("Swahili (macrolanguage)": plain "Swahili" names no ISO entry)."""
+    plain = str(item.name).split(" (")[0]
+    return plain if language(plain) is item else str(item.name)
 
 
 def phone_region(text: str, default_region: str | None = None) -> str | None:

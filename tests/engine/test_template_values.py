@@ -71,7 +71,9 @@ def test_a_city_finds_its_country_and_a_country_its_cities() -> None:
 def test_a_country_gives_its_currency_language_and_zones() -> None:
     assert vocab.currency_of("PL") == "PLN" and vocab.currency_of("JP") == "JPY"
     assert vocab.language_name(vocab.language_of("BR")) == "Portuguese"
-    assert vocab.language_name(vocab.language_of("KE")) == "Swahili"  # no "(macrolanguage)"
+    assert vocab.language_name(vocab.language_of("NO")) == "Norwegian"
+    swahili = vocab.language_name(vocab.language_of("KE"))  # as ISO 639 names it
+    assert pycountry.languages.lookup(swahili).alpha_3 == "swa"
     assert vocab.zones_of("SG") == ("Asia/Singapore",)
     assert vocab.language("pl").name == "Polish" and vocab.language("Klingonish") is None
 

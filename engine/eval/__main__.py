@@ -51,13 +51,8 @@ def corpus_path() -> Path:
     return embedded.cache_dir() / "adapt" / "corpus" / "train.jsonl"
 
 
-def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m engine.eval", description=__doc__)
-    parser.add_argument("--out", type=Path, default=Path("docs"))
-    parser.add_argument("--name", default="quality", help="file stem of the report")
-    parser.add_argument("--tasks", default=",".join(TASKS))
-    parser.add_argument("--limit", type=int, default=0, help="cases per task (0: all)")
-    parser.add_argument("--set", action="append", default=[], metavar="KEY=VALUE")
+def values_options(parser: argparse.ArgumentParser) -> None:
+    """The template-values task's options (engine/eval/values.py)."""
     parser.add_argument(
         "--split", default="test", help="the values task's cases: test (held out) or dev"
     )
@@ -67,6 +62,16 @@ def main(argv: list[str] | None = None) -> int:
         default=None,
         help="also fill the values task's tables with the engine checked out here (timing)",
     )
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m engine.eval", description=__doc__)
+    parser.add_argument("--out", type=Path, default=Path("docs"))
+    parser.add_argument("--name", default="quality", help="file stem of the report")
+    parser.add_argument("--tasks", default=",".join(TASKS))
+    parser.add_argument("--limit", type=int, default=0, help="cases per task (0: all)")
+    parser.add_argument("--set", action="append", default=[], metavar="KEY=VALUE")
+    values_options(parser)
     parser.add_argument(
         "--adapter",
         type=Path,

@@ -20,7 +20,8 @@ from engine.pipeline import RunContext, never
 from engine.protocol import Cancelled, Fill, FillKind, Frame, Proposal, SegmentText
 from engine.structured.compiler import Compiled, compile_json, parse_json_fill
 from engine.structured.json_problem import JsonProblem
-from engine.structured.json_values import complete, document_era
+from engine.structured.json_rules import complete
+from engine.structured.json_values import document_era
 from engine.structured.render import pieces
 from engine.structured.slots import Filled, FillEvents, Layout, SlotStats, fill_events
 from engine.structured.tables import run_table

@@ -45,6 +45,15 @@ def objects(value: Any, path: Path = ()) -> Iterator[tuple[Path, Members]]:
             yield from objects(child, (*path, index))
 
 
+def complete(
+    leaves: dict[Path, Leaf], values: dict[Path, Any], instance: Any, document: str
+) -> list[str]:
+    """Compute what follows from the filled values (written into ``values``); the notes."""
+    done = Completion(leaves, values, document)
+    complete_instance(done, instance)
+    return done.notes
+
+
 def complete_instance(done: Completion, instance: Any) -> None:
     for path, members in objects(instance):
         for rule in (era, agree, line_product, items_sum, tax, total, net, in_order, age):

@@ -4,8 +4,9 @@ date, a country's currency, a person's e-mail address) computed once the model's
 
 :func:`vocab_leaf` gives a property named like a country, currency, language, time zone,
 region or phone number a choice of valid values (checked against its schema, so a pattern
-picks the code style), different for each array item. :func:`complete` then works on the
-filled instance: each rule of :data:`RULES` reads an object's members by their names
+picks the code style), different for each array item; :func:`in_era` shapes a date to the
+document's era. :func:`engine.structured.json_rules.complete` then works on the filled
+instance with a :class:`Completion`: each rule reads an object's members by their names
 (:mod:`.columns`' ``field_words.json``) and writes only generated values whose schema
 ``description`` does not opt out ("entered by hand", "not computed"…); it returns the notes
 the review shows.
@@ -160,14 +161,3 @@ def find(members: Members, words: frozenset[str], numeric: bool = True) -> str |
 
 def is_number(value: Any) -> bool:
     return isinstance(value, int | float) and not isinstance(value, bool) and math.isfinite(value)
-
-
-def complete(
-    leaves: dict[Path, Leaf], values: dict[Path, Any], instance: Any, document: str
-) -> list[str]:
-    """Compute what follows from the filled values (written into ``values``); the notes."""
-    from engine.structured.json_rules import complete_instance
-
-    done = Completion(leaves, values, document)
-    complete_instance(done, instance)
-    return done.notes

@@ -236,7 +236,9 @@ class EditController(QObject):
             segments = (SegmentText(proposal.text, locked=False),)
         diff = word_diff(original, segments, pending.locks_in_target)
         self.reviewing = (pending, diff)
-        self.review.set_diff(diff, note=metrics_summary(proposal.metrics))
+        # A fill's notes say which values it computed (totals, agreeing countries…).
+        note = "\n".join([metrics_summary(proposal.metrics), *proposal.notes])
+        self.review.set_diff(diff, note=note)
         self.review.show()
         self.review.setFocus()
         self.stateChanged.emit(EditState.REVIEWING)

@@ -216,6 +216,7 @@ class Proposal:
     segments: tuple[SegmentText, ...]
     locks: tuple[str, ...]
     metrics: Metrics
+    notes: tuple[str, ...] = ()  # for the review: which values a fill computed, and how
 
 
 @dataclass(frozen=True)

@@ -18,6 +18,7 @@ from typing import Any
 
 from engine.core.errors import BadRequest
 from engine.core.protocol import Fill
+from engine.structured.json_values import in_era, vocab_leaf
 from engine.structured.schema import (
     Conjunct,
     Context,
@@ -68,14 +69,21 @@ class Compiled:
 
 
 def compile_json(
-    schema: Any, template: Any = NOTHING, locks: tuple[str, ...] = (), include: tuple[str, ...] = ()
+    schema: Any,
+    template: Any = NOTHING,
+    locks: tuple[str, ...] = (),
+    include: tuple[str, ...] = (),
+    era: tuple[float, float] | None = None,
 ) -> Compiled:
-    """Compile, or raise :class:`~engine.core.errors.BadRequest` (``Refusal``/``Unsatisfiable``)."""
+    """Compile, or raise :class:`~engine.core.errors.BadRequest` (``Refusal``/``Unsatisfiable``).
+
+    ``era`` (day ordinals, :func:`engine.structured.json_values.document_era`) is the span a
+    generated date is shaped to."""
     context, root = load_context(schema)
     for lock in locks:
         if lookup(template, lock) is NOTHING:
             raise BadRequest(f"Nothing to lock at {lock}: the template has no value there.")
-    compiler = Compiler(context, frozenset(locks), frozenset(include))
+    compiler = Compiler(context, frozenset(locks), frozenset(include), era)
     tree = compiler.node([root], (), template, frozenset())
     default = instance_of(tree, {})
     errors = list(context.root_validator().iter_errors(default))
@@ -89,6 +97,7 @@ class Compiler:
     context: Context
     locks: frozenset[str]
     include: frozenset[str]
+    era: tuple[float, float] | None = None
     nodes: int = field(default=0)
 
     def node(self, raw: list[Conjunct], path: Path, template: Any, done: frozenset[int]) -> Node:
@@ -178,10 +187,13 @@ class Compiler:
                 [True, False] if seed is not False else [False, True], schemas, path, seed
             )
         if kind in ("integer", "number"):
-            return Value(path, number_leaf(kind, schemas, self.context, seed))
+            key = next((str(p) for p in reversed(path) if isinstance(p, str)), "")
+            return Value(path, number_leaf(kind, schemas, self.context, seed, key))
         if kind == "string":
             key = next((str(p) for p in reversed(path) if isinstance(p, str)), "")
-            return Value(path, string_leaf(schemas, self.context, seed, key))
+            chosen = vocab_leaf(key, schemas, self.context, path, seed)
+            leaf = chosen or string_leaf(schemas, self.context, seed, key)
+            return Value(path, in_era(leaf, key, self.era, self.context))
         if kind == "object":
             return self.obj(schemas, path, seed if isinstance(seed, dict) else NOTHING)
         return self.arr(schemas, path, seed if isinstance(seed, list) else NOTHING)

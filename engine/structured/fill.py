@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 import time
 from collections.abc import Callable, Iterator
+from dataclasses import replace
 from typing import Any
 
 from engine.backends.base import Backend
@@ -19,6 +20,8 @@ from engine.core.protocol import Cancelled, Fill, FillKind, Frame, Proposal, Seg
 from engine.run.pipeline import RunContext, never
 from engine.structured.compiler import Compiled, compile_json, parse_json_fill
 from engine.structured.json_problem import JsonProblem
+from engine.structured.json_rules import complete
+from engine.structured.json_values import document_era
 from engine.structured.render import pieces
 from engine.structured.slots import Filled, FillEvents, Layout, SlotStats, fill_events
 from engine.structured.tables import run_table
@@ -37,14 +40,18 @@ def run_json(
     """Fill a JSON instance; yields frames, then one :class:`Filled` or ``Cancelled``."""
     run = RunContext.starting(fill.request_id, cancelled, clock)
     schema, template = parse_json_fill(fill)
-    compiled = compile_json(schema, template, fill.locks, fill.include)
+    era = document_era(fill.text)
+    compiled = compile_json(schema, template, fill.locks, fill.include, era)
     problem = JsonProblem(compiled, backend.table)
     title = schema.get("title", "") if isinstance(schema, dict) else ""
     instruction = f"Fill in realistic values: {title}".rstrip(": ")
 
     def finish(values: dict[Path, Any], stats: SlotStats, run: RunContext) -> Filled:
+        filled = instance_of(compiled.tree, values)
+        notes = complete(problem.leaves, values, filled, fill.text)
         instance = validated_instance(problem, values, stats)
-        return json_filled(fill, compiled, values, instance, stats, run.elapsed())
+        done = json_filled(fill, compiled, values, instance, stats, run.elapsed())
+        return replace(done, proposal=replace(done.proposal, notes=tuple(notes)))
 
     layout = Layout(fill.text, fill.target, instruction, template_words(schema))
     yield from fill_events(backend, fill, problem, layout, finish, run)

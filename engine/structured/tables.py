@@ -25,11 +25,14 @@ from engine.core.plan import ExcludingConstraint, Locked, Segment, Slot
 from engine.core.protocol import Fill, Proposal, SegmentText, Span
 from engine.core.tokens import TokenTable, charset
 from engine.run.pipeline import RunContext, never
+from engine.structured.columns import default as column_default
+from engine.structured.columns import fits
 from engine.structured.formats import format_shape
 from engine.structured.markdown import CellKey, MarkdownTable, chosen_cells, find_tables
 from engine.structured.render import literal_slot
-from engine.structured.shapes import Part, Run, Shape
+from engine.structured.shapes import Part, Run, Shape, positions
 from engine.structured.slots import Filled, FillEvents, Layout, SlotStats, fill_events
+from engine.structured.table_plan import plan_cells
 from engine.structured.values import NOTHING
 from engine.structured.words import word_shape
 
@@ -62,13 +65,50 @@ class TableProblem:
     tokens: TokenTable
     budget: int
 
+    document: str = ""  # the whole document: its dates set a new date column's era
+
     def __post_init__(self) -> None:
         self.kinds = [column_kind(self.markdown, c) for c in range(1, self.markdown.columns + 1)]
+        self.plan = plan_cells(self.markdown, self.chosen, self.add_rows, self.document)
+        self.open = tuple(k for k in self.chosen if self.plan.cells[k].how != "computed")
         self.slots: dict[int, tuple[Slot, tuple[str, ...] | None]] = {}
         self.shapes: dict[int, Shape] = {}
-        for col in sorted({col for _, col in self.chosen}):
+        self.choices: dict[CellKey, tuple[Slot, tuple[str, ...] | None]] = {}
+        for key in self.open:
+            cell = self.plan.cells[key]
+            needed = positions(cell.shape)
+            if cell.how == "choice":
+                slot, firsts = literal_slot(cell.texts, self.tokens)
+                self.choices[key] = (replace(slot, min_tokens=1), firsts)
+                needed = slot.budget
+            if self.budget < needed:
+                raise BadRequest(
+                    f"The cell budget ({self.budget} tokens) is too small for this column's "
+                    f"values, which need {needed}."
+                )
+        for col in sorted({col for key in self.open for col in [key[1]] if self.is_text(key)}):
             self.slots[col] = self.column_slot(*self.kinds[col - 1])
             self.shapes[col] = self.column_shape(col, *self.kinds[col - 1])
+
+    def is_text(self, key: CellKey) -> bool:
+        return self.plan.cells[key].how == "text"
+
+    def cell_segments(self, key: CellKey) -> list[Segment]:
+        """The plan segments of an open cell: its choice, its shape's parts, or its column's."""
+        cell = self.plan.cells[key]
+        if cell.how == "choice":
+            return [self.choices[key][0]]
+        if cell.how == "shape" and self.spellable(cell.shape):
+            return [part_segment(p) for p in cell.shape]
+        if cell.how == "shape":
+            return [Slot(charset("number", "0123456789.,-:/"), self.budget, min_tokens=1)]
+        shape = self.shapes.get(key[1])
+        return [part_segment(p) for p in shape] if shape else [self.slots[key[1]][0]]
+
+    def spellable(self, shape: Shape) -> bool:
+        filler = self.tokens.specials.filler_id
+        runs = [p for p in shape if isinstance(p, Run)]
+        return all(self.tokens.allowed_ids(r.constraint) - {filler} for r in runs)
 
     def column_shape(self, col: int, kind: str, values: tuple[str, ...]) -> Shape:
         """Dates take the date's shape; text a whole word first (named by the header), within
@@ -115,8 +155,8 @@ class TableProblem:
         owners: list[CellKey | None] = []
         for text, key in self.pieces(accepted):
             if key is not None and key not in accepted:
-                for part in self.shapes.get(key[1]) or (None,):
-                    out.append(self.slots[key[1]][0] if part is None else part_segment(part))
+                for segment in self.cell_segments(key):
+                    out.append(segment)
                     owners.append(key)
             elif out and isinstance(out[-1], Locked) and owners[-1] is None:
                 out[-1] = Locked(out[-1].text + text)
@@ -130,7 +170,7 @@ class TableProblem:
         value, open ones nothing."""
         t = self.markdown
         out: list[tuple[str, CellKey | None]] = [(t.header.line + "\n" + t.delimiter.line, None)]
-        open_cells = set(self.chosen) - set(values)
+        open_cells = set(self.open) - set(values)
         for number, row in enumerate(t.body, start=1):
             out.append(("\n", None))
             cursor = 0
@@ -138,7 +178,7 @@ class TableProblem:
                 key = (number, col)
                 if key not in values and key not in open_cells:
                     continue
-                lead, trail = cell_padding(row.line[a:b])
+                lead, trail = self.padding(row.line[a:b], col)
                 if key in open_cells and lead and self.writes_space(col):
                     lead -= 1  # the cell's first token carries it
                 out.append((row.line[cursor : a + lead], None))
@@ -151,9 +191,24 @@ class TableProblem:
                 key = (extra, col)
                 open_ = key in open_cells and self.writes_space(col)
                 out.append(("" if open_ else " ", None))
-                out.append((values.get(key, ""), key))
+                owned = key in values or key in open_cells  # a computed cell waits locked
+                out.append((values.get(key, ""), key if owned else None))
                 out.append((" |", None))
         return out
+
+    def padding(self, raw: str, col: int) -> tuple[int, int]:
+        """A cell's locked spaces: its own, or for an empty cell the column's usual ones (an
+        empty "| |" would otherwise give "| France|")."""
+        if raw.strip():
+            return cell_padding(raw)
+        filled = [
+            cell_padding(row.line[slice(*row.cells[col - 1])])
+            for row in self.markdown.body
+            if row.cell(col)
+        ]
+        usual = max(set(filled), key=filled.count) if filled else (1, 1)
+        room = len(raw)
+        return (min(usual[0], max(room, 1)), min(usual[1], max(room - usual[0], 1)))
 
     def writes_space(self, col: int) -> bool:
         """Whether an open cell of ``col`` starts with its own space: a shaped text column's
@@ -163,18 +218,28 @@ class TableProblem:
         return bool(self.shapes.get(col)) and self.kinds[col - 1][0] == "text"
 
     def read(self, key: Any, texts: list[str]) -> Any:
-        kind, values = self.kinds[key[1] - 1]
         text = "".join(texts).strip()
-        firsts = self.slots[key[1]][1]
-        if kind == "choice" and firsts is not None:
-            return values[firsts.index(text)] if text in firsts else NOTHING
+        cell = self.plan.cells[key]
+        if cell.how == "choice":
+            firsts = self.choices[key][1]
+            if firsts is not None:
+                return cell.texts[firsts.index(text)] if text in firsts else NOTHING
+            return text if text in cell.texts else NOTHING
+        if cell.how == "shape":
+            found = fits(self.plan.columns[key[1] - 1], text, cell.span)
+            return NOTHING if found is None else found
+        kind, values = self.kinds[key[1] - 1]
         return text if text and fits_kind(kind, values, text) else NOTHING
 
     def default(self, key: Any, taken: list[Any]) -> Any:
-        """The column's first typed value, else the cell's original text."""
-        kind, values = self.kinds[key[1] - 1]
-        if kind != "text" and values:
-            return values[0]
+        """A value of the cell's kind inside its span (a choice's first unused option), else
+        the cell's original text."""
+        cell = self.plan.cells[key]
+        if cell.how == "shape":
+            column = self.plan.columns[key[1] - 1]
+            return column_default(column, key[0] - 1, self.plan.rows, cell.span)
+        if cell.how == "choice":
+            return next((t for t in cell.texts if t not in taken), cell.texts[0])
         return self.original(key)
 
     def original(self, key: CellKey) -> str:
@@ -274,8 +339,10 @@ def run_table(
     problem = table_problem(fill, tokens=backend.table)
 
     def finish(values: dict[Any, Any], stats: SlotStats, run: RunContext) -> Filled:
+        notes = tuple(problem.plan.complete(values))
         text = checked_text(problem, values, stats)
-        return table_filled(fill, problem, values, text, stats, run.elapsed())
+        filled = table_filled(fill, problem, values, text, stats, run.elapsed())
+        return replace(filled, proposal=replace(filled.proposal, notes=notes))
 
     layout = Layout(fill.text, problem.markdown.span, "Fill in the table")
     yield from fill_events(backend, fill, problem, layout, finish, run)
@@ -283,7 +350,7 @@ def run_table(
 
 def table_problem(fill: Fill, tokens: TokenTable) -> TableProblem:
     markdown, chosen = chosen_cells(fill)
-    return TableProblem(markdown, chosen, fill.add_rows, tokens, fill.cell_tokens)
+    return TableProblem(markdown, chosen, fill.add_rows, tokens, fill.cell_tokens, fill.text)
 
 
 def checked_text(problem: TableProblem, values: dict[Any, Any], stats: SlotStats) -> str:

@@ -45,6 +45,8 @@ FORMAT_CHARS = {
 FORMAT_BUDGET = {"date": 10, "time": 9, "date-time": 20, "uuid": 36, "ipv4": 15}
 STRING_BUDGET = 12
 NUMBER_BUDGET = 6
+MONEY_DIGITS = 4  # an amount with no maximum: at most thousands
+CENTS = 2
 HIGH_LOW = ("minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum")
 # Leading zeros are read leniently ("007" is 7): the offered text is re-serialised anyway.
 NUMBER_TEXT = re.compile(r"-?[0-9]+(\.[0-9]+)?")
@@ -135,8 +137,11 @@ def _same(a: Any, b: Any) -> bool:
     return a is not NOTHING and type(a) is type(b) and literal(a) == literal(b)
 
 
-def number_leaf(kind: str, schemas: Schemas, context: Context, preferred: Any) -> Leaf:
-    """An integer or number slot whose default satisfies every bound and ``multipleOf``."""
+def number_leaf(
+    kind: str, schemas: Schemas, context: Context, preferred: Any, key: str = ""
+) -> Leaf:
+    """An integer or number slot whose default satisfies every bound and ``multipleOf``;
+    ``key`` (the property's name) says when it is money."""
     wanted = [preferred, *suggestions(schemas)]
     candidates = [w for w in wanted if isinstance(w, int | float) and not isinstance(w, bool)]
     candidates += number_candidates(schemas, kind == "integer")
@@ -148,7 +153,7 @@ def number_leaf(kind: str, schemas: Schemas, context: Context, preferred: Any) -
         )
     chars = DIGITS + ("" if kind == "integer" else ".") + ("" if _non_negative(schemas) else "-")
     budget = number_budget(kind, schemas)
-    shape = small_count_shape(kind, schemas)
+    shape = small_count_shape(kind, schemas) or money_shape(kind, schemas, key)
     spares = tuple(valid[1:])
     return Leaf(kind, charset(kind, chars), budget, default, schemas, shape=shape, spares=spares)
 
@@ -164,6 +169,19 @@ def small_count_shape(kind: str, schemas: Schemas) -> Shape:
     if not 0 <= low <= 9 or high > 99 or high < low:
         return ()
     return (shapes.one(DIGITS[low : min(high, 9) + 1]),)
+
+
+def money_shape(kind: str, schemas: Schemas, key: str) -> Shape:
+    """An amount of money with no maximum of its own: up to ``MONEY_DIGITS`` digits, and cents
+    when it may have them (a price, not "100000" from a model left to itself)."""
+    from engine.structured.columns import names
+
+    if not key or not names(key, "money") or schemas.has("multipleOf"):
+        return ()
+    if schemas.has("maximum") or schemas.has("exclusiveMaximum"):
+        return ()
+    whole = shapes.upto(DIGITS, 1, MONEY_DIGITS)
+    return (whole,) if kind == "integer" else (whole, ".", shapes.upto(DIGITS, CENTS, CENTS))
 
 
 def number_budget(kind: str, schemas: Schemas) -> int:

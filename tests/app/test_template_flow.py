@@ -104,6 +104,26 @@ def test_table_fill_from_the_cursor_keeps_the_header(qtbot, session: Session) ->
     assert len(text.splitlines()) == 4
 
 
+def test_the_review_names_the_values_a_fill_computed(qtbot, session: Session) -> None:
+    from PySide6.QtWidgets import QLabel
+
+    load_model(qtbot, session)
+    doc = (
+        "| item | qty | price | amount |\n|---|---|---|---|\n| a | 2 | 3.00 | 6.00 |\n"
+        "| b | 4 | 1.50 | 6.00 |\n| c | 5 | 2.00 |  |\n"
+    )
+    session.window.editor.load_text(doc)
+    put_cursor(session, doc.index("| c |"))
+    session.window.action("view.templates").trigger()
+    with qtbot.waitSignal(session.client.proposal, timeout=60000) as got:
+        session.window.templates.fill_button.click()
+    assert "| c | 5 | 2.00 | 10.00 |" in got.args[0].text
+    review = session.window.review
+    qtbot.waitUntil(review.isVisible)
+    notes = " ".join(label.text() for label in review.findChildren(QLabel))
+    assert "Computed amount = qty × price (row 3, amount)" in notes
+
+
 def test_panel_data_helpers() -> None:
     schema = {
         "type": "object",

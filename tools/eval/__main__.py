@@ -16,7 +16,7 @@ from typing import Any
 
 from tools.eval.cases import Cases, load_cases, overlaps
 
-TASKS = ("cloze", "draft", "rewrite", "structured")
+TASKS = ("cloze", "draft", "rewrite", "structured", "values")
 
 
 def parse_settings(pairs: list[str]) -> dict[str, Any]:
@@ -49,9 +49,22 @@ def contamination(cases: Cases) -> str:
 
 
 def corpus_path() -> Path:
-    from engine.models import embedded
+    from engine.models.registry import embedded
 
     return embedded.cache_dir() / "adapt" / "corpus" / "train.jsonl"
+
+
+def values_options(parser: argparse.ArgumentParser) -> None:
+    """The template-values task's options (tools/eval/values.py)."""
+    parser.add_argument(
+        "--split", default="test", help="the values task's cases: test (held out) or dev"
+    )
+    parser.add_argument(
+        "--baseline",
+        type=Path,
+        default=None,
+        help="also fill the values task's tables with the engine checked out here (timing)",
+    )
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -61,6 +74,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--tasks", default=",".join(TASKS))
     parser.add_argument("--limit", type=int, default=0, help="cases per task (0: all)")
     parser.add_argument("--set", action="append", default=[], metavar="KEY=VALUE")
+    values_options(parser)
     parser.add_argument(
         "--adapter",
         type=Path,
@@ -84,7 +98,8 @@ def main(argv: list[str] | None = None) -> int:
         write(results, args.out, args.name)
 
     settings = parse_settings(args.set)
-    save(run_suite(cases, tasks, settings, args.limit, args.adapter, done=save))
+    values = {"split": args.split, "baseline": args.baseline}
+    save(run_suite(cases, tasks, settings, args.limit, args.adapter, done=save, values=values))
     return 0
 
 

@@ -212,5 +212,59 @@ def markdown(results: dict[str, Any]) -> str:
         "|---|---:|---:|---|",
     ]
     lines += [f"| {a} | {b} | {c} | {d} |" for a, b, c, d in rows(results)]
-    lines += ["", *samples(results)]
+    lines += ["", *samples(results), *values_section(results)]
     return "\n".join(lines) + "\n"
+
+
+def _share(pair: list[int]) -> str:
+    good, total = pair
+    return f"{good}/{total} ({good / total:.0%})" if total else "none"
+
+
+def _at_least(pair: list[int], goal: float) -> bool | None:
+    return None if not pair[1] else pair[0] / pair[1] >= goal
+
+
+def values_rows(s: dict[str, Any]) -> list[tuple[str, str, str]]:
+    """The template-values task's measures beside their goals (issue 28)."""
+    d = s["detection"]
+    before, after = s["median_table_s_before"], s["median_table_s"]
+    ratio = after / before if before and after else None
+    speed = f"{_f(after)} s after, {_f(before)} s before ({_f(ratio)}×)"
+    total = s["tables"] + s["templates"]
+    return [
+        ("filled cells and values passing their checks", _share(s["checks"]),
+         _goal("≥ 95%", _at_least(s["checks"], 0.95))),
+        ("country, currency, language, phone valid", _share(s["vocab"]),
+         _goal("100%", _at_least(s["vocab"], 1.0))),
+        ("new dates in their span", _share(s["dates"]), _goal("100%", _at_least(s["dates"], 1.0))),
+        ("labelled relations holding where the fill wrote", _share(s["relations"]),
+         _goal("100%", _at_least(s["relations"], 1.0))),
+        ("relation detection: found / labelled",
+         f"{d['found']}/{d['labelled']}, {d['false_found']} wrongly found "
+         f"({d['found_in_tables_without']} of {d['tables_without']} tables with none)", ""),
+        ("median table fill", speed, _goal("≤ 1.3×", None if ratio is None else ratio <= 1.3)),
+        ("valid (schema, or the table's shape)", f"{s['valid']}/{total}",
+         _goal("all", s["valid"] == total)),
+        ("values the fill computed (review notes)", str(s["notes"]), ""),
+    ]  # fmt: skip
+
+
+def values_section(results: dict[str, Any], shown: int = 3) -> list[str]:
+    task = results["tasks"].get("values")
+    if not task:
+        return []
+    lines = [f"## Template values ({task['split']} split)", "", "| measure | result | goal |",
+             "|---|---|---|"]  # fmt: skip
+    lines += [f"| {a} | {b} | {c} |" for a, b, c in values_rows(task["summary"])]
+    refused = task["summary"].get("baseline_refused", [])
+    if refused:
+        lines += ["", f"Times are over the tables both engines filled; the engine before refused "
+                  f"{len(refused)}: {', '.join(refused)}."]  # fmt: skip
+    with_before = [t for t in task["tables"] if t.get("baseline", {}) and "text" in t["baseline"]]
+    with_before = with_before[:shown]
+    for table in with_before:
+        lines += ["", f"**{table['name']}**, before:", "", "```text", table["baseline"]["text"],
+                  "```", "", "after:", "", "```text", table["text"], "```"]  # fmt: skip
+        lines += [f"- {note}" for note in table["notes"]]
+    return ["", *lines]

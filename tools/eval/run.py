@@ -24,8 +24,8 @@ def load_systems(
 
     from engine.core.config import settings_from_values
     from engine.core.protocol import LoadModel
-    from engine.models import embedded
     from engine.models.loading import load
+    from engine.models.registry import embedded
     from engine.process.runtime import configure_threads
 
     configure_threads()
@@ -50,6 +50,7 @@ def run_suite(
     limit: int,
     adapter: Path | None = None,
     done: Callable[[dict[str, Any]], None] = lambda _results: None,
+    values: dict[str, Any] | None = None,
 ) -> dict[str, Any]:
     """Every chosen task in turn; ``done`` gets the results so far after each (a long run that
     fails late still leaves what it measured)."""
@@ -72,6 +73,7 @@ def run_suite(
         "draft": lambda: draft_task(cut(cases.drafts), systems, judge),
         "rewrite": lambda: rewrite_task(cut(cases.rewrites), systems, judge),
         "structured": lambda: structured(diffusion.backend, ar, diffusion.settings),
+        "values": lambda: template_values(diffusion, limit, values or {}),
     }
     for name, run in runners.items():
         if name in tasks:
@@ -84,3 +86,10 @@ def structured(backend: Any, ar: Autoregressive, settings: Any) -> dict[str, Any
     from tools.eval.structured import structured_task
 
     return structured_task(backend, ar, settings)
+
+
+def template_values(diffusion: Diffusion, limit: int, options: dict[str, Any]) -> dict[str, Any]:
+    from tools.eval.values import values_task
+
+    split, baseline = options.get("split", "test"), options.get("baseline")
+    return values_task(diffusion.backend, diffusion.settings, split, limit, baseline)

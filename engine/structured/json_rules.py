@@ -1,0 +1,269 @@
+"""The rules that complete a filled JSON instance (see :mod:`.json_values`): each reads one
+object's members by name and writes the generated values that follow from the others.
+
+Objects are visited children first, so an invoice's line amounts are in before its subtotal,
+the subtotal before the tax, the tax before the total.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import math
+from collections.abc import Iterator
+from typing import Any
+
+from engine.structured import agreement, columns
+from engine.structured.json_values import (
+    AMOUNTS,
+    DAYS_PER_YEAR,
+    PRICES,
+    QUANTITIES,
+    Completion,
+    Members,
+    find,
+    is_number,
+)
+from engine.structured.tree import Path
+from engine.structured.values import Leaf
+from engine.structured.words import key_words
+
+TAXES = frozenset({"tax", "vat"})
+ADULT_YEARS = (18, 80)  # a generated birth date with no age beside it: an adult's
+ERA_STEP = 7  # days between repaired dates of different properties, so they differ
+ONE_HOUR = 60
+LAST_MINUTE = 23 * 60 + 59
+
+
+def objects(value: Any, path: Path = ()) -> Iterator[tuple[Path, Members]]:
+    """Every object of an instance with its path, innermost first."""
+    if isinstance(value, dict):
+        for key, child in value.items():
+            yield from objects(child, (*path, key))
+        yield path, value
+    elif isinstance(value, list):
+        for index, child in enumerate(value):
+            yield from objects(child, (*path, index))
+
+
+def complete(
+    leaves: dict[Path, Leaf], values: dict[Path, Any], instance: Any, document: str
+) -> list[str]:
+    """Compute what follows from the filled values (written into ``values``); the notes."""
+    done = Completion(leaves, values, document)
+    complete_instance(done, instance)
+    return done.notes
+
+
+def complete_instance(done: Completion, instance: Any) -> None:
+    for path, members in objects(instance):
+        for rule in (era, agree, line_product, items_sum, tax, total, net, in_order, age):
+            rule(done, path, members)
+
+
+def put(done: Completion, path: Path, members: Members, key: str, value: Any, why: str) -> None:
+    """Write ``members[key]`` where that value was generated and may be computed."""
+    at = (*path, key)
+    if done.may_write(at):
+        done.write(at, value, why)
+        members[key] = done.values[at]
+
+
+def line_product(done: Completion, path: Path, members: Members) -> None:
+    quantity, price = find(members, QUANTITIES), find(members, PRICES)
+    amount = find(members, AMOUNTS - {"subtotal"})
+    if quantity and price and amount and len({quantity, price, amount}) == 3:
+        value = members[quantity] * members[price]
+        put(done, path, members, amount, value, f"{quantity} × {price}")
+
+
+def item_amount(item: Any) -> float | None:
+    """A line item's amount (its result member, not its quantity or price)."""
+    if not isinstance(item, dict):
+        return None
+    key = find({k: v for k, v in item.items() if not key_words(k) & (QUANTITIES | PRICES)}, AMOUNTS)
+    return float(item[key]) if key else None
+
+
+def items_sum(done: Completion, path: Path, members: Members) -> None:
+    target = find(members, frozenset({"subtotal"})) or (
+        find(members, frozenset({"total"})) if not find(members, TAXES) else None
+    )
+    for key, value in members.items():
+        if target and isinstance(value, list) and value:
+            amounts = [item_amount(item) for item in value]
+            if all(a is not None for a in amounts):
+                total_of = math.fsum(a for a in amounts if a is not None)
+                put(done, path, members, target, total_of, f"sum of {key}")
+                return
+
+
+def tax(done: Completion, path: Path, members: Members) -> None:
+    rate = next((k for k in members if {"rate"} <= key_words(k) and is_number(members[k])), None)
+    tax_key = next(
+        (k for k in members if key_words(k) & TAXES and k != rate and is_number(members[k])), None
+    )
+    base = find(members, frozenset({"subtotal"})) or find(members, frozenset({"gross"}))
+    if rate and tax_key and base:
+        share = members[rate] / 100 if members[rate] > 1 else members[rate]
+        put(done, path, members, tax_key, share * members[base], f"{rate} × {base}")
+
+
+def total(done: Completion, path: Path, members: Members) -> None:
+    key = next(
+        (k for k in members if "total" in key_words(k) and "subtotal" not in key_words(k)), None
+    )
+    base = find(members, frozenset({"subtotal"}))
+    if not key or not base or not is_number(members[key]):
+        return
+    plus = [k for k in members if key_words(k) & (TAXES | {"shipping"}) and is_number(members[k])]
+    plus = [k for k in plus if "rate" not in key_words(k)]
+    minus = [k for k in members if "discount" in key_words(k) and is_number(members[k])]
+    value = members[base] + sum(members[k] for k in plus) - sum(members[k] for k in minus)
+    terms = " + ".join([base, *plus]) + "".join(f" − {k}" for k in minus)
+    put(done, path, members, key, value, terms)
+
+
+def net(done: Completion, path: Path, members: Members) -> None:
+    net_key, gross = find(members, frozenset({"net"})), find(members, frozenset({"gross"}))
+    cut = find(members, frozenset({"deductions", "deduction"})) or next(
+        (
+            k
+            for k in members
+            if key_words(k) & TAXES and "rate" not in key_words(k) and is_number(members[k])
+        ),
+        None,
+    )
+    if net_key and gross and cut:
+        put(done, path, members, net_key, members[gross] - members[cut], f"{gross} − {cut}")
+
+
+def agree(done: Completion, path: Path, members: Members) -> None:
+    """A country's currency, language, time zone, phone number and city; an e-mail from the
+    object's name, at the document's domain."""
+    known = {}
+    for key, value in members.items():
+        kind = kind_of(key)
+        if kind and isinstance(value, str):
+            known[kind] = value
+    for key, value in members.items():
+        kind = kind_of(key)
+        if (
+            not kind
+            or not isinstance(value, str)
+            or kind not in agreement.ORDER
+            or kind == "country"
+        ):
+            continue
+        style = "alpha_2" if len(value) == 2 and kind == "language" else ""
+        found = agreement.derive(kind, known, style, len(path), done.context)
+        if found:
+            put(done, path, members, key, found, "agrees with the object")
+
+
+def kind_of(key: str) -> str | None:
+    for kind in (*agreement.ORDER, "subdivision"):
+        if columns.names(key, kind) or (kind == "country" and columns.names(key, "country_code")):
+            return kind
+    if key_words(key) & {"name", "fullname"}:
+        return "name"
+    return None
+
+
+def day(value: Any) -> float | None:
+    try:
+        return float(dt.date.fromisoformat(str(value)).toordinal())
+    except ValueError:
+        return None
+
+
+def minutes(value: Any) -> float | None:
+    text = str(value)[:5]
+    found = columns.TIME.fullmatch(text)
+    return float(int(found[1]) * 60 + int(found[2])) if found else None
+
+
+def in_order(done: Completion, path: Path, members: Members) -> None:
+    """An end (date, time, a high) generated before its start moves after it."""
+    starts = [k for k in members if columns.names(k, "start")]
+    ends = [k for k in members if columns.names(k, "end")]
+    for start in starts:
+        for end in (e for e in ends if e != start):
+            moved = after(members[start], members[end])
+            if moved is not None:
+                put(done, path, members, end, moved, f"not before {start}")
+
+
+def after(first: Any, second: Any) -> Any:
+    """What ``second`` becomes when it comes before ``first`` (``None``: it does not): the
+    next day, an hour later, or the start's own number for a high below its low."""
+    start, end = day(first), day(second)
+    if start is not None and end is not None:
+        return dt.date.fromordinal(int(start) + 1).isoformat() if end < start else None
+    start, end = minutes(first), minutes(second)
+    if start is not None and end is not None:
+        moved = int(min(start + ONE_HOUR, LAST_MINUTE))
+        return f"{moved // 60:02d}:{moved % 60:02d}" + str(second)[5:] if end < start else None
+    if is_number(first) and is_number(second) and second < first:
+        return first
+    return None
+
+
+def reference_day(done: Completion) -> float:
+    """The document's latest date, else today: the day an age is counted at."""
+    return done.latest
+
+
+def age(done: Completion, path: Path, members: Members) -> None:
+    birth = next(
+        (k for k in members if columns.names(k, "birth") and day(members[k]) is not None), None
+    )
+    years = next((k for k in members if columns.names(k, "age") and is_number(members[k])), None)
+    if not birth:
+        return
+    now = reference_day(done)
+    if years and done.may_write((*path, years)):
+        put(
+            done,
+            path,
+            members,
+            years,
+            int((now - (day(members[birth]) or now)) / DAYS_PER_YEAR),
+            f"from {birth}",
+        )
+    elif years:
+        born = dt.date.fromordinal(int(now - (members[years] + 0.5) * DAYS_PER_YEAR)).isoformat()
+        put(done, path, members, birth, born, f"fits {years}")
+
+
+def era(done: Completion, path: Path, members: Members) -> None:
+    """A generated date far from the document's dates moves into their span (a birth date
+    into an adult's years before them)."""
+    low, high = done.era
+    for key, value in members.items():
+        at = (*path, key)
+        leaf: Leaf | None = done.leaves.get(at)
+        when = day(value)
+        if leaf is None or when is None or "date" not in leaf.schemas.values("format"):
+            continue
+        if columns.names(key, "birth"):
+            low_b = high - ADULT_YEARS[1] * DAYS_PER_YEAR
+            high_b = high - ADULT_YEARS[0] * DAYS_PER_YEAR
+            if not low_b <= when <= high_b:
+                put(
+                    done,
+                    path,
+                    members,
+                    key,
+                    dt.date.fromordinal(int((low_b + high_b) / 2)).isoformat(),
+                    "an adult's birth date",
+                )
+        elif not low <= when <= high:
+            inside = low + (len(path) + len(key) * ERA_STEP) % max(int(high - low), 1)
+            put(
+                done,
+                path,
+                members,
+                key,
+                dt.date.fromordinal(int(inside)).isoformat(),
+                "in the document's era",
+            )

@@ -1,0 +1,163 @@
+"""JSON values a user would keep: vocabulary properties as choices of valid values, and the
+values that follow from others (totals, taxes, an end after its start, an age from a birth
+date, a country's currency, a person's e-mail address) computed once the model's are in.
+
+:func:`vocab_leaf` gives a property named like a country, currency, language, time zone,
+region or phone number a choice of valid values (checked against its schema, so a pattern
+picks the code style), different for each array item; :func:`in_era` shapes a date to the
+document's era. :func:`engine.structured.json_rules.complete` then works on the filled
+instance with a :class:`Completion`: each rule reads an object's members by their names
+(:mod:`.columns`' ``field_words.json``) and writes only generated values whose schema
+``description`` does not opt out ("entered by hand", "not computed"…); it returns the notes
+the review shows.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import math
+import zlib
+from collections.abc import Callable
+from dataclasses import replace
+from typing import Any
+
+from engine.structured import agreement, columns, vocab
+from engine.structured.schema import Context, Schemas
+from engine.structured.tree import Path
+from engine.structured.values import Leaf, choice_leaf
+from engine.structured.words import key_words, suggestions
+
+CHOICE_VALUES = 6
+CENTS = 2  # money is rounded to cents
+DAYS_PER_YEAR = 365.2425
+ERA_DAYS = 60  # a generated date with no era of its own lands this close to the document's
+QUANTITIES = frozenset({"quantity", "qty", "hours", "units", "nights", "count", "shares", "pieces"})
+PRICES = frozenset({"price", "rate", "unitprice", "priceeach", "pricepernight", "fee", "each"})
+AMOUNTS = frozenset({"amount", "linetotal", "cost", "value", "total", "sum", "subtotal"})
+VOCAB_KINDS = ("country", "currency", "language", "timezone", "subdivision", "phone")
+
+
+def vocab_kind(key: str) -> str | None:
+    """What vocabulary a property's name says it holds (``countryCode`` → country)."""
+    for kind in VOCAB_KINDS:
+        if columns.names(key, kind) or (kind == "country" and columns.names(key, "country_code")):
+            return kind
+    return None
+
+
+def candidates(kind: str, salt: int) -> list[list[str]]:
+    """Valid values of ``kind``, one list per style (names, then alpha-2, then alpha-3
+    codes), ``salt`` rotating which countries come first so properties and items differ."""
+    places = agreement.neighbourhood(None)
+    start = (salt * CHOICE_VALUES) % len(places)
+    chosen = [places[(start + i) % len(places)] for i in range(CHOICE_VALUES)]
+    styles: list[list[str]] = [[], [], []]
+    for place in chosen:
+        for style, value in enumerate(styled(kind, place, salt)):
+            if value and value not in styles[style]:
+                styles[style].append(value)
+    return styles
+
+
+def styled(kind: str, place: Any, salt: int) -> tuple[str | None, ...]:
+    """A country's value of ``kind`` in each style (``None`` where it has none)."""
+    if kind == "country":
+        return vocab.country_name(place), place.alpha_2, place.alpha_3
+    if kind == "currency":
+        return None, None, vocab.currency_of(place.alpha_2)
+    if kind == "language":
+        item = vocab.language_of(place.alpha_2)
+        if item is None:
+            return ()
+        return vocab.language_name(item), getattr(item, "alpha_2", None), item.alpha_3
+    if kind == "timezone":
+        return ((vocab.zones_of(place.alpha_2) or (None,))[0],)
+    if kind == "subdivision":
+        return (vocab.subdivisions_of(place.alpha_2)[:1] or (None,))[0:1]
+    numbers = vocab.phone_numbers(place.alpha_2, 1, salt)
+    packed = vocab.phone_numbers(place.alpha_2, 1, salt, "e164")
+    return next(iter(numbers), None), next(iter(packed), None)
+
+
+def vocab_leaf(key: str, schemas: Schemas, context: Context, path: Path, seed: Any) -> Leaf | None:
+    """A choice of valid values for a vocabulary property, or ``None`` (not one, or the
+    schema already says what it holds: a format, an enum)."""
+    kind = vocab_kind(key)
+    if kind is None or schemas.has("format") or schemas.has("enum") or schemas.has("const"):
+        return None
+    salt = zlib.crc32(str(path).encode())  # each property and item its own window
+    own = [v for v in [seed, *suggestions(schemas)] if isinstance(v, str)]  # the template's
+    for style in candidates(kind, salt):
+        valid = list(dict.fromkeys(v for v in [*own, *style] if schemas.valid(context, v)))
+        if len(valid) >= 2:
+            return choice_leaf(valid[:CHOICE_VALUES], schemas, seed)
+    return None
+
+
+def document_era(document: str) -> tuple[float, float] | None:
+    """The days new dates of a document fall in: from its first date to ``ERA_DAYS`` past its
+    last (day ordinals); ``None`` when it writes no date, month or year."""
+    days = columns.document_days(document)
+    return (min(days), max(days) + ERA_DAYS) if days else None
+
+
+def in_era(leaf: Leaf, key: str, era: tuple[float, float] | None, context: Context) -> Leaf:
+    """A date leaf shaped to the document's era (not a birth date: a person's is older), its
+    default moved there when the schema allows."""
+    if leaf.fmt != "date" or era is None or columns.names(key, "birth"):
+        return leaf
+    column = columns.Column("date", key, fmt=columns.DATE_FORMATS[0])
+    middle = column.text((era[0] + era[1]) / 2)
+    default = middle if leaf.schemas.valid(context, middle) else leaf.default
+    return replace(leaf, shape=columns.cell_shape(column, era), default=default)
+
+
+Members = dict[str, Any]
+Rule = Callable[["Completion", Path, Members], None]
+
+
+class Completion:
+    """One filled instance being completed: which paths were generated, their leaves."""
+
+    def __init__(self, leaves: dict[Path, Leaf], values: dict[Path, Any], document: str):
+        self.leaves = leaves
+        self.values = values
+        self.notes: list[str] = []
+        # The document's dates (the template's own included), else the year up to today.
+        today = float(dt.date.today().toordinal())
+        self.era = document_era(document) or (today - DAYS_PER_YEAR, today)
+        self.latest = max(columns.document_days(document), default=today)  # an age's "now"
+        self.context = agreement.Context(document, [], [], [])
+
+    def may_write(self, path: Path) -> bool:
+        leaf = self.leaves.get(path)
+        if leaf is None:
+            return False
+        said = " ".join(str(d).lower() for d in leaf.schemas.values("description"))
+        return not any(phrase in said for phrase in columns.field_words()["opt_out"])
+
+    def write(self, path: Path, value: Any, why: str) -> None:
+        leaf = self.leaves[path]
+        if leaf.kind == "integer" and isinstance(value, float):
+            value = round(value)
+        elif isinstance(value, float):
+            value = round(value, CENTS)
+        if self.values.get(path) != value:
+            self.values[path] = value
+            self.notes.append(f"{pointer_text(path)} = {value} ({why})")
+
+
+def pointer_text(path: Path) -> str:
+    return "/" + "/".join(str(p) for p in path)
+
+
+def find(members: Members, words: frozenset[str], numeric: bool = True) -> str | None:
+    """The member whose name says one of ``words`` (``unit_price`` says "price")."""
+    for key, value in members.items():
+        if key_words(key) & words and (not numeric or is_number(value)):
+            return key
+    return None
+
+
+def is_number(value: Any) -> bool:
+    return isinstance(value, int | float) and not isinstance(value, bool) and math.isfinite(value)

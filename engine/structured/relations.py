@@ -1,0 +1,138 @@
+"""Arithmetic a table already obeys, found and kept: totals, differences, products.
+
+A *line* is a numeric column (its positions are the rows) or a labelled numeric row (its
+positions are the numeric columns). :func:`detect` finds, for each line, whether it is the sum
+of two or more other lines, the difference of two, or the product of two, at every position
+where all of them are filled: at least ``MIN_EVIDENCE`` positions and none against, or one
+when the line's label names a result ("Total", "Margin") and its terms are all the other
+lines. Of relations over the same lines the one whose target is named as a result, else the
+last line, is kept (Margin = Revenue − Costs, not Revenue = Margin + Costs).
+
+:func:`solve` then fills a relation's open cells by arithmetic: the target from its terms, or
+the one open term from the target and the others; the model writes the rest.
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from engine.structured.columns import names
+
+MIN_EVIDENCE = 2  # positions where a relation holds, with no label to support it
+MAX_TERMS = 4  # a sum of more lines than this is not looked for (but "all others" is)
+KINDS = ("sum", "difference", "product")
+
+
+@dataclass(frozen=True)
+class Line:
+    """A numeric row or column: its label and its value at each position (nan: empty)."""
+
+    label: str
+    values: tuple[float, ...]
+    decimals: int
+
+
+@dataclass(frozen=True)
+class Relation:
+    """``target`` = sum / difference / product of ``terms`` (indices into the axis's lines)."""
+
+    kind: str
+    axis: str  # "row" or "column": what the lines are
+    target: int
+    terms: tuple[int, ...]
+
+    def value(self, terms: list[float]) -> float:
+        if self.kind == "sum":
+            return math.fsum(terms)
+        if self.kind == "difference":
+            return terms[0] - terms[1]
+        return terms[0] * terms[1]
+
+    def solve_term(self, index: int, target: float, terms: list[float]) -> float | None:
+        """The value term ``index`` must have for the relation to hold (``None``: none)."""
+        others = [t for i, t in enumerate(terms) if i != index]
+        if self.kind == "sum":
+            return target - math.fsum(others)
+        if self.kind == "difference":
+            return target + others[0] if index == 0 else terms[0] - target
+        return target / others[0] if others[0] else None
+
+
+def holds(relation: Relation, lines: list[Line], position: int) -> bool | None:
+    """Whether it holds at ``position`` (``None``: a value there is missing)."""
+    target = lines[relation.target]
+    values = [lines[t].values[position] for t in relation.terms]
+    expected = target.values[position]
+    if math.isnan(expected) or any(math.isnan(v) for v in values):
+        return None
+    tolerance = 0.5 * 10.0**-target.decimals + 1e-9
+    return abs(relation.value(values) - expected) <= tolerance
+
+
+def candidates(axis: str, lines: list[Line], target: int) -> list[Relation]:
+    """Every relation worth testing with ``target`` as its result."""
+    others = [i for i in range(len(lines)) if i != target]
+    found = [
+        Relation("difference", axis, target, pair) for pair in itertools.permutations(others, 2)
+    ]
+    found += [Relation("product", axis, target, pair) for pair in itertools.combinations(others, 2)]
+    for size in range(2, min(MAX_TERMS, len(others)) + 1):
+        found += [Relation("sum", axis, target, c) for c in itertools.combinations(others, size)]
+    if len(others) > MAX_TERMS:
+        found.append(Relation("sum", axis, target, tuple(others)))
+    return found
+
+
+def supported(relation: Relation, lines: list[Line]) -> bool:
+    """Enough positions agree and none disagree (one is enough for a named total of all)."""
+    results = [holds(relation, lines, p) for p in range(len(lines[0].values))]
+    if False in results:
+        return False
+    evidence = results.count(True)
+    label = lines[relation.target].label
+    everything = len(relation.terms) == len(lines) - 1
+    return evidence >= MIN_EVIDENCE or (evidence >= 1 and everything and names(label, "result"))
+
+
+def detect(axis: str, lines: list[Line]) -> list[Relation]:
+    """The relations the lines obey, one per set of lines, no line the target of two."""
+    found = [
+        r for t in range(len(lines)) for r in candidates(axis, lines, t) if supported(r, lines)
+    ]
+    found.sort(key=lambda r: preference(r, lines))
+    kept: list[Relation] = []
+    for relation in found:
+        members = {relation.target, *relation.terms}
+        clash = any(members == {k.target, *k.terms} or relation.target == k.target for k in kept)
+        if not clash:
+            kept.append(relation)
+    return kept
+
+
+def preference(relation: Relation, lines: list[Line]) -> tuple[int, int, int]:
+    """A result-named target first, then fewer terms, then the later target."""
+    named = names(lines[relation.target].label, "result")
+    return (0 if named else 1, len(relation.terms), -relation.target)
+
+
+Known = Callable[[int, int], float | None]  # (line, position) → the value there, or None
+
+
+def solve(relation: Relation, known: Known, positions: int) -> dict[tuple[int, int], float]:
+    """Values the relation determines at positions with exactly one value missing."""
+    found: dict[tuple[int, int], float] = {}
+    for position in range(positions):
+        target = known(relation.target, position)
+        terms = [known(t, position) for t in relation.terms]
+        missing = [i for i, t in enumerate(terms) if t is None]
+        if target is None and not missing:
+            found[(relation.target, position)] = relation.value([t for t in terms if t is not None])
+        elif target is not None and len(missing) == 1:
+            filled = [0.0 if t is None else t for t in terms]
+            value = relation.solve_term(missing[0], target, filled)
+            if value is not None:
+                found[(relation.terms[missing[0]], position)] = value
+    return found

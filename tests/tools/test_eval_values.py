@@ -1,0 +1,89 @@
+"""The template-values task's cases and checks (tools/eval/values.py, value_checks.py)."""
+
+from __future__ import annotations
+
+import pytest
+
+from engine.structured.markdown import find_tables
+from tools.eval import value_checks, values
+
+
+@pytest.mark.parametrize("split", values.SPLITS)
+def test_every_case_loads_and_every_open_cell_has_a_check(split: str) -> None:
+    cases = values.load_split(split)
+    assert cases["tables"] and cases["templates"] and cases["relations"]
+    for case in cases["tables"]:
+        table = find_tables(values.table_document(case))[0]
+        for row in table.body:
+            for col in range(1, table.columns + 1):
+                if not row.cell(col):
+                    assert table.header.cell(col) in case["checks"], case["name"]
+        for check in case["checks"].values():
+            assert check["type"] in value_checks.CHECKS
+
+
+def test_the_held_out_split_is_as_large_as_the_issue_asks() -> None:
+    cases = values.load_split("test")
+    assert len(cases["tables"]) >= 30 and len(cases["templates"]) >= 20
+    assert any(c["relations"] for c in cases["relations"])
+    assert any(not c["relations"] for c in cases["relations"])
+
+
+def test_an_unknown_split_or_check_is_a_clear_error() -> None:
+    with pytest.raises(ValueError, match="Unknown split"):
+        values.load_split("train")
+    with pytest.raises(ValueError, match="Unknown check type"):
+        value_checks.passes("x", {"type": "colour"})
+    with pytest.raises(ValueError, match="Unknown relation kind"):
+        value_checks.relation_holds("ratio", "1", ["1", "2"])
+
+
+@pytest.mark.parametrize(
+    ("value", "check", "ok"),
+    [
+        ("1040", {"type": "year", "min": 1, "max": 2026}, True),
+        ("Japan", {"type": "year", "min": 1, "max": 2026}, False),
+        ("0.7", {"type": "number", "min": 0.1, "max": 40, "decimals": 1}, True),
+        ("0.75", {"type": "number", "min": 0.1, "max": 40, "decimals": 1}, False),
+        (2.0, {"type": "number", "min": 0, "max": 9}, True),
+        ("2026-12-06", {"type": "date", "min": "2026-11-15", "max": "2027-01-31"}, True),
+        ("2024-05-01", {"type": "date", "min": "2026-11-15", "max": "2027-01-31"}, False),
+        ("RK", {"type": "country"}, False),
+        ("Czechia", {"type": "country"}, True),
+        ("NO", {"type": "country", "code": "alpha_2"}, True),
+        ("Norway", {"type": "country", "code": "alpha_2"}, False),
+        ("PLN", {"type": "currency"}, True),
+        ("Zloty", {"type": "currency"}, False),
+        ("Polish", {"type": "language"}, True),
+        ("+9001000", {"type": "phone"}, False),
+        ("+33 6 12 34 58 38", {"type": "phone"}, True),
+        ("anna@lumen.se", {"type": "email", "domain": "lumen.se"}, True),
+        ("anna@elsewhere.se", {"type": "email", "domain": "lumen.se"}, False),
+        ("Europe/Oslo", {"type": "timezone"}, True),
+        ("Europe/Narnia", {"type": "timezone"}, False),
+        ("", {"type": "text"}, False),
+    ],
+)
+def test_checks_judge_values_with_the_libraries(value: object, check: dict, ok: bool) -> None:
+    assert value_checks.passes(value, check) is ok
+
+
+def test_relations_are_checked_to_the_targets_precision() -> None:
+    assert value_checks.relation_holds("product", "21.60", ["18", "1.20"], 2)
+    assert not value_checks.relation_holds("sum", "10", ["4", "5"], 0)
+    assert value_checks.relation_holds("difference", "-32", ["450", "482"], 0)
+    assert value_checks.relation_holds("not-before", "2026-03-04", ["2026-03-02"])
+    assert value_checks.relation_holds("sum", "x", ["1"]) is None
+
+
+def test_detection_scores_found_missed_and_false_found() -> None:
+    cases = [
+        {"name": "a", "table": "| r | x | y | t |\n|---|---|---|---|\n| 1 | 2 | 3 | 5 |\n"
+         "| 2 | 4 | 4 | 8 |\n", "relations": [{"kind": "sum", "axis": "column",
+                                               "target": "t", "terms": ["x", "y"]}]},
+        {"name": "b", "table": "| r | x | y |\n|---|---|---|\n| 1 | 2 | 9 |\n| 2 | 7 | 1 |\n",
+         "relations": []},
+    ]  # fmt: skip
+    scored = values.detection(cases)
+    assert scored["found"] == 1 and scored["missed"] == 0 and scored["false_found"] == 0
+    assert scored["tables_without"] == 1 and scored["found_in_tables_without"] == 0

@@ -147,7 +147,8 @@ def test_a_number_cell_fits_its_column_or_is_refused(values: list[int], places: 
     span = columns.cell_span(column, len(texts))
     repaired = columns.default(column, len(texts), len(texts) + 1, span)
     assert columns.fits(column, repaired, span) == repaired
-    assert columns.fits(column, str(column.high * 10 + 1000), span) is None
+    beyond = column.high + 10 * (abs(column.high) + abs(column.low) + 1)  # above any range
+    assert columns.fits(column, str(beyond), span) is None
     assert columns.fits(column, "abc", span) is None
 
 

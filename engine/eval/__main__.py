@@ -1,7 +1,11 @@
 """``python -m engine.eval``: run the quality suite and write ``docs/quality.{md,json}``.
 
-``--set key=value`` changes one sampler setting for the whole run (the ablations the defaults
-are chosen from); ``--tasks`` runs a subset; ``--limit`` caps the cases per task (a smoke run).
+``--split`` picks the cases: ``test`` (the default) is what the suite reports, ``dev`` what
+it is tuned on (and the tuning half of the public data). ``--set key=value`` changes one
+sampler setting for the whole run (the ablations the defaults are chosen from); ``--tasks``
+runs a subset (``jfleg`` and ``spelling``, the public data, only when named: they are slow);
+``--systems`` the writers; ``--limit`` caps the cases per task (a smoke run). The
+contamination check runs on both splits every time, whichever is run.
 """
 
 from __future__ import annotations
@@ -14,9 +18,11 @@ from dataclasses import fields
 from pathlib import Path
 from typing import Any
 
-from engine.eval.cases import Cases, load_cases, overlaps
+from engine.eval.cases import REPORTED_SPLIT, SPLITS, Cases, load_split, overlaps
 
 TASKS = ("cloze", "draft", "rewrite", "structured")
+PUBLIC_TASKS = ("jfleg", "spelling")
+SYSTEMS = ("diffusion", "autoregressive")
 
 
 def parse_settings(pairs: list[str]) -> dict[str, Any]:
@@ -32,8 +38,9 @@ def parse_settings(pairs: list[str]) -> dict[str, Any]:
     return changes
 
 
-def contamination(cases: Cases) -> str:
-    """Which cases share an 8-word run with the training data (corpus and synthetic docs)."""
+def contamination(splits: dict[str, Cases]) -> str:
+    """Which cases of each split share an 8-word run with the training data (corpus and
+    synthetic docs)."""
     from engine.adapt import corpus
 
     texts = [doc.text for doc in corpus.synthetic_docs(0, corpus.SYNTHETIC_TRAIN)]
@@ -41,8 +48,10 @@ def contamination(cases: Cases) -> str:
     if corpus_path().is_file():
         texts += [doc.text for doc in corpus.read(corpus_path())]
         where = "the training corpus and " + where
-    found = overlaps(cases, texts)
-    return f"{len(found)} cases share an 8-word run with {where}" + (f": {found}" if found else "")
+    found = {name: overlaps(cases, texts) for name, cases in splits.items()}
+    counts = ", ".join(f"{len(hits)} of {name}" for name, hits in found.items())
+    named = [hit for hits in found.values() for hit in hits]
+    return f"cases sharing an 8-word run with {where}: {counts}" + (f": {named}" if named else "")
 
 
 def corpus_path() -> Path:
@@ -55,7 +64,9 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m engine.eval", description=__doc__)
     parser.add_argument("--out", type=Path, default=Path("docs"))
     parser.add_argument("--name", default="quality", help="file stem of the report")
-    parser.add_argument("--tasks", default=",".join(TASKS))
+    parser.add_argument("--split", choices=SPLITS, default=REPORTED_SPLIT)
+    parser.add_argument("--tasks", default=",".join(TASKS), help=f"of {TASKS + PUBLIC_TASKS}")
+    parser.add_argument("--systems", default=",".join(SYSTEMS), help=f"of {SYSTEMS}")
     parser.add_argument("--limit", type=int, default=0, help="cases per task (0: all)")
     parser.add_argument("--set", action="append", default=[], metavar="KEY=VALUE")
     parser.add_argument(
@@ -67,13 +78,12 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     from engine.eval.run import run_suite
 
-    tasks = [t for t in args.tasks.split(",") if t]
-    unknown = set(tasks) - set(TASKS)
-    if unknown:
-        raise SystemExit(f"Unknown tasks {sorted(unknown)}; tasks: {', '.join(TASKS)}")
-    cases = load_cases()
+    tasks = chosen(args.tasks, TASKS + PUBLIC_TASKS, "tasks")
+    systems = tuple(chosen(args.systems, SYSTEMS, "systems"))
+    splits = {name: load_split(name) for name in SPLITS}
+    cases = splits[args.split]
     started = time.perf_counter()
-    contaminated = contamination(cases)
+    contaminated = contamination(splits)
 
     def save(results: dict[str, Any]) -> None:
         results["meta"]["contamination"] = contaminated
@@ -81,8 +91,16 @@ def main(argv: list[str] | None = None) -> int:
         write(results, args.out, args.name)
 
     settings = parse_settings(args.set)
-    save(run_suite(cases, tasks, settings, args.limit, args.adapter, done=save))
+    save(run_suite(cases, tasks, settings, args.limit, args.adapter, save, args.split, systems))
     return 0
+
+
+def chosen(given: str, known: tuple[str, ...], what: str) -> list[str]:
+    names = [name for name in given.split(",") if name]
+    unknown = set(names) - set(known)
+    if unknown or not names:
+        raise SystemExit(f"Unknown or no {what} {sorted(unknown)}; {what}: {', '.join(known)}")
+    return names
 
 
 def write(results: dict[str, Any], out: Path, name: str) -> None:

@@ -12,12 +12,15 @@ from __future__ import annotations
 
 import re
 from collections import Counter
+from collections.abc import Callable
 
+from engine.eval.measures import STOPWORDS
 from engine.eval.wording import (
     expanded,
     is_auxiliary,
     is_base_verb,
     is_inflected_verb,
+    is_known,
     is_plural_noun,
     lexicon,
     plain_text,
@@ -26,8 +29,8 @@ from engine.eval.wording import (
     words,
 )
 
-# What a case may allow: "words" (a translation changes every function word, so negations
-# and connectives are not compared; numbers and names still are).
+# What a case may allow: "words" (a translation changes every function word, so negations,
+# connectives and verbs are not compared; numbers and names still are).
 ALLOW_WORDS = "words"
 RELATIVE_CLAUSE = r",\s*(?:{})\b[^,]*(?:,|$)"
 
@@ -53,11 +56,15 @@ def numbers(text: str) -> Counter[str]:
 
 
 def names(text: str) -> set[str]:
-    """Capitalised words inside a sentence (not its first word), "I" aside: names, mostly."""
+    """Capitalised words inside a sentence, "I" aside, and a sentence's first word when the
+    lexicon knows no such common word ("Ada", not "The" or "Yesterday"): names, mostly."""
     found = set()
     for sentence in sentences(text):
-        for word in words(sentence)[1:]:
-            if word[0].isupper() and not re.fullmatch(r"I(?:'[a-z]+)?", word):
+        ws = words(sentence)
+        for i, word in enumerate(ws):
+            if not word[0].isupper() or re.fullmatch(r"I(?:'[a-z]+)?", word):
+                continue
+            if i > 0 or not (is_known(word) or word.lower() in STOPWORDS):
                 found.add(word)
     return found
 
@@ -96,26 +103,35 @@ def verbless(text: str) -> list[str]:
     return [s for s in sentences(text) if not has_verb(s)]
 
 
-def changes(expected: str, output: str, allow: tuple[str, ...] = ()) -> list[str]:
+def changes(
+    expected: str, output: str, allow: tuple[str, ...] = (), original: str = ""
+) -> list[str]:
     """What the output changed of the meaning of ``expected`` (empty: meaning kept).
 
-    Both are Markdown paragraphs; they are read as plain text."""
+    All are Markdown paragraphs, read as plain text. ``original`` is the paragraph before the
+    corrections a case asks for: a correction left unmade ("insted" for "instead") is not a
+    change of meaning, so each measure may match either text."""
     want, got = plain_text(expected), plain_text(output)
+    was = plain_text(original) if original else want
     found = []
     if ALLOW_WORDS not in allow:
-        found += _count_change("negations", negations(want), negations(got))
-        found += _count_change("contrastive connectives", contrasts(want), contrasts(got))
-    if numbers(want) != numbers(got):
+        found += _count_change("negations", negations, want, was, got)
+        found += _count_change("contrastive connectives", contrasts, want, was, got)
+    if numbers(got) not in (numbers(want), numbers(was)):
         found.append(f"numbers {sorted(numbers(want))} became {sorted(numbers(got))}")
     # a name may move to the front of a sentence: look for it capitalised anywhere
-    lost, added = names(want) - _capitalised(got), names(got) - _capitalised(want)
+    lost = (names(want) & names(was)) - _capitalised(got)
+    added = names(got) - _capitalised(want) - _capitalised(was)
     if lost or added:
         found.append(f"names lost {sorted(lost)}, added {sorted(added)}")
-    new = verbless(got)
-    if len(new) > len(verbless(want)):
+    new = verbless(got) if ALLOW_WORDS not in allow else []
+    if len(new) > max(len(verbless(want)), len(verbless(was))):
         found.append(f"a sentence without a verb: {new[-1]!r}")
     return found
 
 
-def _count_change(what: str, want: int, got: int) -> list[str]:
-    return [] if want == got else [f"{what} {want} became {got}"]
+def _count_change(
+    what: str, count: Callable[[str], int], want: str, was: str, got: str
+) -> list[str]:
+    n = count(got)
+    return [] if n in (count(want), count(was)) else [f"{what} {count(want)} became {n}"]

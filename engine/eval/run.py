@@ -8,13 +8,19 @@ from the same converted folder. Both run on one torch thread, as the worker does
 from __future__ import annotations
 
 import platform
+import sys
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from engine.eval.cases import Cases
+from engine.eval.cases import REPORTED_SPLIT, Cases, Rewrite
+from engine.eval.jfleg import run_jfleg
+from engine.eval.public import half_of
+from engine.eval.spelling import run_spelling
 from engine.eval.systems import Autoregressive, Diffusion
 from engine.eval.tasks import Judge, cloze_task, draft_task, rewrite_task
+
+SYSTEMS = ("diffusion", "autoregressive")
 
 
 def load_systems(
@@ -50,11 +56,15 @@ def run_suite(
     limit: int,
     adapter: Path | None = None,
     done: Callable[[dict[str, Any]], None] = lambda _results: None,
+    split: str = REPORTED_SPLIT,
+    only: tuple[str, ...] = SYSTEMS,
 ) -> dict[str, Any]:
     """Every chosen task in turn; ``done`` gets the results so far after each (a long run that
-    fails late still leaves what it measured)."""
+    fails late still leaves what it measured). ``only`` picks the systems that write; the
+    autoregressive model is loaded either way, as the judge."""
     diffusion, ar, loaded = load_systems(changes, adapter)
-    systems = {"diffusion": diffusion, "autoregressive": ar}
+    every = {"diffusion": diffusion, "autoregressive": ar}
+    systems = {name: every[name] for name in only}
     judge = Judge(ar.model, ar.encode, ar.start_id)
     cut = (lambda items: items[:limit]) if limit else (lambda items: items)
     results: dict[str, Any] = {
@@ -64,6 +74,8 @@ def run_suite(
             "machine": f"{platform.processor() or platform.machine()}, {platform.python_version()}",
             "limit": limit,
             "adapter": str(adapter or "shipped"),
+            "split": split,
+            "systems": list(only),
         },
         "tasks": {},
     }
@@ -72,12 +84,34 @@ def run_suite(
         "draft": lambda: draft_task(cut(cases.drafts), systems, judge),
         "rewrite": lambda: rewrite_task(cut(cases.rewrites), systems, judge),
         "structured": lambda: structured(diffusion.backend, ar, diffusion.settings),
+        "jfleg": lambda: public_task(run_jfleg, "fix grammar", systems, split, limit),
+        "spelling": lambda: public_task(run_spelling, "fix spelling", systems, split, limit),
     }
     for name, run in runners.items():
         if name in tasks:
             results["tasks"][name] = run()
             done(results)
     return results
+
+
+def public_task(
+    runner: Callable[..., dict[str, Any]],
+    instruction: str,
+    systems: dict[str, Any],
+    split: str,
+    limit: int,
+) -> dict[str, Any]:
+    """One public set through each system, the half the split reads (scores only)."""
+    half = half_of(split)
+
+    def rewrite_with(system: Any) -> Callable[[str], str]:
+        return lambda sentence: system.rewrite(Rewrite(instruction, "", sentence, "", ())).text
+
+    say = lambda line: print(f"[eval] {line}", file=sys.stderr, flush=True)  # noqa: E731
+    summary = {
+        name: runner(rewrite_with(system), half, limit, say=say) for name, system in systems.items()
+    }
+    return {"summary": summary}
 
 
 def structured(backend: Any, ar: Autoregressive, settings: Any) -> dict[str, Any]:

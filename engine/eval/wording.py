@@ -143,6 +143,11 @@ def _lemmas(word: str) -> dict[str, tuple[str, ...]]:
     return found
 
 
+def is_known(word: str) -> bool:
+    """A common word the lexicon has a lemma for (any part of speech)."""
+    return bool(_lemmas(word))
+
+
 def is_auxiliary(word: str) -> bool:
     return "AUX" in _lemmas(word)
 

@@ -31,7 +31,13 @@ def test_the_dev_split_keeps_the_cases_the_defaults_were_tuned_on():
     assert {d.kind for d in cases.drafts} >= {"prose", "howto", "letter", "notes"}
     first = [r for r in cases.rewrites if not r.family]
     assert len(first) >= 20
-    assert {r.instruction for r in first} == {"tighter", "formal", "clearer", "fix grammar", "casual"}
+    assert {r.instruction for r in first} == {
+        "tighter",
+        "formal",
+        "clearer",
+        "fix grammar",
+        "casual",
+    }
     assert all(r.locks for r in first)
     # some locks have text right next to them: a comma, or a word after a single space
     glued = [

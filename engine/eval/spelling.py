@@ -10,9 +10,10 @@ Where it goes, deterministically (a seeded generator, sorted candidates):
    (its capital kept): the sentence is exactly as a person wrote it, one word misspelt;
 2. otherwise, a sentence and a word the right word *fits* in: a content word, not the first
    of its sentence, with the same Penn tags by lemminflect's lexicon (a singular noun for a
-   singular noun, a past participle for one), and no "a"/"an" before it that the new word
-   would disagree with. The sentence then says something else but still reads as English,
-   which is all that fixing a misspelling in context needs.
+   singular noun, a past participle for one; where no word has all the same tags, one that
+   shares a tag), and no "a"/"an" before it that the new word would disagree with. The
+   sentence then says something else but still reads as English, which is all that fixing
+   a misspelling in context needs.
 
 Sentences are used once each while unused ones fit. A pair whose misspelling already stands
 in the sentence is not put there. The scorer counts misspellings fixed and every other word
@@ -133,7 +134,9 @@ def place(right: str, wrong: str, pool: list[str], used: set[str], rng: random.R
         assert at is not None
         misspelt = sentence[: at.start()] + _spell_like(wrong, at.group()) + sentence[at.end() :]
         return Item(right, wrong, sentence, misspelt, "found")
-    slots = [(s, m) for s in pool if not _whole(wrong).search(s) for m in _slots(s, right)]
+    free = [s for s in pool if not _whole(wrong).search(s)]
+    slots = [(s, m) for s in free for m in _slots(s, right)]
+    slots = slots or [(s, m) for s in free for m in _slots(s, right, exact=False)]
     if not slots:
         raise ValueError(f"No sentence fits {right!r}.")
     unused = [slot for slot in slots if slot[0] not in used] or slots
@@ -151,9 +154,11 @@ def _pick(found: list[str], used: set[str], rng: random.Random) -> str:
     return choice
 
 
-def _slots(sentence: str, right: str) -> list[re.Match[str]]:
-    """Words of ``sentence`` the right word can stand in for (rule 2 of the module)."""
+def _slots(sentence: str, right: str, exact: bool = True) -> list[re.Match[str]]:
+    """Words of ``sentence`` the right word can stand in for (rule 2 of the module): with
+    the same tags, or (``exact`` off) sharing one."""
     want = tags(right) or frozenset({"NN"})  # a word the lexicon lacks: most likely a noun
+    fits = (lambda found: found == want) if exact else (lambda found: bool(found & want))
     found = []
     for match in re.finditer(r"[a-z]{3,}", sentence):
         word = match.group()
@@ -161,7 +166,7 @@ def _slots(sentence: str, right: str) -> list[re.Match[str]]:
             continue
         if sentence[match.end() : match.end() + 1].isalpha() or word == right.lower():
             continue
-        if not (tags(word) & CONTENT_TAGS) or tags(word) != want or is_auxiliary(word):
+        if not (tags(word) & CONTENT_TAGS) or not fits(tags(word)) or is_auxiliary(word):
             continue
         article = re.search(r"\b(an?)\s+$", sentence[: match.start()], re.IGNORECASE)
         if article and (article.group(1).lower() == "an") != bool(VOWEL_SOUND.match(right)):

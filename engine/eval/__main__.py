@@ -54,6 +54,20 @@ def contamination(splits: dict[str, Cases]) -> str:
     return f"cases sharing an 8-word run with {where}: {counts}" + (f": {named}" if named else "")
 
 
+def leaks(splits: dict[str, Cases]) -> dict[str, Any]:
+    """Engine strings that quote a case (a word 3-gram) or name a reported misspelling."""
+    from engine.eval import leaks as scan
+    from engine.eval.public import DATA_DIR, SPELLING_FILE
+    from engine.eval.spelling import pairs
+
+    strings = list(scan.engine_strings())
+    found: dict[str, Any] = {"shared_3grams": scan.shared_grams(splits.values(), strings)}
+    if (DATA_DIR / SPELLING_FILE).is_file():
+        wrongs = [wrong for _, wrong in pairs("report")]
+        found["report_misspellings"] = scan.named_misspellings(wrongs, strings)
+    return found
+
+
 def corpus_path() -> Path:
     from engine import embedded
 
@@ -84,9 +98,11 @@ def main(argv: list[str] | None = None) -> int:
     cases = splits[args.split]
     started = time.perf_counter()
     contaminated = contamination(splits)
+    engine_leaks = leaks(splits)
 
     def save(results: dict[str, Any]) -> None:
         results["meta"]["contamination"] = contaminated
+        results["meta"]["engine_leaks"] = engine_leaks
         results["meta"]["wall_s"] = time.perf_counter() - started
         write(results, args.out, args.name)
 

@@ -200,6 +200,13 @@ def markdown(results: dict[str, Any]) -> str:
         f"- machine: {meta['machine']}; {meta['wall_s']:.0f} s in all",
         f"- contamination: {meta['contamination']}",
     ]
+    leaks = meta.get("engine_leaks")
+    if leaks is not None:
+        named = leaks.get("report_misspellings")
+        lines.append(
+            f"- engine strings sharing a word 3-gram with a case: {len(leaks['shared_3grams'])}"
+            + ("" if named is None else f"; reported misspellings the engine names: {len(named)}")
+        )
     if meta.get("limit"):
         lines.append(f"- a smoke run: at most {meta['limit']} cases per task")
     table = rows(results)

@@ -103,3 +103,30 @@ def test_a_draft_with_an_unknown_register_is_refused(tmp_path):
 def test_every_family_is_a_report_row():
     rows = {r.row for split in ("dev", "test") for r in load_split(split).rewrites}
     assert rows <= set(FAMILIES)
+
+
+def test_the_leak_scan_finds_a_planted_case_and_a_misspelling(tmp_path):
+    from engine.eval import leaks
+
+    engine = tmp_path / "engine"
+    (engine / "eval").mkdir(parents=True)
+    case = load_split("test").rewrites[0].paragraph
+    (engine / "rules.py").write_text(
+        f'"""A docstring may quote it: {case}"""\nTABLE = {{"wrong": "quoted: {case[:40]}"}}\n'
+    )
+    (engine / "words.json").write_text(json.dumps({"fixes": {"recieve": "receive"}}))
+    (engine / "eval" / "ours.py").write_text(f"CASE = {case!r}\n")  # the suite is not read
+    strings = list(leaks.engine_strings(engine))
+    found = leaks.shared_grams([load_split("test")], strings)
+    assert found == [f"engine/rules.py: 'quoted: {case[:40]}'"]
+    assert leaks.named_misspellings(["recieve", "absent"], strings) == [
+        "engine/words.json: recieve"
+    ]
+
+
+@pytest.mark.xfail(strict=True, reason="issue 25 part 2: the engine's tables still quote cases")
+def test_no_engine_string_quotes_a_case():
+    from engine.eval import leaks
+
+    strings = list(leaks.engine_strings())
+    assert leaks.shared_grams([load_split("dev"), load_split("test")], strings) == []

@@ -41,16 +41,19 @@ class Corrected:
 
 
 def followed(check: str, original: str, output: str, fixes: Sequence[Correction] = ()) -> bool:
-    """The family check ``check`` on one output; ``ValueError`` for a family without one."""
+    """The family check ``check`` on one output; ``ValueError`` for a family without one.
+    An output with no words follows nothing (the shortest cut is not a rewrite)."""
+    if check not in CHECKED:
+        raise ValueError(f"The family {check!r} has no 'followed' check.")
+    if not words(output):
+        return False
     if check == "formal":
         return not contractions_in(plain_text(output)) and not slang_in(plain_text(output))
     if check == "casual":
         return bool(contractions_in(plain_text(output)))
     if check == "shorter":
         return shorter(original, output)
-    if check in ("fix grammar", "fix spelling"):
-        return score_corrections(original, output, fixes).followed
-    raise ValueError(f"The family {check!r} has no 'followed' check.")
+    return score_corrections(original, output, fixes).followed
 
 
 def shorter(original: str, output: str) -> bool:

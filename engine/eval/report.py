@@ -207,6 +207,8 @@ def markdown(results: dict[str, Any]) -> str:
             f"- engine strings sharing a word 3-gram with a case: {len(leaks['shared_3grams'])}"
             + ("" if named is None else f"; reported misspellings the engine names: {len(named)}")
         )
+    if meta.get("note"):
+        lines.append(f"- note: {meta['note']}")
     if meta.get("limit"):
         lines.append(f"- a smoke run: at most {meta['limit']} cases per task")
     table = rows(results)

@@ -37,6 +37,7 @@ def test_shorter_is_at_most_four_fifths_and_grammatical():
     assert not f.followed("shorter", original, "We need to review budget before meeting.")
     assert not f.followed("shorter", original, "The budget, which we review on Friday.")
     assert not f.followed("shorter", original, "We need to to review the budget.")
+    assert not f.followed("shorter", original, "  ")  # nothing left is no rewrite
 
 
 def test_an_article_cut_from_between_its_words_is_found():

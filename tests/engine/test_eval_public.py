@@ -21,9 +21,7 @@ SOURCES = ["He do n't like it .", "She go to school ."]
 FIXED = ["He does n't like it .", "She goes to school ."]
 
 
-def fake_data(
-    tmp_path: Path, sources: list[str], refs: list[list[str]], spell: list[str]
-) -> Path:
+def fake_data(tmp_path: Path, sources: list[str], refs: list[list[str]], spell: list[str]) -> Path:
     """A data folder shaped like ../shared/eval-data/, with sizes scaled down."""
     folder = tmp_path / "eval-data"
     jfleg = folder / public.JFLEG_DIR
@@ -41,10 +39,14 @@ def fake_data(
 def small(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Path:
     monkeypatch.setattr("engine.eval.jfleg.JFLEG_LINES", 4)
     monkeypatch.setattr("engine.eval.spelling.SPELLING_LINES", 2)
-    tune = ["The weather was cold but the sun came out in the afternoon .",
-            "We walked the dog in the park after a long day at work ."]
-    report = ["They went to the market early in the morning .",
-              "The shop on the corner sells bread and milk every day ."]
+    tune = [
+        "The weather was cold but the sun came out in the afternoon .",
+        "We walked the dog in the park after a long day at work .",
+    ]
+    report = [
+        "They went to the market early in the morning .",
+        "The shop on the corner sells bread and milk every day .",
+    ]
     refs = [[*FIXED, *report]] + [[*tune, *report]] * 3  # fmt: skip
     return fake_data(tmp_path, SOURCES * 2, refs, ["weather: wether", "market: markit"])
 

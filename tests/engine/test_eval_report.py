@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import copy
 
+import pytest
+
 from engine.config import SamplerSettings
 from engine.eval.cases import Draft, Rewrite
 from engine.eval.families import draft_row, family_rows, rewrite_checks
@@ -104,3 +106,33 @@ def test_the_runners_fill_the_family_rows_on_tiny_models():
     drafts = draft_task([prompt], systems, judge)
     assert drafts["summary"]["diffusion"]["prompted"]["cases"] == 1
     assert drafts["cases"]["diffusion"][0]["first_frame"] is not None
+
+
+def test_stored_outputs_are_measured_again_and_runs_join(tmp_path):
+    import json
+
+    from engine.eval import rescore
+    from engine.eval.cases import Cases, load_split
+
+    cases = Cases((), (), (FORMAL, GRAMMAR))
+    stored = {"text": "We cannot come.", "instruction": "more formal", "judge_nll": 2.0,
+              "seconds": 1.0, "locks_kept": True, "followed": "stale"}  # fmt: skip
+    meta = {"model": "m", "settings": {}, "machine": "x", "contamination": "none"}
+    run = {
+        "meta": {**meta, "split": "test", "wall_s": 2.0},
+        "tasks": {"rewrite": {"cases": {"diffusion": [stored]}, "summary": {"diffusion": {}}}},
+    }
+    drafts = {"meta": {"split": "test", "wall_s": 3.0}, "tasks": {"draft": {"cases": {}}}}
+    joined = rescore.join([drafts, run], note="two runs")
+    assert joined["meta"] == {**meta, "split": "test", "wall_s": 5.0, "note": "two runs"}
+    again = rescore.rescore(joined, cases)
+    assert again["tasks"]["rewrite"]["cases"]["diffusion"][0]["followed"] is True
+    assert again["tasks"]["rewrite"]["summary"]["diffusion"]["families"][0]["family"] == "formal"
+    with pytest.raises(SystemExit, match="different splits"):
+        rescore.join([run, {**drafts, "meta": {"split": "dev"}}])
+    path = tmp_path / "run.json"
+    path.write_text(json.dumps(run))
+    assert rescore.main([str(path), "--out", str(tmp_path), "--name", "again"]) == 0
+    # the command reads the split's own cases: the first test case is a grammar case
+    assert "| fix grammar | 1 |" in (tmp_path / "again.md").read_text()
+    assert load_split("test").rewrites[0].row == "fix grammar"

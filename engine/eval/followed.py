@@ -67,6 +67,7 @@ def ungrammatical(original: str, output: str) -> list[str]:
     if len(meaning.verbless(plain_text(output))) > len(meaning.verbless(plain_text(original))):
         found.append("a sentence without a verb")
     found += [f"article cut: {a!r}" for a in articles_cut(original, output)]
+    found += [f"article left dangling: {a!r}" for a in dangling_articles(original, output)]
     ws = [w.lower() for w in words(plain_text(output))]
     found += [f"doubled word: {a!r}" for a, b in pairwise(ws) if a == b]
     return found
@@ -83,6 +84,19 @@ def articles_cut(original: str, output: str) -> list[str]:
         if article in word_set("articles") and cut:
             found.append(f"{before} {article} {after}")
     return found
+
+
+def dangling_articles(original: str, output: str) -> list[str]:
+    """ "the start of the on time": an article before a word no noun phrase starts with,
+    where the original had no such pair (what is left when a cut takes the noun)."""
+    was = [w.lower() for w in words(plain_text(original))]
+    now = [w.lower() for w in words(plain_text(output))]
+    before = set(pairwise(was))
+    return [
+        f"{a} {b}"
+        for a, b in pairwise(now)
+        if a in word_set("articles") and b in word_set("not_after_article") and (a, b) not in before
+    ]
 
 
 def locate(text: str, fixes: Sequence[Correction]) -> list[tuple[int, int]]:

@@ -16,6 +16,7 @@ from collections.abc import Callable
 
 from engine.eval.measures import STOPWORDS
 from engine.eval.wording import (
+    contraction_forms,
     expanded,
     is_auxiliary,
     is_base_verb,
@@ -25,6 +26,7 @@ from engine.eval.wording import (
     lexicon,
     plain_text,
     sentences,
+    slang_forms,
     word_set,
     words,
 )
@@ -35,12 +37,21 @@ ALLOW_WORDS = "words"
 RELATIVE_CLAUSE = r",\s*(?:{})\b[^,]*(?:,|$)"
 
 
+def _without_idioms(text: str) -> str:
+    """ "whether or not", "not only ... but also": no negation, no contrast, in these."""
+    for idiom in word_set("idioms"):
+        text = re.sub(rf"\b{re.escape(idiom)}\b", " ", text, flags=re.IGNORECASE)
+    return text
+
+
 def negations(text: str) -> int:
-    return sum(1 for w in words(expanded(text)) if w.lower() in word_set("negations"))
+    found = words(_without_idioms(expanded(text)))
+    return sum(1 for w in found if w.lower() in word_set("negations"))
 
 
 def contrasts(text: str) -> int:
-    return sum(1 for w in words(expanded(text)) if w.lower() in word_set("contrastive"))
+    found = words(_without_idioms(expanded(text)))
+    return sum(1 for w in found if w.lower() in word_set("contrastive"))
 
 
 def numbers(text: str) -> Counter[str]:
@@ -62,11 +73,16 @@ def names(text: str) -> set[str]:
     for sentence in sentences(text):
         ws = words(sentence)
         for i, word in enumerate(ws):
-            if not word[0].isupper() or re.fullmatch(r"I(?:'[a-z]+)?", word):
-                continue
-            if i > 0 or not (is_known(word) or word.lower() in STOPWORDS):
+            if word[0].isupper() and not _common(word) and (i > 0 or not is_known(word)):
                 found.add(word)
     return found
+
+
+def _common(word: str) -> bool:
+    """A word that is no name in any position: "I", "The", "Hi", "You'll"."""
+    low = word.lower()
+    closed = STOPWORDS | word_set("interjections") | contraction_forms() | slang_forms()
+    return low in closed or low.split("'")[0] in STOPWORDS
 
 
 def _capitalised(text: str) -> set[str]:

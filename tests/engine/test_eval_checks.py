@@ -180,3 +180,23 @@ def test_an_output_equal_to_its_text_keeps_meaning_and_markdown(text):
     assert meaning.changes(text, text) == []
     assert markup.differences(text, text) == []
     assert f.score_corrections(text, text, []) == f.Corrected(0, 0, 0)
+
+
+def test_greetings_contractions_and_function_words_are_no_names():
+    text = "Hi Mr. Okafor, thanks. Yeah, we go. You'll see. Note: The cat. Ada came. It's fine."
+    assert meaning.names(text) == {"Mr", "Okafor", "Ada"}
+    assert meaning.changes("Hi Sam, we go.", "Hello Sam, we go.") == []
+
+
+def test_idioms_carry_no_negation_or_contrast():
+    assert meaning.changes("Ask whether or not it works.", "Ask whether it works.") == []
+    assert meaning.changes("Not only fast but also cheap.", "Fast and cheap.") == []
+    assert meaning.changes("It is not fast.", "It is fast.") == ["negations 1 became 0"]
+
+
+def test_a_cut_that_leaves_an_article_dangling_is_not_grammatical():
+    original = "I could not make the start of the workshop on time this morning, sadly."
+    cut = "I could not make the start of the on time."
+    assert f.dangling_articles(original, cut) == ["the on"]
+    assert not f.followed("shorter", original, cut)
+    assert f.dangling_articles("Put it in the on tray.", "Put it in the on tray.") == []

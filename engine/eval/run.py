@@ -67,18 +67,10 @@ def run_suite(
     systems = {name: every[name] for name in only}
     judge = Judge(ar.model, ar.encode, ar.start_id)
     cut = (lambda items: items[:limit]) if limit else (lambda items: items)
-    results: dict[str, Any] = {
-        "meta": {
-            "model": loaded.info.display_name,
-            "settings": diffusion.settings.__dict__,
-            "machine": f"{platform.processor() or platform.machine()}, {platform.python_version()}",
-            "limit": limit,
-            "adapter": str(adapter or "shipped"),
-            "split": split,
-            "systems": list(only),
-        },
-        "tasks": {},
-    }
+    meta = {"model": loaded.info.display_name, "settings": diffusion.settings.__dict__}
+    meta.update(machine=_machine(), limit=limit, adapter=str(adapter or "shipped"))
+    results: dict[str, Any] = {"meta": {**meta, "split": split, "systems": list(only)}}
+    results["tasks"] = {}
     runners: dict[str, Callable[[], dict[str, Any]]] = {
         "cloze": lambda: cloze_task(cut(cases.cloze), systems, ar.encode),
         "draft": lambda: draft_task(cut(cases.drafts), systems, judge),
@@ -92,6 +84,10 @@ def run_suite(
             results["tasks"][name] = run()
             done(results)
     return results
+
+
+def _machine() -> str:
+    return f"{platform.processor() or platform.machine()}, {platform.python_version()}"
 
 
 def public_task(

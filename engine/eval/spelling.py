@@ -33,7 +33,7 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-from engine.eval.followed import score_corrections
+from engine.eval.followed import Corrected, score_corrections
 from engine.eval.jfleg import read_half
 from engine.eval.measures import STOPWORDS
 from engine.eval.public import (
@@ -195,17 +195,21 @@ def run_spelling(
     if why:
         return {"half": half, "skipped": why}
     items = build(half, data_dir)[: limit or None]
-    fixed = damaged = changed = 0
-    seconds = []
+    scores, changed, seconds = [], 0, []
     for i, item in enumerate(items):
         say(f"spelling {i + 1}/{len(items)}")
         started = time.perf_counter()
         output = rewrite(item.misspelt)
         seconds.append(time.perf_counter() - started)
-        score = score_corrections(item.misspelt, output, [(item.wrong, (item.right,))])
-        fixed += score.fixed
-        damaged += score.damaged
+        scores.append(score_corrections(item.misspelt, output, [(item.wrong, (item.right,))]))
         changed += output.strip() != item.misspelt.strip()
+    return _summary(half, items, scores, changed, seconds)
+
+
+def _summary(
+    half: str, items: list[Item], scores: list[Corrected], changed: int, seconds: list[float]
+) -> dict[str, Any]:
+    fixed, damaged = sum(s.fixed for s in scores), sum(s.damaged for s in scores)
     return {
         "half": half,
         "pairs": len(items),

@@ -116,10 +116,14 @@ def test_a_word_no_sentence_has_takes_the_place_of_one_with_the_same_tags():
     assert item == spelling.Item(
         "garden", "gardan", "I saw a dog in the garden.", "I saw a dog in the gardan.", "fits"
     )
-    # "a apple" would not read: the noun after "a" is no place for a word with a vowel
-    assert spelling._slots("I ate a pear in the morning.", "apple") == []
+    # "a apple" would not read: the noun after "a" is no place for a word with a vowel, so
+    # with no word of the very same tags the one that shares a tag (NN) takes it
+    pool = ["I ate a pear in the morning."]
+    assert spelling._slots(pool[0], "apple") == []
+    item = spelling.place("apple", "aple", pool, set(), random.Random(1))
+    assert item.clean == "I ate a pear in the apple." and item.placed == "fits"
     with pytest.raises(ValueError, match="No sentence fits"):
-        spelling.place("apple", "aple", ["I ate a pear in the morning."], set(), random.Random(1))
+        spelling.place("apple", "aple", ["It is so."], set(), random.Random(1))
 
 
 def test_the_spelling_scorer_counts_fixes_and_other_words(small: Path):

@@ -96,6 +96,9 @@ def main(argv: list[str] | None = None) -> int:
     systems = tuple(chosen(args.systems, SYSTEMS, "systems"))
     splits = {name: load_split(name) for name in SPLITS}
     cases = splits[args.split]
+    if "cloze" in tasks and not cases.cloze:  # the test split has no gaps: nothing to run
+        print(f"[eval] the {args.split} split has no cloze cases: cloze skipped", file=sys.stderr)
+        tasks.remove("cloze")
     started = time.perf_counter()
     contaminated = contamination(splits)
     engine_leaks = leaks(splits)

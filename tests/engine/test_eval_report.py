@@ -136,3 +136,26 @@ def test_stored_outputs_are_measured_again_and_runs_join(tmp_path):
     # the command reads the split's own cases: the first test case is a grammar case
     assert "| fix grammar | 1 |" in (tmp_path / "again.md").read_text()
     assert load_split("test").rewrites[0].row == "fix grammar"
+
+
+def test_the_command_reports_the_test_split_and_checks_both(tmp_path, monkeypatch):
+    import json
+
+    import engine.eval.__main__ as command
+    import engine.eval.run as run
+
+    seen = {}
+
+    def fake_suite(cases, tasks, *_args, **_kwargs):
+        seen.update(cases=cases, tasks=tasks)
+        meta = {"model": "m", "settings": {}, "machine": "x", "split": "test"}
+        return {"meta": meta, "tasks": {}}
+
+    monkeypatch.setattr(run, "run_suite", fake_suite)
+    assert command.main(["--out", str(tmp_path), "--name", "q", "--systems", "diffusion"]) == 0
+    assert seen["tasks"] == ["draft", "rewrite", "structured"]  # no cloze in the test split
+    meta = json.loads((tmp_path / "q.json").read_text())["meta"]
+    assert "0 of dev, 0 of test" in meta["contamination"]
+    assert "shared_3grams" in meta["engine_leaks"]
+    with pytest.raises(SystemExit, match="Unknown or no systems"):
+        command.main(["--systems", "gpt"])

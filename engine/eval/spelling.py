@@ -69,6 +69,12 @@ class Item:
     clean: str  # the sentence with the right word
     misspelt: str  # the same sentence with the misspelling in its place
     placed: str  # "found" (the sentence had the word) or "fits" (put in a word's place)
+    # the two as they stand in the sentences (a capital where the sentence starts with it)
+    right_as_placed: str = ""
+    wrong_as_placed: str = ""
+
+    def correction(self) -> tuple[str, tuple[str]]:
+        return (self.wrong_as_placed or self.wrong, (self.right_as_placed or self.right,))
 
 
 def pairs(half: str, data_dir: Path = DATA_DIR) -> list[tuple[str, str]]:
@@ -132,8 +138,9 @@ def place(right: str, wrong: str, pool: list[str], used: set[str], rng: random.R
         sentence = _pick(found, used, rng)
         at = _whole(right).search(sentence)
         assert at is not None
-        misspelt = sentence[: at.start()] + _spell_like(wrong, at.group()) + sentence[at.end() :]
-        return Item(right, wrong, sentence, misspelt, "found")
+        typed = _spell_like(wrong, at.group())
+        misspelt = sentence[: at.start()] + typed + sentence[at.end() :]
+        return Item(right, wrong, sentence, misspelt, "found", at.group(), typed)
     free = [s for s in pool if not _whole(wrong).search(s)]
     slots = [(s, m) for s in free for m in _slots(s, right)]
     slots = slots or [(s, m) for s in free for m in _slots(s, right, exact=False)]
@@ -144,7 +151,7 @@ def place(right: str, wrong: str, pool: list[str], used: set[str], rng: random.R
     used.add(sentence)
     clean = sentence[: at.start()] + right + sentence[at.end() :]
     misspelt = sentence[: at.start()] + wrong + sentence[at.end() :]
-    return Item(right, wrong, clean, misspelt, "fits")
+    return Item(right, wrong, clean, misspelt, "fits", right, wrong)
 
 
 def _pick(found: list[str], used: set[str], rng: random.Random) -> str:
@@ -201,7 +208,7 @@ def run_spelling(
         started = time.perf_counter()
         output = rewrite(item.misspelt)
         seconds.append(time.perf_counter() - started)
-        scores.append(score_corrections(item.misspelt, output, [(item.wrong, (item.right,))]))
+        scores.append(score_corrections(item.misspelt, output, [item.correction()]))
         changed += output.strip() != item.misspelt.strip()
     return _summary(half, items, scores, changed, seconds)
 

@@ -14,6 +14,7 @@ from pathlib import Path
 import pytest
 
 from engine.eval import public, spelling
+from engine.eval.followed import locate
 from engine.eval.jfleg import ScorerError, parse_gleu, run_jfleg
 from tests.helpers import fake_gleu
 
@@ -114,8 +115,9 @@ def test_a_word_no_sentence_has_takes_the_place_of_one_with_the_same_tags():
     pool = ["I saw a dog in the park."]  # "park" is NN/VB/VBP like "garden"; "dog" is not
     item = spelling.place("garden", "gardan", pool, set(), random.Random(1))
     assert item == spelling.Item(
-        "garden", "gardan", "I saw a dog in the garden.", "I saw a dog in the gardan.", "fits"
-    )
+        "garden", "gardan", "I saw a dog in the garden.", "I saw a dog in the gardan.", "fits",
+        "garden", "gardan",
+    )  # fmt: skip
     # "a apple" would not read: the noun after "a" is no place for a word with a vowel, so
     # with no word of the very same tags the one that shares a tag (NN) takes it
     pool = ["I ate a pear in the morning."]
@@ -124,6 +126,21 @@ def test_a_word_no_sentence_has_takes_the_place_of_one_with_the_same_tags():
     assert item.clean == "I ate a pear in the apple." and item.placed == "fits"
     with pytest.raises(ValueError, match="No sentence fits"):
         spelling.place("apple", "aple", ["It is so."], set(), random.Random(1))
+
+
+def test_a_misspelling_at_the_start_of_a_sentence_takes_its_capital():
+    pool = ["When it rains, we stay at home and read."]
+    item = spelling.place("when", "whn", pool, set(), random.Random(1))
+    assert item.misspelt == "Whn it rains, we stay at home and read."
+    assert item.correction() == ("Whn", ("When",))
+    fixed = f_score(item, item.clean)
+    assert (fixed.fixed, fixed.damaged) == (1, 0)
+
+
+def f_score(item: spelling.Item, output: str):
+    from engine.eval.followed import score_corrections
+
+    return score_corrections(item.misspelt, output, [item.correction()])
 
 
 def test_the_spelling_scorer_counts_fixes_and_other_words(small: Path):
@@ -153,3 +170,5 @@ def test_every_misspelling_of_either_half_is_placed():
         items = spelling.build(half)
         assert len(items) == len(spelling.pairs(half))
         assert all(i.misspelt != i.clean for i in items)
+        for item in items:  # each can be scored: its misspelling stands where it was put
+            assert locate(item.misspelt, [item.correction()]), item.placed

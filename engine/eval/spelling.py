@@ -171,8 +171,9 @@ def _slots(sentence: str, right: str, exact: bool = True) -> list[re.Match[str]]
         word = match.group()
         if match.start() == 0 or not sentence[match.start() - 1].isspace():
             continue
-        if sentence[match.end() : match.end() + 1].isalpha() or word == right.lower():
-            continue
+        after = sentence[match.end() : match.end() + 1]
+        if (after and (after.isalpha() or after in "'’-")) or word == right.lower():
+            continue  # part of a longer word ("don" of "don't") or the word itself
         if not (tags(word) & CONTENT_TAGS) or not fits(tags(word)) or is_auxiliary(word):
             continue
         article = re.search(r"\b(an?)\s+$", sentence[: match.start()], re.IGNORECASE)

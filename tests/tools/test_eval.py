@@ -17,21 +17,34 @@ from tests.helpers.tiny import tiny_llama, tiny_tokenizer
 from tools.adapt.corpus import SYNTHETIC_TRAIN, synthetic_docs
 from tools.eval import measures as m
 from tools.eval import plausible
-from tools.eval.cases import INSTRUCTIONS, Rewrite, check_rewrite, load_cases, overlaps
+from tools.eval.cases import (
+    SPLITS,
+    Rewrite,
+    check_rewrite,
+    load_split,
+    overlaps,
+)
 from tools.eval.report import markdown
 from tools.eval.systems import Autoregressive, Diffusion
 from tools.eval.tasks import Judge, cloze_task, draft_task, rewrite_task
 
 
-def test_the_suite_has_the_cases_the_issue_asks_for():
-    cases = load_cases()
+def test_the_dev_split_keeps_the_cases_the_defaults_were_tuned_on():
+    cases = load_split("dev")
     assert len(cases.cloze) >= 40
     assert {c.kind for c in cases.cloze} >= {"fact", "list", "date", "code", "prose"}
     assert len(cases.drafts) >= 10
     assert {d.kind for d in cases.drafts} >= {"prose", "howto", "letter", "notes"}
-    assert len(cases.rewrites) >= 20
-    assert {r.instruction for r in cases.rewrites} == set(INSTRUCTIONS)
-    assert all(r.locks for r in cases.rewrites)
+    first = [r for r in cases.rewrites if not r.family]
+    assert len(first) >= 20
+    assert {r.instruction for r in first} == {
+        "tighter",
+        "formal",
+        "clearer",
+        "fix grammar",
+        "casual",
+    }
+    assert all(r.locks for r in first)
     # some locks have text right next to them: a comma, or a word after a single space
     glued = [
         r
@@ -42,13 +55,14 @@ def test_the_suite_has_the_cases_the_issue_asks_for():
     assert glued
 
 
-def test_no_case_is_in_the_synthetic_training_documents():
-    cases = load_cases()
+@pytest.mark.parametrize("split", SPLITS)
+def test_no_case_is_in_the_synthetic_training_documents(split):
+    cases = load_split(split)
     assert overlaps(cases, (d.text for d in synthetic_docs(0, SYNTHETIC_TRAIN))) == []
 
 
 def test_the_contamination_check_finds_a_planted_case():
-    cases = load_cases()
+    cases = load_split("dev")
     planted = "Some manual text. " + cases.rewrites[0].paragraph + " More text."
     found = overlaps(cases, ["unrelated words only", planted])
     # the case's reference shares some of its 8-grams, so it is found with it
@@ -59,14 +73,14 @@ def test_the_contamination_check_finds_a_planted_case():
 def test_a_rewrite_case_with_a_bad_lock_or_instruction_is_refused():
     with pytest.raises(ValueError, match="exactly once"):
         check_rewrite(Rewrite("tighter", "", "a b a", "", ("a",)))
-    with pytest.raises(ValueError, match="Unknown instruction"):
+    with pytest.raises(ValueError, match="Unknown family"):
         check_rewrite(Rewrite("shout", "", "a b", "", ("a",)))
     with pytest.raises(ValueError, match="in its reference"):
         check_rewrite(Rewrite("tighter", "", "a b c", "", ("a",), reference="b c"))
 
 
 def test_the_tighter_cases_carry_a_persons_shorter_version():
-    tighter = [r for r in load_cases().rewrites if r.instruction == "tighter"]
+    tighter = [r for r in load_split("dev").rewrites if r.instruction == "tighter" and not r.family]
     assert tighter and all(r.reference for r in tighter)
     assert all(len(r.reference) <= 0.9 * len(r.paragraph) for r in tighter)
 
@@ -267,7 +281,7 @@ def test_the_report_marks_goals_met_and_missed():
 
 
 def test_the_runners_measure_both_systems_on_tiny_models():
-    cases = load_cases()
+    cases = load_split("dev")
     backend = llama_backend()
     tok = copy.deepcopy(tiny_tokenizer())  # the cached one stays without a chat template
     tok.chat_template = "{% for m in messages %}{{ m['content'] }}\n{% endfor %}"

@@ -1,7 +1,11 @@
 """``python -m tools.eval``: run the quality suite and write ``docs/quality.{md,json}``.
 
-``--set key=value`` changes one sampler setting for the whole run (the ablations the defaults
-are chosen from); ``--tasks`` runs a subset; ``--limit`` caps the cases per task (a smoke run).
+``--split`` picks the cases: ``test`` (the default) is what the suite reports, ``dev`` what
+it is tuned on (and the tuning half of the public data). ``--set key=value`` changes one
+sampler setting for the whole run (the ablations the defaults are chosen from); ``--tasks``
+runs a subset (``jfleg`` and ``spelling``, the public data, only when named: they are slow);
+``--systems`` the writers; ``--limit`` caps the cases per task (a smoke run). The
+contamination check runs on both splits every time, whichever is run.
 """
 
 from __future__ import annotations
@@ -14,9 +18,11 @@ from dataclasses import fields
 from pathlib import Path
 from typing import Any
 
-from tools.eval.cases import Cases, load_cases, overlaps
+from tools.eval.cases import REPORTED_SPLIT, SPLITS, Cases, load_split, overlaps
 
 TASKS = ("cloze", "draft", "rewrite", "structured", "values")
+PUBLIC_TASKS = ("jfleg", "spelling")
+SYSTEMS = ("diffusion", "autoregressive")
 
 
 def parse_settings(pairs: list[str]) -> dict[str, Any]:
@@ -35,8 +41,9 @@ def parse_settings(pairs: list[str]) -> dict[str, Any]:
     return changes
 
 
-def contamination(cases: Cases) -> str:
-    """Which cases share an 8-word run with the training data (corpus and synthetic docs)."""
+def contamination(splits: dict[str, Cases]) -> str:
+    """Which cases of each split share an 8-word run with the training data (corpus and
+    synthetic docs)."""
     from tools.adapt import corpus
 
     texts = [doc.text for doc in corpus.synthetic_docs(0, corpus.SYNTHETIC_TRAIN)]
@@ -44,8 +51,24 @@ def contamination(cases: Cases) -> str:
     if corpus_path().is_file():
         texts += [doc.text for doc in corpus.read(corpus_path())]
         where = "the training corpus and " + where
-    found = overlaps(cases, texts)
-    return f"{len(found)} cases share an 8-word run with {where}" + (f": {found}" if found else "")
+    found = {name: overlaps(cases, texts) for name, cases in splits.items()}
+    counts = ", ".join(f"{len(hits)} of {name}" for name, hits in found.items())
+    named = [hit for hits in found.values() for hit in hits]
+    return f"cases sharing an 8-word run with {where}: {counts}" + (f": {named}" if named else "")
+
+
+def leaks(splits: dict[str, Cases]) -> dict[str, Any]:
+    """Engine strings that quote a case (a word 3-gram) or name a reported misspelling."""
+    from tools.eval import leaks as scan
+    from tools.eval.public import DATA_DIR, SPELLING_FILE
+    from tools.eval.spelling import pairs
+
+    strings = list(scan.engine_strings())
+    found: dict[str, Any] = {"shared_3grams": scan.shared_grams(splits.values(), strings)}
+    if (DATA_DIR / SPELLING_FILE).is_file():
+        wrongs = [wrong for _, wrong in pairs("report")]
+        found["report_misspellings"] = scan.named_misspellings(wrongs, strings)
+    return found
 
 
 def corpus_path() -> Path:
@@ -56,9 +79,6 @@ def corpus_path() -> Path:
 
 def values_options(parser: argparse.ArgumentParser) -> None:
     """The template-values task's options (tools/eval/values.py)."""
-    parser.add_argument(
-        "--split", default="test", help="the values task's cases: test (held out) or dev"
-    )
     parser.add_argument(
         "--baseline",
         type=Path,
@@ -71,7 +91,9 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m tools.eval", description=__doc__)
     parser.add_argument("--out", type=Path, default=Path("docs"))
     parser.add_argument("--name", default="quality", help="file stem of the report")
-    parser.add_argument("--tasks", default=",".join(TASKS))
+    parser.add_argument("--split", choices=SPLITS, default=REPORTED_SPLIT)
+    parser.add_argument("--tasks", default=",".join(TASKS), help=f"of {TASKS + PUBLIC_TASKS}")
+    parser.add_argument("--systems", default=",".join(SYSTEMS), help=f"of {SYSTEMS}")
     parser.add_argument("--limit", type=int, default=0, help="cases per task (0: all)")
     parser.add_argument("--set", action="append", default=[], metavar="KEY=VALUE")
     values_options(parser)
@@ -84,23 +106,46 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     from tools.eval.run import run_suite
 
-    tasks = [t for t in args.tasks.split(",") if t]
-    unknown = set(tasks) - set(TASKS)
-    if unknown:
-        raise SystemExit(f"Unknown tasks {sorted(unknown)}; tasks: {', '.join(TASKS)}")
-    cases = load_cases()
+    tasks = chosen(args.tasks, TASKS + PUBLIC_TASKS, "tasks")
+    systems = tuple(chosen(args.systems, SYSTEMS, "systems"))
+    splits = {name: load_split(name) for name in SPLITS}
+    cases = splits[args.split]
+    if "cloze" in tasks and not cases.cloze:  # the test split has no gaps: nothing to run
+        print(f"[eval] the {args.split} split has no cloze cases: cloze skipped", file=sys.stderr)
+        tasks.remove("cloze")
     started = time.perf_counter()
-    contaminated = contamination(cases)
+    contaminated = contamination(splits)
+    engine_leaks = leaks(splits)
 
     def save(results: dict[str, Any]) -> None:
         results["meta"]["contamination"] = contaminated
+        results["meta"]["engine_leaks"] = engine_leaks
         results["meta"]["wall_s"] = time.perf_counter() - started
         write(results, args.out, args.name)
 
     settings = parse_settings(args.set)
-    values = {"split": args.split, "baseline": args.baseline}
-    save(run_suite(cases, tasks, settings, args.limit, args.adapter, done=save, values=values))
+    save(
+        run_suite(
+            cases,
+            tasks,
+            settings,
+            args.limit,
+            args.adapter,
+            save,
+            args.split,
+            systems,
+            args.baseline,
+        )
+    )
     return 0
+
+
+def chosen(given: str, known: tuple[str, ...], what: str) -> list[str]:
+    names = [name for name in given.split(",") if name]
+    unknown = set(names) - set(known)
+    if unknown or not names:
+        raise SystemExit(f"Unknown or no {what} {sorted(unknown)}; {what}: {', '.join(known)}")
+    return names
 
 
 def write(results: dict[str, Any], out: Path, name: str) -> None:

@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from tools.eval.report_families import family_section, public_section
+
 Row = tuple[str, str, str, str]  # measure, diffusion, autoregressive, goal (with its verdict)
 
 
@@ -144,10 +146,11 @@ def task_rows(name: str, d: dict[str, Any], a: dict[str, Any]) -> list[Row]:
 
 
 def rows(results: dict[str, Any]) -> list[Row]:
+    """The diffusion-against-AR rows, for the tasks both systems ran."""
     out: list[Row] = []
     for name in ("cloze", "draft", "rewrite", "structured"):
-        if name in results["tasks"]:
-            summary = results["tasks"][name]["summary"]
+        summary = results["tasks"].get(name, {}).get("summary", {})
+        if "diffusion" in summary and "autoregressive" in summary:
             out += task_rows(name, summary["diffusion"], summary["autoregressive"])
             reference = results["tasks"][name].get("tighter_reference")
             if reference and reference["cases"]:
@@ -170,49 +173,50 @@ def reference_row(reference: dict[str, Any], d: dict[str, Any], a: dict[str, Any
     )
 
 
-def samples(results: dict[str, Any], count: int = 5) -> list[str]:
+def samples(results: dict[str, Any], count: int = 10) -> list[str]:
     task = results["tasks"].get("rewrite")
     if not task:
         return []
-    lines = ["## Rewrites, verbatim (first five cases)", ""]
-    for i in range(min(count, len(task["cases"]["diffusion"]))):
-        d, a = task["cases"]["diffusion"][i], task["cases"]["autoregressive"][i]
-        lines += [
-            f"**{i + 1}. {d['instruction']}**",
-            "",
-            "diffusion:",
-            "",
-            "```text",
-            d["text"],
-            "```",
-            "",
-            "autoregressive:",
-            "",
-            "```text",
-            a["text"],
-            "```",
-            "",
-        ]
+    lines = [f"## Rewrites, verbatim (the first {count} cases, not chosen)", ""]
+    for i in range(min(count, len(next(iter(task["cases"].values()))))):
+        first = next(iter(task["cases"].values()))[i]
+        lines += [f'**{i + 1}. {first.get("family", "")}: "{first["instruction"]}"**', ""]
+        for system, records in task["cases"].items():
+            lines += [f"{system}:", "", "```text", records[i]["text"], "```", ""]
     return lines
 
 
 def markdown(results: dict[str, Any]) -> str:
     meta = results["meta"]
+    split = meta.get("split", "test")
     lines = [
         "# Quality suite",
         "",
         "`make eval` (engine/eval): Settle's diffusion loop on the embedded model beside the",
-        "same-size autoregressive SmolLM2-135M-Instruct, on authored cases (`resources/eval/`).",
+        "same-size autoregressive SmolLM2-135M-Instruct, on authored cases of the "
+        f"**{split}** split (`resources/eval/{split}/`).",
         "",
         f"- model: {meta['model']}; settings: `{meta['settings']}`",
         f"- machine: {meta['machine']}; {meta['wall_s']:.0f} s in all",
         f"- contamination: {meta['contamination']}",
-        "",
-        "| measure | diffusion | autoregressive | goal |",
-        "|---|---:|---:|---|",
     ]
-    lines += [f"| {a} | {b} | {c} | {d} |" for a, b, c, d in rows(results)]
-    lines += ["", *samples(results), *values_section(results)]
+    leaks = meta.get("engine_leaks")
+    if leaks is not None:
+        named = leaks.get("report_misspellings")
+        lines.append(
+            f"- engine strings sharing a word 3-gram with a case: {len(leaks['shared_3grams'])}"
+            + ("" if named is None else f"; reported misspellings the engine names: {len(named)}")
+        )
+    if meta.get("note"):
+        lines.append(f"- note: {meta['note']}")
+    if meta.get("limit"):
+        lines.append(f"- a smoke run: at most {meta['limit']} cases per task")
+    table = rows(results)
+    if table:
+        lines += ["", "| measure | diffusion | autoregressive | goal |", "|---|---:|---:|---|"]
+        lines += [f"| {a} | {b} | {c} | {d} |" for a, b, c, d in table]
+    lines += ["", *family_section(results), *public_section(results), *samples(results)]
+    lines += values_section(results)
     return "\n".join(lines) + "\n"
 
 

@@ -8,13 +8,19 @@ from the same converted folder. Both run on one torch thread, as the worker does
 from __future__ import annotations
 
 import platform
+import sys
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from tools.eval.cases import Cases
+from tools.eval.cases import REPORTED_SPLIT, Cases, Rewrite
+from tools.eval.jfleg import run_jfleg
+from tools.eval.public import half_of
+from tools.eval.spelling import run_spelling
 from tools.eval.systems import Autoregressive, Diffusion
 from tools.eval.tasks import Judge, cloze_task, draft_task, rewrite_task
+
+SYSTEMS = ("diffusion", "autoregressive")
 
 
 def load_systems(
@@ -50,36 +56,60 @@ def run_suite(
     limit: int,
     adapter: Path | None = None,
     done: Callable[[dict[str, Any]], None] = lambda _results: None,
-    values: dict[str, Any] | None = None,
+    split: str = REPORTED_SPLIT,
+    only: tuple[str, ...] = SYSTEMS,
+    baseline: Path | None = None,
 ) -> dict[str, Any]:
     """Every chosen task in turn; ``done`` gets the results so far after each (a long run that
-    fails late still leaves what it measured)."""
+    fails late still leaves what it measured). ``only`` picks the systems that write; the
+    autoregressive model is loaded either way, as the judge."""
     diffusion, ar, loaded = load_systems(changes, adapter)
-    systems = {"diffusion": diffusion, "autoregressive": ar}
+    every = {"diffusion": diffusion, "autoregressive": ar}
+    systems = {name: every[name] for name in only}
     judge = Judge(ar.model, ar.encode, ar.start_id)
     cut = (lambda items: items[:limit]) if limit else (lambda items: items)
-    results: dict[str, Any] = {
-        "meta": {
-            "model": loaded.info.display_name,
-            "settings": diffusion.settings.__dict__,
-            "machine": f"{platform.processor() or platform.machine()}, {platform.python_version()}",
-            "limit": limit,
-            "adapter": str(adapter or "shipped"),
-        },
-        "tasks": {},
-    }
+    meta = {"model": loaded.info.display_name, "settings": diffusion.settings.__dict__}
+    meta.update(machine=_machine(), limit=limit, adapter=str(adapter or "shipped"))
+    results: dict[str, Any] = {"meta": {**meta, "split": split, "systems": list(only)}}
+    results["tasks"] = {}
     runners: dict[str, Callable[[], dict[str, Any]]] = {
         "cloze": lambda: cloze_task(cut(cases.cloze), systems, ar.encode),
         "draft": lambda: draft_task(cut(cases.drafts), systems, judge),
         "rewrite": lambda: rewrite_task(cut(cases.rewrites), systems, judge),
         "structured": lambda: structured(diffusion.backend, ar, diffusion.settings),
-        "values": lambda: template_values(diffusion, limit, values or {}),
+        "values": lambda: template_values(diffusion, limit, {"split": split, "baseline": baseline}),
+        "jfleg": lambda: public_task(run_jfleg, "fix grammar", systems, split, limit),
+        "spelling": lambda: public_task(run_spelling, "fix spelling", systems, split, limit),
     }
     for name, run in runners.items():
         if name in tasks:
             results["tasks"][name] = run()
             done(results)
     return results
+
+
+def _machine() -> str:
+    return f"{platform.processor() or platform.machine()}, {platform.python_version()}"
+
+
+def public_task(
+    runner: Callable[..., dict[str, Any]],
+    instruction: str,
+    systems: dict[str, Any],
+    split: str,
+    limit: int,
+) -> dict[str, Any]:
+    """One public set through each system, the half the split reads (scores only)."""
+    half = half_of(split)
+
+    def rewrite_with(system: Any) -> Callable[[str], str]:
+        return lambda sentence: system.rewrite(Rewrite(instruction, "", sentence, "", ())).text
+
+    say = lambda line: print(f"[eval] {line}", file=sys.stderr, flush=True)  # noqa: E731
+    summary = {
+        name: runner(rewrite_with(system), half, limit, say=say) for name, system in systems.items()
+    }
+    return {"summary": summary}
 
 
 def structured(backend: Any, ar: Autoregressive, settings: Any) -> dict[str, Any]:

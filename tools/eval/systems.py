@@ -30,6 +30,7 @@ CHAT_WORDING = {
     "clearer": "Rewrite this paragraph to be clearer",
     "fix grammar": "Fix the grammar of this paragraph",
     "casual": "Rewrite this paragraph in a casual, friendly tone",
+    "fix spelling": "Fix the spelling of this paragraph",
 }
 
 
@@ -39,6 +40,7 @@ class Output:
     seconds: float
     tokens: int  # tokens the system generated (filler not counted)
     forwards: int
+    first_frame: float | None = None  # seconds to the first frame on screen (diffusion only)
 
 
 class Diffusion:
@@ -51,7 +53,10 @@ class Diffusion:
     def run(self, edit: Edit) -> Output:
         proposal = next(e for e in run_edit(self.backend, edit) if isinstance(e, Proposal))
         m = proposal.metrics
-        return Output(proposal.text, m.time_to_settle_s, m.tokens_generated, m.forwards)
+        return Output(
+            proposal.text, m.time_to_settle_s, m.tokens_generated, m.forwards,
+            m.time_to_first_frame_s,
+        )  # fmt: skip
 
     def cloze(self, case: Cloze, budget: int) -> Output:
         settings = self.settings.with_changes(draft_tokens=budget)
@@ -62,7 +67,8 @@ class Diffusion:
     def draft(self, case: Draft) -> Output:
         settings = self.settings.with_changes(draft_tokens=DRAFT_TOKENS)
         at = len(case.text)
-        return self.run(Edit(1, case.text, Span(at, at), mode=EditMode.DRAFT, settings=settings))
+        span = Span(at, at)
+        return self.run(Edit(1, case.text, span, (), case.prompt, EditMode.DRAFT, settings))
 
     def rewrite(self, case: Rewrite) -> Output:
         start = len(case.before)
@@ -105,19 +111,28 @@ class Autoregressive:
         return self.generate([self.start_id, *self.encode(case.before)], budget, fixed=True)
 
     def draft(self, case: Draft) -> Output:
+        if case.prompt:  # asked for something: through the chat template, as a user would
+            return self.chat(
+                f"Continue this text with a few sentences about {case.prompt}. Reply with the "
+                f"continuation only.\n\n{case.text}",
+                DRAFT_TOKENS,
+            )
         return self.generate([self.start_id, *self.encode(case.text)], DRAFT_TOKENS, fixed=True)
 
     def rewrite(self, case: Rewrite) -> Output:
         keep = ", ".join(f'"{phrase}"' for phrase in case.locks)
-        ask = (
-            f"{CHAT_WORDING[case.instruction]}. Keep these phrases exactly as written: {keep}. "
-            f"Reply with the paragraph only.\n\n{case.paragraph}"
-        )
+        wording = CHAT_WORDING.get(case.instruction, f"Rewrite this paragraph: {case.instruction}")
+        ask = f"{wording}. "
+        if keep:
+            ask += f"Keep these phrases exactly as written: {keep}. "
+        ask += f"Reply with the paragraph only.\n\n{case.paragraph}"
+        return self.chat(ask, len(self.encode(case.paragraph)) * 3 // 2 + 8)
+
+    def chat(self, ask: str, budget: int) -> Output:
         messages = [{"role": "user", "content": ask}]
         prompt = self.tokenizer.apply_chat_template(
             messages, add_generation_prompt=True, tokenize=True, return_dict=False
         )
-        budget = len(self.encode(case.paragraph)) * 3 // 2 + 8
         out = self.generate(list(prompt), budget, fixed=False)
         return Output(out.text.strip(), out.seconds, out.tokens, out.forwards)
 

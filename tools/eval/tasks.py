@@ -13,6 +13,7 @@ from typing import Any
 
 from tools.eval import measures as m
 from tools.eval.cases import Cloze, Draft, Rewrite
+from tools.eval.families import draft_checks, draft_row, family_rows, rewrite_checks
 from tools.eval.systems import Output, cloze_budget
 
 Record = dict[str, Any]
@@ -35,7 +36,12 @@ def _say(task: str, index: int, total: int, name: str) -> None:
 
 
 def _timing(out: Output) -> Record:
-    return {"seconds": out.seconds, "tokens": out.tokens, "forwards": out.forwards}
+    return {
+        "seconds": out.seconds,
+        "tokens": out.tokens,
+        "forwards": out.forwards,
+        "first_frame": out.first_frame,
+    }
 
 
 def speed(records: Sequence[Record]) -> Record:
@@ -96,8 +102,11 @@ def draft_task(cases: Sequence[Draft], systems: dict[str, Any], judge: Judge) ->
     for i, case in enumerate(cases):
         _say("draft", i, len(cases), case.kind)
         for name, system in systems.items():
-            records[name].append(text_record(system.draft(case), judge.encode, judge, case.text))
-    return {"cases": records, "summary": {n: text_summary(rs) for n, rs in records.items()}}
+            out = system.draft(case)
+            record = text_record(out, judge.encode, judge, case.text)
+            records[name].append({**record, **draft_checks(case, out.text)})
+    summary = {n: {**text_summary(rs), "prompted": draft_row(rs)} for n, rs in records.items()}
+    return {"cases": records, "summary": summary}
 
 
 def rewrite_record(case: Rewrite, out: Output, judge: Judge) -> Record:
@@ -115,13 +124,14 @@ def rewrite_record(case: Rewrite, out: Output, judge: Judge) -> Record:
         locks_kept=m.locks_kept(out.text, locks),
         lock_edges_kept=kept,
         lock_edges=edges,
+        **rewrite_checks(case, out.text),
     )
     return record
 
 
 def rewrite_summary(rs: Sequence[Record], original_nll: float | None) -> Record:
-    tighter = [r["length_ratio"] for r in rs if r["instruction"] == "tighter"]
-    tighter_nll = [r["judge_nll"] for r in rs if r["instruction"] == "tighter"]
+    tighter = [r["length_ratio"] for r in rs if r["family"] == "shorter"]
+    tighter_nll = [r["judge_nll"] for r in rs if r["family"] == "shorter"]
     return {
         "tighter_judge_nll": m.mean(tighter_nll),
         **text_summary(rs),
@@ -133,6 +143,7 @@ def rewrite_summary(rs: Sequence[Record], original_nll: float | None) -> Record:
         "locks_kept": sum(r["locks_kept"] for r in rs) / max(len(rs), 1),
         "lock_edges_kept": sum(r["lock_edges_kept"] for r in rs)
         / max(sum(r["lock_edges"] for r in rs), 1),
+        "families": family_rows(rs),
     }
 
 

@@ -22,7 +22,7 @@ from typing import Any
 from engine.core.protocol import Fill, FillKind, Span
 from engine.structured.markdown import find_tables
 from tools.eval import value_checks
-from tools.eval.cases import CASES_DIR
+from tools.eval.cases import EVAL_DIR
 
 CELL_TOKENS = 12  # as the structured task and the window use
 SPLITS = ("test", "dev")
@@ -30,7 +30,7 @@ BASELINE_SCRIPT = Path(__file__).with_name("baseline_fill.py")
 DAYS_PER_YEAR = 365.2425
 
 
-def load_split(split: str, folder: Path = CASES_DIR) -> dict[str, list[dict[str, Any]]]:
+def load_split(split: str, folder: Path = EVAL_DIR) -> dict[str, list[dict[str, Any]]]:
     """The split's tables, templates and labelled relation tables."""
     if split not in SPLITS:
         raise ValueError(f"Unknown split {split!r}; splits: {', '.join(SPLITS)}")

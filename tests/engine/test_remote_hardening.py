@@ -23,9 +23,9 @@ from hypothesis import strategies as st
 from engine.core.config import SamplerSettings
 from engine.core.protocol import Cancel, Edit, Failed, Frame, Queued, Span
 from engine.remote import guard
+from engine.remote.clients import Client, for_client, internal_failure
 from engine.remote.fairqueue import FairQueue, Job
 from engine.remote.guard import Gatekeeper, TokenBackoff
-from engine.remote.server import Client, for_client, internal_failure
 from engine.remote.wire import (
     EVENTS,
     MAX_INSTRUCTION_CHARS,

@@ -36,7 +36,7 @@ from engine.core.protocol import (
     Queued,
     Span,
 )
-from engine.remote.server import NOT_READING
+from engine.remote.clients import NOT_READING
 from engine.remote.wire import EVENTS, MAX_INSTRUCTION_CHARS, decode, encode
 from tests.helpers import faults
 from tests.helpers.remote import ROOT, ServerProcess, start_server

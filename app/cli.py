@@ -138,6 +138,8 @@ def finish(args: argparse.Namespace, text: str, layout: Layout, edit: Edit) -> i
     else:
         sys.stdout.write(diff or "(no change)\n")
         print(f"# {model_name}: {metrics_summary(proposal.metrics)}", file=sys.stderr)
+        for note in proposal.notes:  # why it is unchanged, what it could not follow
+            print(f"# {note}", file=sys.stderr)
     if args.write and updated != text:
         write_text_file(args.file, layout, updated)
         print(f"# wrote {args.file}", file=sys.stderr)
@@ -153,6 +155,7 @@ def proposal_json(proposal: Proposal, model_name: str, diff: str) -> dict[str, A
         "metrics": asdict(proposal.metrics),
         "model": model_name,
         "diff": diff,
+        "notes": list(proposal.notes),
     }
 
 

@@ -146,7 +146,9 @@ async def shoot_grammar(session: Session) -> None:
     start = text.index(GRAMMAR_PARAGRAPH)
     select(session, start, text.index("\n", start))
     session.edits.begin_rewrite()
-    window.bar.set_instruction(dict(INSTRUCTION_PRESETS)["Fix grammar"])
+    window.bar.set_instruction(
+        next(p.instruction for p in INSTRUCTION_PRESETS if p.label == "Fix grammar")
+    )
     window.bar.submit()
     await wait_for(session.client.proposal, 300)
     await grab(window, "grammar-review")

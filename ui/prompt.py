@@ -15,10 +15,14 @@ Public API of :class:`InstructionBar`:
 - ``instruction()`` / ``set_instruction(text)``
 - ``strength()`` / ``set_strength(value)`` — clamped to ``[MIN_STRENGTH, 1]``
 - ``submit()`` / ``close_bar()`` — what Enter and Esc do
-- ``INSTRUCTION_PRESETS`` — ``(label, instruction)`` pairs shown as chips
+- ``INSTRUCTION_PRESETS`` — :class:`InstructionPreset` chips: a label, the instruction, and the
+  strength preset it runs at (choosing one sets the strength too, so "Fix grammar" after a
+  strength-1 rewrite runs lightly, not at 1.00)
 """
 
 from __future__ import annotations
+
+from typing import NamedTuple
 
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QKeyEvent
@@ -39,12 +43,23 @@ from engine.core.config import STRENGTH_PRESETS
 from ui import palette
 from ui.shortcuts import key_text, matches
 
-INSTRUCTION_PRESETS: tuple[tuple[str, str], ...] = (
-    ("Tighter", "Make it tighter: same meaning, fewer words."),
-    ("Clearer", "Make it clearer and easier to follow."),
-    ("Formal", "Rewrite it in a formal register."),
-    ("Casual", "Rewrite it in a relaxed, casual tone."),
-    ("Fix grammar", "Fix grammar, spelling and punctuation only."),
+
+class InstructionPreset(NamedTuple):
+    """One instruction chip: its label, the instruction it fills in, and its strength preset
+    (a key of :data:`STRENGTH_PRESETS`)."""
+
+    label: str
+    instruction: str
+    strength: str
+
+
+# A fix touches few words, so it renoises little; a restyle needs room to change wording.
+INSTRUCTION_PRESETS: tuple[InstructionPreset, ...] = (
+    InstructionPreset("Tighter", "Make it tighter: same meaning, fewer words.", "polish"),
+    InstructionPreset("Clearer", "Make it clearer and easier to follow.", "polish"),
+    InstructionPreset("Formal", "Rewrite it in a formal register.", "polish"),
+    InstructionPreset("Casual", "Rewrite it in a relaxed, casual tone.", "polish"),
+    InstructionPreset("Fix grammar", "Fix grammar, spelling and punctuation only.", "fix"),
 )
 
 REWRITE_PLACEHOLDER = "What should change? e.g. “tighter”, “formal”, “a paragraph on …”"
@@ -142,9 +157,9 @@ class InstructionBar(QFrame):
         presets = QHBoxLayout(self._presets_row)
         presets.setContentsMargins(0, 0, 0, 0)
         presets.setSpacing(6)
-        for label, instruction in INSTRUCTION_PRESETS:
-            chip = _tool_button(label, instruction)
-            chip.clicked.connect(lambda _=False, text=instruction: self._use_preset(text))
+        for preset in INSTRUCTION_PRESETS:
+            chip = _tool_button(preset.label, preset.instruction)
+            chip.clicked.connect(lambda _=False, chosen=preset: self._use_preset(chosen))
             presets.addWidget(chip)
         row.addWidget(self._presets_row)
         row.addStretch(1)
@@ -208,8 +223,9 @@ class InstructionBar(QFrame):
 
     # --- internals -----------------------------------------------------------------------
 
-    def _use_preset(self, instruction: str) -> None:
-        self._edit.setText(instruction)
+    def _use_preset(self, preset: InstructionPreset) -> None:
+        self._edit.setText(preset.instruction)
+        self.set_strength(STRENGTH_PRESETS[preset.strength])
         self._edit.setFocus()
 
     def _on_slider(self, position: int) -> None:

@@ -216,7 +216,7 @@ class Proposal:
     segments: tuple[SegmentText, ...]
     locks: tuple[str, ...]
     metrics: Metrics
-    notes: tuple[str, ...] = ()  # for the review: which values a fill computed, and how
+    notes: tuple[str, ...] = ()  # for the review: what a fill computed; what a rewrite could not
 
 
 @dataclass(frozen=True)

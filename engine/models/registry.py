@@ -56,6 +56,10 @@ ARCHES: dict[str, Arch] = {
     )
 }  # fmt: skip
 
+# The families whose models are instruction-tuned and follow any instruction, by the name the
+# model picker shows them under: what a rewrite that a small masked model cannot follow names.
+INSTRUCTION_TUNED_FAMILIES: dict[str, str] = {"diffusion-gemma": "DiffusionGemma"}
+
 # Natively supported masked LMs (bidirectional encoders with an MLM head).
 MASKED_LM_TYPES = frozenset(
     {"modernbert", "bert", "roberta", "xlm-roberta", "distilbert", "camembert", "deberta-v2",

@@ -93,7 +93,9 @@ def style_for(intent: Intent) -> Style | None:
         *((FORMAL,) if intent.formal else ()),
         *((CONCISE,) if intent.clearer else ()),
     )
-    return Style(tables, grammar=intent.grammar or intent.formal)
+    # Spelling reads as grammar's other forms of each word, as it always has: the word-form
+    # candidates are what the engine has for a misspelt inflection.
+    return Style(tables, grammar=intent.grammar or intent.spelling or intent.formal)
 
 
 class Proofread(Pass):

@@ -37,5 +37,6 @@ def run_edit(
         done.first_frame_s, run.elapsed(), done.forwards, done.generated, done.churn, done.put_back
     )
     yield Proposal(
-        edit.request_id, edit.target, done.text, done.segments, plan.locked_texts, metrics
-    )
+        edit.request_id, edit.target, done.text, done.segments, plan.locked_texts, metrics,
+        done.notes,
+    )  # fmt: skip

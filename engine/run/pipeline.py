@@ -13,17 +13,18 @@ from __future__ import annotations
 import time
 from collections.abc import Callable, Generator
 from contextlib import closing
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from engine.backends.base import Backend, StepResult, locked_states
 from engine.core.canvas import Canvas, assemble, build_canvas, check_proposal
 from engine.core.config import SamplerSettings
 from engine.core.plan import EditPlan
-from engine.core.protocol import Frame, Metrics, SegmentText, TokenState, TokenView
+from engine.core.protocol import EditMode, Frame, Metrics, SegmentText, TokenState, TokenView
 from engine.core.tokens import TokenTable
 from engine.intent import read_intent
 from engine.passes.base import PassContext, Settled, never
 from engine.passes.order import passes_for
+from engine.run.answers import Outcome, rewrite_notes
 
 __all__ = ["Denoised", "RunContext", "denoise_plan", "make_metrics", "never"]
 
@@ -65,6 +66,7 @@ class Denoised:
     settled_at: dict[int, int]  # canvas position → the forward at which it first settled
     reads: int = 0  # forwards outside the denoising steps (pricing cuts, the self-check)
     put_back: int = 0  # changed runs the self-check put back as they were
+    notes: tuple[str, ...] = ()  # a rewrite's: why it is unchanged, what it could not follow
 
     @property
     def forwards(self) -> int:
@@ -150,7 +152,20 @@ def denoise_plan(
     if settled.last is not last:
         yield tracker.frame(settled.last, run.elapsed())
     reads = reader.forwards - reads_before if reader is not None else 0
-    return finished(settled, document, table, tracker, first_frame_s, reads)
+    done = finished(settled, document, table, tracker, first_frame_s, reads)
+    if plan.mode is not EditMode.REWRITE:
+        return done
+    return answered(done, document[plan.target.start : plan.target.end], ctx, backend.family)
+
+
+def answered(done: Denoised, original: str, ctx: PassContext, family: str) -> Denoised:
+    """A rewrite's result with the notes that say what was done (:mod:`engine.run.answers`);
+    ``original`` is the target's text as the user wrote it."""
+    unchanged = done.text == original
+    outcome = Outcome(
+        ctx.intent, family, unchanged, done.put_back, ctx.reader is not None, ctx.settings.passes
+    )
+    return replace(done, notes=rewrite_notes(outcome))
 
 
 def finished(

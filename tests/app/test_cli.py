@@ -277,3 +277,16 @@ def test_renamed_settings_keep_their_old_flags() -> None:
     old = settings_from(parser.parse_args(["--draft-check", "0", "--value-check", "0.5"]))
     new = settings_from(parser.parse_args(["--verify-drafts", "0", "--verify-values", "0.5"]))
     assert old == new and old.verify_drafts == 0 and old.verify_values == 0.5
+
+
+def test_json_and_plain_output_carry_the_notes(doc: Path, tiny_folder: Path, capsys) -> None:
+    common = ("rewrite", str(doc), "--range", RANGE, "--model", str(tiny_folder), "--steps", "4")
+    code, out, _ = run(capsys, *common, "--instruction", "as a poem", "--json")
+    assert code == 0
+    notes = json.loads(out)["notes"]
+    assert notes[0].startswith("Not followed: \u201cpoem\u201d")
+    assert any("DiffusionGemma" in note for note in notes)
+    code, _, err = run(capsys, *common, "--instruction", "as a poem")
+    assert code == 0
+    assert err.splitlines()[-len(notes) :] == [f"# {note}" for note in notes]
+    assert doc.read_text(encoding="utf-8") == DOC

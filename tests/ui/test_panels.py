@@ -49,13 +49,28 @@ def _chip(bar: InstructionBar, text: str) -> QToolButton:
 
 
 def test_presets_fill_the_instruction_and_set_the_strength(bar: InstructionBar) -> None:
-    label, instruction = INSTRUCTION_PRESETS[0]
+    label, instruction, _ = INSTRUCTION_PRESETS[0]
     _chip(bar, label).click()
     assert bar.instruction() == instruction
     for name, value in STRENGTH_PRESETS.items():
         _chip(bar, name.capitalize()).click()
         assert bar.strength() == pytest.approx(value)
         assert _chip(bar, name.capitalize()).isChecked()
+
+
+def test_an_instruction_preset_sets_its_own_strength(qtbot: QtBot, bar: InstructionBar) -> None:
+    fix = next(p for p in INSTRUCTION_PRESETS if p.label == "Fix grammar")
+    _chip(bar, "Rewrite").click()  # a strength-1 rewrite came first
+    assert bar.strength() == pytest.approx(STRENGTH_PRESETS["rewrite"])
+    _chip(bar, fix.label).click()
+    assert bar.strength() == pytest.approx(STRENGTH_PRESETS[fix.strength]) != 1.0
+    assert _chip(bar, fix.strength.capitalize()).isChecked()
+    with qtbot.waitSignal(bar.submitted, timeout=1000) as blocker:
+        qtbot.keyClick(bar.field, Qt.Key.Key_Return)
+    assert blocker.args == [fix.instruction, STRENGTH_PRESETS["fix"]]
+    for preset in INSTRUCTION_PRESETS:  # every chip names a strength the bar offers
+        _chip(bar, preset.label).click()
+        assert bar.strength() == pytest.approx(STRENGTH_PRESETS[preset.strength])
 
 
 def test_strength_between_presets_checks_no_preset_and_never_reaches_zero(
@@ -70,7 +85,7 @@ def test_strength_between_presets_checks_no_preset_and_never_reaches_zero(
 
 def test_a_draft_offers_no_rewrite_presets(qtbot: QtBot, bar: InstructionBar) -> None:
     chips = {b.text(): b for b in bar.findChildren(QToolButton)}
-    preset_chips = [chips[label] for label, _ in INSTRUCTION_PRESETS]
+    preset_chips = [chips[preset.label] for preset in INSTRUCTION_PRESETS]
     assert bar.shows_presets() and all(chip.isVisibleTo(bar) for chip in preset_chips)
     bar.open_for(draft=True)
     assert not bar.shows_presets()

@@ -1,0 +1,99 @@
+"""What a rewrite says when it did less than it was asked: the one list of reasons.
+
+A rewrite that comes back as it was, or whose instruction the loaded model cannot follow, is
+never silent: its :class:`~engine.core.protocol.Proposal` carries notes (shown in the review,
+printed by the CLI, in its ``--json``) saying what was done instead, with one reason from the
+fixed list below, and which instruction-tuned family of the model picker follows the
+instruction (:data:`engine.models.registry.INSTRUCTION_TUNED_FAMILIES`). :func:`rewrite_notes`
+is the one place that decides; the pipeline calls it for every rewrite.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from engine.intent import Intent
+from engine.models.registry import INSTRUCTION_TUNED_FAMILIES
+
+# --- the reasons ---------------------------------------------------------------------------------
+NOTHING_TO_FIX = "nothing to fix found"
+ALL_PUT_BACK = "every change was put back by the check"
+CANNOT_READ = "this model cannot read the passage: no proofreading"
+PROOFREAD_OFF = "proofreading is switched off"
+POLISHED_ONLY = "the loaded model cannot restyle freely: polished only"
+FOLLOWED_IN_PART = "the loaded model cannot restyle freely: only what it offers was done"
+MODEL_KEPT_IT = "the model kept the text as it was"
+
+REASONS = (
+    NOTHING_TO_FIX,
+    ALL_PUT_BACK,
+    CANNOT_READ,
+    PROOFREAD_OFF,
+    POLISHED_ONLY,
+    FOLLOWED_IN_PART,
+    MODEL_KEPT_IT,
+)
+PROOFREAD_PASS = "proofread"  # the pass whose absence explains an unchanged styled rewrite
+FAMILY_WORDS = {  # how each intent family is named in a note
+    "grammar": "fix grammar",
+    "spelling": "fix spelling",
+    "shorter": "shorter",
+    "formal": "formal",
+    "casual": "casual",
+    "clearer": "clearer",
+    "polish": "polish",
+}
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """What a rewrite request did, as far as its notes need to know."""
+
+    intent: Intent
+    family: str  # the backend's family ("masked", "diffusion-gemma")
+    unchanged: bool  # the proposal's text is the original's
+    put_back: int  # changed runs the check put back
+    can_read: bool  # the backend has a causal reader, so the reading passes ran
+    passes: tuple[str, ...]  # the passes the settings let run
+
+
+def rewrite_notes(outcome: Outcome) -> tuple[str, ...]:
+    """The notes a rewrite's proposal carries: none when it did what was asked."""
+    notes = []
+    follows_free = outcome.family in INSTRUCTION_TUNED_FAMILIES
+    free = outcome.intent.asks_free and not follows_free
+    if free:
+        notes.append(not_followed(outcome.intent))
+    if outcome.unchanged:
+        notes.append(f"No change: {unchanged_reason(outcome, follows_free)}.")
+    if (free or outcome.unchanged) and not follows_free:
+        notes.append(suggestion())
+    return tuple(notes)
+
+
+def not_followed(intent: Intent) -> str:
+    """Which words of the instruction were not followed, and what was done instead."""
+    words = " ".join(intent.free)
+    if intent.families:
+        done = ", ".join(FAMILY_WORDS[family] for family in intent.families)
+        return f"Not followed: \u201c{words}\u201d ({FOLLOWED_IN_PART}: {done})."
+    return f"Not followed: \u201c{words}\u201d ({POLISHED_ONLY})."
+
+
+def unchanged_reason(outcome: Outcome, follows_free: bool) -> str:
+    """Why an unchanged rewrite is unchanged, from :data:`REASONS`."""
+    if outcome.put_back:
+        return ALL_PUT_BACK
+    if follows_free:
+        return MODEL_KEPT_IT
+    if outcome.intent.styled and not outcome.can_read:
+        return CANNOT_READ
+    if outcome.intent.styled and PROOFREAD_PASS not in outcome.passes:
+        return PROOFREAD_OFF
+    return NOTHING_TO_FIX
+
+
+def suggestion() -> str:
+    """The instruction-tuned families the model picker offers for what this one cannot do."""
+    names = ", ".join(INSTRUCTION_TUNED_FAMILIES.values())
+    return f"An instruction-tuned model follows any instruction: {names}, in the model picker."

@@ -14,6 +14,7 @@ from engine.core.config import SamplerSettings
 from engine.core.protocol import Edit, EditMode, Proposal, Span
 from engine.decode.allowed import BANNED
 from engine.decode.guards import GUARD_BAN, ProseGuards, repeat_bans
+from engine.language.en import content
 from engine.run.edit_run import run_edit
 from tests.helpers.adapted import SEED, adapted_backend, recording, save_tiny_adapter
 from tests.helpers.tiny import tiny_llama
@@ -99,7 +100,7 @@ def test_a_continuation_at_ratio_one_is_the_bases_greedy_text(
 
 def test_a_content_word_said_before_is_less_likely_to_be_said_again(adapter, monkeypatch) -> None:
     monkeypatch.setattr(masked, "VerifiedDraft", Recording)
-    monkeypatch.setattr(verified, "CONTENT_LETTERS", 1)  # the test vocabulary's words are short
+    monkeypatch.setattr(content, "CONTENT_LETTERS", 1)  # the test vocabulary's words are short
     Recording.made.clear()
     backend = adapted_backend(adapter)
     draft(backend, TEXT, SamplerSettings(draft_tokens=TOKENS, verify_drafts=1.0), len(TEXT))

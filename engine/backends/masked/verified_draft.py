@@ -38,6 +38,7 @@ from engine.core.canvas import Canvas, Kind
 from engine.core.config import SamplerSettings
 from engine.decode.allowed import BANNED
 from engine.decode.guards import GUARD_BAN
+from engine.language.en.content import is_content_word
 
 # Guesses per round. The base keeps 0.8 of them per round on the quality suite's drafts, and
 # the same share at 2, 3, 4 or 8 (a guess past the first few is almost never its choice); 4 was
@@ -50,7 +51,6 @@ FORWARDS_PER_ROUND = 2
 # quality suite's drafts 16% of content words were said again, 5% with this (1.12 nats per
 # token against 1.11; 3 nats: 2%, 1.13).
 SAID_PENALTY = 1.5
-CONTENT_LETTERS = 4
 
 
 def verifiable(models: VerifyModels, canvas: Canvas, state: Denoising) -> bool:
@@ -190,9 +190,8 @@ class VerifiedDraft:
         return row
 
     def _content_word(self, token: int) -> bool:
-        """A token that is a whole word of four letters or more ("machine", not "the")."""
-        text = self.models.table.text(token).strip()
-        return len(text) >= CONTENT_LETTERS and text.isalpha()
+        """A token that is a whole content word ("machine"; not "the", not "would")."""
+        return is_content_word(self.models.table.text(token).strip())
 
     def _end_at_sentence(self) -> bool:
         """End the draft at a sentence end: one in the budget's last quarter (another sentence

@@ -20,6 +20,12 @@ NOT_CONTENT = FUNCTION | HEDGES | LIGHT | word_set("content.json", "not_content"
 WORD = re.compile(r"[a-z']+")
 
 
+def is_content_word(word: str) -> bool:
+    """Whether one word (its own letters, any case) says something of the topic."""
+    lower = word.lower()
+    return len(lower) >= CONTENT_LETTERS and lower.isalpha() and lower not in NOT_CONTENT
+
+
 def content_words(text: str) -> set[str]:
     """Lower-cased words of :data:`CONTENT_LETTERS` letters or more, topic-free words aside."""
     found = {w for w in WORD.findall(text.lower()) if len(w) >= CONTENT_LETTERS}

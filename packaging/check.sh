@@ -2,7 +2,8 @@
 # The packaging Settle ships, checked (`make package-check`, run by CI): the .desktop file and
 # the AppStream metainfo validate, and a wheel built from the tree resolves its dependencies
 # against requirements/lock.txt, installs into a fresh virtual environment, and runs
-# `settle-cli models` there, finding the embedded model with its adapter.
+# `settle-cli models` there, finding the embedded model with its adapter, and reads the engine's
+# own data files (the English word lists) from the installed packages.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 desktop-file-validate packaging/org.settlewriter.Settle.desktop
@@ -17,4 +18,10 @@ pip=("$work/venv/bin/python" -m pip --quiet)
 "${pip[@]}" install --no-deps "$wheel"
 (cd "$work" && "$work/venv/bin/settle-cli" models) | tee "$work/models.txt"
 grep -q "SmolLM2-135M diffusion (adapted)" "$work/models.txt"
+# The engine's data files travel inside its packages: the installed wheel reads its English.
+(cd "$work" && "$work/venv/bin/python" -c "
+from engine.intent import read_intent
+from engine.language.en import grammar
+assert read_intent('make it tighter').shorter and grammar.VERB_FORMS
+")
 echo "packaging checks passed: $(basename "$wheel") ($(du -h "$wheel" | cut -f1))"

@@ -96,6 +96,12 @@ def _ids(values: Iterable[Any]) -> tuple[int, ...]:
     return tuple(int(v) for v in values if isinstance(v, int) and v >= 0)
 
 
+# What a decoder shows for bytes that are not a whole UTF-8 character.
+BROKEN = "\ufffd"
+# A UTF-8 character is at most 4 bytes: byte-level tokens holding its parts are at most 4.
+CHARACTER_TOKENS = 4
+
+
 class TokenTable:
     """Per-token display texts and constraint id sets for one tokenizer, computed lazily, cached."""
 
@@ -138,6 +144,35 @@ class TokenTable:
         if cached is None:
             cached = self._texts[token_id] = str(self.tokenizer.decode([token_id]))
         return cached
+
+    def display_texts(self, ids: Sequence[int]) -> list[str]:
+        """Each position's text as the overlay shows it, never a broken character.
+
+        A byte-level token may hold part of one UTF-8 character ("Daniel." and the first byte
+        of "’"), which decodes alone as U+FFFD: the window showed "Daniel.�" and "��". Such a
+        token is shown together with the tokens that complete its character, on the first of
+        them (the others show nothing), or, while they are not there yet, not at all.
+        """
+        out = [self.text(t) for t in ids]
+        i = 0
+        while i < len(ids):
+            if BROKEN not in out[i]:
+                i += 1
+                continue
+            width = self._completing(ids, i)
+            if width:
+                out[i : i + width] = [self.decode(ids[i : i + width])] + [""] * (width - 1)
+            else:
+                out[i], width = out[i].replace(BROKEN, ""), 1
+            i += width
+        return out
+
+    def _completing(self, ids: Sequence[int], at: int) -> int:
+        """How many tokens from ``at`` decode to whole characters (0: none within reach)."""
+        for width in range(2, min(CHARACTER_TOKENS, len(ids) - at) + 1):
+            if BROKEN not in self.decode(ids[at : at + width]):
+                return width
+        return 0
 
     def spellings(self, token_id: int) -> frozenset[int]:
         """The token and the single tokens that spell the same text with or without a leading

@@ -80,22 +80,22 @@ class DraftTracker:
     def __init__(self, request_id: int, canvas: Canvas, table: TokenTable) -> None:
         self.request_id = request_id
         self.table = table
-        self.shown: list[tuple[int, TokenState] | None] = [None] * len(canvas)
+        self.shown: list[tuple[int, TokenState, str] | None] = [None] * len(canvas)
         self.provisional_shown: list[tuple[int, int]] = []  # (position, token) pairs displayed
         self.settled_at: dict[int, int] = {}
 
     def frame(self, result: StepResult, elapsed_s: float) -> Frame:
         updates = []
-        for i, (token, state) in enumerate(zip(result.draft_ids, result.states, strict=True)):
-            if self.shown[i] == (token, state):
+        texts = self.table.display_texts(result.draft_ids)
+        views = zip(result.draft_ids, result.states, texts, strict=True)
+        for i, (token, state, text) in enumerate(views):
+            if self.shown[i] == (token, state, text):
                 continue
-            self.shown[i] = (token, state)
-            if state is TokenState.PROVISIONAL:
-                self.provisional_shown.append((i, token))
-            elif state is TokenState.SETTLED:
-                self.settled_at.setdefault(i, result.forwards)
-            conf = float(result.confidence[i])
-            updates.append(TokenView(i, self.table.text(token), state, conf))
+            previous = self.shown[i]
+            if previous is None or previous[:2] != (token, state):
+                self.count(i, token, state, result.forwards)
+            self.shown[i] = (token, state, text)
+            updates.append(TokenView(i, text, state, float(result.confidence[i])))
         return Frame(
             self.request_id,
             result.forwards,
@@ -105,6 +105,13 @@ class DraftTracker:
             result.forwards,
             elapsed_s,
         )
+
+    def count(self, position: int, token: int, state: TokenState, forwards: int) -> None:
+        """Note a newly shown token: provisional ones for churn, settled ones' first step."""
+        if state is TokenState.PROVISIONAL:
+            self.provisional_shown.append((position, token))
+        elif state is TokenState.SETTLED:
+            self.settled_at.setdefault(position, forwards)
 
     def churn(self, final_ids: list[int]) -> float:
         if not self.provisional_shown:

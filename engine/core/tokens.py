@@ -7,6 +7,7 @@ token is refused with a clear message.
 
 from __future__ import annotations
 
+import re
 import unicodedata
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
@@ -100,6 +101,8 @@ def _ids(values: Iterable[Any]) -> tuple[int, ...]:
 BROKEN = "\ufffd"
 # A UTF-8 character is at most 4 bytes: byte-level tokens holding its parts are at most 4.
 CHARACTER_TOKENS = 4
+# A token that opens a list item (with or without the whitespace around it).
+LIST_OPENER = re.compile(r"\s*(?:[-*+\u2022]|\d{1,3}[.)])\s*")
 
 
 class TokenTable:
@@ -111,6 +114,7 @@ class TokenTable:
         self._texts: dict[int, str] = {}
         self._allowed: dict[Constraint, frozenset[int]] = {}
         self._control: frozenset[int] | None = None
+        self._list_openers: list[int] | None = None
         self._by_first: dict[str, list[int]] | None = None
         self._breaking: frozenset[int] | None = None
         self._spellings: dict[int, frozenset[int]] = {}
@@ -229,6 +233,15 @@ class TokenTable:
         """Token ids whose text starts with any whitespace (a space, an em space, a newline)."""
         index = self._first_chars()
         return sorted(i for char, ids in index.items() if char.isspace() for i in ids)
+
+    def list_openers(self) -> list[int]:
+        """Token ids that open a list item: a bullet ("-", "*", "+", "•") or an item number
+        ("1.", "2)"), alone or with the space after it. Computed once."""
+        if self._list_openers is None:
+            self._list_openers = sorted(
+                i for i in range(len(self.tokenizer)) if LIST_OPENER.fullmatch(self.text(i))
+            )
+        return self._list_openers
 
     def control_ids(self) -> frozenset[int]:
         """Tokens whose text holds a control character other than newline or tab.

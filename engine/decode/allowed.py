@@ -28,6 +28,10 @@ STRUCTURE_MARKS = frozenset("`|[]{}<>#*~")
 DIGITS = frozenset("0123456789")
 DRAFT_CONTEXT_CHARS = 2000  # about the 512 tokens of context a draft sees before it
 DRAFT_MARKS = frozenset("|{}#")  # what turns a draft into a table, JSON or a heading
+# A draft in prose opens no list item within its first this many tokens (a line break, then "1.").
+PROSE_OPENING = 2
+# A line that is a Markdown list item (bullet or number, then a space).
+LIST_ITEM = re.compile(r"\s*(?:[-*+\u2022]|\d{1,3}[.)])\s")
 # A blank line (only spaces between two newlines) ends a paragraph; a single newline wraps it.
 PARAGRAPH_BREAK = re.compile(r"\n[ \t]*\n")
 
@@ -56,7 +60,26 @@ def allowed_mask(canvas: Canvas, table: TokenTable, vocab_size: int) -> torch.Te
                 mask[positions] &= allowed_row(table, marks, vocab_size)
     if opens_without_space(canvas):
         mask[0, table.starting_with_whitespace()] = False
+    if opens_prose(canvas):  # its first line, which may start after a line break token
+        mask[: PROSE_OPENING, table.list_openers()] = False
     return mask
+
+
+def opens_prose(canvas: Canvas) -> bool:
+    """Whether a draft's first position may not open a list item: the draft writes prose,
+    because the line it continues, or the paragraph it starts after, is not a list item.
+
+    Drafts asked for "what we did the next morning" after a paragraph came back as "1. The old
+    town is…": the adapter's training data is full of lists. Inside a list, a new item is
+    what the user wants, so there it may open one.
+    """
+    segments = canvas.plan.segments
+    if not len(canvas) or len(segments) != 1 or not isinstance(segments[0], Free):
+        return False
+    if segments[0].seed:
+        return False
+    lines = canvas.plan.before.rstrip().splitlines()
+    return not (lines and LIST_ITEM.match(lines[-1]))
 
 
 def base_mask(positions: int, table: TokenTable, vocab_size: int) -> torch.Tensor:

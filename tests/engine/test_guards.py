@@ -486,3 +486,24 @@ def test_two_slot_neighbours_chosen_as_spaces_at_once_keep_only_the_surer():
     ranked = torch.tensor([0.9, 0.2, 0.5, 0.1, 0.3, 0.3])
     # In the slot, 4 4 4 keeps its surest; in free text two spaces may stand together.
     assert guards.veto(chosen, guess, ranked).tolist() == [True, False, True, False, True, True]
+
+
+def test_a_draft_in_prose_opens_no_list_item_but_one_in_a_list_may() -> None:
+    table = tiny_table()
+    openers = table.list_openers()
+    assert openers, "the test tokenizer has '-' and digits followed by '.'"
+    for before, banned in (
+        ("We walked to the harbour.\n\n", True),
+        ("Shopping:\n\n- milk\n", False),  # a new item may follow an item
+        ("Steps:\n1. Open the file\n", False),
+        ("Shopping:\n\n- milk\n- ", True),  # an item's own text: no second bullet
+        ("", True),
+    ):
+        plan = EditPlan(
+            Span(len(before), len(before)), (Free(budget=6),), before, "", "", EditMode.DRAFT
+        )
+        mask = allowed_mask(
+            build_canvas(plan, table, SamplerSettings(), 64), table, len(table.tokenizer)
+        )
+        assert bool(mask[0, openers].any()) is not banned
+        assert bool(mask[2, openers].any())  # later in the draft a list may follow

@@ -35,12 +35,18 @@ from engine.core.config import PASS_NAMES, SamplerSettings
 from engine.core.plan import EditPlan
 from engine.core.protocol import EditMode
 from engine.passes.base import Pass
+from engine.passes.markdown import MarkdownLocks
 from engine.passes.proofread import Proofread
 from engine.passes.reread import Reread
 from engine.passes.shorten import Shorten
 
 # Every pass by its setting name, in the order they run.
-PASSES: dict[str, type[Pass]] = {"proofread": Proofread, "shorten": Shorten, "reread": Reread}
+PASSES: dict[str, type[Pass]] = {
+    "markdown": MarkdownLocks,
+    "proofread": Proofread,
+    "shorten": Shorten,
+    "reread": Reread,
+}
 assert tuple(PASSES) == PASS_NAMES, "config.PASS_NAMES lists the passes in their order"
 
 

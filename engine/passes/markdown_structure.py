@@ -101,7 +101,7 @@ def _quote_marks(text: str, starts: list[int], first: int, last: int) -> list[Sp
 
 def _uncovered_lines(text: str, tokens: Sequence[Token], starts: list[int]) -> list[Span]:
     """Non-blank lines no block claims: reference definitions, which markdown-it consumes."""
-    covered = set()
+    covered: set[int] = set()
     for token in tokens:
         if token.map is not None and token.level == 0:
             covered.update(range(*token.map))

@@ -4,6 +4,9 @@ A request's plan (:mod:`engine.core.plan`) becomes text in this order:
 
 1. **before the model** (each pass's ``before(plan)``, in list order):
 
+   - :class:`~engine.passes.markdown.MarkdownLocks` (rewrites): Markdown structure (marks, link
+     targets, code spans, tags) becomes locked segments, so later passes see it locked; after
+     the model, a result that re-parses to other structure is put back to its seed;
    - :class:`~engine.passes.proofread.Proofread` (rewrites asking for grammar, a register or
      clarity): every free word's other forms and the instruction's phrase table are read by
      the model; what reads better becomes the seed;

@@ -19,8 +19,8 @@ blocks, links and targets, code spans and emphasis count:
 :func:`~engine.passes.markdown_structure.structure_of`). Locks keep the marks, but free words
 next to them can still undo one (a space written just inside ``**``, a word that empties an
 emphasis). When it does not, the simplest honest answer is taken: every changed run is put
-back as the canvas's seed had it, and the proposal says so
-(:data:`engine.run.answers.STRUCTURE_PUT_BACK`).
+back as the canvas's seed had it (the proofread seed; a shorter rewrite's seed keeps its
+cuts), and the proposal says so (:data:`engine.run.answers.STRUCTURE_PUT_BACK`).
 """
 
 from __future__ import annotations
@@ -104,4 +104,4 @@ class MarkdownLocks(Pass):
         ]
         put_back = len(changed_runs(canvas, ids, filler))
         reverted = settled.with_ids(seed, put_back)
-        return replace(reverted, notes=(*settled.notes, f"Markdown: {STRUCTURE_PUT_BACK}."))
+        return replace(reverted, notes=(*settled.notes, f"Markdown kept: {STRUCTURE_PUT_BACK}."))

@@ -23,7 +23,7 @@ PROOFREAD_OFF = "proofreading is switched off"
 POLISHED_ONLY = "the loaded model cannot restyle freely: polished only"
 FOLLOWED_IN_PART = "the loaded model cannot restyle freely: only what it offers was done"
 MODEL_KEPT_IT = "the model kept the text as it was"
-STRUCTURE_PUT_BACK = "the rewrite broke the Markdown structure: every change was put back"
+STRUCTURE_PUT_BACK = "the changes that broke its Markdown structure were put back"
 
 REASONS = (
     NOTHING_TO_FIX,

@@ -17,7 +17,7 @@ from engine.intent import read_intent
 from engine.passes.base import PassContext, Settled
 from engine.passes.markdown import MarkdownLocks, lock_structure
 from engine.passes.markdown_structure import structure_of, structure_spans
-from engine.run.answers import REASONS, STRUCTURE_PUT_BACK
+from engine.run.answers import ALL_PUT_BACK, REASONS, STRUCTURE_PUT_BACK
 from engine.run.edit_run import run_edit
 from tests.helpers.backends import llama_backend, tiny_table
 
@@ -116,7 +116,7 @@ def test_a_result_that_breaks_the_structure_is_put_back_with_a_note() -> None:
     markdown, settled, seed = settled_with("The **big** dog ran.", {"big": ""})
     out = markdown.after(settled, PassContext(tiny_table(), FAST, read_intent("")))
     assert out.last.ids == seed and out.put_back == 1
-    assert out.notes == (f"Markdown: {STRUCTURE_PUT_BACK}.",)
+    assert out.notes == (f"Markdown kept: {STRUCTURE_PUT_BACK}.",)
     assert STRUCTURE_PUT_BACK in REASONS
 
 
@@ -139,6 +139,15 @@ def test_a_model_rewrite_keeps_every_mark_and_shows_no_engine_lock() -> None:
     assert structure_of(proposal.text) == structure_of(text)
     for mark in locked(text):
         assert mark in proposal.text
+
+
+def test_the_note_of_a_put_back_rewrite_reaches_the_proposal() -> None:
+    text = "# The report is ready\n\nWe ship [on Monday](docs/b.md) fast."
+    settings = FAST.with_changes(strength=1.0, temperature=0.9, seed=0, passes=("markdown",))
+    proposal = proposal_for(text, settings)
+    assert proposal.text == text and proposal.metrics.put_back > 0
+    assert proposal.notes[0] == f"Markdown kept: {STRUCTURE_PUT_BACK}."
+    assert any(ALL_PUT_BACK in note for note in proposal.notes[1:])
 
 
 WORDS = st.sampled_from(["the", "report", "is", "ready", "we", "ship", "on", "Monday", "fast"])

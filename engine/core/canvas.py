@@ -252,6 +252,17 @@ def assemble(canvas: Canvas, ids: Sequence[int], table: TokenTable) -> tuple[Seg
     return tuple(out)
 
 
+def as_user_locked(plan: EditPlan, segments: Sequence[SegmentText]) -> tuple[SegmentText, ...]:
+    """Checked segments as the user sees them: the engine's own structure locks read as free
+    text, so the proposal's locked segments are exactly the user's locks."""
+    return tuple(
+        SegmentText(got.text, locked=False)
+        if isinstance(planned, Locked) and planned.structure
+        else got
+        for planned, got in zip(plan.segments, segments, strict=True)
+    )
+
+
 def keep_lock_edges(segments: Sequence[Segment], index: int, text: str) -> str:
     """Give generated text the whitespace its original had where it touches a lock.
 

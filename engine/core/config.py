@@ -11,7 +11,7 @@ from dataclasses import dataclass, field, fields, replace
 from typing import Any
 
 # Every rewrite pass, in the order they run (engine.passes.order.PASSES builds them).
-PASS_NAMES: tuple[str, ...] = ("proofread", "shorten", "reread")
+PASS_NAMES: tuple[str, ...] = ("markdown", "proofread", "shorten", "reread")
 # The on/off switches the passes list replaced, and the pass each one named: old flags, old
 # --set keys and old wire fields keep working through :func:`settings_from_values`.
 LEGACY_SWITCHES: dict[str, str] = {"proofread": "proofread", "self_check": "reread"}

@@ -92,6 +92,7 @@ Constraint = CharsetConstraint | ExcludingConstraint | LiteralConstraint
 @dataclass(frozen=True)
 class Locked:
     text: str
+    structure: bool = False  # the engine's lock on Markdown structure, shown to the user as free
 
 
 @dataclass(frozen=True)

@@ -61,7 +61,7 @@ def allowed_mask(canvas: Canvas, table: TokenTable, vocab_size: int) -> torch.Te
     if opens_without_space(canvas):
         mask[0, table.starting_with_whitespace()] = False
     if opens_prose(canvas):  # its first line, which may start after a line break token
-        mask[: PROSE_OPENING, table.list_openers()] = False
+        mask[:PROSE_OPENING, table.list_openers()] = False
     return mask
 
 

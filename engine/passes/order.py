@@ -4,6 +4,9 @@ A request's plan (:mod:`engine.core.plan`) becomes text in this order:
 
 1. **before the model** (each pass's ``before(plan)``, in list order):
 
+   - :class:`~engine.passes.markdown.MarkdownLocks` (rewrites): Markdown structure (marks, link
+     targets, code spans, tags) becomes locked segments, so later passes see it locked; after
+     the model, a result that re-parses to other structure is put back to its seed;
    - :class:`~engine.passes.proofread.Proofread` (rewrites asking for grammar, a register or
      clarity): every free word's other forms and the instruction's phrase table are read by
      the model; what reads better becomes the seed;
@@ -35,12 +38,18 @@ from engine.core.config import PASS_NAMES, SamplerSettings
 from engine.core.plan import EditPlan
 from engine.core.protocol import EditMode
 from engine.passes.base import Pass
+from engine.passes.markdown import MarkdownLocks
 from engine.passes.proofread import Proofread
 from engine.passes.reread import Reread
 from engine.passes.shorten import Shorten
 
 # Every pass by its setting name, in the order they run.
-PASSES: dict[str, type[Pass]] = {"proofread": Proofread, "shorten": Shorten, "reread": Reread}
+PASSES: dict[str, type[Pass]] = {
+    "markdown": MarkdownLocks,
+    "proofread": Proofread,
+    "shorten": Shorten,
+    "reread": Reread,
+}
 assert tuple(PASSES) == PASS_NAMES, "config.PASS_NAMES lists the passes in their order"
 
 

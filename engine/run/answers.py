@@ -23,6 +23,7 @@ PROOFREAD_OFF = "proofreading is switched off"
 POLISHED_ONLY = "the loaded model cannot restyle freely: polished only"
 FOLLOWED_IN_PART = "the loaded model cannot restyle freely: only what it offers was done"
 MODEL_KEPT_IT = "the model kept the text as it was"
+STRUCTURE_PUT_BACK = "the changes that broke its Markdown structure were put back"
 
 REASONS = (
     NOTHING_TO_FIX,
@@ -32,6 +33,7 @@ REASONS = (
     POLISHED_ONLY,
     FOLLOWED_IN_PART,
     MODEL_KEPT_IT,
+    STRUCTURE_PUT_BACK,
 )
 PROOFREAD_PASS = "proofread"  # the pass whose absence explains an unchanged styled rewrite
 FAMILY_WORDS = {  # how each intent family is named in a note

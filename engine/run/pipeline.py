@@ -16,7 +16,7 @@ from contextlib import closing
 from dataclasses import dataclass, field, replace
 
 from engine.backends.base import Backend, StepResult, locked_states
-from engine.core.canvas import Canvas, assemble, build_canvas, check_proposal
+from engine.core.canvas import Canvas, as_user_locked, assemble, build_canvas, check_proposal
 from engine.core.config import SamplerSettings
 from engine.core.plan import EditPlan
 from engine.core.protocol import EditMode, Frame, Metrics, SegmentText, TokenState, TokenView
@@ -172,7 +172,7 @@ def answered(done: Denoised, original: str, ctx: PassContext, family: str) -> De
     outcome = Outcome(
         ctx.intent, family, unchanged, done.put_back, ctx.reader is not None, ctx.settings.passes
     )
-    return replace(done, notes=rewrite_notes(outcome))
+    return replace(done, notes=(*done.notes, *rewrite_notes(outcome)))
 
 
 def finished(
@@ -187,11 +187,12 @@ def finished(
     canvas, last = settled.canvas, settled.last
     segments = assemble(canvas, last.ids, table)
     text = check_proposal(canvas.plan, segments, document, forbidden_texts(table))
+    segments = as_user_locked(canvas.plan, segments)
     filler = table.specials.filler_id
     generated = sum(1 for i in canvas.generated_positions() if last.ids[i] != filler)
     return Denoised(
         canvas, last, segments, text, first_frame_s, tracker.churn(last.ids), generated,
-        tracker.settled_at, reads, settled.put_back,
+        tracker.settled_at, reads, settled.put_back, settled.notes,
     )  # fmt: skip
 
 

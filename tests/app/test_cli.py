@@ -260,9 +260,10 @@ def test_the_old_pass_switches_and_the_passes_list_are_both_flags() -> None:
 
     parser = argparse.ArgumentParser()
     add_engine_options(parser)
-    assert settings_from(parser.parse_args([])).passes == ("proofread", "shorten", "reread")
+    default = ("markdown", "proofread", "shorten", "reread")
+    assert settings_from(parser.parse_args([])).passes == default
     old = settings_from(parser.parse_args(["--no-proofread", "--no-self-check"]))
-    assert old.passes == ("shorten",)
+    assert old.passes == ("markdown", "shorten")
     listed = settings_from(parser.parse_args(["--passes", "reread,proofread"]))
     assert listed.passes == ("proofread", "reread")  # always in the order they run
     with pytest.raises(ValueError, match="unknown passes"):

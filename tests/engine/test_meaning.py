@@ -222,3 +222,11 @@ def test_a_tiny_models_rewrite_keeps_the_meaning_only_with_the_check() -> None:
     assert meaning_change(TEXT, checked.text) is None
     assert checked.metrics.put_back > 0
     assert f"Meaning kept: {MEANING_PUT_BACK}" in " ".join(checked.notes)
+
+
+def test_a_spelling_fix_of_a_name_or_a_verb_after_its_subject_is_no_change() -> None:
+    assert meaning_change("Ada wrote to Babage.", "Ada wrote to Babbage.") is None
+    assert meaning_change("We meet on Tuesday.", "We meet on Thursday.") == "name"
+    assert meaning_change("The professor oppose it.", "The professor opposed it.") is None
+    assert meaning_change("Yes, it is hard.", "Yes, it makes sense.") is None
+    assert meaning_change("It is hard.", "The makes sense.") == "verb"

@@ -11,7 +11,8 @@ meaning are compared between a passage as it was and as rewritten:
 - **numbers**: the numbers said, digits and number words alike ("four" is "4"; "1,200" is
   "1200"), as a multiset;
 - **names**: capitalised words that do not open a sentence (a case fix, "english" to
-  "English", is no new name; a name moved to a sentence's start is still there);
+  "English", is no new name, nor a spelling fix, "Babage" to "Babbage"; a name moved to a
+  sentence's start is still there);
 - **a verb**: a sentence with a verb must not become one without (a fragment). Which words
   are verb forms is lemminflect's lexicon of English inflections (no tagger model can be
   downloaded here): a word counts when it is an auxiliary or its only readings are verbs, so
@@ -26,7 +27,9 @@ from __future__ import annotations
 
 import re
 from collections import Counter
+from difflib import SequenceMatcher
 from functools import cache
+from itertools import pairwise
 
 from lemminflect import getAllLemmas
 
@@ -37,11 +40,16 @@ NEGATION_SUFFIX: str = load_json("meaning.json")["negation_suffix"]
 CONTRASTIVE = word_set("meaning.json", "contrastive")
 NUMBER_WORDS: dict[str, str] = load_json("meaning.json")["number_words"]
 ALWAYS_CAPITALISED = word_set("meaning.json", "always_capitalised")
+SUBJECT_PRONOUNS = word_set("meaning.json", "subject_pronouns")
 VERB_CONTRACTIONS = tuple(load_json("meaning.json")["verb_contractions"])  # "n't", "'re", ...
 # lemminflect's universal parts of speech: a word with only verb readings, or any auxiliary
 # reading ("can", "will", nouns too), is a verb form.
 VERB_TAGS = frozenset({"VERB", "AUX"})
 AUX_TAG = "AUX"
+VERB_TAG, NOUN_TAG = "VERB", "NOUN"
+# A capitalised word this close to a lost one (difflib's ratio) is the same name spelled right:
+# "Babage" and "Babbage" score 0.92, "Tuesday" and "Thursday" 0.8, "Ada" and "Ava" 0.67.
+SAME_NAME_SIMILARITY = 0.85
 
 WORD = re.compile(r"\d[\d,.]*\d(?:st|nd|rd|th)?|\d(?:st|nd|rd|th)?|[A-Za-z]+(?:'[A-Za-z]+)*")
 # A word opens a sentence when only non-word characters (quotes, list and heading marks,
@@ -98,12 +106,16 @@ def names(text: str) -> set[str]:
 @cache
 def is_verb(word: str) -> bool:
     """Whether ``word`` is surely a verb form: an auxiliary, a word whose every reading in
-    lemminflect's lexicon is a verb's, or a contracted verb ("don't", "we're")."""
+    lemminflect's lexicon is a verb's, an inflected verb that is no noun ("opposed", an
+    adjective too, but not "reports"), or a contracted verb ("don't", "we're")."""
     word = word.lower()
     if word.endswith(VERB_CONTRACTIONS):
         return True
-    readings = set(getAllLemmas(word))
-    return AUX_TAG in readings or (bool(readings) and readings <= VERB_TAGS)
+    readings = getAllLemmas(word)
+    if AUX_TAG in readings or (readings and set(readings) <= VERB_TAGS):
+        return True
+    inflected = VERB_TAG in readings and word not in readings[VERB_TAG]
+    return inflected and NOUN_TAG not in readings
 
 
 def sentences(text: str) -> list[str]:
@@ -111,19 +123,35 @@ def sentences(text: str) -> list[str]:
     return [s for s in SENTENCE_END.split(text) if words(s)]
 
 
+def has_verb(sentence: str) -> bool:
+    """Whether ``sentence`` has a verb form outside its relative clauses: one that is surely a
+    verb, or one that may be, right after a subject pronoun ("it makes", not "the makes")."""
+    found = words(RELATIVE_CLAUSE.sub(" ", sentence))
+    if any(is_verb(w) for w in found):
+        return True
+    after_subject = (b for a, b in pairwise(found) if a.lower() in SUBJECT_PRONOUNS)
+    return any(VERB_TAG in getAllLemmas(w.lower()) for w in after_subject)
+
+
 def verbless(text: str) -> int:
-    """How many sentences of ``text`` have no verb form outside their relative clauses."""
-    main_clauses = (RELATIVE_CLAUSE.sub(" ", s) for s in sentences(text))
-    return sum(1 for s in main_clauses if not any(is_verb(w) for w in words(s)))
+    """How many sentences of ``text`` have no verb."""
+    return sum(1 for s in sentences(text) if not has_verb(s))
 
 
 def names_changed(was: str, now: str) -> bool:
-    """Whether a name of one text is missing from the other (in any case, anywhere in it)."""
+    """Whether a name of one text is missing from the other (in any case, anywhere in it),
+    unless it is the same name with its spelling fixed."""
     words_was = {w.lower() for w in words(was)}
     words_now = {w.lower() for w in words(now)}
     lost = {n for n in names(was) if n.lower() not in words_now}
     gained = {n for n in names(now) if n.lower() not in words_was}
-    return bool(lost or gained)
+    respelled = {(a, b) for a in lost for b in gained if same_name(a, b)}
+    return bool(lost - {a for a, _ in respelled} or gained - {b for _, b in respelled})
+
+
+def same_name(a: str, b: str) -> bool:
+    """Whether ``b`` is ``a`` with its spelling fixed (or the other way round)."""
+    return SequenceMatcher(None, a.lower(), b.lower()).ratio() >= SAME_NAME_SIMILARITY
 
 
 def meaning_change(was: str, now: str) -> str | None:

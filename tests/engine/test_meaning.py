@@ -230,3 +230,8 @@ def test_a_spelling_fix_of_a_name_or_a_verb_after_its_subject_is_no_change() -> 
     assert meaning_change("The professor oppose it.", "The professor opposed it.") is None
     assert meaning_change("Yes, it is hard.", "Yes, it makes sense.") is None
     assert meaning_change("It is hard.", "The makes sense.") == "verb"
+
+
+def test_one_as_a_pronoun_is_no_number_but_one_made_two_is() -> None:
+    assert meaning_change("One can see it.", "People can see it.") is None
+    assert meaning_change("We met one day.", "We met two days.") == "number"

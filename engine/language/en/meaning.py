@@ -9,7 +9,8 @@ meaning are compared between a passage as it was and as rewritten:
 - **contrast**: how many contrastive connectives ("but", "although", "however", ...): one
   swapped for another is the same contrast; one swapped for "so" or "and" is not;
 - **numbers**: the numbers said, digits and number words alike ("four" is "4"; "1,200" is
-  "1200"), as a multiset;
+  "1200"), as a multiset ("one" is not among the words: as often a pronoun, "one can", or
+  "a", as a number; "one" turned into "two" still adds a number);
 - **names**: capitalised words that do not open a sentence (a case fix, "english" to
   "English", is no new name, nor a spelling fix, "Babage" to "Babbage"; a name moved to a
   sentence's start is still there);

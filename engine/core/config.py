@@ -11,7 +11,7 @@ from dataclasses import dataclass, field, fields, replace
 from typing import Any
 
 # Every rewrite pass, in the order they run (engine.passes.order.PASSES builds them).
-PASS_NAMES: tuple[str, ...] = ("markdown", "proofread", "shorten", "reread")
+PASS_NAMES: tuple[str, ...] = ("markdown", "proofread", "shorten", "reread", "meaning")
 # The on/off switches the passes list replaced, and the pass each one named: old flags, old
 # --set keys and old wire fields keep working through :func:`settings_from_values`.
 LEGACY_SWITCHES: dict[str, str] = {"proofread": "proofread", "self_check": "reread"}
@@ -132,7 +132,8 @@ class SamplerSettings:
         "rewrite passes to run, in order: proofread (each word's other forms and the "
         "instruction's phrase table, kept where the model reads better), shorten (a shorter "
         "rewrite's budget and model-priced cuts), reread (keep a changed run only where the "
-        "model finds it at least as fluent as the original); masked models that read causally",
+        "model finds it at least as fluent as the original; masked models that read causally), "
+        "meaning (put back a change to a negation, contrast, number, name or verb)",
     )
     # 1.0: a continuation is exactly the base model's greedy text under the draft's constraints
     # and repeat bans, with the canvas's guesses kept where they agree. The quality suite's

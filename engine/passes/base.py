@@ -44,10 +44,16 @@ class Settled:
     last: StepResult
     put_back: int = 0  # changed runs a pass put back as they were (shown in the review)
     notes: tuple[str, ...] = field(default=())
+    altered_meaning: int = 0  # of those, the runs put back for changing the meaning
 
-    def with_ids(self, ids: list[int], put_back: int) -> Settled:
+    def with_ids(self, ids: list[int], put_back: int, altered_meaning: int = 0) -> Settled:
         step = replace(self.last, ids=ids, draft_ids=ids)
-        return replace(self, last=step, put_back=self.put_back + put_back)
+        return replace(
+            self,
+            last=step,
+            put_back=self.put_back + put_back,
+            altered_meaning=self.altered_meaning + altered_meaning,
+        )
 
 
 class Pass:

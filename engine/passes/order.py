@@ -22,6 +22,9 @@ A request's plan (:mod:`engine.core.plan`) becomes text in this order:
 
    - :class:`~engine.passes.reread.Reread` (rewrites): each changed run stays only where the
      model reads it at least as fluently as the original, and says no other content words;
+   - :class:`~engine.passes.meaning.MeaningCheck` (rewrites, any backend): each changed run
+     that adds or drops a negation, swaps a contrastive connective, changes a number or a
+     name, or leaves a sentence without a verb is put back;
 
 5. **assembly and the invariant check** (:func:`engine.core.canvas.assemble`,
    :func:`~engine.core.canvas.check_proposal`): locked text is the user's own string, and
@@ -39,16 +42,14 @@ from engine.core.plan import EditPlan
 from engine.core.protocol import EditMode
 from engine.passes.base import Pass
 from engine.passes.markdown import MarkdownLocks
+from engine.passes.meaning import MeaningCheck
 from engine.passes.proofread import Proofread
 from engine.passes.reread import Reread
 from engine.passes.shorten import Shorten
 
 # Every pass by its setting name, in the order they run.
 PASSES: dict[str, type[Pass]] = {
-    "markdown": MarkdownLocks,
-    "proofread": Proofread,
-    "shorten": Shorten,
-    "reread": Reread,
+    p.name: p for p in (MarkdownLocks, Proofread, Shorten, Reread, MeaningCheck)
 }
 assert tuple(PASSES) == PASS_NAMES, "config.PASS_NAMES lists the passes in their order"
 

@@ -49,7 +49,9 @@ def changed_runs(canvas: Canvas, ids: Sequence[int], filler: int) -> list[range]
     start: int | None = None
     for i in range(len(canvas) + 1):
         changed = (
-            i < len(canvas) and canvas.kinds[i] is Kind.FREE and ids[i] != _was(canvas, i, filler)
+            i < len(canvas)
+            and canvas.kinds[i] is Kind.FREE
+            and ids[i] != was_before(canvas, i, filler)
         )
         if changed and start is None:
             start = i
@@ -106,7 +108,7 @@ def reread(
     written, put_back = reader.read(context, tokens, variants)
     out = list(ids)
     for run, (at, stop), nlls in zip(runs, spans, put_back, strict=True):
-        was = [_was(canvas, i, filler) for i in run]
+        was = [was_before(canvas, i, filler) for i in run]
         other = decode is not None and replaces_content(
             decode([t for t in was if t != filler]),
             decode([ids[i] for i in run if ids[i] != filler]),
@@ -117,7 +119,7 @@ def reread(
     return out
 
 
-def _was(canvas: Canvas, position: int, filler: int) -> int:
+def was_before(canvas: Canvas, position: int, filler: int) -> int:
     """What a free position held before the rewrite: its seed token, or nothing (the filler)."""
     return canvas.seed_ids[position] if canvas.seeded[position] else filler
 

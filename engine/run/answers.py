@@ -24,6 +24,7 @@ POLISHED_ONLY = "the loaded model cannot restyle freely: polished only"
 FOLLOWED_IN_PART = "the loaded model cannot restyle freely: only what it offers was done"
 MODEL_KEPT_IT = "the model kept the text as it was"
 STRUCTURE_PUT_BACK = "the changes that broke its Markdown structure were put back"
+MEANING_PUT_BACK = "a change that altered the meaning was put back"
 
 REASONS = (
     NOTHING_TO_FIX,
@@ -34,6 +35,7 @@ REASONS = (
     FOLLOWED_IN_PART,
     MODEL_KEPT_IT,
     STRUCTURE_PUT_BACK,
+    MEANING_PUT_BACK,
 )
 PROOFREAD_PASS = "proofread"  # the pass whose absence explains an unchanged styled rewrite
 FAMILY_WORDS = {  # how each intent family is named in a note
@@ -57,6 +59,7 @@ class Outcome:
     put_back: int  # changed runs the check put back
     can_read: bool  # the backend has a causal reader, so the reading passes ran
     passes: tuple[str, ...]  # the passes the settings let run
+    altered_meaning: int = 0  # of the runs put back, those the meaning check put back
 
 
 def rewrite_notes(outcome: Outcome) -> tuple[str, ...]:
@@ -68,6 +71,8 @@ def rewrite_notes(outcome: Outcome) -> tuple[str, ...]:
         notes.append(not_followed(outcome.intent))
     if outcome.unchanged:
         notes.append(f"No change: {unchanged_reason(outcome, follows_free)}.")
+    if outcome.altered_meaning:
+        notes.append(meaning_note(outcome.altered_meaning))
     if (free or outcome.unchanged) and not follows_free:
         notes.append(suggestion())
     return tuple(notes)
@@ -93,6 +98,12 @@ def unchanged_reason(outcome: Outcome, follows_free: bool) -> str:
     if outcome.intent.styled and PROOFREAD_PASS not in outcome.passes:
         return PROOFREAD_OFF
     return NOTHING_TO_FIX
+
+
+def meaning_note(runs: int) -> str:
+    """The note for changes the meaning check put back (:mod:`engine.passes.meaning`)."""
+    changes = "1 change" if runs == 1 else f"{runs} changes"
+    return f"Meaning kept: {MEANING_PUT_BACK} ({changes})."
 
 
 def suggestion() -> str:

@@ -66,6 +66,7 @@ class Denoised:
     settled_at: dict[int, int]  # canvas position → the forward at which it first settled
     reads: int = 0  # forwards outside the denoising steps (pricing cuts, the self-check)
     put_back: int = 0  # changed runs the self-check put back as they were
+    altered_meaning: int = 0  # of those, the runs the meaning check put back
     notes: tuple[str, ...] = ()  # a rewrite's: why it is unchanged, what it could not follow
 
     @property
@@ -170,8 +171,9 @@ def answered(done: Denoised, original: str, ctx: PassContext, family: str) -> De
     ``original`` is the target's text as the user wrote it."""
     unchanged = done.text == original
     outcome = Outcome(
-        ctx.intent, family, unchanged, done.put_back, ctx.reader is not None, ctx.settings.passes
-    )
+        ctx.intent, family, unchanged, done.put_back, ctx.reader is not None, ctx.settings.passes,
+        done.altered_meaning,
+    )  # fmt: skip
     return replace(done, notes=(*done.notes, *rewrite_notes(outcome)))
 
 
@@ -192,7 +194,7 @@ def finished(
     generated = sum(1 for i in canvas.generated_positions() if last.ids[i] != filler)
     return Denoised(
         canvas, last, segments, text, first_frame_s, tracker.churn(last.ids), generated,
-        tracker.settled_at, reads, settled.put_back, settled.notes,
+        tracker.settled_at, reads, settled.put_back, settled.altered_meaning, settled.notes,
     )  # fmt: skip
 
 

@@ -1,0 +1,171 @@
+"""What a change of wording may not change: negation, contrast, numbers, names and the verb.
+
+A rewrite may say the same thing in other words, never another thing. Fluency cannot tell the
+two apart (the model reads "so" after a clause as well as "but"), so a few plain signs of
+meaning are compared between a passage as it was and as rewritten:
+
+- **negation**: how many negating words there are ("not", "never", "without", any "n't"):
+  "can't" becoming "cannot" keeps one, "is not" becoming "is" drops one;
+- **contrast**: how many contrastive connectives ("but", "although", "however", ...): one
+  swapped for another is the same contrast; one swapped for "so" or "and" is not;
+- **numbers**: the numbers said, digits and number words alike ("four" is "4"; "1,200" is
+  "1200"), as a multiset ("one" is not among the words: as often a pronoun, "one can", or
+  "a", as a number; "one" turned into "two" still adds a number);
+- **names**: capitalised words that do not open a sentence (a case fix, "english" to
+  "English", is no new name, nor a spelling fix, "Babage" to "Babbage"; a name moved to a
+  sentence's start is still there);
+- **a verb**: a sentence with a verb must not become one without (a fragment). Which words
+  are verb forms is lemminflect's lexicon of English inflections (no tagger model can be
+  downloaded here): a word counts when it is an auxiliary or its only readings are verbs, so
+  that "cost" or "plan", nouns as often as verbs, never make a fragment look like a sentence;
+  and a verb inside a relative clause set off by commas (", which took four years,") is the
+  clause's, not the sentence's.
+
+The word lists are general English in ``data/meaning.json``. Pure functions over strings.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from difflib import SequenceMatcher
+from functools import cache
+from itertools import pairwise
+
+from lemminflect import getAllLemmas
+
+from engine.language.en.data import load_json, word_set
+
+NEGATIONS = word_set("meaning.json", "negations")
+NEGATION_SUFFIX: str = load_json("meaning.json")["negation_suffix"]
+CONTRASTIVE = word_set("meaning.json", "contrastive")
+NUMBER_WORDS: dict[str, str] = load_json("meaning.json")["number_words"]
+ALWAYS_CAPITALISED = word_set("meaning.json", "always_capitalised")
+SUBJECT_PRONOUNS = word_set("meaning.json", "subject_pronouns")
+VERB_CONTRACTIONS = tuple(load_json("meaning.json")["verb_contractions"])  # "n't", "'re", ...
+# lemminflect's universal parts of speech: a word with only verb readings, or any auxiliary
+# reading ("can", "will", nouns too), is a verb form.
+VERB_TAGS = frozenset({"VERB", "AUX"})
+AUX_TAG = "AUX"
+VERB_TAG, NOUN_TAG = "VERB", "NOUN"
+# A capitalised word this close to a lost one (difflib's ratio) is the same name spelled right:
+# "Babage" and "Babbage" score 0.92, "Tuesday" and "Thursday" 0.8, "Ada" and "Ava" 0.67.
+SAME_NAME_SIMILARITY = 0.85
+
+WORD = re.compile(r"\d[\d,.]*\d(?:st|nd|rd|th)?|\d(?:st|nd|rd|th)?|[A-Za-z]+(?:'[A-Za-z]+)*")
+# A word opens a sentence when only non-word characters (quotes, list and heading marks,
+# spaces) stand between it and the text's start, a sentence's end, a colon or a line break.
+OPENS_SENTENCE = re.compile(r"(?:\A|[.!?:\n])[\W\d_]*\Z")
+SENTENCE_END = re.compile(r"[.!?]+(?=\s|\Z)|\n+")
+# A relative clause set off by a comma (", which took four years,") says something of a noun:
+# its verb is not the sentence's.
+RELATIVES = "|".join(load_json("meaning.json")["relative_pronouns"])
+RELATIVE_CLAUSE = re.compile(rf",\s*(?:{RELATIVES})\b[^,.;!?\n]*,?", re.IGNORECASE)
+APOSTROPHES = str.maketrans({"\u2019": "'", "\u2018": "'"})
+
+
+def words(text: str) -> list[str]:
+    """The words and numbers of ``text``, as written (curly apostrophes made straight)."""
+    return WORD.findall(text.translate(APOSTROPHES))
+
+
+def negations(text: str) -> int:
+    """How many negating words ``text`` has."""
+    lowered = (w.lower() for w in words(text))
+    return sum(1 for w in lowered if w in NEGATIONS or w.endswith(NEGATION_SUFFIX))
+
+
+def contrasts(text: str) -> int:
+    """How many contrastive connectives ``text`` has."""
+    return sum(1 for w in words(text) if w.lower() in CONTRASTIVE)
+
+
+def numbers(text: str) -> Counter[str]:
+    """The numbers ``text`` says, digits and number words in one spelling."""
+    found: Counter[str] = Counter()
+    for word in words(text):
+        if word[0].isdigit():
+            found[word.replace(",", "")] += 1
+        elif word.lower() in NUMBER_WORDS:
+            found[NUMBER_WORDS[word.lower()]] += 1
+    return found
+
+
+def names(text: str) -> set[str]:
+    """Capitalised words of ``text`` that do not open a sentence ("I" aside)."""
+    text = text.translate(APOSTROPHES)
+    found = set()
+    for match in WORD.finditer(text):
+        word = match.group()
+        if not word[0].isupper() or word.split("'")[0] in ALWAYS_CAPITALISED:
+            continue
+        if not OPENS_SENTENCE.search(text[: match.start()]):
+            found.add(word)
+    return found
+
+
+@cache
+def is_verb(word: str) -> bool:
+    """Whether ``word`` is surely a verb form: an auxiliary, a word whose every reading in
+    lemminflect's lexicon is a verb's, an inflected verb that is no noun ("opposed", an
+    adjective too, but not "reports"), or a contracted verb ("don't", "we're")."""
+    word = word.lower()
+    if word.endswith(VERB_CONTRACTIONS):
+        return True
+    readings = getAllLemmas(word)
+    if AUX_TAG in readings or (readings and set(readings) <= VERB_TAGS):
+        return True
+    inflected = VERB_TAG in readings and word not in readings[VERB_TAG]
+    return inflected and NOUN_TAG not in readings
+
+
+def sentences(text: str) -> list[str]:
+    """The sentences (and lines) of ``text`` that have words."""
+    return [s for s in SENTENCE_END.split(text) if words(s)]
+
+
+def has_verb(sentence: str) -> bool:
+    """Whether ``sentence`` has a verb form outside its relative clauses: one that is surely a
+    verb, or one that may be, right after a subject pronoun ("it makes", not "the makes")."""
+    found = words(RELATIVE_CLAUSE.sub(" ", sentence))
+    if any(is_verb(w) for w in found):
+        return True
+    after_subject = (b for a, b in pairwise(found) if a.lower() in SUBJECT_PRONOUNS)
+    return any(VERB_TAG in getAllLemmas(w.lower()) for w in after_subject)
+
+
+def verbless(text: str) -> int:
+    """How many sentences of ``text`` have no verb."""
+    return sum(1 for s in sentences(text) if not has_verb(s))
+
+
+def names_changed(was: str, now: str) -> bool:
+    """Whether a name of one text is missing from the other (in any case, anywhere in it),
+    unless it is the same name with its spelling fixed."""
+    words_was = {w.lower() for w in words(was)}
+    words_now = {w.lower() for w in words(now)}
+    lost = {n for n in names(was) if n.lower() not in words_now}
+    gained = {n for n in names(now) if n.lower() not in words_was}
+    respelled = {(a, b) for a in lost for b in gained if same_name(a, b)}
+    return bool(lost - {a for a, _ in respelled} or gained - {b for _, b in respelled})
+
+
+def same_name(a: str, b: str) -> bool:
+    """Whether ``b`` is ``a`` with its spelling fixed (or the other way round)."""
+    return SequenceMatcher(None, a.lower(), b.lower()).ratio() >= SAME_NAME_SIMILARITY
+
+
+def meaning_change(was: str, now: str) -> str | None:
+    """Which sign of meaning rewording ``was`` as ``now`` changed, or ``None``: "negation",
+    "contrast", "number", "name" or "verb" (a sentence left without one)."""
+    if negations(was) != negations(now):
+        return "negation"
+    if contrasts(was) != contrasts(now):
+        return "contrast"
+    if numbers(was) != numbers(now):
+        return "number"
+    if names_changed(was, now):
+        return "name"
+    if verbless(now) > verbless(was):
+        return "verb"
+    return None

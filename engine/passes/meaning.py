@@ -1,0 +1,92 @@
+"""The meaning check: a changed run that says another thing is put back before it is offered.
+
+The reread pass (:mod:`engine.passes.reread`) keeps a change where the model reads it as
+fluent, but fluency cannot tell a better word from another meaning: "but" read after a clause
+is as fluent as "so", "was not" as "was", "38" as "36". So after it, each stretch of changed
+words (:func:`~engine.passes.reread.hunks`) is read in its sentence twice, as rewritten and put
+back as it was, and goes back when the two differ in a sign of meaning
+(:func:`engine.language.en.meaning.meaning_change`): a negation added or dropped, a
+contrastive connective swapped for another kind, a number or a name changed, or a sentence
+left without a verb. Stretches are judged in order, each with the others as they stand.
+
+It needs no model, so it runs for every backend and at every strength: new words are what
+a strength-1 rewrite asks for, another meaning never is. Drafts are not checked (all of a
+draft is new). Pure functions over ids and a decoder, so tests pin them down without a model.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+
+from engine.core.canvas import Canvas
+from engine.core.protocol import EditMode
+from engine.language.en.meaning import meaning_change
+from engine.passes.base import Pass, PassContext, Settled
+from engine.passes.reread import changed_runs, hunks, was_before
+
+Decode = Callable[[Sequence[int]], str]
+SENTENCE_ENDS = (".", "!", "?")
+
+
+def check_meaning(canvas: Canvas, ids: Sequence[int], filler: int, decode: Decode) -> list[int]:
+    """``ids`` with every changed stretch that changes its sentence's meaning put back."""
+    out = list(ids)
+    for run in hunks(changed_runs(canvas, ids, filler)):
+        window = sentence_around(out, run, filler, decode)
+        was = list(out)
+        for i in run:
+            was[i] = was_before(canvas, i, filler)
+        if meaning_change(_text(was, window, filler, decode), _text(out, window, filler, decode)):
+            out[run.start : run.stop] = was[run.start : run.stop]
+    return out
+
+
+def sentence_around(ids: Sequence[int], run: range, filler: int, decode: Decode) -> range:
+    """The positions of the sentence(s) ``run`` stands in: from after the last sentence end
+    before it through the next sentence end from its end on (or the canvas's ends)."""
+    start = run.start
+    while start > 0 and not ends_sentence(ids, start - 1, filler, decode):
+        start -= 1
+    stop = run.stop
+    while stop < len(ids) and not ends_sentence(ids, stop, filler, decode):
+        stop += 1
+    return range(start, min(stop + 1, len(ids)))
+
+
+def ends_sentence(ids: Sequence[int], position: int, filler: int, decode: Decode) -> bool:
+    """Whether the token at ``position`` ends a sentence: it breaks the line, or ends in
+    sentence punctuation with a space or the canvas's end after it ("3.5" does not)."""
+    if ids[position] == filler:
+        return False
+    text = decode([ids[position]])
+    if "\n" in text:
+        return True
+    if not text.rstrip().endswith(SENTENCE_ENDS):
+        return False
+    after = next((t for t in ids[position + 1 :] if t != filler), None)
+    return after is None or decode([after])[:1].isspace()
+
+
+def _text(ids: Sequence[int], window: range, filler: int, decode: Decode) -> str:
+    return decode([ids[i] for i in window if ids[i] != filler])
+
+
+class MeaningCheck(Pass):
+    """After the reread: every changed stretch that adds or drops a negation, swaps a
+    contrastive connective, changes a number or a name, or leaves a sentence without a verb is
+    put back; how many it put back is counted apart, for the review's note."""
+
+    name = "meaning"
+
+    def after(self, settled: Settled, ctx: PassContext) -> Settled:
+        canvas, last = settled.canvas, settled.last
+        if canvas.plan.mode is not EditMode.REWRITE:
+            return settled
+        filler = ctx.table.specials.filler_id
+        ids = check_meaning(canvas, last.ids, filler, ctx.table.decode)
+        if ids == last.ids:
+            return settled
+        put_back = len(changed_runs(canvas, last.ids, filler)) - len(
+            changed_runs(canvas, ids, filler)
+        )
+        return settled.with_ids(ids, put_back, altered_meaning=put_back)

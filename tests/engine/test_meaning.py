@@ -1,0 +1,237 @@
+"""The meaning check: a change to a negation, contrast, number, name or verb is put back."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from engine.core.canvas import Canvas, Kind
+from engine.core.config import SamplerSettings
+from engine.core.plan import find_locks, plan_edit
+from engine.core.protocol import Edit, EditMode, Proposal, Span
+from engine.intent import read_intent
+from engine.language.en.meaning import is_verb, meaning_change, names, numbers
+from engine.passes.meaning import check_meaning, sentence_around
+from engine.run.answers import MEANING_PUT_BACK, REASONS, Outcome, rewrite_notes
+from engine.run.edit_run import run_edit
+from tests.helpers.backends import llama_backend
+
+# --- each sign of meaning, on hand examples -------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("was", "now"),
+    [
+        ("The report is not ready.", "The report is ready."),
+        ("The report is ready.", "The report is not ready."),
+        ("We never met.", "We met."),
+        ("She left without a word.", "She left with a word."),
+        ("It doesn't work.", "It does work."),
+        ("No one came to the party.", "Someone came to the party."),
+    ],
+)
+def test_a_negation_added_or_dropped_is_a_change(was: str, now: str) -> None:
+    assert meaning_change(was, now) == "negation"
+
+
+def test_a_negation_said_another_way_is_none() -> None:
+    assert meaning_change("We can't come.", "We cannot come.") is None
+    assert meaning_change("It isn\u2019t late.", "It is not late.") is None
+
+
+def test_a_contrastive_connective_swapped_for_a_consequence_is_a_change() -> None:
+    was = "The fix was planned for March 3rd, but the tool fails."
+    assert meaning_change(was, was.replace("but", "so")) == "contrast"
+    assert meaning_change("It rained and we walked.", "It rained but we walked.") == "contrast"
+
+
+def test_one_contrastive_connective_for_another_is_the_same_contrast() -> None:
+    assert meaning_change("It rained, but we walked.", "It rained, yet we walked.") is None
+    assert meaning_change("Although it rained, we walked.", "Though it rained, we walked.") is None
+
+
+@pytest.mark.parametrize(
+    ("was", "now"),
+    [
+        ("It cost 38 million dollars.", "It cost 36 million dollars."),
+        ("It cost 38 million dollars.", "It cost 38 billion dollars."),
+        ("We met 3 times.", "We met many times."),
+        ("We met often.", "We met 3 times."),
+        ("It took four years.", "It took five years."),
+        ("Version 3.5 is out.", "Version 3.6 is out."),
+    ],
+)
+def test_a_number_changed_added_or_dropped_is_a_change(was: str, now: str) -> None:
+    assert meaning_change(was, now) == "number"
+
+
+def test_a_number_in_another_spelling_is_the_same_number() -> None:
+    assert meaning_change("It took four years.", "It took 4 years.") is None
+    assert meaning_change("It cost 1,200 dollars.", "It cost 1200 dollars.") is None
+    assert numbers("on the third day, 3rd of May") == {"3rd": 2}
+
+
+def test_a_name_changed_is_a_change_and_one_kept_is_none() -> None:
+    assert meaning_change("We meet on Tuesday.", "We meet on Monday.") == "name"
+    assert meaning_change("We meet on Tuesday.", "We gather on Tuesday.") is None
+    assert meaning_change("Ada wrote to Luigi.", "Ada wrote to him.") == "name"
+
+
+def test_a_case_fix_or_a_name_moved_to_a_sentence_start_keeps_the_name() -> None:
+    assert meaning_change("the english lesson was fun.", "the English lesson was fun.") is None
+    assert meaning_change("Tuesday we met.", "On Tuesday we met.") is None
+    assert meaning_change("On Tuesday we met.", "Tuesday, we met.") is None
+
+
+def test_words_opening_a_sentence_or_a_list_item_are_no_names() -> None:
+    assert names("The tool runs. Then it stops.\n- Next we go: Later.") == set()
+    assert names("I think Ada and I're here.") == {"Ada"}
+
+
+def test_a_sentence_left_without_a_verb_is_a_change() -> None:
+    was = "The new bridge is open. It took four years to build."
+    assert meaning_change(was, "The new bridge, which took four years to build.") == "verb"
+    assert meaning_change("The bridge is open.", "The bridge open.") == "verb"
+
+
+def test_a_verb_for_another_or_a_sentence_that_never_had_one_is_none() -> None:
+    assert meaning_change("The bridge is open.", "The bridge opened.") is None
+    assert meaning_change("Results", "Results:") is None
+    assert meaning_change("She don't like it.", "She doesn't like it.") is None
+
+
+def test_verb_forms_come_from_the_lexicon() -> None:
+    assert all(is_verb(w) for w in ("took", "is", "can", "will", "don't", "we're", "announced"))
+    # nouns as often as verbs, and words that are no verb, do not make a sentence
+    assert not any(is_verb(w) for w in ("cost", "bridge", "dollars", "the", "Tuesday", "late"))
+
+
+def test_an_unchanged_text_changes_nothing() -> None:
+    text = "Ada did not meet Babbage in 1833, but she wrote to him."
+    assert meaning_change(text, text) is None
+
+
+# --- the pass over ids ------------------------------------------------------------------------
+
+WORDS = [
+    "<fill>", " The", " fix", " was", " planned", " for", " March", " 3rd", ",", " but",
+    " so", " the", " tool", " fails", ".", " It", " is", " not", " ready", " 38", " 36",
+    " million", " on", " Tuesday", " Monday", " well", " broken",
+]  # fmt: skip
+FILLER = 0
+ID = {w.strip() or w: i for i, w in enumerate(WORDS)}
+PLAN = plan_edit(Edit(1, "a b", Span(0, 3), find_locks("a b", Span(0, 3), [])))
+
+
+def ids_of(text: str) -> list[int]:
+    return [ID[w] for w in text.replace(",", " ,").replace(".", " .").split()]
+
+
+def decode(ids: Sequence[int]) -> str:
+    return "".join(WORDS[i] for i in ids)
+
+
+def canvas_of(text: str, room: int = 0) -> Canvas:
+    seed = ids_of(text) + [FILLER] * room
+    seeded = [True] * (len(seed) - room) + [False] * room
+    return Canvas(PLAN, tuple(seed), (Kind.FREE,) * len(seed), (0,) * len(seed), tuple(seeded))
+
+
+def test_the_swapped_connective_is_put_back_and_a_harmless_change_kept() -> None:
+    c = canvas_of("The fix was planned for March 3rd , but the tool fails . It is not ready .")
+    new = ids_of("The fix was planned for March 3rd , so the tool fails . It is not well .")
+    out = check_meaning(c, new, FILLER, decode)
+    assert decode(out) == decode(ids_of(
+        "The fix was planned for March 3rd , but the tool fails . It is not well ."
+    ))  # fmt: skip
+
+
+def test_a_dropped_negation_and_a_changed_number_go_back() -> None:
+    c = canvas_of("It is not ready . It is 38 million .")
+    # the model left nothing (the filler) where "not" stood
+    out = check_meaning(c, ids_of("It is <fill> ready . It is 36 million ."), FILLER, decode)
+    assert out == list(c.seed_ids)
+
+
+def test_a_name_kept_as_it_was_keeps_the_change_beside_it() -> None:
+    c = canvas_of("It is ready for the tool on Tuesday .")
+    kept = ids_of("It is well for the tool on Tuesday .")
+    assert check_meaning(c, kept, FILLER, decode) == kept
+    # changes far enough apart to be judged apart (changes close together go back as one)
+    swapped = ids_of("It is well for the tool on Monday .")
+    assert check_meaning(c, swapped, FILLER, decode) == kept
+
+
+def test_text_written_into_the_room_is_checked_too() -> None:
+    c = canvas_of("It is ready .", room=2)
+    out = check_meaning(c, ids_of("It is ready . It fails"), FILLER, decode)
+    assert out == ids_of("It is ready . It fails")  # a new sentence with a verb: kept
+    out = check_meaning(c, ids_of("It is ready . not 38"), FILLER, decode)
+    assert out == list(c.seed_ids)
+
+
+def test_a_sentence_is_read_from_after_one_end_to_the_next() -> None:
+    ids = ids_of("It is ready . The tool fails . It is not ready .")
+    assert sentence_around(ids, range(5, 6), FILLER, decode) == range(4, 8)
+    assert sentence_around(ids, range(0, 1), FILLER, decode) == range(0, 4)
+
+
+@given(
+    st.lists(st.sampled_from(["The", "tool", "fails", "is", "ready", "well", "."]), max_size=8),
+    st.integers(0, 999),
+    st.integers(1, 999),
+    st.lists(st.sampled_from(["the", "tool", "fails", "is", "ready", "well", "."]), max_size=8),
+)
+def test_a_run_whose_only_change_is_a_digit_always_goes_back(
+    before: list[str], number: int, shift: int, after: list[str]
+) -> None:
+    was = f"{' '.join(before)} {number} {' '.join(after)}"
+    now = f"{' '.join(before)} {number + shift} {' '.join(after)}"
+    assert meaning_change(was, now) == "number"
+    assert meaning_change(was, was) is None
+
+
+# --- the note and a whole request -------------------------------------------------------------
+
+
+def test_the_note_says_how_many_changes_were_put_back() -> None:
+    assert MEANING_PUT_BACK in REASONS
+    outcome = Outcome(read_intent("polish"), "masked", False, 2, True, (), altered_meaning=2)
+    assert rewrite_notes(outcome) == (f"Meaning kept: {MEANING_PUT_BACK} (2 changes).",)
+    assert rewrite_notes(Outcome(read_intent("polish"), "masked", False, 2, True, ())) == ()
+
+
+TEXT = "Ada did not meet Babbage in 1833, but she wrote to him 12 times."
+
+
+def rewrite(passes: tuple[str, ...]) -> Proposal:
+    settings = SamplerSettings(steps=4, strength=1.0, passes=passes)
+    edit = Edit(1, TEXT, Span(0, len(TEXT)), (), "polish", EditMode.REWRITE, settings)
+    events = list(run_edit(llama_backend(), edit))
+    assert isinstance(events[-1], Proposal)
+    return events[-1]
+
+
+def test_a_tiny_models_rewrite_keeps_the_meaning_only_with_the_check() -> None:
+    unchecked = rewrite(())  # the random model renoises the whole passage and writes anything
+    assert meaning_change(TEXT, unchecked.text) is not None
+    checked = rewrite(("meaning",))
+    assert meaning_change(TEXT, checked.text) is None
+    assert checked.metrics.put_back > 0
+    assert f"Meaning kept: {MEANING_PUT_BACK}" in " ".join(checked.notes)
+
+
+def test_a_spelling_fix_of_a_name_or_a_verb_after_its_subject_is_no_change() -> None:
+    assert meaning_change("Ada wrote to Babage.", "Ada wrote to Babbage.") is None
+    assert meaning_change("We meet on Tuesday.", "We meet on Thursday.") == "name"
+    assert meaning_change("The professor oppose it.", "The professor opposed it.") is None
+    assert meaning_change("Yes, it is hard.", "Yes, it makes sense.") is None
+    assert meaning_change("It is hard.", "The makes sense.") == "verb"
+
+
+def test_one_as_a_pronoun_is_no_number_but_one_made_two_is() -> None:
+    assert meaning_change("One can see it.", "People can see it.") is None
+    assert meaning_change("We met one day.", "We met two days.") == "number"

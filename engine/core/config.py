@@ -129,7 +129,8 @@ class SamplerSettings:
     # (docs/quality-runs/28*). shorten: a "tighter" rewrite's budget and cuts.
     passes: tuple[str, ...] = _opt(
         PASS_NAMES,
-        "rewrite passes to run, in order: proofread (each word's other forms and the "
+        "rewrite passes to run, in order: markdown (lock the passage's Markdown structure and "
+        "put back a result that re-parses otherwise), proofread (each word's other forms and the "
         "instruction's phrase table, kept where the model reads better), shorten (a shorter "
         "rewrite's budget and model-priced cuts), reread (keep a changed run only where the "
         "model finds it at least as fluent as the original; masked models that read causally), "

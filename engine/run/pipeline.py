@@ -10,6 +10,7 @@ superqt's GeneratorWorker: each yield is a :class:`Frame`, and its return value 
 
 from __future__ import annotations
 
+import sys
 import time
 from collections.abc import Callable, Generator
 from contextlib import closing
@@ -22,9 +23,12 @@ from engine.core.plan import EditPlan
 from engine.core.protocol import EditMode, Frame, Metrics, SegmentText, TokenState, TokenView
 from engine.core.tokens import TokenTable
 from engine.intent import read_intent
-from engine.passes.base import PassContext, Settled, never
+from engine.passes.base import Pass, PassContext, Settled, never
 from engine.passes.order import passes_for
 from engine.run.answers import Outcome, rewrite_notes
+
+# The opening frame's canvas is for showing only: no model limit applies to it.
+UNBOUNDED = sys.maxsize
 
 __all__ = ["Denoised", "RunContext", "denoise_plan", "make_metrics", "never"]
 
@@ -144,13 +148,15 @@ def denoise_plan(
     reads_before = reader.forwards if reader is not None else 0
     ctx = PassContext(table, settings, read_intent(plan.instruction), reader, run.cancelled)
     passes = passes_for(plan, settings)
-    for step in passes:
-        plan = step.before(plan, ctx)
-    cut = next((c for c in (p.seed_cut(ctx) for p in passes) if c is not None), None)
-    canvas = build_canvas(plan, table, settings, backend.max_canvas_tokens, cut)
+    first_frame_s: float | None = None
+    if passes:  # they may read the model before the canvas exists: show the passage at once
+        yield opening_frame(plan, table, settings, run)
+        first_frame_s = run.elapsed()
+    canvas = shaped(plan, passes, ctx, backend.max_canvas_tokens)
+    plan = canvas.plan
     tracker = DraftTracker(run.request_id, canvas, table)
     yield tracker.frame(initial_step(canvas, settings.steps), run.elapsed())
-    first_frame_s = run.elapsed()
+    first_frame_s = run.elapsed() if first_frame_s is None else first_frame_s
     last = yield from step_frames(backend, canvas, tracker, settings, run)
     if last is None:
         return None
@@ -196,6 +202,29 @@ def finished(
         canvas, last, segments, text, first_frame_s, tracker.churn(last.ids), generated,
         tracker.settled_at, reads, settled.put_back, settled.altered_meaning, settled.notes,
     )  # fmt: skip
+
+
+def shaped(plan: EditPlan, passes: list[Pass], ctx: PassContext, max_tokens: int) -> Canvas:
+    """The canvas of ``plan`` after every pass's ``before``, cut as a pass says."""
+    for step in passes:
+        plan = step.before(plan, ctx)
+    cut = next((c for c in (p.seed_cut(ctx) for p in passes) if c is not None), None)
+    return build_canvas(plan, ctx.table, ctx.settings, max_tokens, cut)
+
+
+def opening_frame(
+    plan: EditPlan, table: TokenTable, settings: SamplerSettings, run: RunContext
+) -> Frame:
+    """The passage as it stands, before the passes that read the model: something moves on
+    screen at once (proofreading and pricing cuts took seconds before the first frame).
+
+    Only tokenizing runs here; its canvas is for showing, never sampled, so a passage that only
+    fits once a shorter rewrite has cut it is not refused here. The canvas built after the
+    passes replaces it (the overlay starts over when the length changes)."""
+    canvas = build_canvas(plan, table, settings, UNBOUNDED)
+    return DraftTracker(run.request_id, canvas, table).frame(
+        initial_step(canvas, settings.steps), run.elapsed()
+    )
 
 
 def step_frames(

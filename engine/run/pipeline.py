@@ -149,7 +149,7 @@ def denoise_plan(
     ctx = PassContext(table, settings, read_intent(plan.instruction), reader, run.cancelled)
     passes = passes_for(plan, settings)
     first_frame_s: float | None = None
-    if passes:  # they may read the model before the canvas exists: show the passage at once
+    if passes_read_first(ctx, passes):  # the passage at once, while the passes read the model
         yield opening_frame(plan, table, settings, run)
         first_frame_s = run.elapsed()
     canvas = shaped(plan, passes, ctx, backend.max_canvas_tokens)
@@ -202,6 +202,12 @@ def finished(
         canvas, last, segments, text, first_frame_s, tracker.churn(last.ids), generated,
         tracker.settled_at, reads, settled.put_back, settled.altered_meaning, settled.notes,
     )  # fmt: skip
+
+
+def passes_read_first(ctx: PassContext, passes: list[Pass]) -> bool:
+    """Whether the passes will read the model before the canvas: proofreading (an instruction
+    with a style) or pricing a shorter rewrite's cuts, on a backend that can read."""
+    return bool(passes) and ctx.reader is not None and (ctx.intent.styled or ctx.intent.shorter)
 
 
 def shaped(plan: EditPlan, passes: list[Pass], ctx: PassContext, max_tokens: int) -> Canvas:

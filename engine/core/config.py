@@ -73,6 +73,7 @@ BOUNDS: dict[str, Bound] = {
     "verify_drafts": Bound(0.0, 1.0),
     "verify_values": Bound(0.0, 1.0),
     "entropy_bound": Bound(0.0, 1000.0, open_low=True),
+    "alternatives": Bound(1, 4),
 }
 
 
@@ -96,6 +97,9 @@ class SamplerSettings:
         0.5, "rewrite strength: share of the original tokens renoised (0.3 polishes, 1 rewrites)"
     )
     seed: int = _opt(0, "random seed; the same seed gives the same output")
+    # Versions of one rewrite, settled together where batching pays (issue 29): the review
+    # shows, per hunk, the versions that differ there, and the user picks per hunk.
+    alternatives: int = _opt(1, "versions of a rewrite to settle and offer (1-4)")
     draft_tokens: int = _opt(64, "token budget of a draft inserted at the cursor")
     slack: float = _opt(0.1, "extra room a rewritten gap gets over its original token count")
     # 512 + 128: a 4 KB file already fills the window, so an edit costs the same in a 4 KB and a

@@ -207,6 +207,16 @@ class SegmentText:
 
 
 @dataclass(frozen=True)
+class Alternative:
+    """Another version of a proposal's text (``SamplerSettings.alternatives`` > 1): the review
+    offers its hunks beside the first version's. Never equal to the proposal or to another."""
+
+    text: str
+    segments: tuple[SegmentText, ...]
+    notes: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
 class Proposal:
     """The settled result: ``text`` replaces ``target`` in the document when the user accepts."""
 
@@ -217,6 +227,7 @@ class Proposal:
     locks: tuple[str, ...]
     metrics: Metrics
     notes: tuple[str, ...] = ()  # for the review: what a fill computed; what a rewrite could not
+    alternatives: tuple[Alternative, ...] = ()  # versions 2..N, each distinct (issue 29)
 
 
 @dataclass(frozen=True)

@@ -6,21 +6,35 @@ the current hunk, and a row of buttons. Hunks start undecided; only accepted one
 The panel never touches the document: it emits the accepted set and the controller applies
 it (``DocumentEditor.replace_ranges(edits_for(...))``, one undo step).
 
-Keys (from :mod:`ui.shortcuts`): A/Enter accept, R/Backspace reject, N/J/↓/→ next,
-P/K/↑/← previous, Shift+A accept all, Shift+R reject all, Ctrl+Enter apply, G ask again,
-Esc cancel. Mouse: click a hunk to make it current, the buttons act on the current hunk, and
-a right-click offers accept/reject for the hunk under the pointer.
+A rewrite may offer several versions and any change may be tried again: the panel shows a
+:class:`ui.versions.VersionSet`, one hunk per slot, each with the option the user chose (the
+row of :class:`ui.hunk_tools.HunkTools` picks it for the current change). Trying a change
+again asks the controller (``retryRequested``); the hunk says "trying again…" until the try
+comes back (``add_try``) or ends (``end_try``), and no other hunk moves. A rejection may carry
+a note, shown beside the hunk and sent with the next try of it.
+
+Keys (from :mod:`ui.shortcuts`): A/Enter accept, R/Backspace reject, E reject with a note,
+T try again, [ and ] the previous/next version, N/J/↓/→ next, P/K/↑/← previous, Shift+A
+accept all, Shift+R reject all, Ctrl+Enter apply, G ask again, Esc stop the try or cancel.
+Mouse: click a hunk to make it current, the buttons act on the current hunk, and a
+right-click offers accept/reject for the hunk under the pointer.
 
 Public API of :class:`DiffReview`:
 
-- ``set_diff(diff, note="")`` — show a :class:`ui.worddiff.WordDiff` (all hunks undecided).
+- ``set_diff(diff, note="")`` — show a :class:`ui.worddiff.WordDiff` (all hunks undecided);
+  ``set_versions(versions, note="")`` the same for several versions.
+- ``diff()`` — the hunks with the chosen options (what ``apply`` applies); ``versions()``,
+  ``choice(i)``, ``choose(i, option)``, ``next_version()``, ``previous_version()``
+- ``retry_current()``, ``trying()``, ``add_try(i, text) -> bool``, ``end_try()``;
+  ``note_current()``, ``note(i)``, ``set_note_limit(n)``; ``tools`` — the current change's row
 - ``accepted()`` / ``rejected()`` — decided hunk indices; ``current()`` — the current index.
 - slots ``accept_current()``, ``reject_current()``, ``next_hunk()``, ``previous_hunk()``,
   ``select_hunk(i)``, ``accept_all()``, ``reject_all()``, ``apply()``, ``regenerate()``,
   ``cancel()``
 - signals ``applyRequested(object)`` (a ``set[int]``), ``regenerateRequested()``,
-  ``dismissed()``, ``currentChanged(int)``
-- ``decision(i)`` — a hunk's :class:`ui.diffview.Decision`; ``view_text()`` — the shown text
+  ``retryRequested(int hunk, str note)``, ``retryCancelled()``, ``dismissed()``,
+  ``currentChanged(int)``
+- ``decision(i)`` — a hunk's :class:`ui.review_state.Decision`; ``view_text()`` — the shown text
 - ``hunk_at(point)`` / ``hunk_rects(index)`` — hit-testing and geometry in the text view
 - ``build_context_menu(point)`` — the right-click menu (built, not shown; tests use it)
 """
@@ -28,16 +42,9 @@ Public API of :class:`DiffReview`:
 from __future__ import annotations
 
 from collections.abc import Callable
-from itertools import pairwise
 
 from PySide6.QtCore import QEvent, QObject, QPoint, QRect, QSize, Qt, Signal
-from PySide6.QtGui import (
-    QContextMenuEvent,
-    QKeyEvent,
-    QMouseEvent,
-    QTextCharFormat,
-    QTextCursor,
-)
+from PySide6.QtGui import QContextMenuEvent, QKeyEvent, QMouseEvent
 from PySide6.QtWidgets import (
     QHBoxLayout,
     QLabel,
@@ -48,9 +55,17 @@ from PySide6.QtWidgets import (
 )
 
 from ui import palette
-from ui.diffview import Decision, DiffView, hunk_formats, plain_format
+from ui.diffview import DiffView
+from ui.hunk_tools import HunkTools
+from ui.review_state import Decision, ReviewState
 from ui.shortcuts import key_text, matches
-from ui.worddiff import Hunk, WordDiff
+from ui.versions import VersionSet, from_diff
+from ui.worddiff import WordDiff
+
+__all__ = ["Decision", "DiffReview"]
+
+TRYING_MARK = " ⟳ trying again…"
+NOTE_MARK = " ✎ "
 
 
 class DiffReview(QWidget):
@@ -58,20 +73,21 @@ class DiffReview(QWidget):
 
     applyRequested = Signal(set)  # the accepted hunks' indices
     regenerateRequested = Signal()
+    retryRequested = Signal(int, str)  # the hunk to try again, and its note
+    retryCancelled = Signal()
     dismissed = Signal()
     currentChanged = Signal(int)
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.setFocusPolicy(Qt.FocusPolicy.StrongFocus)
-        self._diff = WordDiff("", "", ())
-        self._decisions: list[Decision] = []
-        self._current = -1
+        self._state = ReviewState(VersionSet("", ()))
         self._spans: list[tuple[int, int]] = []  # each hunk's range in the view's text
         self._title = QLabel()
         self._summary = QLabel()
         self._note = QLabel()
         self._view = DiffView(self)
+        self.tools = HunkTools(self)
         self._buttons: dict[str, QPushButton] = {}
         self._build()
         self._view.viewport().installEventFilter(self)
@@ -100,8 +116,14 @@ class DiffReview(QWidget):
         layout.setContentsMargins(10, 8, 10, 10)
         layout.setSpacing(6)
         layout.addLayout(header)
+        layout.addWidget(self.tools)
         layout.addWidget(self._view, 1)
         layout.addLayout(self._button_row())
+        self.tools.optionChosen.connect(lambda option: self.choose(self.current(), option))
+        self.tools.retryClicked.connect(self.retry_current)
+        self.tools.noteClicked.connect(self.note_current)
+        self.tools.noteSubmitted.connect(self._reject_with_note)
+        self.tools.noteClosed.connect(self._close_note)
 
     def _button_row(self) -> QHBoxLayout:
         row = QHBoxLayout()
@@ -139,39 +161,59 @@ class DiffReview(QWidget):
     # --- public API ----------------------------------------------------------------------
 
     def set_diff(self, diff: WordDiff, note: str = "") -> None:
-        self._diff = diff
-        self._decisions = [Decision.PENDING] * len(diff.hunks)
-        self._current = 0 if diff.hunks else -1
+        self.set_versions(from_diff(diff), note)
+
+    def set_versions(self, versions: VersionSet, note: str = "") -> None:
+        """Show every change of ``versions`` undecided, each with its first option."""
+        self._state = ReviewState(versions)
         self._note.setText(note)
+        self.tools.close_note()
         self._render()
-        self.currentChanged.emit(self._current)
+        self.currentChanged.emit(self.current())
 
     def diff(self) -> WordDiff:
-        return self._diff
+        """The hunks as chosen now: what :meth:`apply`'s indices refer to."""
+        return self._state.diff()
+
+    def versions(self) -> VersionSet:
+        return self._state.versions
 
     def accepted(self) -> set[int]:
-        return self._indices(Decision.ACCEPTED)
+        return self._state.accepted()
 
     def rejected(self) -> set[int]:
-        return self._indices(Decision.REJECTED)
+        return self._state.rejected()
 
     def current(self) -> int:
-        return self._current
+        return self._state.current
 
     def decision(self, index: int) -> Decision:
-        return self._decisions[index]
+        return self._state.decisions[index]
+
+    def choice(self, index: int) -> int:
+        """The option hunk ``index`` shows (an index into its slot's options)."""
+        return self._state.choices[index]
+
+    def note(self, index: int) -> str:
+        return self._state.note(index)
+
+    def trying(self) -> int | None:
+        """The hunk a try is running for, if any."""
+        return self._state.trying
+
+    def set_note_limit(self, characters: int) -> None:
+        self.tools.set_note_limit(characters)
 
     def select_hunk(self, index: int) -> None:
-        if 0 <= index < len(self._decisions) and index != self._current:
-            self._current = index
+        if self._state.select(index):
             self._render()
             self.currentChanged.emit(index)
 
     def next_hunk(self) -> None:
-        self.select_hunk(min(self._current + 1, len(self._decisions) - 1))
+        self.select_hunk(min(self.current() + 1, len(self._state.decisions) - 1))
 
     def previous_hunk(self) -> None:
-        self.select_hunk(max(self._current - 1, 0))
+        self.select_hunk(max(self.current() - 1, 0))
 
     def accept_current(self) -> None:
         self._decide(Decision.ACCEPTED)
@@ -180,125 +222,133 @@ class DiffReview(QWidget):
         self._decide(Decision.REJECTED)
 
     def accept_all(self) -> None:
-        self._decide_all(Decision.ACCEPTED)
+        self._state.decide_all(Decision.ACCEPTED)
+        self._render()
 
     def reject_all(self) -> None:
-        self._decide_all(Decision.REJECTED)
+        self._state.decide_all(Decision.REJECTED)
+        self._render()
+
+    def _decide(self, decision: Decision) -> None:
+        if self._state.decide(decision):
+            self.currentChanged.emit(self.current())
+        self._render()
+
+    def choose(self, index: int, option: int) -> None:
+        """Show option ``option`` in hunk ``index``; no other hunk changes."""
+        if self._state.choose(index, option):
+            self._render()
+
+    def next_version(self) -> None:
+        if self._state.step_version(1):
+            self._render()
+
+    def previous_version(self) -> None:
+        if self._state.step_version(-1):
+            self._render()
 
     def apply(self) -> None:
-        """Emit the accepted hunks; with none accepted there is nothing to apply."""
-        if self.accepted():
+        """Emit the accepted hunks; with none accepted (or a try running) nothing happens."""
+        if self.accepted() and self.trying() is None:
             self.applyRequested.emit(self.accepted())
 
     def regenerate(self) -> None:
-        self.regenerateRequested.emit()
+        if self.trying() is None:
+            self.regenerateRequested.emit()
 
     def cancel(self) -> None:
-        self.dismissed.emit()
+        """Esc: close the note field, else stop the running try, else close the review."""
+        if self.tools.note_open():
+            self._close_note()
+        elif self.trying() is not None:
+            self.end_try()
+            self.retryCancelled.emit()
+        else:
+            self.dismissed.emit()
 
-    # --- decisions -----------------------------------------------------------------------
+    # --- tries and notes -----------------------------------------------------------------
 
-    def _indices(self, decision: Decision) -> set[int]:
-        return {self._diff.hunks[i].index for i, d in enumerate(self._decisions) if d is decision}
+    def retry_current(self) -> None:
+        """Ask for the current hunk again, with its note; one try runs at a time."""
+        index = self._state.start_try()
+        if index is not None:
+            self._render()
+            self.retryRequested.emit(index, self.note(index))
 
-    def _decide(self, decision: Decision) -> None:
-        if self._current < 0:
-            return
-        self._decisions[self._current] = decision
-        following = self._next_pending()
-        if following is not None:
-            self._current = following
-            self.currentChanged.emit(following)
+    def add_try(self, index: int, text: str) -> bool:
+        """A try of hunk ``index`` came back as ``text``: shown there, undecided. False when
+        nothing new was added (an option already offered, or the user's own words)."""
+        added = self._state.add_try(index, text)
+        self._render()
+        return added
+
+    def end_try(self) -> None:
+        """The try ended without a text (cancelled or failed): the review is as it was."""
+        self._state.end_try()
         self._render()
 
-    def _next_pending(self) -> int | None:
-        """The next undecided hunk after the current one, wrapping around."""
-        count = len(self._decisions)
-        for step in range(1, count + 1):
-            index = (self._current + step) % count
-            if self._decisions[index] is Decision.PENDING:
-                return index
-        return None
+    def note_current(self) -> None:
+        """Open the note field on the current hunk (Enter rejects it with the note)."""
+        if self.current() >= 0 and self.trying() is None:
+            self.tools.open_note(self.note(self.current()))
 
-    def _decide_all(self, decision: Decision) -> None:
-        self._decisions = [decision] * len(self._decisions)
-        self._render()
+    def _reject_with_note(self, text: str) -> None:
+        self._state.set_note(self.current(), text)
+        self._close_note()
+        self.reject_current()
+
+    def _close_note(self) -> None:
+        self.tools.close_note()
+        self.setFocus()
 
     # --- rendering -----------------------------------------------------------------------
 
     def _render(self) -> None:
-        self._write_text()
-        self._view.frame_range = self._spans[self._current] if self._current >= 0 else None
-        if self._current >= 0:
-            self._reveal(*self._spans[self._current])
+        asides = {index: self._aside(index) for index in range(len(self._state.decisions))}
+        self._spans = self._view.show_diff(self.diff(), self._state.decisions, asides)
+        current = self.current()
+        self._view.frame_range = self._spans[current] if current >= 0 else None
+        if current >= 0:
+            self._view.reveal(*self._spans[current])
         self._view.viewport().update()
         self._update_labels()
 
-    def _reveal(self, start: int, end: int) -> None:
-        """Scroll the current change into view, its first line above all: a change taller than
-        the view (a JSON fill is one change) opens at its top, not scrolled to its last line."""
-        cursor = QTextCursor(self._view.document())
-        for position in (end, start):  # the end if it fits with the start, the start in any case
-            cursor.setPosition(position)
-            self._view.setTextCursor(cursor)
-            self._view.ensureCursorVisible()
-        # ensureCursorVisible stops at the line's top: keep the margin above it too, so a change
-        # on the first line shows the text from the very top, its frame whole.
-        bar = self._view.verticalScrollBar()
-        top = self._view.cursorRect(cursor).top() + bar.value()
-        margin = round(self._view.document().documentMargin())
-        bar.setValue(min(bar.value(), max(0, top - margin)))
-
-    def _write_text(self) -> None:
-        document = self._view.document()
-        document.clear()
-        cursor = QTextCursor(document)
-        self._spans = []
-        at = 0
-        for hunk, decision in zip(self._diff.hunks, self._decisions, strict=True):
-            self._write_plain(cursor, at, hunk.start)
-            self._spans.append(self._write_hunk(cursor, hunk, decision))
-            at = hunk.end
-        self._write_plain(cursor, at, len(self._diff.target))
-
-    def _write_plain(self, cursor: QTextCursor, start: int, end: int) -> None:
-        """Unchanged target text, with locked stretches tinted."""
-        edges = sorted(
-            {start, end} | {p for s, e in self._diff.locks for p in (s, e) if start < p < end}
-        )
-        for left, right in pairwise(edges):
-            locked = any(s <= left and right <= e for s, e in self._diff.locks)
-            cursor.insertText(self._diff.target[left:right], plain_format(locked))
-
-    @staticmethod
-    def _write_hunk(cursor: QTextCursor, hunk: Hunk, decision: Decision) -> tuple[int, int]:
-        removed, inserted = hunk_formats(decision)
-        start = cursor.position()
-        if hunk.old:
-            cursor.insertText(hunk.old, removed)
-        if hunk.old and hunk.new:
-            # A hair of space between the parts, so "wrote" and "published" do not read as one.
-            cursor.insertText("\u200a", QTextCharFormat())
-        if hunk.new:
-            cursor.insertText(hunk.new, inserted)
-        return start, cursor.position()
+    def _aside(self, index: int) -> str:
+        """Beside a hunk, outside its frame: "trying again…" while a try runs, and its note."""
+        trying = TRYING_MARK if index == self.trying() else ""
+        note = f"{NOTE_MARK}{self.note(index)}" if self.note(index) else ""
+        return trying + note
 
     def _update_labels(self) -> None:
-        total = len(self._decisions)
+        total = len(self._state.decisions)
         accepted, rejected = len(self.accepted()), len(self.rejected())
         if total == 0:
             self._title.setText("No changes")
             self._summary.setText("The proposal is the same as the text.")
         else:
-            self._title.setText(f"Change {self._current + 1} of {total}")
+            self._title.setText(f"Change {self.current() + 1} of {total}")
             undecided = total - accepted - rejected
             self._summary.setText(
                 f"· {accepted} accepted · {rejected} rejected · {undecided} to decide"
             )
         self._buttons["apply"].setText(f"Apply {accepted}" if accepted else "Apply")
-        self._buttons["apply"].setEnabled(accepted > 0)
+        self._buttons["apply"].setEnabled(accepted > 0 and self.trying() is None)
+        self._buttons["regenerate"].setEnabled(self.trying() is None)
         for name in ("accept", "reject", "accept_all", "reject_all", "previous", "next"):
             self._buttons[name].setEnabled(total > 0)
+        self._update_tools()
+
+    def _update_tools(self) -> None:
+        """The current change's row: its options, note, and whether a try of it runs."""
+        current = self.current()
+        if current < 0:
+            self.tools.show_change([], 0, "", trying=False)
+            return
+        slot = self.versions().slots[current]
+        labels = [f"{option.label()}: {option.text.strip()}" for option in slot.options]
+        self.tools.show_change(
+            labels, self.choice(current), self.note(current), trying=self.trying() == current
+        )
 
     def hunk_rects(self, index: int) -> list[QRect]:
         return self._view.range_rects(*self._spans[index])
@@ -325,6 +375,10 @@ class DiffReview(QWidget):
             ("review.apply", self.apply),
             ("review.accept", self.accept_current),
             ("review.reject", self.reject_current),
+            ("review.retry", self.retry_current),
+            ("review.note", self.note_current),
+            ("review.next_version", self.next_version),
+            ("review.previous_version", self.previous_version),
             ("review.next", self.next_hunk),
             ("review.previous", self.previous_hunk),
             ("review.regenerate", self.regenerate),
@@ -358,7 +412,7 @@ class DiffReview(QWidget):
     def build_context_menu(self, point: QPoint) -> QMenu | None:
         """Accept/reject for the hunk under ``point`` (it becomes current), plus the bulk moves."""
         hit = self.hunk_at(point)
-        if hit is None and not self._decisions:
+        if hit is None and not self._state.decisions:
             return None
         if hit is not None:
             self.select_hunk(hit)

@@ -70,8 +70,12 @@ SHORTCUTS: tuple[Shortcut, ...] = (
     _s("review.accept_all", "Shift+A", "Accept every change", "Diff review"),
     _s("review.reject_all", "Shift+R", "Reject every change", "Diff review"),
     _s("review.apply", "Ctrl+Return | Ctrl+Enter", "Apply the accepted changes", "Diff review"),
+    _s("review.retry", "T", "Try the current change again, the rest kept", "Diff review"),
+    _s("review.note", "E", "Reject the current change with a note for its next try", "Diff review"),
+    _s("review.next_version", "]", "Next version of the current change", "Diff review"),
+    _s("review.previous_version", "[", "Previous version of the current change", "Diff review"),
     _s("review.regenerate", "G", "Ask the model again", "Diff review"),
-    _s("review.cancel", "Esc", "Close the review without changing anything", "Diff review"),
+    _s("review.cancel", "Esc", "Stop a try, or close the review unchanged", "Diff review"),
     _s("help.shortcuts", "Ctrl+/", "Keyboard shortcuts", "Help"),
     _s("help.close", "Esc", "Close this window", "Shortcuts window"),
 )

@@ -12,6 +12,11 @@ its confirmation.
 Trust rules it enforces: a proposal is offered only if the document is still exactly the text
 the request was made from (otherwise it is dropped with a message); locks partly inside the
 selection are refused before anything runs; a new request cancels the running one.
+
+A rewrite may come back in several versions (the bar's versions control): the review offers,
+per change, the versions that differ there (:func:`ui.versions.align_versions`), and one
+change may be tried again with the rest kept (:class:`app.retry_controller.RetryController`).
+Whatever the user combined, the apply is still one undo step.
 """
 
 from __future__ import annotations
@@ -21,6 +26,7 @@ from enum import StrEnum
 
 from PySide6.QtCore import QObject, Signal
 
+from app.retry_controller import RetryController
 from app.worker_client import AsyncWorkerClient
 from engine.core.config import SamplerSettings
 from engine.core.errors import BadRequest
@@ -44,7 +50,8 @@ from ui.prompt import InstructionBar
 from ui.review import DiffReview
 from ui.shortcuts import key_text
 from ui.status import EngineStatus
-from ui.worddiff import WordDiff, edits_for, word_diff
+from ui.versions import VersionSet, align_versions
+from ui.worddiff import edits_for
 from ui.wording import counted, metrics_summary
 
 CANCELLED = "Cancelled: nothing was changed."
@@ -96,9 +103,10 @@ class EditController(QObject):
         self.mode = EditMode.REWRITE
         self.running: Pending | None = None
         self.cancelling: int | None = None  # the request cancelled and not yet confirmed
-        self.reviewing: tuple[Pending, WordDiff] | None = None
+        self.reviewing: Pending | None = None
         self.draft = DraftView()  # the running request's tokens, for the status bar's counts
         self._applied: Applied | None = None
+        self.retries = RetryController(review, editor, status, client, self)
         self._connect()
 
     def _connect(self) -> None:
@@ -112,6 +120,7 @@ class EditController(QObject):
         self.client.cancelled.connect(self.on_cancelled)
         self.client.failed.connect(self.on_failed)
         self.editor.textChanged.connect(self._after_text_change)
+        self.retries.message.connect(self.message)
 
     # --- starting ------------------------------------------------------------------------
 
@@ -141,7 +150,9 @@ class EditController(QObject):
             start = end
         target = Span(start, end)
         locks = self._locks_for(target) if self.mode is EditMode.REWRITE else ()
-        settings = self.settings.with_changes(strength=max(strength, 0.05))
+        settings = self.settings.with_changes(
+            strength=max(strength, 0.05), alternatives=self.bar.alternatives()
+        )
         edit = Edit(
             self.client.next_request_id(),
             self.editor.plain_text(),
@@ -227,31 +238,30 @@ class EditController(QObject):
                 "The text changed while the draft settled: it was dropped. Run it again."
             )
             return
-        target = pending.edit.target
-        original = pending.edit.text[target.start : target.end]
-        segments = proposal.segments
-        if isinstance(pending.edit, Fill):
-            # A fill re-serialises its target (keys and pipes included), so it is reviewed as
-            # one replacement; its locks were already checked by the engine.
-            segments = (SegmentText(proposal.text, locked=False),)
-        diff = word_diff(original, segments, pending.locks_in_target)
-        self.reviewing = (pending, diff)
+        versions = self._versions_of(pending, proposal)
+        self.reviewing = pending
         # A fill's notes say which values it computed (totals, agreeing countries…).
         note = "\n".join([metrics_summary(proposal.metrics), *proposal.notes])
-        self.review.set_diff(diff, note=note)
+        self.review.set_versions(versions, note=note)
+        tried_alone = isinstance(pending.edit, Edit) and pending.edit.mode is EditMode.REWRITE
+        self.retries.begin(pending.edit if tried_alone else None, proposal.metrics.forwards)
         self.review.show()
         self.review.setFocus()
         self.stateChanged.emit(EditState.REVIEWING)
-        if not diff.hunks and proposal.metrics.put_back:
-            self.message.emit("No change: each change the model tried read worse than your text.")
-        elif not diff.hunks:
-            self.message.emit("The model proposed no change.")
-        else:
-            self.message.emit(
-                f"{counted(len(diff.hunks), 'change')} to review: {key_text('review.accept')} "
-                f"accepts, {key_text('review.reject')} rejects, "
-                f"{key_text('review.apply')} applies."
-            )
+        self.message.emit(_review_message(versions, proposal))
+
+    @staticmethod
+    def _versions_of(pending: Pending, proposal: Proposal) -> VersionSet:
+        """The proposal and its alternatives, aligned on the target's words."""
+        target = pending.edit.target
+        original = pending.edit.text[target.start : target.end]
+        if isinstance(pending.edit, Fill):
+            # A fill re-serialises its target (keys and pipes included), so it is reviewed as
+            # one replacement; its locks were already checked by the engine.
+            whole = [(SegmentText(proposal.text, locked=False),)]
+            return align_versions(original, whole, pending.locks_in_target)
+        versions = [proposal.segments, *(other.segments for other in proposal.alternatives)]
+        return align_versions(original, versions, pending.locks_in_target)
 
     def on_cancelled(self, event: Cancelled) -> None:
         if self._confirms_cancel(event.request_id):
@@ -280,7 +290,7 @@ class EditController(QObject):
     def apply(self, accepted: set[int]) -> None:
         if self.reviewing is None:
             return
-        pending, diff = self.reviewing
+        pending, diff = self.reviewing, self.review.diff()  # the versions the user chose
         if self.editor.plain_text() != pending.edit.text:
             self.dismiss_review()
             self.message.emit("The text changed since the proposal; it was not applied.")
@@ -312,7 +322,7 @@ class EditController(QObject):
     def regenerate(self) -> None:
         if self.reviewing is None:
             return
-        pending, _ = self.reviewing
+        pending = self.reviewing
         edit = pending.edit
         settings = edit.settings.with_changes(seed=edit.settings.seed + 1)
         again = replace(edit, request_id=self.client.next_request_id(), settings=settings)
@@ -320,8 +330,29 @@ class EditController(QObject):
 
     def dismiss_review(self) -> None:
         was_reviewing = self.reviewing is not None
+        self.retries.reset()
         self.reviewing = None
         self.review.hide()
         self.editor.setFocus()
         if was_reviewing:
             self.stateChanged.emit(EditState.IDLE)
+
+
+def _review_message(versions: VersionSet, proposal: Proposal) -> str:
+    """The status bar's line when a review opens: how many changes, and the keys to use."""
+    changes = len(versions.slots)
+    if not changes and proposal.metrics.put_back:
+        return "No change: each change the model tried read worse than your text."
+    if not changes:
+        return "The model proposed no change."
+    several = sum(1 for slot in versions.slots if len(slot.options) > 1)
+    offered = (
+        f" ({several} with other versions: {key_text('review.next_version')} shows them)"
+        if several
+        else ""
+    )
+    return (
+        f"{counted(changes, 'change')} to review{offered}: {key_text('review.accept')} "
+        f"accepts, {key_text('review.reject')} rejects, {key_text('review.retry')} tries one "
+        f"again, {key_text('review.apply')} applies."
+    )

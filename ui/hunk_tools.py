@@ -11,7 +11,7 @@ Public API of :class:`HunkTools`:
 - ``show_change(labels, chosen, note, trying)`` — the current change's option labels, the
   chosen one, its note and whether a try of it is running.
 - ``open_note(text)`` / ``close_note()`` / ``note_open()`` / ``note_field`` — the note field;
-  ``set_note_limit(n)`` caps its length.
+  ``set_note_limit(n)`` caps its length; ``allow_tries(bool)`` shows or hides the buttons.
 - signals ``optionChosen(int)``, ``retryClicked()``, ``noteClicked()``,
   ``noteSubmitted(str)``, ``noteClosed()``
 """
@@ -59,6 +59,7 @@ class HunkTools(QWidget):
         self._note_button = QPushButton("Reject with a note…")
         self._field = NoteField()
         self._state = QLabel()
+        self._allowed = True
         self._build()
 
     @property
@@ -104,6 +105,12 @@ class HunkTools(QWidget):
         layout.addWidget(self._state)
         layout.addStretch(1)
 
+    def allow_tries(self, allowed: bool) -> None:
+        """Show the retry and note buttons only where a change can be tried alone."""
+        self._allowed = allowed
+        for button in (self._retry, self._note_button):
+            button.setVisible(allowed and not self.note_open())
+
     def set_note_limit(self, characters: int) -> None:
         self._field.setMaxLength(characters)
 
@@ -130,8 +137,8 @@ class HunkTools(QWidget):
 
     def close_note(self) -> None:
         self._field.hide()
-        self._retry.show()
-        self._note_button.show()
+        self._retry.setVisible(self._allowed)
+        self._note_button.setVisible(self._allowed)
 
     def note_open(self) -> bool:
         return self._field.isVisibleTo(self)

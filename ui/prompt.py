@@ -14,6 +14,8 @@ Public API of :class:`InstructionBar`:
 - ``shows_presets()`` / ``shows_strength()`` — whether the rewrite rows are shown
 - ``instruction()`` / ``set_instruction(text)``
 - ``strength()`` / ``set_strength(value)`` — clamped to ``[MIN_STRENGTH, 1]``
+- ``alternatives()`` / ``set_alternatives(n)`` — how many versions a rewrite asks for (1–4,
+  the bounds of ``SamplerSettings.alternatives``; the review offers each change's versions)
 - ``submit()`` / ``close_bar()`` — what Enter and Esc do
 - ``INSTRUCTION_PRESETS`` — :class:`InstructionPreset` chips: a label, the instruction, and the
   strength preset it runs at (choosing one sets the strength too, so "Fix grammar" after a
@@ -34,12 +36,13 @@ from PySide6.QtWidgets import (
     QLineEdit,
     QPushButton,
     QSlider,
+    QSpinBox,
     QToolButton,
     QVBoxLayout,
     QWidget,
 )
 
-from engine.core.config import STRENGTH_PRESETS
+from engine.core.config import BOUNDS, STRENGTH_PRESETS
 from ui import palette
 from ui.shortcuts import key_text, matches
 
@@ -65,6 +68,7 @@ INSTRUCTION_PRESETS: tuple[InstructionPreset, ...] = (
 REWRITE_PLACEHOLDER = "What should change? e.g. “tighter”, “formal”, “a paragraph on …”"
 DRAFT_PLACEHOLDER = "What should be written here? e.g. “a paragraph on …”, or nothing to carry on"
 
+VERSIONS = BOUNDS["alternatives"]  # the engine's bounds on the versions of one rewrite
 SLIDER_STEPS = 20  # strength moves in steps of 1/20
 MIN_STRENGTH = 1 / SLIDER_STEPS  # the engine refuses 0: nothing would be renoised
 
@@ -112,6 +116,7 @@ class InstructionBar(QFrame):
         self._slider = QSlider(Qt.Orientation.Horizontal)
         self._slider.setRange(1, SLIDER_STEPS)
         self._value = QLabel()
+        self._versions = QSpinBox()
         self._strength_presets = QButtonGroup(self)
         self._presets_row = QWidget()
         self._strength_row = QWidget()
@@ -188,6 +193,16 @@ class InstructionBar(QFrame):
         strength.addWidget(self._slider)
         self._value.setMinimumWidth(self.fontMetrics().horizontalAdvance("0.00") + 4)
         strength.addWidget(self._value)
+        strength.addSpacing(8)
+        versions = QLabel("Versions")
+        versions.setStyleSheet(palette.text_colour(palette.SECONDARY_HEX))
+        strength.addWidget(versions)
+        self._versions.setRange(int(VERSIONS.low), int(VERSIONS.high))
+        self._versions.setFocusPolicy(Qt.FocusPolicy.NoFocus)  # typing stays in the line edit
+        self._versions.setToolTip(
+            "How many versions to settle: the review offers each change's versions to pick from"
+        )
+        strength.addWidget(self._versions)
 
     # --- public API ----------------------------------------------------------------------
 
@@ -213,6 +228,13 @@ class InstructionBar(QFrame):
         clamped = min(1.0, max(MIN_STRENGTH, value))
         self._slider.setValue(round(clamped * SLIDER_STEPS))
         self._on_slider(self._slider.value())
+
+    def alternatives(self) -> int:
+        """How many versions the rewrite asks for (a draft asks for one)."""
+        return self._versions.value() if self.shows_strength() else int(VERSIONS.low)
+
+    def set_alternatives(self, count: int) -> None:
+        self._versions.setValue(count)  # the spin box clamps to its range
 
     def submit(self) -> None:
         self.submitted.emit(self.instruction(), self.strength())

@@ -26,7 +26,8 @@ Public API of :class:`DiffReview`:
 - ``diff()`` — the hunks with the chosen options (what ``apply`` applies); ``versions()``,
   ``choice(i)``, ``choose(i, option)``, ``next_version()``, ``previous_version()``
 - ``retry_current()``, ``trying()``, ``add_try(i, text) -> bool``, ``end_try()``;
-  ``note_current()``, ``note(i)``, ``set_note_limit(n)``; ``tools`` — the current change's row
+  ``note_current()``, ``note(i)``, ``set_note_limit(n)``, ``allow_tries(bool)``; ``tools`` —
+  the current change's row
 - ``accepted()`` / ``rejected()`` — decided hunk indices; ``current()`` — the current index.
 - slots ``accept_current()``, ``reject_current()``, ``next_hunk()``, ``previous_hunk()``,
   ``select_hunk(i)``, ``accept_all()``, ``reject_all()``, ``apply()``, ``regenerate()``,
@@ -82,6 +83,7 @@ class DiffReview(QWidget):
         super().__init__(parent)
         self.setFocusPolicy(Qt.FocusPolicy.StrongFocus)
         self._state = ReviewState(VersionSet("", ()))
+        self._tries_allowed = True
         self._spans: list[tuple[int, int]] = []  # each hunk's range in the view's text
         self._title = QLabel()
         self._summary = QLabel()
@@ -204,6 +206,11 @@ class DiffReview(QWidget):
     def set_note_limit(self, characters: int) -> None:
         self.tools.set_note_limit(characters)
 
+    def allow_tries(self, allowed: bool) -> None:
+        """Whether this review's changes can be tried again one by one (not a fill's)."""
+        self._tries_allowed = allowed
+        self._update_tools()
+
     def select_hunk(self, index: int) -> None:
         if self._state.select(index):
             self._render()
@@ -270,7 +277,7 @@ class DiffReview(QWidget):
 
     def retry_current(self) -> None:
         """Ask for the current hunk again, with its note; one try runs at a time."""
-        index = self._state.start_try()
+        index = self._state.start_try() if self._tries_allowed else None
         if index is not None:
             self._render()
             self.retryRequested.emit(index, self.note(index))
@@ -289,7 +296,7 @@ class DiffReview(QWidget):
 
     def note_current(self) -> None:
         """Open the note field on the current hunk (Enter rejects it with the note)."""
-        if self.current() >= 0 and self.trying() is None:
+        if self.current() >= 0 and self.trying() is None and self._tries_allowed:
             self.tools.open_note(self.note(self.current()))
 
     def _reject_with_note(self, text: str) -> None:
@@ -349,6 +356,7 @@ class DiffReview(QWidget):
         self.tools.show_change(
             labels, self.choice(current), self.note(current), trying=self.trying() == current
         )
+        self.tools.allow_tries(self._tries_allowed)
 
     def hunk_rects(self, index: int) -> list[QRect]:
         return self._view.range_rects(*self._spans[index])

@@ -133,7 +133,7 @@ class RetryController(QObject):
             self._running = self._start(index, note)
         except (BadRequest, ValueError) as error:
             self.review.end_try()
-            self.message.emit(f"{error}. The change is as it was.")
+            self.message.emit(f"{str(error).rstrip('.')}. The change is as it was.")
             return
         self.client.edit(self._running.edit)
         self.message.emit(f"Trying change {index + 1} again… ({key_text('review.cancel')} stops)")

@@ -30,16 +30,21 @@ TRYING = "Trying again…"
 
 
 class NoteField(QLineEdit):
-    """The note's line edit: Enter rejects with the note, Esc closes it and keeps nothing."""
+    """The note's line edit: Enter rejects with the note, Esc closes it and keeps nothing.
+    Neither key reaches the review (its Enter would accept, its Esc close it)."""
 
     closed = Signal()
+    submitted = Signal(str)
 
     def keyPressEvent(self, event: QKeyEvent) -> None:
         if matches("review.cancel", event):
             self.closed.emit()
-            event.accept()
+        elif matches("prompt.submit", event):
+            self.submitted.emit(self.text())
+        else:
+            super().keyPressEvent(event)
             return
-        super().keyPressEvent(event)
+        event.accept()
 
 
 class HunkTools(QWidget):
@@ -93,7 +98,7 @@ class HunkTools(QWidget):
             button.clicked.connect(signal)
         self._field.setPlaceholderText(NOTE_PLACEHOLDER)
         self._field.setClearButtonEnabled(True)
-        self._field.returnPressed.connect(lambda: self.noteSubmitted.emit(self._field.text()))
+        self._field.submitted.connect(self.noteSubmitted)
         self._field.closed.connect(self.noteClosed)
         self._field.hide()
         layout = QHBoxLayout(self)

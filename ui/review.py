@@ -236,8 +236,8 @@ class DiffReview(QWidget):
         self._state.decide_all(Decision.REJECTED)
         self._render()
 
-    def _decide(self, decision: Decision) -> None:
-        if self._state.decide(decision):
+    def _decide(self, decision: Decision, advance: bool = True) -> None:
+        if self._state.decide(decision, advance):
             self.currentChanged.emit(self.current())
         self._render()
 
@@ -302,7 +302,7 @@ class DiffReview(QWidget):
     def _reject_with_note(self, text: str) -> None:
         self._state.set_note(self.current(), text)
         self._close_note()
-        self.reject_current()
+        self._decide(Decision.REJECTED, advance=False)  # the change stays current for its try
 
     def _close_note(self) -> None:
         self.tools.close_note()

@@ -61,12 +61,13 @@ class ReviewState:
             return True
         return False
 
-    def decide(self, decision: Decision) -> bool:
-        """Decide the current change and move to the next undecided one (True if it moved)."""
+    def decide(self, decision: Decision, advance: bool = True) -> bool:
+        """Decide the current change and move to the next undecided one (True if it moved;
+        ``advance`` False stays, as a rejection with a note does: its try comes next)."""
         if self.current < 0 or self.current == self.trying:
             return False
         self.decisions[self.current] = decision
-        following = self._next_pending()
+        following = self._next_pending() if advance else None
         if following is None:
             return False
         self.current = following

@@ -3,9 +3,10 @@
 Runs the real window, the real spawned worker and the embedded model on the sample document in
 ``resources/samples/``, and grabs PNGs into ``docs/screenshots/``: the editor with locks, a
 draft mid-settle, the diff review, a draft continuing the sample and its review, the model
-picker, a table fill from the template panel under review, and a "Fix grammar" rewrite of a
-note with errors under review. Needs a display: ``make screenshots`` runs it under
-``xvfb-run``.
+picker, a table fill from the template panel under review, a "Fix grammar" rewrite of a
+note with errors under review, and the review loop: a rewrite in three versions with a
+change's versions offered, and one change rejected with a note and tried again. Needs a
+display: ``make screenshots`` runs it under ``xvfb-run``.
 """
 
 from __future__ import annotations
@@ -33,6 +34,8 @@ GRAMMAR_SAMPLE = ROOT / "resources" / "samples" / "trip-notes.md"
 GRAMMAR_PARAGRAPH = "Yesterday"
 MID_SETTLE_STEP = 6
 MID_DRAFT_STEP = 40  # forwards: two per round of a verified draft, about half of 64 tokens
+VERSIONS = 3  # the versions the review-loop screenshot asks for
+RETRY_NOTE = "keep it short"
 
 
 async def grab(widget: QWidget, name: str) -> None:
@@ -97,6 +100,7 @@ async def shoot(session: Session) -> None:
     session.models.picker.close()
     await shoot_templates(session)
     await shoot_grammar(session)
+    await shoot_review_loop(session)
 
 
 async def shoot_continuation(session: Session) -> None:
@@ -153,6 +157,44 @@ async def shoot_grammar(session: Session) -> None:
     await wait_for(session.client.proposal, 300)
     await grab(window, "grammar-review")
     window.review.cancel()
+
+
+async def rewrite_sample(session: Session, versions: int) -> None:
+    """The sample's locked paragraph rewritten "tighter" in ``versions`` versions, reviewed."""
+    window = session.window
+    session.files.open_path(SAMPLE)
+    select(session, *target_paragraph(window.editor.plain_text()))
+    session.edits.begin_rewrite()
+    window.bar.set_instruction("tighter")
+    window.bar.set_alternatives(versions)
+    window.bar.submit()
+    await wait_for(session.client.proposal, 600)
+
+
+async def shoot_review_loop(session: Session) -> None:
+    """A change offered in several versions, then a change rejected with a note and tried
+    again: "trying again…" while it settles, and the try in place of the change."""
+    review = session.window.review
+    await rewrite_sample(session, VERSIONS)
+    slots = review.versions().slots
+    offered = next((i for i, slot in enumerate(slots) if len(slot.options) > 1), 0)
+    review.accept_current()
+    review.select_hunk(offered)
+    review.next_version()
+    await grab(session.window, "review-alternatives")
+    review.cancel()
+    await rewrite_sample(session, 1)
+    worded = [i for i, h in enumerate(review.diff().hunks) if h.old.strip()]
+    review.accept_all()
+    review.select_hunk(worded[-1] if worded else 0)
+    review.note_current()
+    review.tools.note_field.setText(RETRY_NOTE)
+    review.tools.noteSubmitted.emit(RETRY_NOTE)
+    review.retry_current()
+    await grab(session.window, "review-trying")
+    await wait_for(session.client.proposal, 600)
+    await grab(session.window, "review-retry")
+    review.cancel()
 
 
 def main() -> int:

@@ -345,10 +345,11 @@ def _review_message(versions: VersionSet, proposal: Proposal) -> str:
         return "No change: each change the model tried read worse than your text."
     if not changes:
         return "The model proposed no change."
-    several = sum(1 for slot in versions.slots if len(slot.options) > 1)
+    several = sum(1 for slot in versions.slots if slot.differs(versions.count))
     offered = (
-        f" ({several} with other versions: {key_text('review.next_version')} shows them)"
-        if several
+        f" ({several} differ between the {versions.count} versions: "
+        f"{key_text('review.next_version')} picks another)"
+        if versions.count > 1
         else ""
     )
     return (

@@ -162,7 +162,6 @@ async def shoot_grammar(session: Session) -> None:
 async def rewrite_sample(session: Session, versions: int) -> None:
     """The sample's locked paragraph rewritten "tighter" in ``versions`` versions, reviewed."""
     window = session.window
-    session.files.open_path(SAMPLE)
     select(session, *target_paragraph(window.editor.plain_text()))
     session.edits.begin_rewrite()
     window.bar.set_instruction("tighter")
@@ -174,10 +173,19 @@ async def rewrite_sample(session: Session, versions: int) -> None:
 async def shoot_review_loop(session: Session) -> None:
     """A change offered in several versions, then a change rejected with a note and tried
     again: "trying again…" while it settles, and the try in place of the change."""
-    review = session.window.review
+    review, editor = session.window.review, session.window.editor
+    session.files.open_path(SAMPLE)
+    for phrase in LOCKS:
+        at = editor.plain_text().index(phrase)
+        select(session, at, at + len(phrase))
+        editor.toggle_lock()
     await rewrite_sample(session, VERSIONS)
-    slots = review.versions().slots
-    offered = next((i for i, slot in enumerate(slots) if len(slot.options) > 1), 0)
+    versions = review.versions()
+    offered = max(
+        range(len(versions.slots)),
+        key=lambda i: (len(versions.slots[i].options), versions.slots[i].differs(versions.count)),
+        default=0,
+    )
     review.accept_current()
     review.select_hunk(offered)
     review.next_version()

@@ -8,8 +8,8 @@ for each change and listens to its signals.
 
 Public API of :class:`HunkTools`:
 
-- ``show_change(labels, chosen, note, trying)`` — the current change's option labels, the
-  chosen one, its note and whether a try of it is running.
+- ``show_change(labels, chosen, note, trying, active=True)`` — the current change's option
+  labels (none: nothing to pick), the chosen one, its note, whether a try of it is running.
 - ``open_note(text)`` / ``close_note()`` / ``note_open()`` / ``note_field`` — the note field;
   ``set_note_limit(n)`` caps its length; ``allow_tries(bool)`` shows or hides the buttons.
 - signals ``optionChosen(int)``, ``retryClicked()``, ``noteClicked()``,
@@ -27,6 +27,8 @@ from ui.shortcuts import key_text, matches
 
 NOTE_PLACEHOLDER = "What was wrong? Quote words to keep, e.g. keep 'Tuesday'"
 TRYING = "Trying again…"
+NEW_NOTE = "Reject with a note…"
+EDIT_NOTE = "Edit the note…"
 
 
 class NoteField(QLineEdit):
@@ -61,7 +63,7 @@ class HunkTools(QWidget):
         self._caption = QLabel("Version")
         self._picker = QComboBox()
         self._retry = QPushButton("Try again")
-        self._note_button = QPushButton("Reject with a note…")
+        self._note_button = QPushButton(NEW_NOTE)
         self._field = NoteField()
         self._state = QLabel()
         self._allowed = True
@@ -119,18 +121,22 @@ class HunkTools(QWidget):
     def set_note_limit(self, characters: int) -> None:
         self._field.setMaxLength(characters)
 
-    def show_change(self, labels: list[str], chosen: int, note: str, trying: bool) -> None:
-        """Fill the row for one change (``labels`` empty: there is no current change)."""
-        several = len(labels) > 1
-        self._caption.setVisible(several)
-        self._picker.setVisible(several)
+    def show_change(
+        self, labels: list[str], chosen: int, note: str, trying: bool, active: bool = True
+    ) -> None:
+        """Fill the row for one change: ``labels`` names its options (empty: nothing to pick,
+        every version agrees); ``active`` False: there is no current change."""
+        self._caption.setVisible(bool(labels))
+        self._picker.setVisible(bool(labels))
         self._picker.clear()
         self._picker.addItems(labels)
         self._picker.setCurrentIndex(chosen)
         self._picker.setEnabled(not trying)
-        self._retry.setEnabled(bool(labels) and not trying)
-        self._note_button.setEnabled(bool(labels) and not trying)
-        self._state.setText(TRYING if trying else (f"Note: {note}" if note else ""))
+        self._retry.setEnabled(active and not trying)
+        self._note_button.setEnabled(active and not trying)
+        # The note itself shows beside the change in the diff; here only whether one is kept.
+        self._note_button.setText(EDIT_NOTE if note else NEW_NOTE)
+        self._state.setText(TRYING if trying else "")
 
     def open_note(self, text: str) -> None:
         self._retry.hide()

@@ -67,6 +67,8 @@ __all__ = ["Decision", "DiffReview"]
 
 TRYING_MARK = " ⟳ trying again…"
 NOTE_MARK = " ✎ "
+DELETED = "(removed)"
+PREVIEW_CHARS = 48  # a version's words in the picker: enough to tell versions apart
 
 
 class DiffReview(QWidget):
@@ -324,7 +326,8 @@ class DiffReview(QWidget):
         """Beside a hunk, outside its frame: "trying again…" while a try runs, and its note."""
         trying = TRYING_MARK if index == self.trying() else ""
         note = f"{NOTE_MARK}{self.note(index)}" if self.note(index) else ""
-        return trying + note
+        # A space after it, so the aside never runs into the word that follows the hunk.
+        return f"{trying}{note} " if trying or note else ""
 
     def _update_labels(self) -> None:
         total = len(self._state.decisions)
@@ -349,12 +352,16 @@ class DiffReview(QWidget):
         """The current change's row: its options, note, and whether a try of it runs."""
         current = self.current()
         if current < 0:
-            self.tools.show_change([], 0, "", trying=False)
+            self.tools.show_change([], 0, "", trying=False, active=False)
             return
         slot = self.versions().slots[current]
-        labels = [f"{option.label()}: {option.text.strip()}" for option in slot.options]
+        labels = [f"{option.label()}: {_preview(option.text)}" for option in slot.options]
+        named = len(labels) > 1 or slot.differs(self.versions().count)
         self.tools.show_change(
-            labels, self.choice(current), self.note(current), trying=self.trying() == current
+            labels if named else [],
+            self.choice(current),
+            self.note(current),
+            trying=self.trying() == current,
         )
         self.tools.allow_tries(self._tries_allowed)
 
@@ -432,3 +439,11 @@ class DiffReview(QWidget):
         menu.addAction("Accept all", self.accept_all)
         menu.addAction("Reject all", self.reject_all)
         return menu
+
+
+def _preview(text: str) -> str:
+    """An option's words as the picker lists them (a deletion has none to list)."""
+    words = " ".join(text.split())
+    if not words:
+        return DELETED
+    return words if len(words) <= PREVIEW_CHARS else words[: PREVIEW_CHARS - 1] + "…"

@@ -15,7 +15,7 @@ never in a hunk, hence never in a slot.
 Pure Python (no Qt). Public API:
 
 - :class:`Option` — a slot's text in some versions (``versions``, 1-based) or one try.
-- :class:`Slot` — ``target[start:end]`` (``old``) and its options.
+- :class:`Slot` — ``target[start:end]`` (``old``) and its options; ``differs(count)``.
 - :class:`VersionSet` — the target, its locks, the slots and how many versions there were.
 - :func:`align_versions` — build a :class:`VersionSet` from each version's segments.
 - :func:`version_choices` — the option each slot takes in one version (``None``: unchanged).
@@ -67,6 +67,11 @@ class Slot:
             if version in option.versions:
                 return index
         return None
+
+    def differs(self, count: int) -> bool:
+        """Whether the ``count`` versions disagree here (one of them keeps the user's words,
+        or two put different words): the review then names the versions."""
+        return not (len(self.options) == 1 and len(self.options[0].versions) == count)
 
     def tries(self) -> int:
         """How many tries of this change have come back with a new text."""

@@ -169,3 +169,16 @@ def test_a_try_or_a_choice_moves_no_other_change(
     state.choose(index, option % len(state.versions.slots[index].options))
     assert snapshot() == before
     assert state.diff().hunks[index].old == state.versions.slots[index].old
+
+
+def test_a_change_only_another_version_makes_is_named(qtbot: QtBot) -> None:
+    host = QWidget()
+    qtbot.addWidget(host)
+    panel = DiffReview(host)
+    first = (SegmentText("Call Ada today about the loom.", False),)
+    second = (SegmentText("Call Ada today about the frame.", False),)
+    panel.set_versions(align_versions("Call Ada today about the loom.", [first, second]))
+    host.show()
+    assert shown(panel) == [("loom", "frame")]  # version 1 keeps "loom": rejecting keeps it
+    picker = panel.tools.picker
+    assert picker.isVisibleTo(panel) and picker.itemText(0) == "version 2: frame"

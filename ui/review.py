@@ -67,8 +67,6 @@ __all__ = ["Decision", "DiffReview"]
 
 TRYING_MARK = " ⟳ trying again…"
 NOTE_MARK = " ✎ "
-DELETED = "(removed)"
-PREVIEW_CHARS = 48  # a version's words in the picker: enough to tell versions apart
 
 
 class DiffReview(QWidget):
@@ -355,7 +353,7 @@ class DiffReview(QWidget):
             self.tools.show_change([], 0, "", trying=False, active=False)
             return
         slot = self.versions().slots[current]
-        labels = [f"{option.label()}: {_preview(option.text)}" for option in slot.options]
+        labels = [option.describe() for option in slot.options]
         named = len(labels) > 1 or slot.differs(self.versions().count)
         self.tools.show_change(
             labels if named else [],
@@ -439,11 +437,3 @@ class DiffReview(QWidget):
         menu.addAction("Accept all", self.accept_all)
         menu.addAction("Reject all", self.reject_all)
         return menu
-
-
-def _preview(text: str) -> str:
-    """An option's words as the picker lists them (a deletion has none to list)."""
-    words = " ".join(text.split())
-    if not words:
-        return DELETED
-    return words if len(words) <= PREVIEW_CHARS else words[: PREVIEW_CHARS - 1] + "…"

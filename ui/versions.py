@@ -14,7 +14,8 @@ never in a hunk, hence never in a slot.
 
 Pure Python (no Qt). Public API:
 
-- :class:`Option` — a slot's text in some versions (``versions``, 1-based) or one try.
+- :class:`Option` — a slot's text in some versions (``versions``, 1-based) or one try;
+  ``label()`` names it, ``describe()`` adds its words.
 - :class:`Slot` — ``target[start:end]`` (``old``) and its options; ``differs(count)``.
 - :class:`VersionSet` — the target, its locks, the slots and how many versions there were.
 - :func:`align_versions` — build a :class:`VersionSet` from each version's segments.
@@ -33,6 +34,9 @@ from dataclasses import dataclass, replace
 from engine.core.protocol import SegmentText
 from ui.worddiff import Hunk, WordDiff, word_diff
 
+DELETED = "(removed)"  # how the picker lists an option that deletes the words
+PREVIEW_CHARS = 48  # an option's words in the picker: enough to tell versions apart
+
 
 @dataclass(frozen=True)
 class Option:
@@ -41,6 +45,13 @@ class Option:
     text: str
     versions: tuple[int, ...] = ()
     attempt: int = 0  # 0: from the versions; n: the n-th try of this change
+
+    def describe(self) -> str:
+        """How the picker lists it: its label and its words ("version 2: Ring")."""
+        words = " ".join(self.text.split())
+        if len(words) > PREVIEW_CHARS:
+            words = words[: PREVIEW_CHARS - 1] + "…"
+        return f"{self.label()}: {words or DELETED}"
 
     def label(self) -> str:
         """How the picker names it: "version 2", "versions 1 and 3", "try 2"."""

@@ -172,6 +172,7 @@ def test_versions_are_picked_per_change_and_applied_with_a_try_as_one_undo_step(
 ) -> None:
     review, editor = scripted.window.review, scripted.window.editor
     rewrite(qtbot, scripted, versions=2)
+    assert scripted.client.worker.edits[0].settings.alternatives == 2  # type: ignore[attr-defined]
     assert scripted.edits.running is None and len(review.diff().hunks) == 3
     assert review.tools.picker.count() == 2  # "Phone" and "Ring"
     qtbot.keyClick(review, Key.Key_BracketRight)  # version 2 on the first change
@@ -239,3 +240,18 @@ def test_a_try_is_refused_once_the_text_changed(qtbot, scripted: Session) -> Non
     assert review.trying() is None
     assert len(scripted.client.worker.edits) == sent  # type: ignore[attr-defined]
     assert "The text changed since the proposal" in scripted.window.status_message.full_text()
+
+
+def test_a_note_that_keeps_every_word_is_refused_clearly(
+    qtbot, scripted: Session, worker: ScriptedWorker
+) -> None:
+    review = scripted.window.review
+    rewrite(qtbot, scripted)
+    review.select_hunk(0)  # "Call": the note keeps all of it, so nothing is left to settle
+    review.note_current()
+    review.tools.noteSubmitted.emit("keep 'Call'")
+    before = (texts(scripted), decisions(scripted), len(worker.edits))
+    review.retry_current()
+    assert review.trying() is None
+    assert (texts(scripted), decisions(scripted), len(worker.edits)) == before
+    assert scripted.window.status_message.full_text().endswith("The change is as it was.")

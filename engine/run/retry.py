@@ -162,6 +162,14 @@ def missing_words(document: str, span: Span, keep: tuple[str, ...]) -> tuple[str
     return tuple(words for words in keep if words not in found)
 
 
+def open_words(document: str, span: Span, locks: tuple[Span, ...]) -> bool:
+    """Whether ``span`` keeps any word free of ``locks``: else there is nothing to settle."""
+    free = list(document[span.start : span.end])
+    for lock in locks:
+        free[lock.start - span.start : lock.end - span.start] = " " * len(lock)
+    return bool("".join(free).strip())
+
+
 def retry_instruction(instruction: str, rest: str) -> str:
     """The rewrite's instruction with the note's words added, for this span only."""
     parts = [part for part in (instruction.strip(), rest.strip()) if part]
@@ -182,23 +190,18 @@ def retry_edit(request_id: int, retry: HunkRetry, settings: SamplerSettings) -> 
     if not document[span.start : span.end].strip():
         raise ValueError("the hunk has no words to settle again")
     note = read_note(retry.note)
+    locks = note_locks(document, span, note.keep)
+    if not open_words(document, span, locks):
+        raise ValueError("the note keeps every word of this change: reject it instead")
     return Edit(
         request_id,
         document,
         span,
-        note_locks(document, span, note.keep),
+        locks,
         retry_instruction(retry.instruction, note.rest),
         EditMode.REWRITE,
         replace(settings, seed=retry_seed(settings.seed, retry.attempt), alternatives=1),
     )
-
-
-def retried_text(retry: HunkRetry, edit: Edit, settled: str) -> str:
-    """The proposal's whole text after the try: ``settled`` (the try's proposal text, for
-    ``edit.target``) in place in the retry's document, cut back to the rewrite's target."""
-    document = edit.text[: edit.target.start] + settled + edit.text[edit.target.end :]
-    tail = len(retry.text) - retry.target.end  # the text after the target, as the user wrote it
-    return document[retry.target.start : len(document) - tail]
 
 
 def retried_span(retry: HunkRetry, edit: Edit) -> Span:

@@ -49,7 +49,7 @@ def version_seed(seed: int, version: int) -> int:
 
 def version_count(plan: EditPlan, settings: SamplerSettings) -> int:
     """How many versions ``plan`` settles: a rewrite its setting's, anything else one."""
-    return settings.alternatives if plan.mode is EditMode.REWRITE else 1
+    return int(settings.alternatives) if plan.mode is EditMode.REWRITE else 1
 
 
 def denoise_versions(

@@ -13,7 +13,7 @@ from engine.backends.base import Backend
 from engine.core.config import SamplerSettings
 from engine.core.protocol import Cancelled, Edit, EditMode, Frame, Proposal, Span
 from engine.run.edit_run import run_edit
-from engine.run.versions import SEED_BITS, version_seed
+from engine.run.versions import SEED_BITS, VERSION_TEMPERATURE, version_seed, version_settings
 from tests.helpers.backends import llama_backend
 from tests.helpers.gemma import gemma_backend
 
@@ -47,6 +47,15 @@ def test_version_one_keeps_the_seed_and_every_other_has_its_own(seed: int, count
     assert all(0 <= s < 1 << SEED_BITS for s in seeds)
 
 
+@pytest.mark.parametrize("temperature", [0.0, 0.3, 1.5])
+def test_versions_after_the_first_sample_where_the_request_is_greedy(temperature: float) -> None:
+    settings = SamplerSettings(temperature=temperature, seed=9)
+    assert version_settings(settings, 1) == settings
+    later = version_settings(settings, 2)
+    assert later.temperature == max(temperature, VERSION_TEMPERATURE)
+    assert later.seed == version_seed(9, 2) and later.steps == settings.steps
+
+
 @pytest.mark.parametrize("family", sorted(BACKENDS))
 def test_versions_are_distinct_checked_and_keep_every_lock(family: str) -> None:
     """Over a few requests (the tiny DiffusionGemma mostly keeps the text as it was, and a
@@ -75,7 +84,7 @@ def test_each_version_is_the_rewrite_its_own_seed_gives(family: str, base: Sampl
     settings = base.with_changes(alternatives=3)
     proposal = proposal_of(backend, rewrite(settings))
     singles = [
-        proposal_of(backend, rewrite(replace(settings, alternatives=1, seed=version_seed(4, k))))
+        proposal_of(backend, rewrite(replace(version_settings(settings, k), alternatives=1)))
         for k in (1, 2, 3)
     ]
     assert proposal.text == singles[0].text and proposal.segments == singles[0].segments
@@ -92,10 +101,7 @@ def test_the_cost_of_every_version_is_counted() -> None:
     (here none read it) run once."""
     backend = llama_backend()
     three = proposal_of(backend, rewrite(FAST.with_changes(alternatives=3))).metrics.forwards
-    singles = [
-        proposal_of(backend, rewrite(FAST.with_changes(seed=version_seed(4, k)))).metrics
-        for k in (1, 2, 3)
-    ]
+    singles = [proposal_of(backend, rewrite(version_settings(FAST, k))).metrics for k in (1, 2, 3)]
     assert three == sum(metrics.forwards for metrics in singles)
 
 

@@ -2,12 +2,12 @@
 
 The review offers, per hunk, every version that differs there, and the user picks per hunk, so
 the applied text can combine them. A version is the same request settled with another seed
-(and after the first, sampled at least at :data:`VERSION_TEMPERATURE`): the passes before the model (proofreading, a shorter rewrite's priced cuts) run once, since
-they do not depend on the seed, and every version then goes through the same steps and the
-same checks after the model (the Markdown locks, the reread, the meaning check,
-``check_proposal``) as a single rewrite. Each version's frames are yielded as it settles, so
-the overlay shows it settling; a version's first frame holds every position, as a new
-request's does.
+(after the first, sampled at least at :data:`VERSION_TEMPERATURE`). The passes before the
+model (proofreading, a shorter rewrite's priced cuts) run once, since they do not depend on
+the seed, and every version then goes through the same steps and the same checks after the
+model (the Markdown locks, the reread, the meaning check, ``check_proposal``) as a single
+rewrite. Each version's frames are yielded as it settles, so the overlay shows it settling; a
+version's first frame holds every position, as a new request's does.
 
 Versions settle one after another. Settling them as one batch (one forward for N canvases)
 is what pays on an accelerator, and it would pay on this CPU too: ``make bench``'s review

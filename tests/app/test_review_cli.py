@@ -190,3 +190,15 @@ def test_plain_output_says_how_many_other_versions_there_are(tiny_folder: Path, 
     )  # fmt: skip
     assert code == 0 and out.startswith("--- a/")
     assert "1 other version: see --json" in err
+
+
+def test_every_command_of_the_cli_runs_headless_never_the_window() -> None:
+    """`settle retry --help` opened the window before it was listed: every subcommand is."""
+    import argparse
+
+    from app.cli import build_parser
+    from app.main import CLI_COMMANDS
+
+    parser = build_parser()
+    commands = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
+    assert set(commands.choices) <= CLI_COMMANDS

@@ -39,9 +39,10 @@ from engine.run.pipeline import Denoised, RunContext, settle_shaped, shape_plan
 VERSION_STRIDE = 0xD1B54A32D192ED03
 SEED_BITS = 63
 # Whether versions settle as one batch: not built (above), so one after another through the one
-# path every rewrite takes. ``make bench`` (review section, one run on 2 shared cores, 123
-# positions): whole-window forward 2460 ms batched against 2829 ms one after another, a cached
-# 8-row step 333 against 758 ms; three versions took 1.78x the time of one (median of 2 cases).
+# path every rewrite takes. ``python -m tools.bench.review --limit 12`` (12 dev rewrite cases,
+# one run on 2 shared cores, median input 56 positions): a whole-window forward over 3
+# sequences took 1872 ms batched against 2326 ms one after another, a cached 8-row step 195
+# against 646 ms, so batching would pay here too; three versions took 2.2x the time of one.
 BATCH_VERSIONS = False
 # Greedy decoding (temperature 0, the default) turns every seed's canvas into nearly the same
 # text: the seed only chooses which positions start masked, and the argmax fills them alike.

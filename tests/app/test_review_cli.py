@@ -202,3 +202,17 @@ def test_every_command_of_the_cli_runs_headless_never_the_window() -> None:
     parser = build_parser()
     commands = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
     assert set(commands.choices) <= CLI_COMMANDS
+
+
+@pytest.mark.parametrize("value", ["0", "9"])
+def test_a_number_of_versions_out_of_bounds_exits_2_naming_the_setting(
+    tmp_path: Path, value: str
+) -> None:
+    doc = tmp_path / "notes.md"
+    doc.write_text(DOC, encoding="utf-8")
+    code, out, err = cli(
+        "rewrite", str(doc), "--range", f"{START}:{END}", "--alternatives", value,
+        "--model", "unused",
+    )  # fmt: skip
+    assert (code, out) == (2, "") and "alternatives must be at least 1 and at most 4" in err
+    assert doc.read_text(encoding="utf-8") == DOC

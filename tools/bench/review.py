@@ -207,9 +207,9 @@ def batch_forwards(backend: Any, length: int) -> dict[str, Any]:
 def forward(model: Any, ids: Any, past: Any = None, *, cache: bool = False) -> Any:
     """The body over ``ids`` (after ``past``) and the LM head on the last open rows; with
     ``cache`` the keys and values it stored instead."""
-    out = model.model(input_ids=ids, past_key_values=past, use_cache=cache or past is not None)
+    out = model.model(input_ids=ids, cache=past, use_cache=cache or past is not None)
     if cache:
-        return out.past_key_values
+        return out.cache
     return model.lm_head(out.last_hidden_state[:, -OPEN_ROWS:])
 
 
@@ -225,16 +225,23 @@ def timed(run: Any) -> float:
     return median(times)
 
 
-def review_loop(backend: Any, judge: Any, limit: int = 0) -> dict[str, Any]:
-    """Both measurements on the dev split's rewrite cases (``limit`` of them, if set, spread
-    evenly over the split so every family is among them)."""
+MEASURES = ("reroll", "alternatives")
+
+
+def review_loop(
+    backend: Any, judge: Any, limit: int = 0, only: tuple[str, ...] = MEASURES
+) -> dict[str, Any]:
+    """The measurements in ``only`` on the dev split's rewrite cases (``limit`` of them, if
+    set, spread evenly over the split so every family is among them)."""
     cases = list(load_split(SPLIT).rewrites)
     cases = cases[:: max(1, len(cases) // limit)][:limit] if limit else cases
     settings = SamplerSettings()
-    return {
-        "reroll": reroll(backend, judge, cases, settings),
-        "alternatives": alternatives(backend, cases, settings),
-    }
+    results: dict[str, Any] = {}
+    if "reroll" in only:
+        results["reroll"] = reroll(backend, judge, cases, settings)
+    if "alternatives" in only:
+        results["alternatives"] = alternatives(backend, cases, settings)
+    return results
 
 
 def load_judged() -> tuple[Any, Any]:
@@ -250,6 +257,7 @@ def load_judged() -> tuple[Any, Any]:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m tools.bench.review", description=__doc__)
     parser.add_argument("--limit", type=int, default=0, help="only N rewrite cases, spread out")
+    parser.add_argument("--only", choices=MEASURES, action="append", help="one measurement")
     parser.add_argument("--out", type=Path, default=Path("docs/benchmarks-review.json"))
     args = parser.parse_args(argv)
     from engine.process.runtime import configure_threads
@@ -257,7 +265,7 @@ def main(argv: list[str] | None = None) -> int:
 
     configure_threads()
     backend, judge = load_judged()
-    results = review_loop(backend, judge, args.limit)
+    results = review_loop(backend, judge, args.limit, tuple(args.only or MEASURES))
     args.out.parent.mkdir(parents=True, exist_ok=True)
     args.out.write_text(json.dumps(results, indent=2, ensure_ascii=False) + "\n", "utf-8")
     print("\n".join(review_section(results)))

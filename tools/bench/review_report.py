@@ -15,7 +15,11 @@ def review_section(section: Any) -> list[str]:
     problem = failed("review", section)
     if problem:
         return lines + problem
-    return [*lines, *reroll_lines(section["reroll"]), *alternatives_lines(section["alternatives"])]
+    if "reroll" in section:
+        lines += reroll_lines(section["reroll"])
+    if "alternatives" in section:
+        lines += alternatives_lines(section["alternatives"])
+    return lines
 
 
 def reroll_lines(reroll: dict[str, Any]) -> list[str]:

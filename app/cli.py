@@ -1,9 +1,10 @@
-"""The headless command line: ``settle rewrite|draft|fill-json|fill-table|models``.
+"""The headless command line: ``settle rewrite|draft|retry|fill-json|fill-table|models``.
 
 It runs the same engine generator as the window (:func:`engine.run.edit_run.run_edit`), in-process:
 there is no editor to protect, so no worker process is needed. Sampler flags are derived from
 :class:`engine.core.config.SamplerSettings` (:mod:`app.cli_options`), so their defaults cannot drift
-from the engine's. The structured-infill commands live in :mod:`app.structured_cli`.
+from the engine's. The structured-infill commands live in :mod:`app.structured_cli`, ``retry`` (one
+hunk of a saved ``--json`` proposal settled again) in :mod:`app.review_cli`.
 
 Exit codes: 0 success, 2 bad input (nothing written), 3 the model could not be loaded,
 1 anything else.
@@ -17,18 +18,19 @@ import sys
 from collections.abc import Sequence
 from dataclasses import asdict
 from pathlib import Path
-from typing import Any
 
-from app.cli_options import add_engine_options, report_load, settings_from
+from app.cli_options import add_engine_options, settings_from
 from app.files import DocumentError, read_text_file, write_text_file
 from app.newlines import Layout, restore
+from app.proposal_json import rewrite_json
+from app.review_cli import add_retry_command, run_engine
 from app.serve_cli import EngineUnreachable, add_remote_options, add_serve_command
 from app.structured_cli import add_commands as add_structured_commands
 from app.textdiff import unified_diff
 from engine.core.errors import BadRequest, ModelLoadError, SettleError
 from engine.core.plan import find_locks, validate_edit
-from engine.core.protocol import Edit, EditMode, Proposal, Span
-from ui.wording import metrics_summary
+from engine.core.protocol import Edit, EditMode, Span
+from ui.wording import counted, metrics_summary
 
 EXIT_BAD_INPUT = 2
 EXIT_MODEL = 3
@@ -87,6 +89,7 @@ def build_parser() -> argparse.ArgumentParser:
         sub.add_argument(
             "--json", action="store_true", help="print one JSON object instead of a diff"
         )
+    add_retry_command(commands)
     add_structured_commands(commands)
     add_serve_command(commands)
     models = commands.add_parser("models", help="list the models Settle can find")
@@ -119,44 +122,28 @@ def run_draft(args: argparse.Namespace) -> int:
 
 def finish(args: argparse.Namespace, text: str, layout: Layout, edit: Edit) -> int:
     """Run the edit; print a diff (or JSON); with ``--write`` save it, every byte outside the
-    range as it was (BOM and line endings included)."""
-    from app.headless import run_request  # imports torch: only once the input is known good
-
+    range as it was (BOM and line endings included). ``--json`` holds the hunks and every
+    version (:mod:`app.proposal_json`), which ``settle retry`` reads back."""
     validate_edit(edit)
-    if args.engine:  # the model runs elsewhere: `settle serve` on that machine
-        from app.serve_cli import run_remote
-
-        proposal, model_name = run_remote(edit, args)
-    else:
-        proposal, model_name = run_request(
-            edit, args.model, args.device, args.allow_remote_code, report_load
-        )
+    proposal, model_name = run_engine(edit, args)  # here, or `settle serve` on that machine
     updated = text[: edit.target.start] + proposal.text + text[edit.target.end :]
     diff = unified_diff(restore(layout, text), restore(layout, updated), str(args.file))
     if args.json:
-        print(json.dumps(proposal_json(proposal, model_name, diff), ensure_ascii=False, indent=2))
+        print(
+            json.dumps(rewrite_json(edit, proposal, model_name, diff), ensure_ascii=False, indent=2)
+        )
     else:
         sys.stdout.write(diff or "(no change)\n")
         print(f"# {model_name}: {metrics_summary(proposal.metrics)}", file=sys.stderr)
         for note in proposal.notes:  # why it is unchanged, what it could not follow
             print(f"# {note}", file=sys.stderr)
+        if proposal.alternatives:  # the diff is version 1's; --json holds every version
+            others = counted(len(proposal.alternatives), "other version")
+            print(f"# {others}: see --json", file=sys.stderr)
     if args.write and updated != text:
         write_text_file(args.file, layout, updated)
         print(f"# wrote {args.file}", file=sys.stderr)
     return 0
-
-
-def proposal_json(proposal: Proposal, model_name: str, diff: str) -> dict[str, Any]:
-    return {
-        "text": proposal.text,
-        "range": [proposal.target.start, proposal.target.end],
-        "locks": list(proposal.locks),
-        "segments": [asdict(segment) for segment in proposal.segments],
-        "metrics": asdict(proposal.metrics),
-        "model": model_name,
-        "diff": diff,
-        "notes": list(proposal.notes),
-    }
 
 
 def run_models(args: argparse.Namespace) -> int:

@@ -6,7 +6,7 @@ import multiprocessing
 import sys
 from collections.abc import Sequence
 
-CLI_COMMANDS = {"rewrite", "draft", "fill-json", "fill-table", "models", "serve"}
+CLI_COMMANDS = {"rewrite", "draft", "retry", "fill-json", "fill-table", "models", "serve"}
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -33,6 +33,7 @@ class Bound:
     high: float
     open_low: bool = False
     optional: bool = False
+    whole: bool = False  # a count: 2.5 versions is refused, not rounded
 
     def problem(self, name: str, settings: SamplerSettings) -> str | None:
         """Why ``settings.<name>`` is refused, or ``None`` when it is accepted."""
@@ -41,6 +42,8 @@ class Bound:
             return None
         if isinstance(value, bool) or not isinstance(value, int | float):
             return f"{name} must be a number (got {value!r})"
+        if self.whole and math.isfinite(value) and not float(value).is_integer():
+            return f"{name} must be a whole number (got {value})"
         below = value <= self.low if self.open_low else value < self.low
         if math.isfinite(value) and not below and value <= self.high:
             return None
@@ -73,7 +76,7 @@ BOUNDS: dict[str, Bound] = {
     "verify_drafts": Bound(0.0, 1.0),
     "verify_values": Bound(0.0, 1.0),
     "entropy_bound": Bound(0.0, 1000.0, open_low=True),
-    "alternatives": Bound(1, 4),
+    "alternatives": Bound(1, 4, whole=True),
 }
 
 

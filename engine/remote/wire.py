@@ -12,6 +12,8 @@ What the wire itself refuses, before any class sees the message: numbers that ar
 lone UTF-16 surrogate (``"\\ud800"``: no UTF-8 text can carry it, so nothing could echo it back),
 and an instruction longer than :data:`MAX_INSTRUCTION_CHARS`. Whatever a refusal quotes from the
 message is shortened to :data:`MAX_ECHO_CHARS`, so an error costs little however large its cause.
+A proposal's alternatives are held to what the engine sends (:data:`MAX_ALTERNATIVES`, each text
+distinct from the proposal's and the others'): a reply cannot offer more versions, or one twice.
 
 Nothing is ever unpickled: this module only builds the classes it names in :data:`REQUESTS`
 and :data:`EVENTS`. It imports no torch, so the window and the CLI can use it.
@@ -30,7 +32,7 @@ from enum import Enum
 from typing import Any
 
 from engine.core import protocol
-from engine.core.config import SamplerSettings
+from engine.core.config import BOUNDS, SamplerSettings
 
 PING = "ping"
 PONG = "pong"
@@ -65,6 +67,8 @@ MAX_ECHO_CHARS = 40  # the most of a client's own string a refusal quotes back
 MAX_REFUSAL_CHARS = 400  # the longest refusal message
 MAX_UNKNOWN_NAMED = 3  # unknown fields a refusal names
 TEXT_LIMITS: dict[tuple[type, str], int] = {(protocol.Edit, "instruction"): MAX_INSTRUCTION_CHARS}
+# Versions 2..N of a rewrite a proposal carries: the alternatives setting's bound, less the first.
+MAX_ALTERNATIVES = int(BOUNDS["alternatives"].high) - 1
 
 
 class WireError(ValueError):
@@ -272,9 +276,27 @@ def _build(cls: type, data: Any, depth: int) -> Any:
         elif required:
             raise _Bad(f"missing field {name!r}.")
     try:
-        return cls(**values)
+        built = cls(**values)
     except (TypeError, ValueError) as exc:
         raise _Bad(str(exc)) from None
+    check = CHECKS.get(cls)
+    if check is not None:
+        check(built)
+    return built
+
+
+def _check_alternatives(proposal: protocol.Proposal) -> None:
+    """A proposal's alternatives as the engine makes them: few, and no text offered twice."""
+    count = len(proposal.alternatives)
+    if count > MAX_ALTERNATIVES:
+        raise _Bad(f"{count} alternatives; a proposal carries at most {MAX_ALTERNATIVES}.")
+    texts = [proposal.text, *(version.text for version in proposal.alternatives)]
+    if len(set(texts)) < len(texts):
+        raise _Bad("an alternative repeats the proposal or another alternative.")
+
+
+# Checks a whole message must pass once built, beyond its fields' types.
+CHECKS: dict[type, Callable[[Any], None]] = {protocol.Proposal: _check_alternatives}
 
 
 def _check_length(cls: type, name: str, value: Any) -> None:

@@ -25,6 +25,7 @@ FOLLOWED_IN_PART = "the loaded model cannot restyle freely: only what it offers 
 MODEL_KEPT_IT = "the model kept the text as it was"
 STRUCTURE_PUT_BACK = "the changes that broke its Markdown structure were put back"
 MEANING_PUT_BACK = "a change that altered the meaning was put back"
+SAME_AS_BEFORE = "the try settled on the change it was to replace"
 
 REASONS = (
     NOTHING_TO_FIX,
@@ -36,6 +37,7 @@ REASONS = (
     MODEL_KEPT_IT,
     STRUCTURE_PUT_BACK,
     MEANING_PUT_BACK,
+    SAME_AS_BEFORE,
 )
 PROOFREAD_PASS = "proofread"  # the pass whose absence explains an unchanged styled rewrite
 FAMILY_WORDS = {  # how each intent family is named in a note
@@ -110,3 +112,10 @@ def suggestion() -> str:
     """The instruction-tuned families the model picker offers for what this one cannot do."""
     names = ", ".join(INSTRUCTION_TUNED_FAMILIES.values())
     return f"An instruction-tuned model follows any instruction: {names}, in the model picker."
+
+
+def retry_notes(previous: str, settled: str) -> tuple[str, ...]:
+    """A hunk's try (:mod:`engine.run.retry`) that came back as the change it was to replace:
+    ``previous`` is the hunk's text before the try, ``settled`` after it. (A try that came back
+    as the user's own words already carries the rewrite's "No change" note.)"""
+    return (f"No change: {SAME_AS_BEFORE}.",) if settled == previous else ()

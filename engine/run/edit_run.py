@@ -4,7 +4,9 @@
 :class:`Proposal` or :class:`Cancelled`); cancel is a predicate checked before every denoising
 step; errors propagate to the caller, which reports them as ``Failed``. The same generator
 serves the worker process, the in-process test worker and the headless CLI. The steps
-themselves are :func:`engine.run.pipeline.denoise_plan`, which structured fills share.
+themselves are :func:`engine.run.pipeline.denoise_plan`, which structured fills share; a
+rewrite asking for several versions settles each of them (:mod:`engine.run.versions`), and the
+first is the proposal, the others its alternatives.
 """
 
 from __future__ import annotations
@@ -15,7 +17,8 @@ from collections.abc import Callable, Iterator
 from engine.backends.base import Backend
 from engine.core.plan import plan_edit
 from engine.core.protocol import Cancelled, Edit, Frame, Proposal
-from engine.run.pipeline import RunContext, denoise_plan, make_metrics, never
+from engine.run.pipeline import RunContext, make_metrics, never
+from engine.run.versions import alternatives, denoise_versions
 
 EditEvent = Frame | Proposal | Cancelled
 
@@ -29,14 +32,19 @@ def run_edit(
     """Run one edit, yielding frames, then exactly one ``Proposal`` or ``Cancelled``."""
     run = RunContext.starting(edit.request_id, cancelled, clock)
     plan = plan_edit(edit)
-    done = yield from denoise_plan(backend, plan, edit.settings, edit.text, run)
-    if done is None:
+    versions = yield from denoise_versions(backend, plan, edit.settings, edit.text, run)
+    if versions is None:
         yield Cancelled(edit.request_id)
         return
+    done = versions[0]
+    # The request's cost is every version's: their forwards and what they generated.
+    forwards = sum(version.forwards for version in versions)
+    generated = sum(version.generated for version in versions)
     metrics = make_metrics(
-        done.first_frame_s, run.elapsed(), done.forwards, done.generated, done.churn, done.put_back
+        done.first_frame_s, run.elapsed(), forwards, generated, done.churn, done.put_back
     )
+    original = edit.text[edit.target.start : edit.target.end]
     yield Proposal(
         edit.request_id, edit.target, done.text, done.segments, plan.locked_texts, metrics,
-        done.notes,
+        done.notes, alternatives(versions, original),
     )  # fmt: skip

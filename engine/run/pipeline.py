@@ -30,7 +30,16 @@ from engine.run.answers import Outcome, rewrite_notes
 # The opening frame's canvas is for showing only: no model limit applies to it.
 UNBOUNDED = sys.maxsize
 
-__all__ = ["Denoised", "RunContext", "denoise_plan", "make_metrics", "never"]
+__all__ = [
+    "Denoised",
+    "RunContext",
+    "Shaped",
+    "denoise_plan",
+    "make_metrics",
+    "never",
+    "settle_shaped",
+    "shape_plan",
+]
 
 
 @dataclass(frozen=True)
@@ -144,6 +153,28 @@ def denoise_plan(
     and after the last step. Returns ``None`` when cancelled, so the caller can end with
     ``Cancelled``.
     """
+    shaped = yield from shape_plan(backend, plan, settings, run)
+    return (yield from settle_shaped(backend, shaped, settings, document, run))
+
+
+@dataclass(frozen=True)
+class Shaped:
+    """A request after its passes' ``before``: the canvas every version of it settles from.
+
+    ``reads_before`` is the reader's count where this settling's reads start counting (the
+    request's start for its first version; a later version's own start)."""
+
+    canvas: Canvas
+    ctx: PassContext
+    passes: tuple[Pass, ...]
+    first_frame_s: float | None
+    reads_before: int
+
+
+def shape_plan(
+    backend: Backend, plan: EditPlan, settings: SamplerSettings, run: RunContext
+) -> Generator[Frame, None, Shaped]:
+    """The passes before the model, then the canvas (an opening frame while they read)."""
     table, reader = backend.table, backend.reader()
     reads_before = reader.forwards if reader is not None else 0
     ctx = PassContext(table, settings, read_intent(plan.instruction), reader, run.cancelled)
@@ -153,19 +184,32 @@ def denoise_plan(
         yield opening_frame(plan, table, settings, run)
         first_frame_s = run.elapsed()
     canvas = shaped(plan, passes, ctx, backend.max_canvas_tokens)
-    plan = canvas.plan
+    return Shaped(canvas, ctx, tuple(passes), first_frame_s, reads_before)
+
+
+def settle_shaped(
+    backend: Backend,
+    shaped: Shaped,
+    settings: SamplerSettings,
+    document: str,
+    run: RunContext,
+) -> Generator[Frame, None, Denoised | None]:
+    """Settle a shaped canvas with ``settings`` (its seed): frames, the passes after the
+    model, assembly and the check; ``None`` when cancelled."""
+    canvas, ctx, reader = shaped.canvas, shaped.ctx, shaped.ctx.reader
+    plan, table = canvas.plan, backend.table
     tracker = DraftTracker(run.request_id, canvas, table)
     yield tracker.frame(initial_step(canvas, settings.steps), run.elapsed())
-    first_frame_s = run.elapsed() if first_frame_s is None else first_frame_s
+    first_frame_s = run.elapsed() if shaped.first_frame_s is None else shaped.first_frame_s
     last = yield from step_frames(backend, canvas, tracker, settings, run)
     if last is None:
         return None
     settled = Settled(canvas, last)
-    for step in passes:
+    for step in shaped.passes:
         settled = step.after(settled, ctx)
     if settled.last is not last:
         yield tracker.frame(settled.last, run.elapsed())
-    reads = reader.forwards - reads_before if reader is not None else 0
+    reads = reader.forwards - shaped.reads_before if reader is not None else 0
     done = finished(settled, document, table, tracker, first_frame_s, reads)
     if plan.mode is not EditMode.REWRITE:
         return done

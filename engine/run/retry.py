@@ -46,7 +46,8 @@ class HunkRetry:
     ``text`` is the document as it stands (the proposal not applied), ``target`` the
     proposal's span in it, ``proposal`` the target's text as the review shows it now (every
     hunk in its current version), ``old`` the hunk's span in ``text[target]`` and ``new`` its
-    span in ``proposal``.
+    span in ``proposal``. ``locked`` are the spans of ``proposal`` the rewrite kept locked (its
+    locked segments): a hunk that only inserted opens the words beside it, never those.
     """
 
     text: str
@@ -57,6 +58,7 @@ class HunkRetry:
     instruction: str = ""
     note: str = ""
     attempt: int = 1  # the how-many-th retry of this hunk: each gets its own seed
+    locked: tuple[Span, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -92,6 +94,8 @@ def check_retry(retry: HunkRetry) -> None:
         raise ValueError(f"a note has at most {MAX_NOTE_CHARS} characters")
     if retry.attempt < 1:
         raise ValueError("a retry's attempt counts from 1")
+    if any(lock.overlaps(retry.new) for lock in retry.locked if len(lock)):
+        raise ValueError("the hunk overlaps a locked span of the proposal")
 
 
 def retry_document(retry: HunkRetry) -> tuple[str, Span]:
@@ -108,9 +112,21 @@ def retry_document(retry: HunkRetry) -> tuple[str, Span]:
     span = Span(len(before), len(before) + len(old_text))
     if old_text.strip():
         return document, span
+    return document, widen_to_words(document, span, open_around(retry, span))
+
+
+def open_around(retry: HunkRetry, span: Span) -> Span:
+    """Where a widened ``span`` (in the retry's document) may reach: the proposal's target,
+    up to the nearest locked span of the proposal on either side."""
+    grown = len(retry.old) - len(retry.new)  # how the proposal's text after the hunk moved
     low = retry.target.start
-    high = retry.target.start + len(retry.proposal) - len(retry.new) + len(old_text)
-    return document, widen_to_words(document, span, Span(low, high))
+    high = retry.target.start + len(retry.proposal) + grown
+    for lock in retry.locked:
+        if lock.end <= retry.new.start:
+            low = max(low, retry.target.start + lock.end)
+        elif lock.start >= retry.new.end:
+            high = min(high, retry.target.start + lock.start + grown)
+    return Span(min(low, span.start), max(high, span.end))
 
 
 def widen_to_words(text: str, span: Span, within: Span) -> Span:
@@ -146,6 +162,14 @@ def missing_words(document: str, span: Span, keep: tuple[str, ...]) -> tuple[str
     return tuple(words for words in keep if words not in found)
 
 
+def open_words(document: str, span: Span, locks: tuple[Span, ...]) -> bool:
+    """Whether ``span`` keeps any word free of ``locks``: else there is nothing to settle."""
+    free = list(document[span.start : span.end])
+    for lock in locks:
+        free[lock.start - span.start : lock.end - span.start] = " " * len(lock)
+    return bool("".join(free).strip())
+
+
 def retry_instruction(instruction: str, rest: str) -> str:
     """The rewrite's instruction with the note's words added, for this span only."""
     parts = [part for part in (instruction.strip(), rest.strip()) if part]
@@ -159,18 +183,37 @@ def retry_seed(seed: int, attempt: int) -> int:
 
 def retry_edit(request_id: int, retry: HunkRetry, settings: SamplerSettings) -> Edit:
     """The :class:`Edit` that settles ``retry``'s hunk again (raises ``ValueError`` when the
-    hunk does not fit its proposal): same settings as the rewrite, a new seed per try."""
+    hunk does not fit its proposal): same settings as the rewrite, a new seed per try, and
+    one version (a rewrite asked for several; a try is one answer for one hunk)."""
     check_retry(retry)
     document, span = retry_document(retry)
     if not document[span.start : span.end].strip():
         raise ValueError("the hunk has no words to settle again")
     note = read_note(retry.note)
+    locks = note_locks(document, span, note.keep)
+    if not open_words(document, span, locks):
+        raise ValueError("the note keeps every word of this change: reject it instead")
     return Edit(
         request_id,
         document,
         span,
-        note_locks(document, span, note.keep),
+        locks,
         retry_instruction(retry.instruction, note.rest),
         EditMode.REWRITE,
-        replace(settings, seed=retry_seed(settings.seed, retry.attempt)),
+        replace(settings, seed=retry_seed(settings.seed, retry.attempt), alternatives=1),
     )
+
+
+def retried_span(retry: HunkRetry, edit: Edit) -> Span:
+    """The span of ``retry.proposal`` that the try's text (for ``edit.target``) replaces: the
+    hunk, with the words it opened beside it when it only inserted."""
+    start = edit.target.start - retry.target.start
+    grown = len(retry.new) - len(retry.old)
+    return Span(start, edit.target.end - retry.target.start + grown)
+
+
+def retried_text(retry: HunkRetry, edit: Edit, settled: str) -> str:
+    """The proposal's whole text after the try: ``settled`` (the text the try proposes for
+    ``edit.target``) in place of the span it settled again, every other character kept."""
+    span = retried_span(retry, edit)
+    return retry.proposal[: span.start] + settled + retry.proposal[span.end :]

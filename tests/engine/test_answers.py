@@ -110,3 +110,11 @@ def test_every_note_quotes_a_reason_from_the_list(instruction: str, unchanged: b
     explained = [n for n in notes if n.startswith(("No change", "Not followed"))]
     assert all(any(reason in note for reason in REASONS) for note in explained)
     assert bool(explained) is (unchanged or bool(read_intent(instruction).free))
+
+
+def test_a_try_that_settles_on_the_change_it_replaces_says_so() -> None:
+    from engine.run.answers import SAME_AS_BEFORE, retry_notes
+
+    assert retry_notes("Monday", "Monday") == (f"No change: {SAME_AS_BEFORE}.",)
+    assert retry_notes("Monday", "Friday") == ()
+    assert SAME_AS_BEFORE in REASONS

@@ -63,3 +63,9 @@ def test_every_numeric_setting_has_bounds_and_says_them() -> None:
     assert {name for name, _ in numeric} == set(BOUNDS)
     helps = {name: text for name, _, text in setting_fields()}
     assert all(" to " in helps[name] for name in BOUNDS)
+
+
+@pytest.mark.parametrize("value", [0, 5, 2.5, -1])
+def test_the_number_of_versions_is_a_whole_number_from_1_to_4(value: float) -> None:
+    with pytest.raises(ValueError, match="alternatives must be"):
+        SamplerSettings(alternatives=value)  # type: ignore[arg-type]

@@ -296,6 +296,54 @@ def test_garbage_frames_are_refused_and_the_connection_stays_usable(server) -> N
         ws.close()
 
 
+def test_a_hunks_retry_and_a_rewrites_versions_are_the_local_workers(
+    client: RemoteWorker, local
+) -> None:
+    """A retry is an ordinary Edit and alternatives an ordinary Proposal field: both cross
+    the wire as the local worker makes them."""
+    from engine.run.retry import HunkRetry, retry_edit
+
+    settings = SamplerSettings(steps=6, block_length=0, seed=5, alternatives=3, passes=())
+    rewrite = Edit(11, TEXT, Span(0, len(TEXT)), (LOCK,), settings=settings)
+    client.send(rewrite)
+    remote = until(client, ends(11))[-1]
+    expected = local_proposal(local, rewrite)
+    assert isinstance(remote, Proposal) and remote.alternatives == expected.alternatives
+    assert remote.text == expected.text
+    at = TEXT.index("lazy dog")
+    hunk = HunkRetry(
+        TEXT, Span(0, len(TEXT)), TEXT.replace("lazy dog", "idle dog"),
+        Span(at, at + 8), Span(at, at + 8), "", "keep 'dog'", 2,
+    )  # fmt: skip
+    retry = retry_edit(12, hunk, settings)
+    client.send(retry)
+    again = until(client, ends(12))[-1]
+    assert isinstance(again, Proposal) and again.target == retry.target
+    assert (again.text, again.segments) == (
+        local_proposal(local, retry).text,
+        local_proposal(local, retry).segments,
+    )
+    assert [s.text for s in again.segments if s.locked] == ["dog"]  # the note's quoted word
+
+
+@pytest.mark.parametrize("value", [0, 9, "x", 1.5, True])
+def test_a_bad_number_of_versions_is_refused_and_the_connection_goes_on(server, value) -> None:
+    ws = raw(server)
+    try:
+        bad = json.loads(encode(edit(13)))
+        bad["settings"]["alternatives"] = value
+        ws.send(json.dumps(bad))
+        failed = raw_event(ws)
+        assert isinstance(failed, Failed) and failed.kind == "bad-request"
+        assert failed.request_id == 13 and "alternatives" in failed.message
+        ws.send(encode(edit(14)))
+        while not isinstance(event := raw_event(ws), Proposal):
+            assert isinstance(event, Frame)
+        assert event.request_id == 14 and event.alternatives == ()
+    finally:
+        ws.close()
+
+
 def test_an_oversized_frame_closes_cleanly_and_others_are_served(server) -> None:
     ws = raw(server)
     ws.send(json.dumps({"type": "Cancel", "request_id": 1, "pad": "x" * (2 * 1024 * 1024)}))

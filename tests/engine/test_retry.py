@@ -13,6 +13,8 @@ from engine.run.retry import (
     HunkRetry,
     missing_words,
     read_note,
+    retried_span,
+    retried_text,
     retry_edit,
     retry_seed,
 )
@@ -42,7 +44,14 @@ def test_the_hunk_goes_back_to_the_users_words_and_the_rest_stays_as_proposed() 
 
 
 def test_quoted_words_are_locked_and_the_rest_instructs() -> None:
-    edit = retry_edit(1, monday_hunk(note="keep 'Tuesday', less stiff"), SamplerSettings())
+    """The hunk "on Tuesday" → "on Monday": "Tuesday" is kept, "on" settles again."""
+    old_start = DOC[TARGET.start : TARGET.end].index("on Tuesday")
+    new_start = PROPOSAL.index("on Monday")
+    hunk = replace_hunk(
+        old=Span(old_start, old_start + 10), new=Span(new_start, new_start + 9),
+        note="keep 'Tuesday', less stiff",
+    )  # fmt: skip
+    edit = retry_edit(1, hunk, SamplerSettings())
     assert [edit.text[lock.start : lock.end] for lock in edit.locks] == ["Tuesday"]
     assert edit.instruction == "make it formal; keep , less stiff"
 
@@ -117,3 +126,56 @@ def test_only_the_hunk_is_reverted_and_the_rest_is_the_proposal(
     start = 3 + at_new
     assert edit.target.start <= start and start + len(old2) <= edit.target.end
     assert edit.target.start >= 3 and edit.target.end <= len(edit.text) - 3
+
+
+def test_a_retry_is_one_version_whatever_the_rewrite_asked() -> None:
+    edit = retry_edit(1, monday_hunk(), SamplerSettings(alternatives=3))
+    assert edit.settings.alternatives == 1
+
+
+def test_an_inserted_hunk_never_opens_a_locked_word_beside_it() -> None:
+    """ "Send [it] today." with "it" locked: the words opened around an insertion stop at it."""
+    text, target = "Send it today.", Span(0, 14)
+    proposal = "Send it right today."
+    locked = (Span(5, 7),)  # "it", a locked segment of the proposal
+    hunk = HunkRetry(text, target, proposal, Span(8, 8), Span(8, 14), locked=locked)
+    edit = retry_edit(1, hunk, SamplerSettings())
+    assert edit.text[edit.target.start : edit.target.end] == " today."
+    assert not edit.target.overlaps(Span(5, 7))
+
+
+def test_a_hunk_inside_a_locked_span_is_refused() -> None:
+    with pytest.raises(ValueError, match="locked span"):
+        retry_edit(1, replace_hunk(locked=(Span(10, 16),)), SamplerSettings())
+
+
+def replace_hunk(**change: object) -> HunkRetry:
+    from dataclasses import replace
+
+    return replace(monday_hunk(), **change)  # type: ignore[arg-type]
+
+
+@given(words, words, words, words)
+def test_the_whole_proposal_after_a_try_changes_only_the_span_it_settled(
+    pre: str, old: str, new: str, settled: str
+) -> None:
+    text = "A. " + pre + old + " Z."
+    target = Span(3, len(text) - 3)
+    proposal = pre + new
+    hunk = HunkRetry(
+        text, target, proposal, Span(len(pre), len(pre) + len(old)), Span(len(pre), len(proposal))
+    )
+    try:
+        edit = retry_edit(1, hunk, SamplerSettings())
+    except ValueError:
+        return
+    whole = retried_text(hunk, edit, settled)
+    span = retried_span(hunk, edit)
+    assert whole == proposal[: span.start] + settled + proposal[span.end :]
+    unchanged = retried_text(hunk, edit, edit.text[edit.target.start : edit.target.end])
+    assert unchanged == pre + old  # settling the user's words again gives the hunk reverted
+
+
+def test_a_note_that_keeps_every_word_of_the_hunk_is_refused() -> None:
+    with pytest.raises(ValueError, match="keeps every word"):
+        retry_edit(1, monday_hunk(note="keep 'Tuesday'"), SamplerSettings())

@@ -68,7 +68,8 @@ def run_all(results: dict[str, Any], quick: bool) -> None:
     from engine.core.protocol import LoadModel
     from engine.models import embedded
     from engine.models.loading import load
-    from tools.bench import compare, edit_cost, gemma_arch, remote, structured, templates
+    from tools.bench import compare, edit_cost, gemma_arch, remote, review, structured, templates
+    from tools.eval.tasks import Judge
 
     loaded = load(LoadModel("embedded", device="cpu"), lambda _: None)
     backend = loaded.backend
@@ -90,6 +91,11 @@ def run_all(results: dict[str, Any], quick: bool) -> None:
     section(results, "coverage", lambda: templates.coverage(backend, quick))
     engine = remote.Loaded(backend, loaded.info)
     section(results, "remote", lambda: remote.remote_overhead(engine, "embedded", quick))
+    specials = backend.table.specials
+    start = specials.bos_id if specials.bos_id is not None else min(specials.eos_ids)
+    judge = Judge(ar, backend.table.encode, start)
+    limit = 2 if quick else 0  # the review loop on the dev split's rewrites: all of them
+    section(results, "review", lambda: review.review_loop(backend, judge, limit))
     lengths = (512, 1024) if quick else (1024, 4096, 16384, 32768)
     section(results, "edit_cost", lambda: edit_cost.edit_cost(backend, lengths))
     torch.manual_seed(0)

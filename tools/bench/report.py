@@ -11,6 +11,7 @@ from typing import Any
 
 from tools.bench.markdown import failed, fmt, table
 from tools.bench.remote import remote_lines
+from tools.bench.review_report import review_section
 from tools.bench.templates import templates_section
 
 CHART = "benchmarks.png"
@@ -52,6 +53,7 @@ def write_report(results: dict[str, Any], path: Path) -> None:
     lines += gemma_section(results.get("gemma_arch"))
     lines += gui_section(results.get("gui"), results.get("bench_process_peak_rss_mb"))
     lines += remote_lines(results.get("remote"))
+    lines += review_section(results.get("review"))
     path.write_text("\n".join(lines) + "\n", encoding="utf-8")
 
 

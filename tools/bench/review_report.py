@@ -1,0 +1,71 @@
+"""The review loop's section of ``docs/benchmarks.md`` (:mod:`tools.bench.review`'s results)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from tools.bench.markdown import failed, fmt, table
+
+GOAL_READS = 0.3
+GOAL_TIME = 2.0
+
+
+def review_section(section: Any) -> list[str]:
+    lines = ["## The review loop: a hunk's re-roll and alternatives (issue 29)", ""]
+    problem = failed("review", section)
+    if problem:
+        return lines + problem
+    if "reroll" in section:
+        lines += reroll_lines(section["reroll"])
+    if "alternatives" in section:
+        lines += alternatives_lines(section["alternatives"])
+    return lines
+
+
+def reroll_lines(reroll: dict[str, Any]) -> list[str]:
+    rows = [
+        ["rewrite cases (dev split) / with a hunk", f"{reroll['cases']} / {reroll['with_a_hunk']}"],
+        ["median model reads: rewrite", fmt(reroll["median_rewrite_reads"])],
+        ["median model reads: re-roll of its first hunk", fmt(reroll["median_reroll_reads"])],
+        [f"median re-roll / rewrite reads (goal <= {GOAL_READS})", fmt(reroll["median_ratio"])],
+        ["judge NLL (nats/token): rewrite", fmt(reroll["mean_rewrite_nll"])],
+        ["judge NLL (nats/token): after the re-roll", fmt(reroll["mean_reroll_nll"])],
+        ["re-rolls that came back unchanged", reroll["unchanged"]],
+    ]
+    return [
+        "Every forward counted (denoising steps and the passes' reads), shipped settings, "
+        "seed 0; the judge is the base causal model reading the paragraph after its context "
+        "(mean over the cases with a hunk).",
+        "",
+        *table(["re-roll of one hunk", "value"], rows),
+    ]
+
+
+def alternatives_lines(alt: dict[str, Any]) -> list[str]:
+    batch = alt["batch"]
+    rows = [
+        ["rewrite cases (dev split)", alt["cases"]],
+        ["median time, one version (s)", fmt(alt["median_one_s"])],
+        ["median time, three versions (s)", fmt(alt["median_three_s"])],
+        [f"median three / one (goal <= {GOAL_TIME})", fmt(alt["median_ratio"])],
+        ["cases with three distinct versions", alt["three_distinct"]],
+        ["cases whose three versions each differ in a hunk", alt["each_differs"]],
+    ]
+    forwards = [
+        ["whole window", fmt(batch["whole_batched_ms"]), fmt(batch["whole_one_after_another_ms"])],
+        [
+            f"cached step ({batch['open_rows']} rows)",
+            fmt(batch["step_batched_ms"]),
+            fmt(batch["step_one_after_another_ms"]),
+        ],
+    ]
+    return [
+        "Alternatives on the embedded model (versions settle one after another; the passes "
+        "before the model run once):",
+        "",
+        *table(["three versions", "value"], rows),
+        f"Batching: the model's forward over 3 sequences of {batch['length']} positions at "
+        "once against 3 forwards one after another (ms, median):",
+        "",
+        *table(["forward", "batched", "one after another"], forwards),
+    ]

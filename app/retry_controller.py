@@ -44,11 +44,7 @@ def hunk_retry(
     kept = set(shown) | {index}
     hunk = diff.hunks[index]
     proposal = apply_hunks(diff.target, diff.hunks, kept)
-    # Hunks never touch, so the ones before this hunk are the ones starting before it.
-    shift = sum(
-        len(h.new) - len(h.old) for h in diff.hunks if h.index in kept and h.start < hunk.start
-    )
-    new_start = hunk.start + shift
+    new_start = in_proposal(diff, kept, hunk.start)
     return HunkRetry(
         text=edit.text,
         target=edit.target,
@@ -58,6 +54,21 @@ def hunk_retry(
         instruction=edit.instruction,
         note=note,
         attempt=attempt,
+        locked=tuple(
+            Span(in_proposal(diff, kept, start, lock_start=True), in_proposal(diff, kept, end))
+            for start, end in diff.locks
+        ),
+    )
+
+
+def in_proposal(diff: WordDiff, kept: set[int], at: int, lock_start: bool = False) -> int:
+    """Where target offset ``at`` (never inside a hunk) stands in the proposal made of the
+    ``kept`` hunks: hunks never touch, so the ones before it are the ones starting before it.
+    A lock's start also moves past an insertion right at it, which ends the piece before it."""
+    return at + sum(
+        len(h.new) - len(h.old)
+        for h in diff.hunks
+        if h.index in kept and (h.start < at or (lock_start and h.start == at == h.end))
     )
 
 

@@ -92,3 +92,33 @@ def test_an_inserted_hunk_opens_its_neighbours_and_a_try_that_changes_them_is_no
     assert try_text(retry, request, kept) == "fine "
     moved = Proposal(2, request.target, "penned notes.", (), (), metrics(1))
     assert try_text(retry, request, moved) is None
+
+
+@given(
+    st.lists(WORDS, min_size=1, max_size=4),
+    st.lists(WORDS, min_size=1, max_size=3),
+    st.booleans(),
+)
+def test_the_proposals_locks_stand_where_the_shown_proposal_has_them(
+    inserted: list[str], after: list[str], beside_the_lock: bool
+) -> None:
+    """A lock in the rewrite: the retry's locked spans are the lock's text in the proposal as
+    shown, so an inserted hunk beside it never opens the locked words."""
+    lock = "Jacquard loom"
+    target = f"Cards from the {lock} " + " ".join(after) + "."
+    words = " ".join(inserted)
+    opening = f"Cards from the {words} " if beside_the_lock else f"Cards {words} from the "
+    proposal = opening + f"{lock} " + " ".join(after) + "."
+    start = target.index(lock)
+    segments = [
+        SegmentText(proposal[: proposal.index(lock)], False),
+        SegmentText(lock, True),
+        SegmentText(proposal[proposal.index(lock) + len(lock) :], False),
+    ]
+    diff = word_diff(target, segments, [(start, start + len(lock))])
+    assume(diff.hunks)
+    edit = Edit(1, target, Span(0, len(target)), (Span(start, start + len(lock)),))
+    for index in range(len(diff.hunks)):
+        shown = set(range(len(diff.hunks)))
+        retry = hunk_retry(edit, diff, shown, index, "", 1)
+        assert [retry.proposal[s.start : s.end] for s in retry.locked] == [lock]

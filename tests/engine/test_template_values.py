@@ -178,6 +178,29 @@ def test_a_coincidence_that_fails_once_is_no_relation() -> None:
     assert relations.detect("column", lines) == []
 
 
+def test_small_counts_that_agree_by_chance_are_no_relation() -> None:
+    quiz = [line("Round 1", 4, 3, 7), line("Round 2", 6, 5, 8), line("Round 3", 2, 2, None)]
+    assert relations.detect("column", quiz) == []  # 6 - 4 = 2 and 5 - 3 = 2, by chance
+    zeros = [line("Mon", 0, 0, 2), line("Tue", 3, 5, None), line("Wed", 3, 5, 4)]
+    assert relations.detect("column", zeros) == []  # 3 - 0 = 3: a zero term is no evidence
+
+
+def test_a_relation_of_larger_numbers_needs_two_places() -> None:
+    sold = [line("Adults", 84, 132, 57), line("Children", 61, 18, None),
+            line("Tickets", 145, 150, None)]  # fmt: skip
+    (found,) = relations.detect("column", sold)
+    assert (found.kind, found.target, found.terms) == ("sum", 2, (0, 1))
+
+
+@given(st.lists(st.tuples(st.integers(20, 999), st.integers(20, 999)), min_size=2, max_size=5))
+@settings(max_examples=60, deadline=None)
+def test_a_sum_of_two_columns_is_always_found(pairs: list[tuple[int, int]]) -> None:
+    lines = [line("A", *(a for a, _ in pairs)), line("B", *(b for _, b in pairs)),
+             line("C", *(a + b for a, b in pairs))]  # fmt: skip
+    found = relations.detect("column", lines)
+    assert [(r.kind, r.target, r.terms) for r in found] == [("sum", 2, (0, 1))]
+
+
 def test_solve_fills_the_target_or_the_one_open_term() -> None:
     rule = relations.Relation("product", "column", 2, (0, 1))
     grid = {(0, 0): 4.0, (1, 0): 2.5, (0, 1): 3.0, (2, 1): 30.0}

@@ -142,13 +142,22 @@ class Completion:
 
     def write(self, path: Path, value: Any, why: str) -> None:
         leaf = self.leaves[path]
-        if leaf.kind == "integer" and isinstance(value, float):
+        if leaf.kind == "integer" and isinstance(value, float) and not allows_fractions(leaf):
             value = round(value)
         elif isinstance(value, float):
             value = round(value, CENTS)
         if self.values.get(path) != value:
             self.values[path] = value
             self.notes.append(f"{pointer_text(path)} = {value} ({why})")
+
+
+def allows_fractions(leaf: Leaf) -> bool:
+    """Whether a slot shaped as an integer may hold a fraction (its schema says ``number``,
+    or no type): a computed profit of 50641.64 is not rounded to 50642."""
+    declared: set[str] = set()
+    for given in leaf.schemas.values("type"):
+        declared |= {given} if isinstance(given, str) else set(given)
+    return not declared or "number" in declared
 
 
 def pointer_text(path: Path) -> str:

@@ -39,7 +39,7 @@ def days(span: tuple[float, float] | None) -> tuple[str, str] | None:
         ("Booked 2026-12-01 to 2026-12-05.", ("2026-12-01", "2026-12-05")),
     ],
 )
-def test_a_stated_period_is_read_whatever_its_phrasing(document: str, span: tuple[str, str]) -> None:
+def test_a_stated_period_is_read_in_any_phrasing(document: str, span: tuple[str, str]) -> None:
     assert days(periods.read(document).period()) == span
 
 

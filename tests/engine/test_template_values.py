@@ -356,3 +356,27 @@ def test_an_enum_named_like_a_vocabulary_keeps_its_enum() -> None:
     schema = {"type": "object", "required": ["country"],
               "properties": {"country": {"enum": ["Atlantis", "Lemuria"]}}}  # fmt: skip
     assert json_fill(schema).value["country"] in ("Atlantis", "Lemuria")
+
+
+def test_a_stay_arrives_before_it_departs_and_a_flight_departs_before_it_arrives() -> None:
+    from engine.structured.json_rules import ordered_pairs
+
+    assert ordered_pairs(["guest", "arrival", "departure"]) == [("arrival", "departure")]
+    assert ordered_pairs(["departure_time", "arrival_time"]) == [("departure_time", "arrival_time")]
+    date = {"type": "string", "format": "date"}
+    schema = {"type": "object", "required": ["arrival", "departure"],
+              "properties": {"arrival": date, "departure": date}}  # fmt: skip
+    for seed in range(4):
+        value = json_fill(schema, "Summer camp 2026, July and August.\n", seed).value
+        assert "2026-07-01" <= value["arrival"] <= value["departure"]
+
+
+def test_a_profit_is_revenue_less_costs_unless_opted_out() -> None:
+    schema = {"type": "object", "required": ["revenue", "costs", "profit"],
+              "properties": {"revenue": NUM, "costs": NUM, "profit": {"type": "number"}}}  # fmt: skip
+    for seed in range(3):
+        filled = json_fill(schema, seed=seed)
+        value = filled.value
+        assert math.isclose(value["profit"], value["revenue"] - value["costs"], abs_tol=0.005)
+    schema["properties"]["profit"] = {"type": "number", "description": "Not computed."}
+    assert not any("/profit" in n for n in json_fill(schema).proposal.notes)

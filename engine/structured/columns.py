@@ -106,7 +106,7 @@ def profile(header: str, cells: list[str], document: str = "") -> Column:
         return typed
     if names(header, "person") and distinct:
         return Column("person", header, distinct)
-    if 2 <= len(distinct) <= MAX_CHOICES and len(filled) > len(distinct):
+    if 1 <= len(distinct) <= MAX_CHOICES and len(filled) > len(distinct):  # a repeated value too
         return Column("choice", header, distinct)
     return Column("text", header, distinct)
 

@@ -121,6 +121,15 @@ def test_column_kinds_come_from_header_and_values() -> None:
     assert columns.profile("Status", ["open", "done", "open", ""]).kind == "choice"
 
 
+def test_a_column_that_repeats_one_value_offers_that_value() -> None:
+    assert columns.profile("From", ["Oban", "Oban", "", "Oban"]).kind == "choice"
+    assert columns.profile("Note", ["late", ""]).kind == "text"  # once is no pattern
+    ferry = md(["Sailing", "From", "To"], [["F1", "Oban", "Mull"], ["F2", "Oban", "Mull"],
+                                           ["F3", "", "Mull"], ["F4", "Oban", ""]])  # fmt: skip
+    for seed in range(2):
+        assert [r[1:] for r in rows(table_fill(ferry, seed).value)] == [["Oban", "Mull"]] * 4
+
+
 def test_an_empty_date_column_takes_the_documents_era() -> None:
     column = columns.profile("Due", ["", ""], "Notes of the meeting on 3 June 2025.")
     low, high = (dt.date.fromordinal(round(v)) for v in (column.low, column.high))
@@ -372,8 +381,8 @@ def test_a_stay_arrives_before_it_departs_and_a_flight_departs_before_it_arrives
 
 
 def test_a_profit_is_revenue_less_costs_unless_opted_out() -> None:
-    schema = {"type": "object", "required": ["revenue", "costs", "profit"],
-              "properties": {"revenue": NUM, "costs": NUM, "profit": {"type": "number"}}}  # fmt: skip
+    members = {"revenue": NUM, "costs": NUM, "profit": {"type": "number"}}
+    schema = {"type": "object", "required": list(members), "properties": members}
     for seed in range(3):
         filled = json_fill(schema, seed=seed)
         value = filled.value

@@ -85,8 +85,8 @@ def test_relations_are_checked_to_the_targets_precision() -> None:
 
 def test_detection_scores_found_missed_and_false_found() -> None:
     cases = [
-        {"name": "a", "table": "| r | x | y | t |\n|---|---|---|---|\n| 1 | 2 | 3 | 5 |\n"
-         "| 2 | 4 | 4 | 8 |\n", "relations": [{"kind": "sum", "axis": "column",
+        {"name": "a", "table": "| r | x | y | t |\n|---|---|---|---|\n| 1 | 12 | 31 | 43 |\n"
+         "| 2 | 40 | 47 | 87 |\n", "relations": [{"kind": "sum", "axis": "column",
                                                "target": "t", "terms": ["x", "y"]}]},
         {"name": "b", "table": "| r | x | y |\n|---|---|---|\n| 1 | 2 | 9 |\n| 2 | 7 | 1 |\n",
          "relations": []},

@@ -7,7 +7,8 @@ say about new ones: a number's range and decimals, a date's format and span, a v
 style ("Japan" or "JP"). :func:`cell_shape` turns that into the cell's shape, so a year column
 can only spell four digits of its span and a date only its format; :func:`fits` is the
 read-back check and :func:`default` the repair (a value inside the span, never a copy of one
-example). The document's own dates set the era of a date column that has none yet.
+example). The period a document states (:mod:`.periods`) bounds a date column, and its own
+dates set the era of one that has none yet.
 """
 
 from __future__ import annotations
@@ -22,7 +23,7 @@ from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
 
-from engine.structured import vocab
+from engine.structured import periods, vocab
 from engine.structured.shapes import Shape, one, upto
 from engine.structured.words import key_words
 
@@ -31,11 +32,7 @@ WORDS_FILE = Path(__file__).with_name("field_words.json")
 NUMBER = re.compile(r"-?[0-9]+(\.[0-9]+)?")
 TIME = re.compile(r"([01][0-9]|2[0-3]):([0-5][0-9])")
 DATE_FORMATS = ("%Y-%m-%d", "%d/%m/%Y", "%d.%m.%Y", "%m/%d/%Y")
-DOC_DATE = re.compile(r"\b(\d{4})-(\d{2})-(\d{2})\b|\b(\d{1,2}) ([A-Z][a-z]+) (\d{4})\b")
 DOC_YEAR = re.compile(r"\b(1[89]\d\d|20\d\d)\b")
-DOC_MONTH = re.compile(r"\b([A-Z][a-z]+) (\d{4})\b")  # "May 2026"
-DOC_SEASON = re.compile(r"\b(20\d\d)/(\d\d)\b")  # "2025/26"
-MID_MONTH = 15
 YEARS = (1000, 2999)  # four digits starting 1 or 2: what a year column may hold
 SPAN_SHARE = 0.5  # a column's span reaches this share of its spread beyond its values
 MIN_DATE_SLACK = 14  # days a date span reaches beyond a lone value at least
@@ -109,7 +106,7 @@ def profile(header: str, cells: list[str], document: str = "") -> Column:
         return typed
     if names(header, "person") and distinct:
         return Column("person", header, distinct)
-    if 2 <= len(distinct) <= MAX_CHOICES and len(filled) > len(distinct):
+    if 1 <= len(distinct) <= MAX_CHOICES and len(filled) > len(distinct):  # a repeated value too
         return Column("choice", header, distinct)
     return Column("text", header, distinct)
 
@@ -209,52 +206,26 @@ def span_column(
 ) -> Column:
     base = Column(kind, header, fmt=fmt)
     values = [v for v in known_values(base, cells) if not math.isnan(v)]
-    if kind == "date":
-        values += document_days(document) if not values else []
+    reading = periods.read(document) if kind == "date" else periods.Reading((), ())
+    stated = reading.period()
+    if not values and stated is not None:  # a column with no date yet: the stated period
+        return replace_known(Column(kind, header, (), *stated, fmt=fmt), cells)
+    values = values or list(reading.points)
     if not values:
         today = float(dt.date.today().toordinal())
         values = [today - ERA_DAYS, today + ERA_DAYS]
     low, high = min(values), max(values)
     reach = max(slack, SPAN_SHARE * (high - low))
-    return replace_known(Column(kind, header, (), low - reach, high + reach, fmt=fmt), cells)
+    low, high = low - reach, high + reach
+    if stated is not None and stated[0] <= min(values) and max(values) <= stated[1]:
+        low, high = max(low, stated[0]), min(high, stated[1])  # the period bounds its dates
+    return replace_known(Column(kind, header, (), low, high, fmt=fmt), cells)
 
 
 def replace_known(column: Column, cells: list[str]) -> Column:
     from dataclasses import replace
 
     return replace(column, known=known_values(column, cells))
-
-
-def document_days(document: str) -> list[float]:
-    """The day ordinals of the dates a document writes (ISO, or "3 June 2025")."""
-    found: list[float] = []
-    for match in DOC_DATE.finditer(document):
-        try:
-            if match[1]:
-                day = dt.date(int(match[1]), int(match[2]), int(match[3]))
-            else:
-                day = dt.datetime.strptime(f"{match[4]} {match[5]} {match[6]}", "%d %B %Y").date()
-        except ValueError:
-            continue
-        found.append(float(day.toordinal()))
-    return found or document_months(document)
-
-
-def document_months(document: str) -> list[float]:
-    """Days a document names less exactly: a month ("May 2026": its middle), else the years
-    it mentions (a season "2025/26" as its two years), each from January to December."""
-    found = []
-    for month, year in DOC_MONTH.findall(document):
-        try:
-            when = dt.datetime.strptime(f"{MID_MONTH} {month} {year}", "%d %B %Y")
-            found.append(float(when.toordinal()))
-        except ValueError:
-            continue
-    if found:
-        return found
-    years = document_years(document)
-    years += [int(a[:2] + b) for a, b in DOC_SEASON.findall(document)]
-    return [float(dt.date(y, m, d).toordinal()) for y in years for m, d in ((1, 1), (12, 31))]
 
 
 def document_years(document: str) -> list[int]:

@@ -56,7 +56,8 @@ def complete(
 
 def complete_instance(done: Completion, instance: Any) -> None:
     for path, members in objects(instance):
-        for rule in (era, agree, line_product, items_sum, tax, total, net, in_order, age):
+        arithmetic = (line_product, items_sum, tax, total, net, difference)
+        for rule in (era, agree, *arithmetic, in_order, age):
             rule(done, path, members)
 
 
@@ -184,13 +185,37 @@ def minutes(value: Any) -> float | None:
 
 def in_order(done: Completion, path: Path, members: Members) -> None:
     """An end (date, time, a high) generated before its start moves after it."""
-    starts = [k for k in members if columns.names(k, "start")]
-    ends = [k for k in members if columns.names(k, "end")]
+    for start, end in ordered_pairs(list(members)):
+        moved = after(members[start], members[end])
+        if moved is not None:
+            put(done, path, members, end, moved, f"not before {start}")
+
+
+def ordered_pairs(keys: list[str]) -> list[tuple[str, str]]:
+    """(start, end) members; of two whose role depends on the object (a stay's arrival comes
+    first, a flight's departure), the one listed first is the start."""
+    starts = [k for k in keys if columns.names(k, "start")]
+    ends = [k for k in keys if columns.names(k, "end")]
+    pairs = []
     for start in starts:
         for end in (e for e in ends if e != start):
-            moved = after(members[start], members[end])
-            if moved is not None:
-                put(done, path, members, end, moved, f"not before {start}")
+            either = columns.names(start, "either_order") and columns.names(end, "either_order")
+            if either and keys.index(end) < keys.index(start):
+                start, end = end, start
+            if (start, end) not in pairs:
+                pairs.append((start, end))
+    return pairs
+
+
+def difference(done: Completion, path: Path, members: Members) -> None:
+    """A difference-named member (profit, margin, remaining) is its minuend less its
+    subtrahend (revenue − costs, budget − spent, home − away)."""
+    numbers = {k: v for k, v in members.items() if is_number(v)}
+    plus = next((k for k in numbers if columns.names(k, "minuend")), None)
+    minus = next((k for k in numbers if columns.names(k, "subtrahend") and k != plus), None)
+    for key in numbers:
+        if plus and minus and key not in (plus, minus) and columns.names(key, "difference_result"):
+            put(done, path, members, key, members[plus] - members[minus], f"{plus} − {minus}")
 
 
 def after(first: Any, second: Any) -> Any:

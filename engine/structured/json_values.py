@@ -21,7 +21,7 @@ from collections.abc import Callable
 from dataclasses import replace
 from typing import Any
 
-from engine.structured import agreement, columns, vocab
+from engine.structured import agreement, columns, periods, vocab
 from engine.structured.schema import Context, Schemas
 from engine.structured.tree import Path
 from engine.structured.values import Leaf, choice_leaf
@@ -95,9 +95,13 @@ def vocab_leaf(key: str, schemas: Schemas, context: Context, path: Path, seed: A
 
 
 def document_era(document: str) -> tuple[float, float] | None:
-    """The days new dates of a document fall in: from its first date to ``ERA_DAYS`` past its
-    last (day ordinals); ``None`` when it writes no date, month or year."""
-    days = columns.document_days(document)
+    """The days new dates of a document fall in (day ordinals): the period it states, else
+    from its first date to ``ERA_DAYS`` past its last; ``None`` when it says no when."""
+    reading = periods.read(document)
+    stated = reading.period()
+    if stated is not None:
+        return stated
+    days = reading.points
     return (min(days), max(days) + ERA_DAYS) if days else None
 
 
@@ -126,7 +130,7 @@ class Completion:
         # The document's dates (the template's own included), else the year up to today.
         today = float(dt.date.today().toordinal())
         self.era = document_era(document) or (today - DAYS_PER_YEAR, today)
-        self.latest = max(columns.document_days(document), default=today)  # an age's "now"
+        self.latest = max(periods.read(document).days(), default=today)  # an age's "now"
         self.context = agreement.Context(document, [], [], [])
 
     def may_write(self, path: Path) -> bool:
@@ -138,13 +142,22 @@ class Completion:
 
     def write(self, path: Path, value: Any, why: str) -> None:
         leaf = self.leaves[path]
-        if leaf.kind == "integer" and isinstance(value, float):
+        if leaf.kind == "integer" and isinstance(value, float) and not allows_fractions(leaf):
             value = round(value)
         elif isinstance(value, float):
             value = round(value, CENTS)
         if self.values.get(path) != value:
             self.values[path] = value
             self.notes.append(f"{pointer_text(path)} = {value} ({why})")
+
+
+def allows_fractions(leaf: Leaf) -> bool:
+    """Whether a slot shaped as an integer may hold a fraction (its schema says ``number``,
+    or no type): a computed profit of 50641.64 is not rounded to 50642."""
+    declared: set[str] = set()
+    for given in leaf.schemas.values("type"):
+        declared |= {given} if isinstance(given, str) else set(given)
+    return not declared or "number" in declared
 
 
 def pointer_text(path: Path) -> str:

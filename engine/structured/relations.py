@@ -5,8 +5,12 @@ positions are the numeric columns). :func:`detect` finds, for each line, whether
 of two or more other lines, the difference of two, or the product of two, at every position
 where all of them are filled: at least ``MIN_EVIDENCE`` positions and none against, or one
 when the line's label names a result ("Total", "Margin") and its terms are all the other
-lines. Of relations over the same lines the one whose target is named as a result, else the
-last line, is kept (Margin = Revenue − Costs, not Revenue = Margin + Costs).
+lines. Small numbers agree by chance, and many relations are tried at once, so positions are
+also weighed (:func:`chance`): a relation is kept only when the coincidences expected over
+every relation tried on the axis stay below ``CHANCE_LIMIT``; a position where a term is the
+identity (``+ 0``, ``× 1``) or the result is zero is no evidence. Of relations over the same
+lines the one whose target is named as a result, else the last line, is kept (Margin =
+Revenue − Costs, not Revenue = Margin + Costs).
 
 :func:`solve` then fills a relation's open cells by arithmetic: the target from its terms, or
 the one open term from the target and the others; the model writes the rest.
@@ -24,6 +28,10 @@ from engine.structured.columns import names
 MIN_EVIDENCE = 2  # positions where a relation holds, with no label to support it
 MAX_TERMS = 4  # a sum of more lines than this is not looked for (but "all others" is)
 KINDS = ("sum", "difference", "product")
+# Coincidences expected over all the relations tried on an axis above which agreement is taken
+# for chance: small counts (2 + 3 = 5 twice among dozens of combinations) are not evidence.
+CHANCE_LIMIT = 0.05
+IDENTITY = {"sum": 0.0, "difference": 0.0, "product": 1.0}  # a term that leaves the other as is
 
 
 @dataclass(frozen=True)
@@ -86,22 +94,37 @@ def candidates(axis: str, lines: list[Line], target: int) -> list[Relation]:
     return found
 
 
-def supported(relation: Relation, lines: list[Line]) -> bool:
-    """Enough positions agree and none disagree (one is enough for a named total of all)."""
+def chance(relation: Relation, lines: list[Line], position: int) -> float:
+    """How likely the relation holds at ``position`` by coincidence: one unit of the target's
+    precision against the size of its value (1: zero, or a term that is the identity)."""
+    target = lines[relation.target]
+    expected = abs(target.values[position])
+    terms = [lines[t].values[position] for t in relation.terms]
+    if expected == 0 or IDENTITY[relation.kind] in terms:
+        return 1.0
+    unit = 10.0**-target.decimals
+    return min(1.0, unit / (expected + unit))
+
+
+def supported(relation: Relation, lines: list[Line], tried: int = 1) -> bool:
+    """Enough positions agree and none disagree (one is enough for a named total of all), and
+    their agreement is more than chance over the ``tried`` relations tested beside it."""
     results = [holds(relation, lines, p) for p in range(len(lines[0].values))]
     if False in results:
         return False
-    evidence = results.count(True)
+    agreeing = [p for p, held in enumerate(results) if held]
     label = lines[relation.target].label
     everything = len(relation.terms) == len(lines) - 1
-    return evidence >= MIN_EVIDENCE or (evidence >= 1 and everything and names(label, "result"))
+    if agreeing and everything and names(label, "result"):
+        return True
+    odds = math.prod(chance(relation, lines, p) for p in agreeing)
+    return len(agreeing) >= MIN_EVIDENCE and tried * odds <= CHANCE_LIMIT
 
 
 def detect(axis: str, lines: list[Line]) -> list[Relation]:
     """The relations the lines obey, one per set of lines, no line the target of two."""
-    found = [
-        r for t in range(len(lines)) for r in candidates(axis, lines, t) if supported(r, lines)
-    ]
+    tested = [r for t in range(len(lines)) for r in candidates(axis, lines, t)]
+    found = [r for r in tested if supported(r, lines, len(tested))]
     found.sort(key=lambda r: preference(r, lines))
     kept: list[Relation] = []
     for relation in found:

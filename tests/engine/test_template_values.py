@@ -121,6 +121,15 @@ def test_column_kinds_come_from_header_and_values() -> None:
     assert columns.profile("Status", ["open", "done", "open", ""]).kind == "choice"
 
 
+def test_a_column_that_repeats_one_value_offers_that_value() -> None:
+    assert columns.profile("From", ["Oban", "Oban", "", "Oban"]).kind == "choice"
+    assert columns.profile("Note", ["late", ""]).kind == "text"  # once is no pattern
+    ferry = md(["Sailing", "From", "To"], [["F1", "Oban", "Mull"], ["F2", "Oban", "Mull"],
+                                           ["F3", "", "Mull"], ["F4", "Oban", ""]])  # fmt: skip
+    for seed in range(2):
+        assert [r[1:] for r in rows(table_fill(ferry, seed).value)] == [["Oban", "Mull"]] * 4
+
+
 def test_an_empty_date_column_takes_the_documents_era() -> None:
     column = columns.profile("Due", ["", ""], "Notes of the meeting on 3 June 2025.")
     low, high = (dt.date.fromordinal(round(v)) for v in (column.low, column.high))
@@ -176,6 +185,29 @@ def test_a_named_total_needs_one_complete_place_others_two() -> None:
 def test_a_coincidence_that_fails_once_is_no_relation() -> None:
     lines = [line("A", 2, 4, 1), line("B", 3, 4, 7), line("C", 5, 9, 2)]
     assert relations.detect("column", lines) == []
+
+
+def test_small_counts_that_agree_by_chance_are_no_relation() -> None:
+    quiz = [line("Round 1", 4, 3, 7), line("Round 2", 6, 5, 8), line("Round 3", 2, 2, None)]
+    assert relations.detect("column", quiz) == []  # 6 - 4 = 2 and 5 - 3 = 2, by chance
+    zeros = [line("Mon", 0, 0, 2), line("Tue", 3, 5, None), line("Wed", 3, 5, 4)]
+    assert relations.detect("column", zeros) == []  # 3 - 0 = 3: a zero term is no evidence
+
+
+def test_a_relation_of_larger_numbers_needs_two_places() -> None:
+    sold = [line("Adults", 84, 132, 57), line("Children", 61, 18, None),
+            line("Tickets", 145, 150, None)]  # fmt: skip
+    (found,) = relations.detect("column", sold)
+    assert (found.kind, found.target, found.terms) == ("sum", 2, (0, 1))
+
+
+@given(st.lists(st.tuples(st.integers(20, 999), st.integers(20, 999)), min_size=2, max_size=5))
+@settings(max_examples=60, deadline=None)
+def test_a_sum_of_two_columns_is_always_found(pairs: list[tuple[int, int]]) -> None:
+    lines = [line("A", *(a for a, _ in pairs)), line("B", *(b for _, b in pairs)),
+             line("C", *(a + b for a, b in pairs))]  # fmt: skip
+    found = relations.detect("column", lines)
+    assert [(r.kind, r.target, r.terms) for r in found] == [("sum", 2, (0, 1))]
 
 
 def test_solve_fills_the_target_or_the_one_open_term() -> None:
@@ -333,3 +365,27 @@ def test_an_enum_named_like_a_vocabulary_keeps_its_enum() -> None:
     schema = {"type": "object", "required": ["country"],
               "properties": {"country": {"enum": ["Atlantis", "Lemuria"]}}}  # fmt: skip
     assert json_fill(schema).value["country"] in ("Atlantis", "Lemuria")
+
+
+def test_a_stay_arrives_before_it_departs_and_a_flight_departs_before_it_arrives() -> None:
+    from engine.structured.json_rules import ordered_pairs
+
+    assert ordered_pairs(["guest", "arrival", "departure"]) == [("arrival", "departure")]
+    assert ordered_pairs(["departure_time", "arrival_time"]) == [("departure_time", "arrival_time")]
+    date = {"type": "string", "format": "date"}
+    schema = {"type": "object", "required": ["arrival", "departure"],
+              "properties": {"arrival": date, "departure": date}}  # fmt: skip
+    for seed in range(4):
+        value = json_fill(schema, "Summer camp 2026, July and August.\n", seed).value
+        assert "2026-07-01" <= value["arrival"] <= value["departure"]
+
+
+def test_a_profit_is_revenue_less_costs_unless_opted_out() -> None:
+    members = {"revenue": NUM, "costs": NUM, "profit": {"type": "number"}}
+    schema = {"type": "object", "required": list(members), "properties": members}
+    for seed in range(3):
+        filled = json_fill(schema, seed=seed)
+        value = filled.value
+        assert math.isclose(value["profit"], value["revenue"] - value["costs"], abs_tol=0.005)
+    schema["properties"]["profit"] = {"type": "number", "description": "Not computed."}
+    assert not any("/profit" in n for n in json_fill(schema).proposal.notes)

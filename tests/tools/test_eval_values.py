@@ -29,6 +29,13 @@ def test_the_held_out_split_is_as_large_as_the_issue_asks() -> None:
     assert any(not c["relations"] for c in cases["relations"])
 
 
+def test_further_sets_are_read_beside_the_split_files() -> None:
+    cases = values.load_split("test")
+    names = [c["name"] for kind in values.KINDS_OF_CASE for c in cases[kind]]
+    assert len(names) == len(set(names))
+    assert {"hardware-invoice", "purchase-order", "room-area"} <= set(names)
+
+
 def test_an_unknown_split_or_check_is_a_clear_error() -> None:
     with pytest.raises(ValueError, match="Unknown split"):
         values.load_split("train")
@@ -78,8 +85,8 @@ def test_relations_are_checked_to_the_targets_precision() -> None:
 
 def test_detection_scores_found_missed_and_false_found() -> None:
     cases = [
-        {"name": "a", "table": "| r | x | y | t |\n|---|---|---|---|\n| 1 | 2 | 3 | 5 |\n"
-         "| 2 | 4 | 4 | 8 |\n", "relations": [{"kind": "sum", "axis": "column",
+        {"name": "a", "table": "| r | x | y | t |\n|---|---|---|---|\n| 1 | 12 | 31 | 43 |\n"
+         "| 2 | 40 | 47 | 87 |\n", "relations": [{"kind": "sum", "axis": "column",
                                                "target": "t", "terms": ["x", "y"]}]},
         {"name": "b", "table": "| r | x | y |\n|---|---|---|\n| 1 | 2 | 9 |\n| 2 | 7 | 1 |\n",
          "relations": []},
@@ -87,3 +94,23 @@ def test_detection_scores_found_missed_and_false_found() -> None:
     scored = values.detection(cases)
     assert scored["found"] == 1 and scored["missed"] == 0 and scored["false_found"] == 0
     assert scored["tables_without"] == 1 and scored["found_in_tables_without"] == 0
+
+
+def test_a_scored_table_names_its_failed_cells_and_the_report_counts_them_by_kind() -> None:
+    from tools.eval.report_values import breakdown
+
+    head = "| City | Founded |\n|---|---|\n| Oslo | 1040 |\n"
+    year = {"type": "year", "min": 1, "max": 2026}
+    case = {"name": "t", "table": head + "| Rome |  |", "checks": {"Founded": year}}
+    case["relations"] = []
+    scored = values.score_table(case, head + "| Rome | Italy |")
+    assert scored["checks"] == [("year", False)]
+    assert scored["failed"] == [("row 2, Founded", "Italy")]
+    result = {"name": "t", "seconds": 1.0, "notes": [], "set": "heldout"} | scored
+    detected = values.detection([case])
+    task = {"tables": [result], "templates": [],
+            "summary": values.summarize([result], [], detected),
+            "sets": {"heldout": values.summarize([result], [], detected)}}  # fmt: skip
+    lines = breakdown(task)
+    assert "| year | 0/1 (0%) | 0/1 (0%) |" in lines
+    assert "- t: row 2, Founded = `Italy`" in lines

@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from tools.eval.report_families import family_section, public_section
+from tools.eval.report_values import breakdown
 
 Row = tuple[str, str, str, str]  # measure, diffusion, autoregressive, goal (with its verdict)
 
@@ -261,12 +262,14 @@ def values_section(results: dict[str, Any], shown: int = 3) -> list[str]:
     lines = [f"## Template values ({task['split']} split)", "", "| measure | result | goal |",
              "|---|---|---|"]  # fmt: skip
     lines += [f"| {a} | {b} | {c} |" for a, b, c in values_rows(task["summary"])]
+    lines += breakdown(task)
     refused = task["summary"].get("baseline_refused", [])
     if refused:
         lines += ["", f"Times are over the tables both engines filled; the engine before refused "
                   f"{len(refused)}: {', '.join(refused)}."]  # fmt: skip
     with_before = [t for t in task["tables"] if t.get("baseline", {}) and "text" in t["baseline"]]
-    with_before = with_before[:shown]
+    fresh = [t for t in with_before if t.get("set")]  # a further set's tables, when there is one
+    with_before = (fresh or with_before)[:shown]
     for table in with_before:
         lines += ["", f"**{table['name']}**, before:", "", "```text", table["baseline"]["text"],
                   "```", "", "after:", "", "```text", table["text"], "```"]  # fmt: skip

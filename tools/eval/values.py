@@ -1,7 +1,8 @@
 """The template-values task: tables and JSON templates nobody here shipped, filled and checked.
 
-Cases are in ``resources/eval/<split>/`` (``tables.json``, ``templates.json``, ``relations.json``;
-``test`` is held out, ``dev`` is for tuning). Every cell that was empty (or added) and every
+Cases are in ``resources/eval/<split>/`` (``tables.json``, ``templates.json``, ``relations.json``,
+and further sets as ``values-*.json`` holding all three; ``test`` is held out, ``dev`` is for
+tuning). Every cell that was empty (or added) and every
 JSON value the template did not give is judged by its column's or field's check
 (:mod:`.value_checks`); labelled relations are checked where the fill wrote one of their
 values; relation detection is scored on the labelled tables. ``--baseline DIR`` also fills
@@ -28,16 +29,23 @@ CELL_TOKENS = 12  # as the structured task and the window use
 SPLITS = ("test", "dev")
 BASELINE_SCRIPT = Path(__file__).with_name("baseline_fill.py")
 DAYS_PER_YEAR = 365.2425
+KINDS_OF_CASE = ("tables", "templates", "relations")
+EXTRA_SETS = "values-"  # a further set of all three kinds: values-heldout.json…
 
 
 def load_split(split: str, folder: Path = EVAL_DIR) -> dict[str, list[dict[str, Any]]]:
     """The split's tables, templates and labelled relation tables."""
     if split not in SPLITS:
         raise ValueError(f"Unknown split {split!r}; splits: {', '.join(SPLITS)}")
-    found = {}
-    for name in ("tables", "templates", "relations"):
+    found: dict[str, list[dict[str, Any]]] = {}
+    for name in KINDS_OF_CASE:
         path = folder / split / f"{name}.json"
         found[name] = json.loads(path.read_text("utf-8"))["cases"] if path.is_file() else []
+    for path in sorted((folder / split).glob(f"{EXTRA_SETS}*.json")):
+        extra = json.loads(path.read_text("utf-8"))
+        named = path.stem.removeprefix(EXTRA_SETS)
+        for name in KINDS_OF_CASE:
+            found[name] += [case | {"set": named} for case in extra.get(name, [])]
     return found
 
 
@@ -65,6 +73,7 @@ def score_table(case: dict[str, Any], text: str) -> dict[str, Any]:
     before, after = find_tables(case["table"])[0], find_tables(text)[0]
     headers = [before.header.cell(c) for c in range(1, before.columns + 1)]
     results: list[tuple[str, bool]] = []
+    failed: list[tuple[str, str]] = []
     for number, row in enumerate(after.body):
         old = before.body[number] if number < len(before.body) else None
         for col, header in enumerate(headers, start=1):
@@ -72,9 +81,12 @@ def score_table(case: dict[str, Any], text: str) -> dict[str, Any]:
                 continue
             check = case["checks"][header]
             results.append((check["type"], value_checks.passes(row.cell(col), check)))
+            if not results[-1][1]:
+                failed.append((f"row {number + 1}, {header}", row.cell(col)))
     relations = table_relations(case, before, after, headers)
     return {
         "checks": results,
+        "failed": failed,
         "relations": relations,
         "valid": len(after.body) == len(before.body) + case.get("add_rows", 0),
     }
@@ -163,13 +175,17 @@ def score_template(case: dict[str, Any], value: Any, locks: list[str]) -> dict[s
     from jsonschema import Draft202012Validator
 
     results = []
+    failed = []
     for pattern, check in case["checks"].items():
         for pointer in expand(pattern, value):
             if pointer not in locks:
-                results.append((check["type"], value_checks.passes(resolve(value, pointer), check)))
+                got = resolve(value, pointer)
+                results.append((check["type"], value_checks.passes(got, check)))
+                failed += [] if results[-1][1] else [(pointer, got)]
     relations = [template_relation(r, value) for r in case["relations"]]
     valid = Draft202012Validator(case["schema"]).is_valid(value)
-    return {"checks": results, "relations": [h for held in relations for h in held], "valid": valid}
+    return {"checks": results, "failed": failed, "valid": valid,
+            "relations": [h for held in relations for h in held]}  # fmt: skip
 
 
 def template_relation(relation: dict[str, Any], value: Any) -> list[bool]:
@@ -295,10 +311,18 @@ def values_task(
         result = fill_template(backend, case, settings)
         json_filled.append(result | score_template(case, result["value"], result["locks"]))
     labelled = cases["relations"] + [
-        {"name": c["name"], "table": c["table"], "relations": c["relations"]}
+        {"name": c["name"], "table": c["table"], "relations": c["relations"], "set": c.get("set")}
         for c in cases["tables"]
     ]
-    return {"split": split, "tables": filled, "templates": json_filled,
+    for result, case in zip(filled + json_filled, tables + templates, strict=True):
+        result["set"] = case.get("set")
+    sets = {c["set"] for c in labelled if c.get("set")}
+    of = lambda items, name: [i for i in items if i.get("set") == name]  # noqa: E731
+    by_set = {
+        name: summarize(of(filled, name), of(json_filled, name), detection(of(labelled, name)))
+        for name in sorted(sets)
+    }
+    return {"split": split, "tables": filled, "templates": json_filled, "sets": by_set,
             "summary": summarize(filled, json_filled, detection(labelled))}  # fmt: skip
 
 
@@ -311,8 +335,10 @@ def summarize(tables: list[dict[str, Any]], templates: list[dict[str, Any]],
     before_s = [r["baseline"]["seconds"] for r in paired]
     refused = [r["name"] for r in tables if r.get("baseline") and "error" in r["baseline"]]
     computed = sum(len(r["notes"]) for r in tables + templates)
+    kinds = sorted({kind for kind, _ in checks})
     return {
         "tables": len(tables), "templates": len(templates),
+        "by_kind": {kind: share(checks, (kind,)) for kind in kinds},
         "checks": share(checks), "vocab": share(checks, value_checks.VOCAB_TYPES),
         "dates": share(checks, ("date",)), "relations": (sum(relations), len(relations)),
         "valid": sum(bool(r["valid"]) for r in tables + templates),

@@ -1,0 +1,280 @@
+"""The periods a document states and the dates it writes, as spans of day ordinals.
+
+A document sets the era of new dates in two ways: it states a period ("4-20 March 2027",
+"7 September to 18 December", "March to May", "the second quarter of 2026", "autumn 2026",
+"August 2026 to May 2027", a bare year) or it writes dates ("issued 2026-11-20"). :func:`read`
+finds both. A stated period bounds new dates; written dates only anchor them (the caller
+gives them slack). Of the periods, the most precise kind the document states is the one that
+counts (a term's "7 September to 18 December" over its "Autumn term 2026", "March to May" over
+"spring"); a year is a period only when nothing finer is written. A day or month without its
+year takes the nearest year the document names, and a range's start that would come after its
+end is in the year before ("November to March 2027"). Month names come from :mod:`calendar`;
+seasons, quarters, parts of a month and range words from ``period_words.json``.
+"""
+
+from __future__ import annotations
+
+import calendar
+import datetime as dt
+import json
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+from functools import cache, lru_cache
+from pathlib import Path
+
+WORDS_FILE = Path(__file__).with_name("period_words.json")
+DAY, PART, MONTH, SEASON, YEAR = range(5)  # how precise a stated period is, finest first
+Span = tuple[float, float]
+
+
+@dataclass(frozen=True)
+class Reading:
+    """What a document says about when: stated periods (with their precision) and dates."""
+
+    periods: tuple[tuple[int, float, float], ...]
+    points: tuple[float, ...]
+
+    def period(self) -> Span | None:
+        """The span the document's finest stated periods cover, its written dates included
+        (a year only when it writes no date); ``None`` when it states none."""
+        finer = [p for p in self.periods if p[0] < YEAR]
+        chosen = finer or ([] if self.points else list(self.periods))
+        if not chosen:
+            return None
+        level = min(p[0] for p in chosen)
+        ends = [e for p in chosen if p[0] == level for e in p[1:]] + list(self.points)
+        return min(ends), max(ends)
+
+    def days(self) -> list[float]:
+        """Every day the document writes or ends a period on."""
+        return [*self.points, *(e for p in self.periods for e in p[1:])]
+
+
+@cache
+def words() -> dict[str, object]:
+    return dict(json.loads(WORDS_FILE.read_text(encoding="utf-8")))
+
+
+@cache
+def month_numbers() -> dict[str, int]:
+    """Month spellings (full names, abbreviations, the data file's extras) → their number."""
+    found = {calendar.month_name[m]: m for m in range(1, 13)}
+    found |= {calendar.month_abbr[m]: m for m in range(1, 13)}
+    extras = words()["extra_months"]
+    assert isinstance(extras, dict)
+    return found | {k.capitalize(): int(v) for k, v in extras.items()}
+
+
+def alternation(names: list[str]) -> str:
+    return "|".join(re.escape(n) for n in sorted(names, key=len, reverse=True))
+
+
+def listed(key: str) -> list[str]:
+    entry = words()[key]
+    assert isinstance(entry, dict | list)
+    return list(entry)
+
+
+def month(n: str) -> str:
+    return rf"(?P<{n}>(?:{alternation(list(month_numbers()))})\.?)"
+
+
+def day(n: str) -> str:
+    return rf"(?P<{n}>[0-3]?\d)(?:st|nd|rd|th)?(?!\d)"
+
+
+def year(n: str) -> str:
+    return rf"(?P<{n}>(?:1[89]|20)\d\d)(?!\d)"
+
+
+def iso(n: str) -> str:
+    return rf"(?P<{n}>\d{{4}}-\d{{2}}-\d{{2}})"
+
+
+def part(n: str) -> str:
+    return rf"(?:(?P<{n}>(?i:{alternation(listed('month_parts'))}))\s*)"
+
+
+def dash() -> str:
+    joins = [j for j in listed("range_joins") if j.isalpha()]
+    return rf"(?:\s*[-–—]\s*|\s+(?:{alternation(joins)})\s+)"
+
+
+@cache
+def patterns() -> list[tuple[re.Pattern[str], Callable[[re.Match[str], int], Found]]]:
+    """The phrasings, most specific first: each match is masked before the next is tried."""
+    to, m1, m2, d1, d2 = dash(), month("m1"), month("m2"), day("d1"), day("d2")
+    y1, y2 = rf"(?:,?\s+{year('y1')})?", rf"(?:,?\s+{year('y2')})?"
+    season = rf"(?P<season>(?i:{alternation(listed('seasons'))}))"
+    quarter = rf"(?:Q(?P<q>[1-4])|(?P<qw>(?i:{alternation(listed('quarters'))}))\s+quarter)"
+    table: list[tuple[str, Callable[[re.Match[str], int], Found]]] = [
+        (rf"\b{iso('a')}{to}{iso('b')}\b", iso_range),  # 2026-12-01 to 2026-12-05
+        (rf"\b{iso('a')}\b", iso_point),
+        (rf"\b{d1}\s+{m1}{y1}{to}{d2}\s+{m2}{y2}", day_range),  # 7 September to 18 December
+        (rf"\b{d1}{to}{d2}\s+{m2}{y2}", day_range),  # 4-20 March 2027
+        (rf"\b{m1}\s+{d1}{to}(?:{m2}\s+)?{d2}{y2}", day_range),  # March 4-20, 2027
+        (rf"\b{d1}\s+{m1}{y1}\b", day_point),  # 3 June 2025, 15 March
+        (rf"\b{m1}\s+{d1},?\s+{year('y1')}", day_point),  # March 4, 2027
+        (rf"\b{part('p1')}?{m1}{y1}{to}{part('p2')}?{m2}{y2}\b", month_range),  # March to May
+        (rf"\b{part('p1')}{m1}{y1}\b", month_range),  # early January 2027
+        (rf"\b{m1}{y1}\b", month_range),  # May 2026, June
+        (rf"\b{quarter}(?:\s+of)?(?:\s+{year('y1')})?", quarter_span),  # Q4 2026
+        (rf"\b{season}(?:\s+[a-z]+)?(?:\s+of)?\s+{year('y1')}", season_span),  # autumn 2026
+        (rf"\b{year('y1')}\s*[/–-]\s*(?P<y2>\d\d)(?!\d)", year_span),  # 2025/26
+        (rf"\b{year('y1')}\b", year_span),
+    ]
+    return [(re.compile(text), handler) for text, handler in table]
+
+
+Found = tuple[int, float, float] | float | None  # a period, a written day, or nothing
+Near = Callable[[int], int | None]  # the nearest year the document names to a position
+
+
+@lru_cache(maxsize=16)  # a table's columns each read the same document
+def read(document: str) -> Reading:
+    """The periods and dates ``document`` states, each phrase read once (finest first)."""
+    years = [(m.start(), int(m[0])) for m in re.finditer(r"\b(?:1[89]|20)\d\d\b", document)]
+    periods: list[tuple[int, float, float]] = []
+    points: list[float] = []
+    text = document
+    for pattern, handler in patterns():
+        read_spans: list[tuple[int, int]] = []
+        for match in pattern.finditer(text):
+            found = handler(match, nearest(years, match.start()) or 0)
+            if found is None:
+                continue
+            (periods if isinstance(found, tuple) else points).append(found)  # type: ignore[arg-type]
+            read_spans.append(match.span())
+        text = masked(text, read_spans)
+    return Reading(tuple(periods), tuple(points))
+
+
+def masked(text: str, spans: list[tuple[int, int]]) -> str:
+    """``text`` with the phrases already read blanked out (same length, so positions hold)."""
+    if not spans:
+        return text
+    pieces, at = [], 0
+    for start, end in spans:
+        pieces += [text[at:start], " " * (end - start)]
+        at = end
+    return "".join([*pieces, text[at:]])
+
+
+def nearest(years: list[tuple[int, int]], at: int) -> int | None:
+    return min(years, key=lambda y: abs(y[0] - at))[1] if years else None
+
+
+def ordinal(year: int, month: int, day: int) -> float | None:
+    try:
+        return float(dt.date(year, month, day).toordinal())
+    except ValueError:
+        return None
+
+
+def month_of(match: re.Match[str], name: str) -> int:
+    return month_numbers()[match[name].rstrip(".")]
+
+
+def given(match: re.Match[str], name: str) -> str | None:
+    return match.groupdict().get(name)
+
+
+def iso_day(text: str) -> float | None:
+    year, month, day = (int(p) for p in text.split("-"))
+    return ordinal(year, month, day)
+
+
+def iso_point(match: re.Match[str], year: int) -> Found:
+    return iso_day(match["a"])
+
+
+def iso_range(match: re.Match[str], year: int) -> Found:
+    low, high = iso_day(match["a"]), iso_day(match["b"])
+    return (DAY, low, high) if low is not None and high is not None and low <= high else None
+
+
+def day_point(match: re.Match[str], year: int) -> Found:
+    named = int(given(match, "y1") or year)
+    return ordinal(named, month_of(match, "m1"), int(match["d1"])) if named else None
+
+
+def day_range(match: re.Match[str], year: int) -> Found:
+    """ "4-20 March 2027", "7 September to 18 December", "March 4-20, 2027"."""
+    end_month = month_of(match, "m2") if given(match, "m2") else month_of(match, "m1")
+    start_month = month_of(match, "m1") if given(match, "m1") else end_month
+    end_year = int(given(match, "y2") or given(match, "y1") or year)
+    start_year = int(given(match, "y1") or end_year)
+    start = ordinal(start_year, start_month, int(match["d1"]))
+    end = ordinal(end_year, end_month, int(match["d2"]))
+    if start is not None and end is not None and start > end and not given(match, "y1"):
+        start = ordinal(start_year - 1, start_month, int(match["d1"]))
+    if not end_year or start is None or end is None or start > end:
+        return None
+    return DAY, start, end
+
+
+def month_range(match: re.Match[str], year: int) -> Found:
+    """ "March to May", "August 2026 to May 2027", "early January 2027", "June"."""
+    alone = not given(match, "m2") and not given(match, "y1") and not given(match, "p1")
+    if alone and match["m1"].rstrip(".") in calendar.month_abbr[1:]:
+        return None  # "May", "Jan", "Mar" alone are as often a word or a name
+    last = "m2" if given(match, "m2") else "m1"
+    end_year = int(given(match, "y2") or given(match, "y1") or year)
+    start_year = int(given(match, "y1") or end_year)
+    if not end_year:
+        return None
+    start_month, end_month = month_of(match, "m1"), month_of(match, last)
+    if (start_year, start_month) > (end_year, end_month):
+        start_year -= 1
+    first_day, _ = part_days(given(match, "p1"))
+    _, last_day = part_days(given(match, "p2") if last == "m2" else given(match, "p1"))
+    end_day = min(last_day, calendar.monthrange(end_year, end_month)[1])
+    start, end = ordinal(start_year, start_month, first_day), ordinal(end_year, end_month, end_day)
+    if start is None or end is None:
+        return None
+    precise = given(match, "p1") and last == "m1"
+    return (PART if precise else MONTH), start, end
+
+
+def part_days(part: str | None) -> tuple[int, int]:
+    """The first and last day of a part of a month ("early": 1-10); the whole month else."""
+    parts = words()["month_parts"]
+    assert isinstance(parts, dict)
+    first, last = parts.get((part or "").lower().strip(), (1, 31))
+    return int(first), int(last)
+
+
+def quarter_span(match: re.Match[str], year: int) -> Found:
+    named = int(given(match, "y1") or year)
+    quarters = words()["quarters"]
+    assert isinstance(quarters, dict)
+    number = int(match["q"]) if given(match, "q") else int(quarters[match["qw"].lower()])
+    if not named:
+        return None
+    last = 3 * number
+    start = ordinal(named, last - 2, 1)
+    end = ordinal(named, last, calendar.monthrange(named, last)[1])
+    return (SEASON, start, end) if start is not None and end is not None else None
+
+
+def season_span(match: re.Match[str], year: int) -> Found:
+    """ "Autumn 2026", "summer of 2026", "Spring season 2027"; winter runs into the next year."""
+    seasons = words()["seasons"]
+    assert isinstance(seasons, dict)
+    first, last = (int(m) for m in seasons[match["season"].lower()])
+    start_year = int(match["y1"])
+    end_year = start_year + (1 if last < first else 0)
+    start = ordinal(start_year, first, 1)
+    end = ordinal(end_year, last, calendar.monthrange(end_year, last)[1])
+    return (SEASON, start, end) if start is not None and end is not None else None
+
+
+def year_span(match: re.Match[str], year: int) -> Found:
+    """A year, or a season of two ("2025/26"): 1 January to 31 December."""
+    first = int(match["y1"])
+    last = int(match["y1"][:2] + match["y2"]) if given(match, "y2") else first
+    if last < first:
+        return None
+    start, end = ordinal(first, 1, 1), ordinal(last, 12, 31)
+    return (YEAR, start, end) if start is not None and end is not None else None

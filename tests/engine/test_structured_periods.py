@@ -1,0 +1,91 @@
+"""The periods a document states (engine/structured/periods.py): the era of new dates."""
+
+from __future__ import annotations
+
+import calendar
+import datetime as dt
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from engine.structured import columns, periods
+from engine.structured.json_values import document_era
+
+
+def days(span: tuple[float, float] | None) -> tuple[str, str] | None:
+    if span is None:
+        return None
+    low, high = (dt.date.fromordinal(int(v)).isoformat() for v in span)
+    return low, high
+
+
+@pytest.mark.parametrize(
+    ("document", "span"),
+    [
+        ("Runs every Tuesday from 6 October to 24 November 2026.", ("2026-10-06", "2026-11-24")),
+        ("Ski week, 14-21 February 2027.", ("2027-02-14", "2027-02-21")),
+        ("Open March 4-20, 2027.", ("2027-03-04", "2027-03-20")),
+        ("Camp 2026, July and August.", ("2026-07-01", "2026-08-31")),
+        ("League 2026/27, November 2026 to March 2027.", ("2026-11-01", "2027-03-31")),
+        ("Fixtures from November to March 2027.", ("2026-11-01", "2027-03-31")),
+        ("Claims for the second quarter of 2026.", ("2026-04-01", "2026-06-30")),
+        ("Results for Q4 2026.", ("2026-10-01", "2026-12-31")),
+        ("Craft fairs, autumn 2026.", ("2026-09-01", "2026-11-30")),
+        ("Lights, winter 2026.", ("2026-12-01", "2027-02-28")),
+        ("From mid-December 2026 to early January 2027.", ("2026-12-11", "2027-01-10")),
+        ("Receipts scanned in March 2026.", ("2026-03-01", "2026-03-31")),
+        ("Written in 2024.", ("2024-01-01", "2024-12-31")),
+        ("Booked 2026-12-01 to 2026-12-05.", ("2026-12-01", "2026-12-05")),
+    ],
+)
+def test_a_stated_period_is_read_in_any_phrasing(document: str, span: tuple[str, str]) -> None:
+    assert days(periods.read(document).period()) == span
+
+
+def test_the_finest_period_stated_counts_and_a_yearless_day_takes_the_nearest_year() -> None:
+    term = "Autumn term 2026 runs from 7 September to 18 December."
+    assert days(periods.read(term).period()) == ("2026-09-07", "2026-12-18")
+    spring = "Spring season 2027 (March to May)."
+    assert days(periods.read(spring).period()) == ("2027-03-01", "2027-05-31")
+    closing = "Entries close on 15 March; the show is on 2-4 June 2027."
+    assert days(periods.read(closing).period()) == ("2027-03-15", "2027-06-04")
+
+
+def test_written_dates_anchor_the_era_with_slack_and_state_no_period() -> None:
+    reading = periods.read("Invoice 2026-118, issued 2026-11-20.")
+    assert reading.period() is None and days((reading.points[0],) * 2)[0] == "2026-11-20"
+    assert days(document_era("Issued 2026-11-20.")) == ("2026-11-20", "2027-01-19")
+
+
+def test_words_that_are_also_month_abbreviations_state_nothing_alone() -> None:
+    assert periods.read("Jan may come; we march on. | Jan | 500 | Mar |").periods == ()
+    assert document_era("No dates here at all.") is None
+
+
+def test_a_table_date_column_stays_inside_the_documents_period() -> None:
+    cells = ["2026-09-03", "2026-09-10", "2026-09-17", "", ""]
+    column = columns.profile("Date", cells, "Orchard log, September 2026.\n\n")
+    span = columns.cell_span(column, 4)
+    assert column.text(span[1]) == "2026-09-30" and column.text(span[0]) == "2026-09-17"
+    empty = columns.profile("Due", ["", ""], "Week of 11-15 January 2027.")
+    assert (empty.text(empty.low), empty.text(empty.high)) == ("2027-01-11", "2027-01-15")
+
+
+@given(st.dates(dt.date(1900, 1, 1), dt.date(2099, 12, 1)), st.integers(0, 27))
+@settings(max_examples=80, deadline=None)
+def test_a_written_day_range_is_read_as_itself(start: dt.date, length: int) -> None:
+    last = calendar.monthrange(start.year, start.month)[1]
+    end = start.replace(day=min(start.day + length, last))
+    name = calendar.month_name[start.month]
+    text = f"Open {start.day}-{end.day} {name} {start.year}, all welcome."
+    assert days(periods.read(text).period()) == (start.isoformat(), end.isoformat())
+
+
+@given(st.text(max_size=200))
+@settings(max_examples=120, deadline=None)
+def test_any_text_reads_without_error_into_ordered_spans(text: str) -> None:
+    reading = periods.read(text)
+    assert all(low <= high for _, low, high in reading.periods)
+    span = reading.period()
+    assert span is None or span[0] <= span[1]

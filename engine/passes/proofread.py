@@ -36,7 +36,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 
 from engine.backends.base import Reader
 from engine.core.canvas import context_ids
@@ -47,12 +47,16 @@ from engine.intent import Intent, read_intent
 from engine.language.en.grammar import Lexicon, fixes
 from engine.language.en.registers import CASUAL, FORMAL
 from engine.language.en.rewordings import CONCISE, Rewording, rewordings
+from engine.language.en.spelling import Speller, misspellings
 from engine.passes.base import Pass, PassContext, never
 
 # Tokens after a change read with it: a wrong form shows its cost in the words after it.
 LOOKAHEAD = 4
 # Nats a grammar fix must save to be made (see the module docstring).
 GRAMMAR_MARGIN = 1.0
+# Nats a spelling candidate must save over the word as written (which stays a candidate: a
+# word the dictionary lacks may be right). Tuned on the spelling set's tuning half.
+SPELLING_MARGIN = 2.0
 # Nats a register change or a plain rewording must save: none, it only must not read worse.
 REGISTER_MARGIN = 0.0
 # A register swap may also read no worse per token instead of in total: "I would like to
@@ -79,9 +83,14 @@ class Style:
 
     tables: tuple[Table, ...] = ()
     grammar: bool = False
+    spelling: bool = False  # misspelt words' dictionary candidates
 
     def __or__(self, other: Style) -> Style:
-        return Style(self.tables + other.tables, self.grammar or other.grammar)
+        return Style(
+            self.tables + other.tables,
+            self.grammar or other.grammar,
+            self.spelling or other.spelling,
+        )
 
 
 def style_for(intent: Intent) -> Style | None:
@@ -93,9 +102,8 @@ def style_for(intent: Intent) -> Style | None:
         *((FORMAL,) if intent.formal else ()),
         *((CONCISE,) if intent.clearer else ()),
     )
-    # Spelling reads as grammar's other forms of each word, as it always has: the word-form
-    # candidates are what the engine has for a misspelt inflection.
-    return Style(tables, grammar=intent.grammar or intent.spelling or intent.formal)
+    # "fix spelling" alone offers no other forms of correct words: it asks for none.
+    return Style(tables, grammar=intent.grammar or intent.formal, spelling=intent.spelling)
 
 
 class Proofread(Pass):
@@ -145,11 +153,12 @@ def proofread_plan(
     rounds: Rounds = {i: [None] * len(split_words(texts[i])[0]) for i in free}
     context, after = context_ids(plan, [], table), plan.after[:AFTER_CHARS]
     known = lexicon(table)
+    speller = Speller.with_words(plan.known_words, known)
     for round_ in range(MAX_ROUNDS):
         if cancelled():
             break
         tokens = table.encode("".join(texts) + after)
-        changes = candidates(texts, rounds, round_, style, known, table, after)
+        changes = candidates(texts, rounds, round_, Offer(style, known, speller), table, after)
         chosen = choose(changes, tokens, reader, context) if changes else []
         if not chosen:
             break
@@ -160,12 +169,21 @@ def proofread_plan(
     return replace(plan, segments=segments)
 
 
+@dataclass(frozen=True)
+class Offer:
+    """What a request's candidates come from: its style, the model's vocabulary as a lexicon,
+    and the speller (with the user's own words)."""
+
+    style: Style
+    known: Lexicon
+    speller: Speller = field(default_factory=Speller)
+
+
 def candidates(
     texts: Sequence[str],
     rounds: Rounds,
     round_: int,
-    style: Style,
-    known: Lexicon,
+    offer: Offer,
     table: TokenTable,
     after: str,
 ) -> list[Change]:
@@ -180,7 +198,7 @@ def candidates(
     found: list[Change] = []
     for segment, changed_in in rounds.items():
         words, trail = split_words(texts[segment])
-        for rewording, margin, per_token in offered(words, style, known):
+        for rewording, margin, per_token in offered(words, offer):
             span = range(rewording.first, rewording.stop)
             if any(changed_in[i] is not None for i in span):
                 continue
@@ -195,16 +213,21 @@ def candidates(
     return found
 
 
-def offered(
-    words: Sequence[str], style: Style, known: Lexicon
-) -> list[tuple[Rewording, float, bool]]:
+def offered(words: Sequence[str], offer: Offer) -> list[tuple[Rewording, float, bool]]:
     """The style's changes in ``words``, each with the nats it must save to be made and whether
     it is judged per token (a register swap: see :data:`REGISTER_PER_TOKEN`)."""
+    style = offer.style
     found = [
         (r, REGISTER_MARGIN, REGISTER_PER_TOKEN) for t in style.tables for r in _in_table(words, t)
     ]
     if style.grammar:
-        found += [(f.rewording, GRAMMAR_MARGIN + f.risk, False) for f in fixes(words, known)]
+        found += [(f.rewording, GRAMMAR_MARGIN + f.risk, False) for f in fixes(words, offer.known)]
+    if style.spelling:
+        found += [
+            (Rewording(m.index, m.index + 1, spelled), SPELLING_MARGIN, False)
+            for m in misspellings(words, offer.speller)
+            for spelled in m.candidates
+        ]
     return found
 
 

@@ -77,6 +77,7 @@ class Misspelling:
     index: int
     word: str
     candidates: tuple[str, ...]
+    edits: tuple[int, ...] = ()  # per candidate: how many edits it is from the word
 
 
 @dataclass(frozen=True)
@@ -101,12 +102,21 @@ class Speller:
             or self.in_vocabulary(lower)
         )
 
+    def misspelt(self, letters: str, opens: bool) -> bool:
+        """Whether a word of letters only, standing where a sentence opens or not, is one
+        spelling would change (the editor's underline)."""
+        return is_prose_word(letters, opens) and not self.is_known(letters)
+
     def suggestions(self, word: str) -> tuple[str, ...]:
         """The dictionary's candidates for ``word``, best first, spelled with its capital;
         none when it is known."""
+        return tuple(found for found, _ in self.ranked(word))
+
+    def ranked(self, word: str) -> tuple[tuple[str, int], ...]:
+        """:meth:`suggestions` with how many edits each is from ``word``."""
         if self.is_known(word):
             return ()
-        return tuple(_like(word, found) for found in dictionary_candidates(word.lower()))
+        return tuple((_like(word, w), edits) for w, edits in dictionary_candidates(word.lower()))
 
 
 def misspellings(words: Sequence[str], speller: Speller) -> list[Misspelling]:
@@ -117,10 +127,10 @@ def misspellings(words: Sequence[str], speller: Speller) -> list[Misspelling]:
         letters = checkable(words, index)
         if letters is None:
             continue
-        candidates = speller.suggestions(letters)
-        if candidates:
-            spelled = tuple(word.replace(letters, c, 1) for c in candidates)
-            found.append(Misspelling(index, letters, spelled))
+        ranked = speller.ranked(letters)
+        if ranked:
+            spelled = tuple(word.replace(letters, c, 1) for c, _ in ranked)
+            found.append(Misspelling(index, letters, spelled, tuple(e for _, e in ranked)))
     return found
 
 
@@ -131,14 +141,17 @@ def checkable(words: Sequence[str], index: int) -> str | None:
     if match is None:
         return None
     letters = match.group("word")
+    return letters if is_prose_word(letters, opens_sentence(words, index)) else None
+
+
+def is_prose_word(letters: str, opens: bool) -> bool:
+    """Whether a word of letters only may be checked where it stands: long enough, not an
+    acronym, and capitalised only where a sentence opens (elsewhere a capital is a name's)."""
     if len(letters) < MIN_LETTERS or (letters.isupper() and len(letters) > 1):
-        return None
-    capitalised = letters[0].isupper()
-    if not capitalised and not letters.islower():
-        return None  # "iPhone", "McDonald": a name's own capitals
-    if capitalised and (not letters[1:].islower() or not opens_sentence(words, index)):
-        return None
-    return letters
+        return False
+    if letters.islower():
+        return True
+    return letters[0].isupper() and letters[1:].islower() and opens
 
 
 def opens_sentence(words: Sequence[str], index: int) -> bool:
@@ -172,14 +185,22 @@ def dictionary_words() -> frozenset[str]:
 
 
 @cache
-def dictionary_candidates(word: str) -> tuple[str, ...]:
+def dictionary_candidates(word: str) -> tuple[tuple[str, int], ...]:
     """Up to :data:`MAX_CANDIDATES` dictionary words within :data:`MAX_EDIT_DISTANCE` edits
-    of lower-case ``word``: the fewest edits first, then the most frequent."""
+    of lower-case ``word``, each with its edits: the fewest edits first, then the most
+    frequent."""
     from symspellpy import Verbosity
 
     found = _index().lookup(word, Verbosity.ALL, max_edit_distance=MAX_EDIT_DISTANCE)
     ranked = sorted(found, key=lambda item: (item.distance, -item.count, item.term))
-    return tuple(item.term for item in ranked if item.term != word)[:MAX_CANDIDATES]
+    return tuple((item.term, item.distance) for item in ranked if item.term != word)[
+        :MAX_CANDIDATES
+    ]
+
+
+def warm_up() -> None:
+    """Build the dictionary's index now (the window does it on a thread, before a menu asks)."""
+    _index()
 
 
 @cache

@@ -178,14 +178,14 @@ def validate_edit(edit: Edit) -> None:
 def validate_known_words(words: tuple[str, ...]) -> None:
     """Raise :class:`BadRequest` unless ``words`` is a bounded list of single words."""
     if not isinstance(words, tuple) or len(words) > MAX_KNOWN_WORDS:
-        count = len(words) if isinstance(words, (tuple, list)) else "not a list of"
+        count = len(words) if isinstance(words, (tuple, list)) else "no list"
         raise BadRequest(
             f"known_words: {count} words; a request carries at most {MAX_KNOWN_WORDS}."
         )
     for word in words:
         if not isinstance(word, str) or not word or len(word) > MAX_KNOWN_WORD_CHARS:
             raise BadRequest(
-                f"known_words: {str(word)[:MAX_KNOWN_WORD_CHARS]!r} is not a word of 1 to "
+                f"known_words: {str(word)[:MAX_KNOWN_WORD_CHARS]!r} is not one word of 1 to "
                 f"{MAX_KNOWN_WORD_CHARS} characters."
             )
         if any(ch.isspace() or unicodedata.category(ch) == "Cc" for ch in word):

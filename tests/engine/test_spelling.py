@@ -140,8 +140,8 @@ def test_text_outside_misspelt_words_never_changes(
     ("words", "says"),
     [
         (("ok",) * (MAX_KNOWN_WORDS + 1), "at most"),
-        (("",), "not a word"),
-        (("x" * (MAX_KNOWN_WORD_CHARS + 1),), "not a word"),
+        (("",), "not one word"),
+        (("x" * (MAX_KNOWN_WORD_CHARS + 1),), "not one word"),
         (("two words",), "a space"),
         (("tab\x07",), "control"),
     ],

@@ -20,6 +20,7 @@ from dataclasses import asdict
 from pathlib import Path
 
 from app.cli_options import add_engine_options, settings_from
+from app.dictionary import DictionaryError, UserDictionary
 from app.files import DocumentError, read_text_file, write_text_file
 from app.newlines import Layout, restore
 from app.proposal_json import rewrite_json
@@ -74,6 +75,14 @@ def build_parser() -> argparse.ArgumentParser:
         help="keep every occurrence of TEXT in the range (repeatable)",
     )
     rewrite.add_argument("--instruction", default="", help='e.g. "tighter", "formal"')
+    rewrite.add_argument(
+        "--dictionary",
+        type=Path,
+        default=None,
+        metavar="FILE",
+        help="your own words, one a line, never corrected (default: the window's, "
+        "dictionary.txt in Settle's configuration folder)",
+    )
     rewrite.set_defaults(handler=run_rewrite)
     draft = commands.add_parser("draft", help="draft new text at an offset of a file")
     draft.add_argument("file", type=Path)
@@ -108,8 +117,18 @@ def parse_range(value: str) -> Span:
 def run_rewrite(args: argparse.Namespace) -> int:
     text, layout = read_text_file(args.file)
     locks = find_locks(text, args.range, args.lock) if args.lock else ()
-    edit = Edit(1, text, args.range, locks, args.instruction, EditMode.REWRITE, settings_from(args))
+    known = known_words(args.dictionary, text[args.range.start : args.range.end])
+    edit = Edit(
+        1, text, args.range, locks, args.instruction, EditMode.REWRITE, settings_from(args), known
+    )
     return finish(args, text, layout, edit)
+
+
+def known_words(path: Path | None, passage: str) -> tuple[str, ...]:
+    """The words of the user's dictionary (``path``, else the window's) in ``passage``."""
+    if path is not None and not path.is_file():
+        raise DictionaryError(f"No dictionary file at {path}.")
+    return UserDictionary(path).known_in(passage)
 
 
 def run_draft(args: argparse.Namespace) -> int:

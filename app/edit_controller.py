@@ -21,6 +21,7 @@ Whatever the user combined, the apply is still one undo step.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 from enum import StrEnum
 
@@ -105,6 +106,8 @@ class EditController(QObject):
         self.cancelling: int | None = None  # the request cancelled and not yet confirmed
         self.reviewing: Pending | None = None
         self.draft = DraftView()  # the running request's tokens, for the status bar's counts
+        # The user's dictionary words that stand in a text (app.spelling_controller sets it).
+        self.known_words: Callable[[str], tuple[str, ...]] = lambda _text: ()
         self._applied: Applied | None = None
         self.retries = RetryController(review, editor, status, client, self)
         self._connect()
@@ -161,6 +164,7 @@ class EditController(QObject):
             instruction,
             self.mode,
             settings,
+            self.known_words(self.editor.text_range(start, end)),
         )
         validate_edit(edit)
         relative = tuple((s - start, e - start) for s, e in locks)

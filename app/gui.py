@@ -31,6 +31,7 @@ from app.model_controller import ModelController
 from app.recovery import RecoveryStore
 from app.remote_controller import RemoteController
 from app.settings import Settings
+from app.spelling_controller import SpellingController
 from app.template_controller import TemplateController
 from app.window import MainWindow
 from app.worker_client import AsyncWorkerClient
@@ -53,6 +54,7 @@ class Session:
     templates: TemplateController
     crash_box: QMessageBox | None = field(default=None)
     remote: RemoteController | None = field(default=None)
+    spelling: SpellingController | None = field(default=None)
 
 
 def build_session(
@@ -77,6 +79,8 @@ def build_session(
         window, client, window.engine_status, settings, worker, credentials
     )
     models.remote = session.remote
+    session.spelling = SpellingController(window.editor)
+    edits.known_words = session.spelling.known_in
     _wire(session)
     return session
 
@@ -103,7 +107,7 @@ def _wire(s: Session) -> None:
     }
     for action_id, handler in handlers.items():
         w.action(action_id).triggered.connect(lambda _checked=False, h=handler: h())
-    for controller in (s.files, s.edits, s.models, s.templates, s.remote):
+    for controller in (s.files, s.edits, s.models, s.templates, s.remote, s.spelling):
         if controller is not None:
             controller.message.connect(w.show_message)
     w.editor.editRefused.connect(w.show_message)

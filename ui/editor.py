@@ -21,6 +21,8 @@ Public API of :class:`DocumentEditor`:
 - ``replace_ranges(edits)`` — apply ``(start, end, text)`` edits as one undo step; raises
   ``ValueError`` if any would alter a lock (the review's accepted hunks never do)
 - ``locks`` — the underlying :class:`ui.locks.LockSet` (document positions, see below)
+- ``set_spelling(source)`` / ``recheck_spelling()`` — misspelt words underlined, their
+  suggestions and "Add to dictionary" in the context menu (:mod:`ui.spellcheck`)
 
 Every offset in this API is a Python index into :meth:`DocumentEditor.plain_text`, the same
 offsets ``engine.core.protocol.Edit`` uses. ``QTextDocument`` counts UTF-16 units instead (an emoji
@@ -51,12 +53,14 @@ from PySide6.QtGui import (
 )
 from PySide6.QtWidgets import QApplication, QMenu, QPlainTextEdit, QTextEdit, QWidget
 
+from ui.editor_spelling import EditorSpelling
 from ui.gutter import LineGutter, block_holds_lock
 from ui.highlight import MarkdownHighlighter
 from ui.keyedits import key_edit_span
 from ui.locks import LockSet, PositionMap
 from ui.palette import LOCK_TINT
 from ui.shortcuts import key_sequences, key_text
+from ui.spellcheck import SpellSource
 
 _S = QKeySequence.StandardKey
 
@@ -82,6 +86,7 @@ class DocumentEditor(QPlainTextEdit):
         self._gutter = LineGutter(self, self._visible_blocks, self._locks.spans)
         self._copy_drag_from: QPoint | None = None  # press inside a selection holding a lock
         self._checking_history = False
+        self._spelling = EditorSpelling(self, self._highlighter, self._locks)
         self._locks.changed.connect(self._on_locks_changed)
         self.document().contentsChange.connect(self._on_contents_change)
         self.blockCountChanged.connect(self._update_gutter_width)
@@ -323,8 +328,10 @@ class DocumentEditor(QPlainTextEdit):
         menu.popup(event.globalPos())
 
     def build_context_menu(self, position: QPoint) -> QMenu:
-        """Qt's standard menu with the edits that bypass our checks routed through them."""
+        """Qt's standard menu with the edits that bypass our checks routed through them; on a
+        misspelt word, its suggestions and "Add to dictionary" first."""
         menu = self.createStandardContextMenu(position)
+        self._spelling.offer(menu, self.cursorForPosition(position))
         rewired = {
             "edit-undo": self.undo,
             "edit-redo": self.redo,
@@ -341,10 +348,21 @@ class DocumentEditor(QPlainTextEdit):
         lock.setShortcut(key_sequences("edit.lock")[0])
         return menu
 
+    # --- spelling ------------------------------------------------------------------------
+
+    def set_spelling(self, source: SpellSource | None) -> None:
+        """Underline what ``source`` calls misspelt, outside locks and code (``None``: off)."""
+        self._spelling.set_source(source)
+
+    def recheck_spelling(self) -> None:
+        """Check every line again (after the user's dictionary changed)."""
+        self._spelling.recheck()
+
     # --- lock display --------------------------------------------------------------------
 
     def _on_locks_changed(self) -> None:
         self._paint_locks()
+        self._spelling.locks_changed()
         self.locksChanged.emit()
 
     def _on_contents_change(self, _position: int, removed: int, _added: int) -> None:

@@ -5,24 +5,31 @@ inline code and fenced code blocks (tracked across lines with the block state), 
 autolinks, list markers, blockquotes and horizontal rules. Markup characters are drawn
 lighter than the words they mark, so the prose stays the darkest thing on the page.
 
+Misspelt words of prose get a red wavy underline when a spell source is set
+(:meth:`MarkdownHighlighter.set_spelling`; :mod:`ui.spellcheck`): never in code, link targets,
+URLs or locked text.
+
 Public API: ``MarkdownHighlighter(document)``; it re-highlights by itself as the text changes.
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Callable, Iterator
 
 from PySide6.QtGui import (
     QColor,
     QFont,
     QFontDatabase,
     QSyntaxHighlighter,
+    QTextBlock,
     QTextCharFormat,
     QTextDocument,
 )
 
 from ui import palette
 from ui.palette import INK
+from ui.spellcheck import LineWord, SpellSource, misspelt_format, plain_words
 
 _IN_FENCE = 1  # block state: this line is inside a ``` / ~~~ fence
 
@@ -75,6 +82,20 @@ def _format(
     return fmt
 
 
+def _mask_code(text: str) -> str:
+    """``text`` with its code spans blanked out (``"\\0"``), offsets kept."""
+    masked = text
+    for match in _CODE.finditer(text):
+        masked = masked[: match.start()] + "\0" * len(match.group(0)) + masked[match.end() :]
+    return masked
+
+
+def _blank_link_target(link: re.Match[str]) -> str:
+    """A link with its target blanked out (its words stay prose): ``[text]`` then spaces."""
+    kept = link.group(1) + link.group(2)
+    return kept + " " * (len(link.group(0)) - len(kept))
+
+
 class MarkdownHighlighter(QSyntaxHighlighter):
     """Highlights Markdown in ``document``; attach once, it follows every edit."""
 
@@ -88,11 +109,24 @@ class MarkdownHighlighter(QSyntaxHighlighter):
         self._link_text = _format(_LINK_INK, underline=True)
         self._quote = _format(_QUOTE_INK, italic=True)
         self._list = _format(_LIST_INK, bold=True)
+        self._misspelt = misspelt_format()
+        self._spelling: SpellSource | None = None
+        self._locked: Callable[[int, int], bool] = lambda _start, _end: False
         base = document.defaultFont().pointSizeF()
         self._headings = {
             level: self._heading_format(base * _HEADING_SCALE.get(level, 1.0))
             for level in range(1, 7)
         }
+
+    def set_spelling(
+        self, source: SpellSource | None, locked: Callable[[int, int], bool] | None = None
+    ) -> None:
+        """Underline what ``source`` calls misspelt (``None``: nothing); ``locked(start, end)``
+        says whether document positions ``start:end`` are locked (never underlined)."""
+        self._spelling = source
+        if locked is not None:
+            self._locked = locked
+        self.rehighlight()
 
     @staticmethod
     def _heading_format(point_size: float) -> QTextCharFormat:
@@ -139,9 +173,7 @@ class MarkdownHighlighter(QSyntaxHighlighter):
 
     def _inline(self, text: str) -> None:
         # Mask code spans first, so "*" or "[" inside backticks is not read as markup.
-        masked = text
-        for match in _CODE.finditer(text):
-            masked = masked[: match.start()] + "\0" * len(match.group(0)) + masked[match.end() :]
+        masked = _mask_code(text)
         for match in _STRONG.finditer(masked):
             self._marked_span(match, self._strong)
         for match in _EMPHASIS.finditer(masked):
@@ -152,11 +184,42 @@ class MarkdownHighlighter(QSyntaxHighlighter):
             self._merge(match.start(3), match.end(5) - match.start(3), self._markup)
         for match in _AUTOLINK.finditer(masked):
             self._merge(match.start(), len(match.group(0)), self._link_text)
+        self._underline_misspelt(masked)
         for match in _CODE.finditer(text):
             fence = len(match.group(1))
             self.setFormat(match.start(), len(match.group(0)), self._code)
             self._merge(match.start(), fence, _format(_MARKUP))
             self._merge(match.end() - fence, fence, _format(_MARKUP))
+
+    def _underline_misspelt(self, masked: str) -> None:
+        """Underline the misspelt plain words of the line being highlighted."""
+        for word in self._misspelt_words(masked, self.currentBlock().position()):
+            self._merge(word.start, len(word.word), self._misspelt)
+
+    def misspelt_at(self, block: QTextBlock, offset: int) -> LineWord | None:
+        """The misspelt word of ``block`` covering ``offset`` (in the block), if any."""
+        previous = block.previous()
+        inside = previous.isValid() and previous.userState() == _IN_FENCE
+        if inside or _FENCE.match(block.text()):
+            return None
+        masked = _mask_code(block.text())
+        for word in self._misspelt_words(masked, block.position()):
+            if word.start <= offset <= word.end:
+                return word
+        return None
+
+    def _misspelt_words(self, masked: str, where: int) -> Iterator[LineWord]:
+        """The misspelt plain words of a line at document position ``where`` whose code
+        spans are masked: link targets and URLs are masked here, locked words left alone."""
+        if self._spelling is None:
+            return
+        masked = _LINK.sub(_blank_link_target, masked)
+        masked = _AUTOLINK.sub(lambda m: "\0" * len(m.group(0)), masked)
+        for word in plain_words(masked):
+            if self._locked(where + word.start, where + word.end):
+                continue
+            if self._spelling.misspelt(word.word, word.opens_sentence):
+                yield word
 
     def _marked_span(self, match: re.Match[str], fmt: QTextCharFormat) -> None:
         marker = len(match.group(1))

@@ -48,6 +48,7 @@ CODE_INK = QColor("#8a3a00")
 CODE_PAPER = QColor("#f3f1ec")
 QUOTE_INK = QColor("#4b6356")
 LIST_INK = QColor("#9a5b00")
+MISSPELT_INK = QColor("#d1242f")  # the wavy underline under a misspelt word
 
 # --- the gutter ----------------------------------------------------------------------------------
 GUTTER_PAPER = QColor("#f6f7f9")

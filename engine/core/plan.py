@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from itertools import pairwise
 
 from engine.core.errors import BadRequest
-from engine.core.protocol import Edit, EditMode, Span
+from engine.core.protocol import MAX_KNOWN_WORD_CHARS, MAX_KNOWN_WORDS, Edit, EditMode, Span
 
 
 @dataclass(frozen=True)
@@ -133,6 +133,8 @@ class EditPlan:
     cache_locked: bool = False
     # Words a slot may not glue onto a value (a JSON fill's key names and literals).
     template_words: tuple[str, ...] = ()
+    # The user's own words (their dictionary): spelling never changes them.
+    known_words: tuple[str, ...] = ()
 
     @property
     def locked_texts(self) -> tuple[str, ...]:
@@ -170,6 +172,24 @@ def validate_edit(edit: Edit) -> None:
             )
     if edit.mode is EditMode.REWRITE and _locked_length(ordered) == len(t):
         raise BadRequest("The whole selection is locked: there is nothing left to rewrite.")
+    validate_known_words(edit.known_words)
+
+
+def validate_known_words(words: tuple[str, ...]) -> None:
+    """Raise :class:`BadRequest` unless ``words`` is a bounded list of single words."""
+    if not isinstance(words, tuple) or len(words) > MAX_KNOWN_WORDS:
+        count = len(words) if isinstance(words, (tuple, list)) else "no list"
+        raise BadRequest(
+            f"known_words: {count} words; a request carries at most {MAX_KNOWN_WORDS}."
+        )
+    for word in words:
+        if not isinstance(word, str) or not word or len(word) > MAX_KNOWN_WORD_CHARS:
+            raise BadRequest(
+                f"known_words: {str(word)[:MAX_KNOWN_WORD_CHARS]!r} is not one word of 1 to "
+                f"{MAX_KNOWN_WORD_CHARS} characters."
+            )
+        if any(ch.isspace() or unicodedata.category(ch) == "Cc" for ch in word):
+            raise BadRequest(f"known_words: {word!r} holds a space or a control character.")
 
 
 def _locked_length(locks: list[Span]) -> int:
@@ -199,6 +219,7 @@ def plan_edit(edit: Edit) -> EditPlan:
         after=edit.text[t.end :],
         instruction=edit.instruction.strip(),
         mode=edit.mode,
+        known_words=edit.known_words,
     )
 
 

@@ -66,11 +66,18 @@ class LoadModel:
     allow_remote_code: bool = False
 
 
+# The user's own words a request may carry (``Edit.known_words``): the words of their
+# dictionary that stand in the target, so a few dozen at most; a word is one word, not a text.
+MAX_KNOWN_WORDS = 1000
+MAX_KNOWN_WORD_CHARS = 64
+
+
 @dataclass(frozen=True)
 class Edit:
     """Rewrite ``target`` of ``text`` (or draft at ``target.start`` when the span is empty).
 
     ``locks`` are absolute spans inside ``target`` that must come back byte for byte.
+    ``known_words`` are spelled as the user wants them (their dictionary): never "corrected".
     """
 
     request_id: int
@@ -80,6 +87,7 @@ class Edit:
     instruction: str = ""
     mode: EditMode = EditMode.REWRITE
     settings: SamplerSettings = field(default_factory=SamplerSettings)
+    known_words: tuple[str, ...] = ()
 
 
 class FillKind(StrEnum):

@@ -69,6 +69,10 @@ MAX_UNKNOWN_NAMED = 3  # unknown fields a refusal names
 TEXT_LIMITS: dict[tuple[type, str], int] = {(protocol.Edit, "instruction"): MAX_INSTRUCTION_CHARS}
 # Versions 2..N of a rewrite a proposal carries: the alternatives setting's bound, less the first.
 MAX_ALTERNATIVES = int(BOUNDS["alternatives"].high) - 1
+# Lists of words, bounded in count and per word: the user's dictionary words an edit carries.
+WORD_LIST_LIMITS: dict[tuple[type, str], tuple[int, int]] = {
+    (protocol.Edit, "known_words"): (protocol.MAX_KNOWN_WORDS, protocol.MAX_KNOWN_WORD_CHARS)
+}
 
 
 class WireError(ValueError):
@@ -303,6 +307,19 @@ def _check_length(cls: type, name: str, value: Any) -> None:
     limit = TEXT_LIMITS.get((cls, name))
     if limit is not None and len(value) > limit:
         raise _Bad(f"{len(value):,} characters; the engine accepts at most {limit:,}.")
+    words = WORD_LIST_LIMITS.get((cls, name))
+    if words is not None:
+        _check_words(value, *words)
+
+
+def _check_words(value: tuple[str, ...], most: int, longest: int) -> None:
+    if len(value) > most:
+        raise _Bad(f"{len(value):,} words; the engine accepts at most {most:,}.")
+    for index, word in enumerate(value):
+        if not word or len(word) > longest or any(ch.isspace() for ch in word):
+            bad = _Bad(f"{shorten(word)} is not one word of 1 to {longest} characters.")
+            bad.path.append(f"[{index}]")
+            raise bad
 
 
 @functools.cache

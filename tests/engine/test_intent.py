@@ -122,10 +122,15 @@ def test_the_window_presets_are_read_whole(instruction: str) -> None:
     assert intent.families and intent.free == ()
 
 
-def test_spelling_and_grammar_both_offer_word_forms() -> None:
-    for instruction in ("fix spelling", "fix grammar", "proofread", "formal"):
+def test_grammar_offers_word_forms_and_spelling_the_dictionarys_candidates() -> None:
+    for instruction in ("fix grammar", "proofread", "formal"):
         style = style_for(read_intent(instruction))
         assert style is not None and style.grammar
+    for instruction in ("fix spelling", "proofread", "fix typos"):
+        style = style_for(read_intent(instruction))
+        assert style is not None and style.spelling
+    spelling = style_for(read_intent("fix spelling"))
+    assert spelling is not None and not spelling.grammar  # it asks for no other forms
     assert style_for(read_intent("polish")) is None
     assert style_for(read_intent("more vivid")) is None
 

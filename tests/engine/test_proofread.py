@@ -55,7 +55,7 @@ def test_each_instruction_word_asks_for_its_style() -> None:
     assert style("informal please").tables == (CASUAL,)  # not "formal"
     assert style("clearer").tables == (CONCISE,)
     both = style("casual, and correct the spelling")
-    assert both.tables == (CASUAL,) and both.grammar
+    assert both.tables == (CASUAL,) and both.spelling and both.grammar
     assert style("tighter") is None and style("") is None
 
 

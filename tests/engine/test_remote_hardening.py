@@ -21,7 +21,16 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from engine.core.config import SamplerSettings
-from engine.core.protocol import Cancel, Edit, Failed, Frame, Queued, Span
+from engine.core.protocol import (
+    MAX_KNOWN_WORD_CHARS,
+    MAX_KNOWN_WORDS,
+    Cancel,
+    Edit,
+    Failed,
+    Frame,
+    Queued,
+    Span,
+)
 from engine.remote import guard
 from engine.remote.clients import Client, for_client, internal_failure
 from engine.remote.fairqueue import FairQueue, Job
@@ -119,6 +128,31 @@ def test_the_instruction_is_capped_naming_the_cap() -> None:
     assert f"Edit.instruction: 100,000 characters; the engine accepts at most {1000:,}" in str(
         refused
     )
+
+
+def test_the_users_known_words_travel_as_a_bounded_list_of_words() -> None:
+    words = ["Settle", "recieved"]
+    assert decode(json.dumps(edit_json(known_words=words)), REQUESTS).known_words == tuple(words)
+    at_cap = decode(json.dumps(edit_json(known_words=["w"] * MAX_KNOWN_WORDS)), REQUESTS)
+    assert len(at_cap.known_words) == MAX_KNOWN_WORDS
+
+
+@pytest.mark.parametrize(
+    ("known_words", "says"),
+    [
+        ("recieved", "Edit.known_words: expected a list"),
+        ([1, 2], "Edit.known_words[0]: expected str, got int"),
+        ([["nested"]], "Edit.known_words[0]: expected str, got list"),
+        (["w"] * (MAX_KNOWN_WORDS + 1), f"{MAX_KNOWN_WORDS + 1:,} words; the engine accepts"),
+        (["ok", "x" * (MAX_KNOWN_WORD_CHARS + 1)], "Edit.known_words[1]: 'xxxx"),
+        (["ok", "two words"], "Edit.known_words[1]: 'two words' is not one word"),
+        ([""], "Edit.known_words[0]: '' is not one word"),
+    ],
+)
+def test_a_bad_known_words_list_is_refused_saying_what_and_where(
+    known_words: object, says: str
+) -> None:
+    assert says in str(refusal(json.dumps(edit_json(known_words=known_words))))
 
 
 @pytest.mark.parametrize(

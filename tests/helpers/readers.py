@@ -116,6 +116,20 @@ class WordPriceReader:
         return out
 
 
+class WordEndPriceReader(WordPriceReader):
+    """Like :class:`WordPriceReader`, but causal as a model is: a word costs its price (default
+    1 nat) once, at its last token, and the tokens before cost nothing, so two spellings that
+    share their first tokens are compared by what differs (the spelling pass's candidates)."""
+
+    def priced(self, ids: Sequence[int]) -> list[float]:
+        pieces = [self.table.text(i) for i in ids]
+        out = [0.0] * len(ids)
+        for span in word_spans(pieces):
+            word = "".join(pieces[i] for i in span).strip().strip(".,!?").lower()
+            out[span[-1]] = self.prices.get(word, 1.0)
+        return out
+
+
 def shortened_canvas(
     plan: EditPlan, table: TokenTable, settings: SamplerSettings, max_tokens: int, reader=None
 ) -> Canvas:

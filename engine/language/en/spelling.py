@@ -1,0 +1,216 @@
+"""Which words of a passage are misspelt, and what each may be instead.
+
+"Fix spelling" used to read as grammar's other forms of each word, which fixes a misspelt
+inflection ("sended") and nothing else: of 40 real misspellings ("recieved", "definately",
+"becuse") it fixed one. A misspelling is no form of any word, so its candidates have to come
+from a dictionary: here, SymSpell (symspellpy) with the English frequency dictionary it ships
+(82,765 words), every word within :data:`MAX_EDIT_DISTANCE` edits of the misspelt one, the
+closest and most frequent first. The dictionary only proposes; the model reading the passage
+chooses (:mod:`engine.passes.proofread`), so "adress" can be "address" in one sentence and
+"dress" in another.
+
+symspellpy was measured beside pyspellchecker on the spelling set's tuning half (195 real
+misspellings, 5,909 words of clean sentences): the right word was among SymSpell's candidates
+for 180 misspellings (pyspellchecker: 164), its candidates took 4 ms a word (pyspellchecker's
+distance-2 edits: about a second), in context (proofreading the first 54 pairs) the model
+chose the right word as often from either (42, with :data:`engine.passes.proofread.
+SPELLING_EDIT_NATS`), and the words it does not know in clean text are mostly
+American spellings and inflections ("traveled"), which :meth:`Speller.is_known` also accepts
+as forms of a dictionary word by lemminflect's lexicon.
+
+A word is never "corrected" when it is anything but a plain lower-case word of prose: a name (a
+capital anywhere but where a sentence opens), an acronym, anything holding a digit, an inner
+mark (a URL, an e-mail address, a path, ``snake_case``, a hyphenated or contracted word) or a
+code mark. Nor when the dictionary, lemminflect's lexicon, the model's vocabulary (a word it
+holds whole) or the user's own dictionary knows it. Locked text and code spans never reach
+this module: the passes only offer it the free text.
+
+Pure functions over word texts, and the dictionary (built once per process, on first use).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
+from functools import cache
+from importlib.resources import files
+from typing import TYPE_CHECKING
+
+from lemminflect import getAllLemmas
+
+if TYPE_CHECKING:  # symspellpy itself is imported on first use: its index takes seconds
+    from symspellpy import SymSpell
+
+# Edits (Damerau-Levenshtein: a swap of two letters is one) a candidate may be from the word:
+# two covers "immidiatly" → "immediately"; three would offer hundreds of words for a short one.
+MAX_EDIT_DISTANCE = 2
+# SymSpell indexes each word's first letters only; 7 is its authors' default, measured best.
+PREFIX_LENGTH = 7
+# Candidates offered per misspelt word: on the tuning half the right word was among the first
+# five for 178 of the 180 misspellings it was found for at all; each is one more read.
+MAX_CANDIDATES = 5
+# Words shorter than this are left alone: "u", "ur" and "im" are chat, not misspellings, and a
+# one-letter word has dozens of words within two edits.
+MIN_LETTERS = 3
+# The dictionary symspellpy ships: "word count" per line, counts from a web corpus.
+DICTIONARY_PACKAGE = "symspellpy"
+DICTIONARY_FILE = "frequency_dictionary_en_82_765.txt"
+
+# A plain word: letters only, with the marks that may follow it in prose.
+PLAIN_WORD = re.compile(r"(?P<lead>[\"'(\[]*)(?P<word>[A-Za-z]+)(?P<tail>[.,;:!?\"')\]]*)")
+SENTENCE_ENDS = (".", "!", "?")
+SENTENCE_CLOSERS = "\"')]"
+
+# Whether a lower-case word is one the model knows whole (its vocabulary holds " word").
+Lexicon = Callable[[str], bool]
+
+
+def never_known(_word: str) -> bool:
+    return False
+
+
+@dataclass(frozen=True)
+class Misspelling:
+    """Word ``index`` of a passage (as :func:`misspellings` was given it) is misspelt:
+    ``candidates`` are what it may be instead, each spelled as the word stood there (its
+    capital, its marks), the dictionary's best first."""
+
+    index: int
+    word: str
+    candidates: tuple[str, ...]
+    edits: tuple[int, ...] = ()  # per candidate: how many edits it is from the word
+
+
+@dataclass(frozen=True)
+class Speller:
+    """What counts as known beyond the dictionary: the user's own words (compared in lower
+    case) and the model's vocabulary."""
+
+    user_words: frozenset[str] = frozenset()
+    in_vocabulary: Lexicon = never_known
+
+    @classmethod
+    def with_words(cls, words: Iterable[str], in_vocabulary: Lexicon = never_known) -> Speller:
+        return cls(frozenset(word.strip().lower() for word in words if word.strip()), in_vocabulary)
+
+    def is_known(self, word: str) -> bool:
+        """Whether ``word`` (letters only) is spelled as English or as its writer wants it."""
+        lower = word.lower()
+        return (
+            lower in self.user_words
+            or lower in dictionary_words()
+            or inflects_a_known_word(lower)
+            or self.in_vocabulary(lower)
+        )
+
+    def misspelt(self, letters: str, opens: bool) -> bool:
+        """Whether a word of letters only, standing where a sentence opens or not, is one
+        spelling would change (the editor's underline)."""
+        return is_prose_word(letters, opens) and not self.is_known(letters)
+
+    def suggestions(self, word: str) -> tuple[str, ...]:
+        """The dictionary's candidates for ``word``, best first, spelled with its capital;
+        none when it is known."""
+        return tuple(found for found, _ in self.ranked(word))
+
+    def ranked(self, word: str) -> tuple[tuple[str, int], ...]:
+        """:meth:`suggestions` with how many edits each is from ``word``."""
+        if self.is_known(word):
+            return ()
+        return tuple((_like(word, w), edits) for w, edits in dictionary_candidates(word.lower()))
+
+
+def misspellings(words: Sequence[str], speller: Speller) -> list[Misspelling]:
+    """Every misspelt plain word of ``words`` (each with its leading whitespace, as
+    :func:`engine.passes.proofread.split_words` gives them) with its candidates."""
+    found = []
+    for index, word in enumerate(words):
+        letters = checkable(words, index)
+        if letters is None:
+            continue
+        ranked = speller.ranked(letters)
+        if ranked:
+            spelled = tuple(word.replace(letters, c, 1) for c, _ in ranked)
+            found.append(Misspelling(index, letters, spelled, tuple(e for _, e in ranked)))
+    return found
+
+
+def checkable(words: Sequence[str], index: int) -> str | None:
+    """The letters of word ``index`` when it is a plain word of prose spelling may change:
+    not a name, an acronym, a number, a URL or anything else with inner marks."""
+    match = PLAIN_WORD.fullmatch(words[index].strip())
+    if match is None:
+        return None
+    letters = match.group("word")
+    return letters if is_prose_word(letters, opens_sentence(words, index)) else None
+
+
+def is_prose_word(letters: str, opens: bool) -> bool:
+    """Whether a word of letters only may be checked where it stands: long enough, not an
+    acronym, and capitalised only where a sentence opens (elsewhere a capital is a name's)."""
+    if len(letters) < MIN_LETTERS or (letters.isupper() and len(letters) > 1):
+        return False
+    if letters.islower():
+        return True
+    return letters[0].isupper() and letters[1:].islower() and opens
+
+
+def opens_sentence(words: Sequence[str], index: int) -> bool:
+    """Whether word ``index`` starts a sentence (the passage's first, or after . ! ?)."""
+    if index == 0:
+        return True
+    before = words[index - 1].rstrip().rstrip(SENTENCE_CLOSERS)
+    return before.endswith(SENTENCE_ENDS)
+
+
+def inflects_a_known_word(word: str) -> bool:
+    """Whether lemminflect reads lower-case ``word`` as a form of another word the dictionary
+    holds ("traveled" of "travel"). Its lexicon also lists common misspellings as lemmas of
+    their own ("develope", "dependance"), so a word that is only its own lemma does not count."""
+    return any(
+        lemma != word and lemma in dictionary_words()
+        for lemmas in getAllLemmas(word).values()
+        for lemma in lemmas
+    )
+
+
+def _like(word: str, found: str) -> str:
+    return found[0].upper() + found[1:] if word[0].isupper() else found
+
+
+@cache
+def dictionary_words() -> frozenset[str]:
+    """Every word of the bundled frequency dictionary (read without building its index)."""
+    text = files(DICTIONARY_PACKAGE).joinpath(DICTIONARY_FILE).read_text(encoding="utf-8")
+    return frozenset(line.split(" ", 1)[0] for line in text.splitlines() if line)
+
+
+@cache
+def dictionary_candidates(word: str) -> tuple[tuple[str, int], ...]:
+    """Up to :data:`MAX_CANDIDATES` dictionary words within :data:`MAX_EDIT_DISTANCE` edits
+    of lower-case ``word``, each with its edits: the fewest edits first, then the most
+    frequent."""
+    from symspellpy import Verbosity
+
+    found = _index().lookup(word, Verbosity.ALL, max_edit_distance=MAX_EDIT_DISTANCE)
+    ranked = sorted(found, key=lambda item: (item.distance, -item.count, item.term))
+    return tuple((item.term, item.distance) for item in ranked if item.term != word)[
+        :MAX_CANDIDATES
+    ]
+
+
+def warm_up() -> None:
+    """Build the dictionary's index now (the window does it on a thread, before a menu asks)."""
+    _index()
+
+
+@cache
+def _index() -> SymSpell:
+    """SymSpell's index of the dictionary: seconds to build, so built once, on first use."""
+    from symspellpy import SymSpell
+
+    index = SymSpell(max_dictionary_edit_distance=MAX_EDIT_DISTANCE, prefix_length=PREFIX_LENGTH)
+    path = files(DICTIONARY_PACKAGE).joinpath(DICTIONARY_FILE)
+    index.load_dictionary(str(path), term_index=0, count_index=1, encoding="utf-8")
+    return index

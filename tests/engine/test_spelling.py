@@ -1,0 +1,151 @@
+"""Spelling: which words are misspelt, their dictionary candidates, and the proofread pass
+choosing among them by the reader (a price table here, the model in the product)."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from engine.core.errors import BadRequest
+from engine.core.plan import EditPlan, Locked, find_locks, plan_edit
+from engine.core.protocol import MAX_KNOWN_WORD_CHARS, MAX_KNOWN_WORDS, Edit, Span
+from engine.core.tokens import TokenTable, special_tokens
+from engine.intent import read_intent
+from engine.language.en.spelling import Speller, checkable, misspellings
+from engine.passes.proofread import SPELLING_MARGIN, proofread_plan, split_words, style_for
+from tests.helpers.readers import WordEndPriceReader
+from tests.helpers.tiny import tiny_tokenizer
+
+# The misspelt forms read dear, their right spellings cheap (nats per token).
+PRICES = {"recieved": 9.0, "received": 0.0, "relieved": 3.0, "definately": 9.0, "definitely": 0.0}
+SPELLER = Speller()
+
+
+@pytest.fixture(scope="module")
+def table() -> TokenTable:
+    tok = tiny_tokenizer()
+    return TokenTable(tok, special_tokens(tok, len(tok), filler_candidates=("<fill>",)))
+
+
+def found(text: str, speller: Speller = SPELLER) -> dict[str, tuple[str, ...]]:
+    words, _ = split_words(text)
+    return {m.word: m.candidates for m in misspellings(words, speller)}
+
+
+def plan_of(text: str, instruction: str = "fix spelling", **edit: object) -> EditPlan:
+    locks = find_locks(text, Span(0, len(text)), list(edit.pop("locks", ())))  # type: ignore[call-overload]
+    return plan_edit(Edit(1, text, Span(0, len(text)), locks, instruction, **edit))  # type: ignore[arg-type]
+
+
+def seeds(plan: EditPlan) -> str:
+    return "".join(s.text if isinstance(s, Locked) else s.seed for s in plan.segments)
+
+
+def test_a_misspelt_word_gets_dictionary_candidates_spelled_as_it_stood() -> None:
+    candidates = found("The package was recieved, then lost.")["recieved"]
+    assert " received," in candidates and len(candidates) <= 5
+    assert all(c.startswith(" ") and c.endswith(",") for c in candidates)
+    assert "Because" in found("Becuse it rained.")["Becuse"]  # a sentence's first word
+
+
+def test_correct_english_is_not_flagged_inflections_and_american_spellings_included() -> None:
+    assert found("We traveled to the colors of the criticized offices quickly.") == {}
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "We met Jonh and Mrie at the Bauhaus.",  # names: capitals mid-sentence
+        "Send it to recieve@example.com today.",  # an e-mail address
+        "See https://recieved.example.org/definately now.",  # a URL
+        "Run recieved_file or `definately` first.",  # code
+        "It came on the 3rd, ticket 12recieved.",  # numbers
+        "The NASDQ index and iPhnoe sales rose.",  # acronyms, a name's inner capital
+        "A well-recieved idea, they'd definately agree.",  # hyphenated, contracted... and one
+    ],
+)
+def test_names_addresses_code_and_numbers_are_never_candidates(text: str) -> None:
+    flagged = set(found(text))
+    assert flagged <= {"definately"}, flagged
+
+
+def test_the_users_own_words_and_the_models_vocabulary_are_known() -> None:
+    assert found("It was recieved.", Speller.with_words(["Recieved"])) == {}
+    assert found("It was recieved.", Speller(in_vocabulary=lambda w: w == "recieved")) == {}
+    assert "recieved" in found("It was recieved.", Speller.with_words(["received"]))
+
+
+def test_short_words_are_left_alone() -> None:
+    words, _ = split_words("u r im ok")
+    assert [checkable(words, i) for i in range(len(words))] == [None] * 4
+
+
+def test_fix_spelling_asks_for_spelling_only() -> None:
+    spelling = style_for(read_intent("fix spelling"))
+    assert spelling is not None and spelling.spelling and not spelling.grammar
+    proofread = style_for(read_intent("proofread"))
+    assert proofread is not None and proofread.spelling and proofread.grammar
+    grammar = style_for(read_intent("fix grammar"))
+    assert grammar is not None and not grammar.spelling
+
+
+def test_the_candidate_that_reads_best_replaces_the_misspelling(table: TokenTable) -> None:
+    plan = plan_of("It was recieved, and definately on time.")
+    out = proofread_plan(plan, table, WordEndPriceReader(table, PRICES))
+    assert seeds(out) == "It was received, and definitely on time."
+
+
+def test_the_original_spelling_stays_unless_a_candidate_reads_better_by_the_margin(
+    table: TokenTable,
+) -> None:
+    plan = plan_of("It was recieved on time.")
+    close = {"recieved": 1.0, "received": 1.0 - SPELLING_MARGIN / 10}  # saves less than it must
+    assert proofread_plan(plan, table, WordEndPriceReader(table, close)) == plan
+
+
+def test_grammar_alone_offers_no_spelling_and_locked_or_user_words_stay(table: TokenTable) -> None:
+    reader = WordEndPriceReader(table, PRICES)
+    grammar = proofread_plan(plan_of("It was recieved.", "fix grammar"), table, reader)
+    assert "recieved" in seeds(grammar)
+    locked = plan_of("It was recieved, definately.", locks=("recieved",))
+    assert seeds(proofread_plan(locked, table, reader)) == "It was recieved, definitely."
+    mine = plan_of("It was recieved, definately.", known_words=("recieved",))
+    assert seeds(proofread_plan(mine, table, reader)) == "It was recieved, definitely."
+
+
+WORDS = ["the", "recieved", "definately", "Jonh", "it", "was", "on", "time.", "x@y.io", "`co`"]
+
+
+@settings(max_examples=30, deadline=None)
+@given(
+    st.lists(st.sampled_from(WORDS), min_size=1, max_size=8),
+    st.dictionaries(st.sampled_from(sorted(PRICES)), st.floats(0.0, 12.0), max_size=4),
+)
+def test_text_outside_misspelt_words_never_changes(
+    table: TokenTable, words: list[str], prices: dict[str, float]
+) -> None:
+    text = " ".join(words)
+    out = seeds(proofread_plan(plan_of(text), table, WordEndPriceReader(table, prices)))
+    before, after = text.split(" "), out.split(" ")
+    assert len(before) == len(after)
+    for old, new in zip(before, after, strict=True):
+        if old != new:
+            assert re.sub(r"\W", "", old) in ("recieved", "definately"), (old, new)
+
+
+@pytest.mark.parametrize(
+    ("words", "says"),
+    [
+        (("ok",) * (MAX_KNOWN_WORDS + 1), "at most"),
+        (("",), "not one word"),
+        (("x" * (MAX_KNOWN_WORD_CHARS + 1),), "not one word"),
+        (("two words",), "a space"),
+        (("tab\x07",), "control"),
+    ],
+)
+def test_a_bad_known_words_list_is_a_clear_bad_request(words: tuple[str, ...], says: str) -> None:
+    with pytest.raises(BadRequest, match=says):
+        plan_of("It was recieved.", known_words=words)

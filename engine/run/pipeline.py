@@ -148,15 +148,17 @@ def denoise_plan(
     reads_before = reader.forwards if reader is not None else 0
     ctx = PassContext(table, settings, read_intent(plan.instruction), reader, run.cancelled)
     passes = passes_for(plan, settings)
-    first_frame_s: float | None = None
+    first_frame_s: float | None = None  # when the first frame was made, not when it was taken
     if passes_read_first(ctx, passes):  # the passage at once, while the passes read the model
-        yield opening_frame(plan, table, settings, run)
-        first_frame_s = run.elapsed()
+        opening = opening_frame(plan, table, settings, run)
+        first_frame_s = opening.elapsed_s
+        yield opening
     canvas = shaped(plan, passes, ctx, backend.max_canvas_tokens)
     plan = canvas.plan
     tracker = DraftTracker(run.request_id, canvas, table)
-    yield tracker.frame(initial_step(canvas, settings.steps), run.elapsed())
-    first_frame_s = run.elapsed() if first_frame_s is None else first_frame_s
+    start = tracker.frame(initial_step(canvas, settings.steps), run.elapsed())
+    first_frame_s = start.elapsed_s if first_frame_s is None else first_frame_s
+    yield start
     last = yield from step_frames(backend, canvas, tracker, settings, run)
     if last is None:
         return None

@@ -112,3 +112,18 @@ def test_a_cancel_while_the_passes_read_ends_the_request_before_the_next_read(
     assert len(calls) == 1  # the one read under way when the cancel came, none after it
     assert all(isinstance(e, Frame) and e.step == 0 for e in events[:-1])  # no denoising step
     assert read_forwards > 0
+
+
+def test_the_frames_before_the_steps_name_the_pass_reading_next_and_the_reads_so_far() -> None:
+    backend = llama_backend()
+    edit = Edit(1, PASSAGE, Span(7, len(PASSAGE)), (), "tighter and more formal",
+                EditMode.REWRITE, SamplerSettings(steps=2))  # fmt: skip
+    frames = [e for e in run_edit(backend, edit) if isinstance(e, Frame)]
+    staged = [(f.stage, f.reads) for f in frames if f.stage]
+    assert [stage for stage, _ in staged] == ["proofread", "shorten"]
+    assert staged[0][1] == 0 and staged[1][1] > 0  # proofreading read the model in between
+    assert frames[0].stage == "proofread" and not frames[1].updates  # a stage, no new tokens
+    assert all(not f.stage for f in frames[len(staged) :])  # the denoising steps: no stage
+    plain = Edit(1, PASSAGE, Span(7, len(PASSAGE)), (), "", EditMode.REWRITE,
+                 SamplerSettings(steps=2))  # fmt: skip
+    assert not any(e.stage for e in run_edit(backend, plain) if isinstance(e, Frame))

@@ -11,6 +11,7 @@ from engine.core.config import SamplerSettings
 from engine.core.plan import EditPlan, Free, Locked
 from engine.core.protocol import EditMode
 from engine.core.tokens import TokenTable
+from engine.language.en.prompts import draft_request
 
 CHARS_PER_TOKEN_BOUND = 8
 
@@ -50,7 +51,17 @@ def passage_ids(plan: EditPlan, table: TokenTable, settings: SamplerSettings) ->
 
 
 def instruction_ids(plan: EditPlan, table: TokenTable) -> list[int]:
-    """A short plain-text header carrying the user's instruction, or nothing without one."""
-    if not plan.instruction:
+    """A short plain-text header carrying the user's instruction, or nothing without one: a
+    draft's prompt as the request the adapter learned ("Instruction: Write ...")."""
+    request = instruction_text(plan)
+    if not request:
         return []
-    return table.encode(f"Instruction: {plan.instruction}\n\n")
+    return table.encode(f"Instruction: {request}\n\n")
+
+
+def instruction_text(plan: EditPlan) -> str:
+    """The instruction as the model reads it: a draft's prompt as a request to write it
+    (:func:`engine.language.en.prompts.draft_request`), any other as the user wrote it."""
+    if plan.mode is EditMode.DRAFT:
+        return draft_request(plan.instruction)
+    return plan.instruction

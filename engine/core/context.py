@@ -11,7 +11,6 @@ from engine.core.config import SamplerSettings
 from engine.core.plan import EditPlan, Free, Locked
 from engine.core.protocol import EditMode
 from engine.core.tokens import TokenTable
-from engine.language.en.prompts import draft_request
 
 CHARS_PER_TOKEN_BOUND = 8
 
@@ -51,17 +50,12 @@ def passage_ids(plan: EditPlan, table: TokenTable, settings: SamplerSettings) ->
 
 
 def instruction_ids(plan: EditPlan, table: TokenTable) -> list[int]:
-    """A short plain-text header carrying the user's instruction, or nothing without one: a
-    draft's prompt as the request the adapter learned ("Instruction: Write ...")."""
-    request = instruction_text(plan)
-    if not request:
+    """A short plain-text header carrying the user's instruction, or nothing without one.
+
+    A draft's prompt goes as the user wrote it, not as the adapter's instruction examples were
+    worded ("Instruction: Write <what>."): those examples were all synthetic JSON and tables
+    (tools/adapt/examples.py), and on the dev split's prompted drafts that wording took the
+    drafts off their topic (on topic 6 of 8 as written, 2 of 8 as "Write ...")."""
+    if not plan.instruction:
         return []
-    return table.encode(f"Instruction: {request}\n\n")
-
-
-def instruction_text(plan: EditPlan) -> str:
-    """The instruction as the model reads it: a draft's prompt as a request to write it
-    (:func:`engine.language.en.prompts.draft_request`), any other as the user wrote it."""
-    if plan.mode is EditMode.DRAFT:
-        return draft_request(plan.instruction)
-    return plan.instruction
+    return table.encode(f"Instruction: {plan.instruction}\n\n")

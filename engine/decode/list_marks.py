@@ -8,8 +8,8 @@ bans are read from the canvas as committed at each step, in both orders a line s
 written in:
 
 - a position right after a committed line break (or at the draft's start, when it starts a
-  line) takes no bullet ("-", "*", "+", "•"), and one after a line's opening digits no "." or
-  ")" (the byte-level tokenizers here write "1." as "1" then ".");
+  line or a sentence) takes no bullet ("-", "*", "+", "•"), and one after a line's opening
+  digits no "." or ")" (the byte-level tokenizers here write "1." as "1" then ".");
 - a position right before a committed bullet, or before a line's digits and their "."/")",
   takes no line break, and one between a line's start and a committed "." takes no digit.
 
@@ -30,8 +30,9 @@ from engine.core.tokens import TokenTable
 
 BULLET = re.compile(r"\s*[-*+\u2022]\s*")
 ITEM_NUMBER_CLOSER = re.compile(r"[.)]\s*")
-DIGITS = re.compile(r"\d{1,3}")
-ITEM_NUMBER_DIGITS = 3  # "1." to "999.": longer runs of digits are no item number
+DIGITS = re.compile(r"\d{1,9}")
+LINE_OR_SENTENCE_ENDS = ("\n", ".", "!", "?", ":")
+ITEM_NUMBER_DIGITS = 9  # CommonMark's longest ordered-list number ("2023. The agenda" is one)
 
 
 @dataclass(frozen=True)
@@ -60,9 +61,11 @@ def mark_tokens(table: TokenTable) -> MarkTokens:
 
 
 def starts_line(canvas: Canvas) -> bool:
-    """Whether a draft's first position opens a line: nothing but spaces since a line break
-    (or the document's start) before it."""
-    return canvas.plan.before.rstrip(" \t").endswith("\n") or not canvas.plan.before.strip()
+    """Whether a draft's first position opens a line or a sentence: nothing but spaces since a
+    line break, a sentence's end or the document's start before it. An item number cannot
+    open a sentence either ("… on 12 March. 2023. The agenda …" reads as a list's debris)."""
+    before = canvas.plan.before.rstrip(" \t")
+    return not before.strip() or before.endswith(LINE_OR_SENTENCE_ENDS)
 
 
 class ListMarkBans:

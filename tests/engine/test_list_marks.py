@@ -71,11 +71,12 @@ def test_inside_a_list_a_draft_gets_no_such_bans() -> None:
     assert prose is not None and prose.list_marks is not None
 
 
-def test_a_draft_opens_a_line_after_a_break_or_at_the_start() -> None:
+def test_a_draft_opens_a_line_after_a_break_a_sentence_end_or_at_the_start() -> None:
     table = tiny_table()
     assert starts_line(draft_canvas("We walked.\n\n", table))
+    assert starts_line(draft_canvas("The meeting is on 12 March. ", table))
     assert starts_line(draft_canvas("", table))
-    assert not starts_line(draft_canvas("We walked", table))
+    assert not starts_line(draft_canvas("We walked", table))  # "We walked 2." may end it
 
 
 @given(st.lists(st.sampled_from(["\n", "-", "1", "2", ".", ")", "a", " ", "b"]), max_size=8))

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from engine.backends.gemma.prompt import request_of
-from engine.core.context import instruction_ids, instruction_text
+from engine.core.context import instruction_ids
 from engine.core.plan import plan_edit
 from engine.core.protocol import Edit, EditMode, Span
 from engine.language.en.prompts import draft_request
@@ -30,12 +30,12 @@ def test_a_prompt_that_already_asks_is_only_capitalised_and_ended() -> None:
     assert draft_request("   ") == ""
 
 
-def test_the_masked_header_is_the_adapters_and_a_rewrite_keeps_its_words() -> None:
+def test_the_masked_header_carries_the_prompt_as_written_and_a_rewrite_keeps_its_words() -> None:
     table = tiny_table()
     plan = plan_edit(draft("what we did next"))
-    assert table.decode(instruction_ids(plan, table)) == "Instruction: Write what we did next.\n\n"
+    assert table.decode(instruction_ids(plan, table)) == "Instruction: what we did next\n\n"
     rewrite = plan_edit(Edit(1, DOC, Span(0, len(DOC)), (), "tighter"))
-    assert instruction_text(rewrite) == "tighter"
+    assert table.decode(instruction_ids(rewrite, table)) == "Instruction: tighter\n\n"
     assert instruction_ids(plan_edit(draft("")), table) == []
 
 

@@ -12,10 +12,11 @@ from __future__ import annotations
 import json
 
 from engine.core.config import SamplerSettings
-from engine.core.context import after_ids, before_ids, instruction_ids, instruction_text
+from engine.core.context import after_ids, before_ids, instruction_ids
 from engine.core.plan import EditPlan, Locked
 from engine.core.protocol import EditMode
 from engine.core.tokens import TokenTable
+from engine.language.en.prompts import draft_request
 
 DEFAULT_TASK = {
     EditMode.REWRITE: "Rewrite the passage so it fits between the text before and after it.",
@@ -72,7 +73,7 @@ def request_of(plan: EditPlan) -> str:
     if not plan.instruction:
         return DEFAULT_TASK[plan.mode]
     if plan.mode is EditMode.DRAFT:
-        return f"{DEFAULT_TASK[plan.mode]} {instruction_text(plan)}"
+        return f"{DEFAULT_TASK[plan.mode]} {draft_request(plan.instruction)}"
     return plan.instruction
 
 

@@ -1,12 +1,15 @@
-"""How a draft's prompt is worded for the model: as the request it was trained on.
+"""How a draft's prompt is worded for an instruction-tuned model: as a request to write it.
 
-The embedded model's adapter learned instructions as ``Instruction: Write <what was
-asked>.`` (:mod:`tools.adapt.examples`), and an instruction-tuned model (DiffusionGemma) reads
-a user turn as a request. A draft's prompt is what the user wants written ("what we did the
-next morning", "a reminder about the deadline"), so it reaches the model as "Write what we did
-the next morning."; a prompt that already asks ("describe the harbour") is only capitalised
-and ended. Whether the first word asks is lemminflect's lexicon: a verb's base form whose
-only readings are verbs, or one a determiner follows ("list the steps").
+DiffusionGemma is instruction-tuned: it reads a user turn as a request. A draft's prompt is
+what the user wants written ("what we did the next morning", "a reminder about the
+deadline"), so its turn says "Write what we did the next morning."; a prompt that already asks
+("describe the harbour") is only capitalised and ended. Whether the first word asks is
+lemminflect's lexicon: a verb's base form whose only readings are verbs, or one a determiner
+follows ("list the steps").
+
+The embedded model's header keeps the prompt as written (:func:`engine.core.context.
+instruction_ids`): its adapter saw "Instruction: Write ..." only before synthetic JSON and
+tables, and that wording took dev drafts off their topic.
 """
 
 from __future__ import annotations

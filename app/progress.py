@@ -1,4 +1,4 @@
-"""Progress of a long CLI run on stderr: model loading and denoising steps.
+"""Progress of a long CLI run on stderr: model loading, the passes' reads, denoising steps.
 
 Anything that takes more than a second shows where it is. On a terminal the line is rewritten
 in place (every step); in a log or a pipe a line is printed when a stage starts and then at
@@ -14,6 +14,7 @@ from collections.abc import Callable
 from typing import TextIO
 
 from engine.core.protocol import Frame, LoadProgress
+from ui.wording import stage_text
 
 QUIET_S = 1.0  # nothing but stage changes before this, and one line per this in a log
 
@@ -55,7 +56,8 @@ class StderrProgress:
     def step(self, frame: Frame) -> None:
         if self.tty or self._due():
             elapsed = self.clock() - self.started
-            self._line(f"# step {frame.step}/{frame.max_steps} ({elapsed:.0f} s)", self.tty)
+            doing = stage_text(frame) or f"step {frame.step}/{frame.max_steps}"
+            self._line(f"# {doing} ({elapsed:.0f} s)", self.tty)
 
     def end(self) -> None:
         if self.in_place:

@@ -10,7 +10,8 @@ Public API of :class:`EngineStatus`:
 - ``set_model(info | None)`` — a :class:`engine.core.protocol.ModelInfo`, or None for "no model"
 - ``show_loading(progress, model_name="")`` — a :class:`engine.core.protocol.LoadProgress`
   (fraction -1: unknown), optionally naming the model being loaded
-- ``show_frame(frame, settled=None)`` — step x/y; with ``settled`` (tokens settled so far) also
+- ``show_frame(frame, settled=None)`` — step x/y, or before the first step what the passes
+  are doing ("proofreading · 3 reads"); with ``settled`` (tokens settled so far) also
   tokens per forward and tokens per second
 - ``show_metrics(metrics)`` — the finished request's :class:`engine.core.protocol.Metrics`
 - ``show_cancelling()`` — a cancel was asked for and the engine has not confirmed it yet
@@ -46,7 +47,7 @@ from PySide6.QtWidgets import (
 
 from engine.core.protocol import EngineLink, Frame, LoadProgress, Metrics, ModelInfo
 from ui import palette
-from ui.wording import counted, metrics_summary
+from ui.wording import counted, metrics_summary, stage_text
 
 _DOT = palette.ENGINE_DOT_HEX
 
@@ -154,7 +155,8 @@ class EngineStatus(QWidget):
         self._showing_request = True
         self._set_dot("running", "Drafting")
         self._show_loading_widgets(False)
-        self._step.setText(f"step {frame.step}/{frame.max_steps}")
+        stage = stage_text(frame)  # the passes reading the model before the first step
+        self._step.setText(stage or f"step {frame.step}/{frame.max_steps}")
         if settled is not None and frame.forwards > 0 and frame.elapsed_s > 0:
             per_forward = settled / frame.forwards
             self._speed.setText(

@@ -121,6 +121,9 @@ def build_canvas(
             context = context_ids(plan, parts.seed, table)
             following = following_ids(plan, texts[index + 1 :], table)
             original, kept = cut(original, budget, context, following)
+            # A cut keeps more than its budget only when every further cut would break a
+            # sentence: the rewrite then keeps that room rather than losing its end.
+            budget = max(budget, len(kept))
         kind = Kind.SLOT if isinstance(segment, Slot) else Kind.FREE
         parts.add_generated(index, original, kept[:budget], budget, kind, table.specials.filler_id)
     if len(parts.seed) > max_tokens:

@@ -50,7 +50,12 @@ def passage_ids(plan: EditPlan, table: TokenTable, settings: SamplerSettings) ->
 
 
 def instruction_ids(plan: EditPlan, table: TokenTable) -> list[int]:
-    """A short plain-text header carrying the user's instruction, or nothing without one."""
+    """A short plain-text header carrying the user's instruction, or nothing without one.
+
+    A draft's prompt goes as the user wrote it, not as the adapter's instruction examples were
+    worded ("Instruction: Write <what>."): those examples were all synthetic JSON and tables
+    (tools/adapt/examples.py), and on the dev split's prompted drafts that wording took the
+    drafts off their topic (on topic 6 of 8 as written, 2 of 8 as "Write ...")."""
     if not plan.instruction:
         return []
     return table.encode(f"Instruction: {plan.instruction}\n\n")

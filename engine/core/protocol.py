@@ -171,7 +171,12 @@ class TokenView:
 @dataclass(frozen=True)
 class Frame:
     """A draft step. ``updates`` holds only positions that changed since the previous frame;
-    the first frame of a request holds all ``length`` positions."""
+    the first frame of a request holds all ``length`` positions.
+
+    Before the first denoising step a rewrite's passes may read the model (proofreading,
+    pricing a shorter rewrite's cuts): its frames then name the pass reading next in
+    ``stage`` (a pass name of ``engine.passes.order``, "" once the steps run) and the passage
+    reads so far in ``reads``."""
 
     request_id: int
     step: int
@@ -180,6 +185,8 @@ class Frame:
     updates: tuple[TokenView, ...]
     forwards: int = 0
     elapsed_s: float = 0.0
+    stage: str = ""
+    reads: int = 0
 
 
 @dataclass(frozen=True)

@@ -33,6 +33,7 @@ import torch
 from engine.core.canvas import Canvas, Kind
 from engine.core.plan import Free
 from engine.decode.allowed import BANNED, PARAGRAPH_BREAK
+from engine.decode.list_marks import ListMarkBans
 
 # Added to a banned repeat: below every token that is not banned, yet above any token outside
 # the position's allowed set (the constraint bias is BANNED), so a row whose every allowed token
@@ -61,8 +62,10 @@ class ProseGuards:
         echoes: dict[int, frozenset[int]] | None = None,
         is_blank: Callable[[int], bool] = lambda _t: False,
         breaks: frozenset[int] = frozenset(),
+        list_marks: ListMarkBans | None = None,
     ) -> None:
         self.filler_id = filler_id
+        self.list_marks = list_marks  # a prose draft's: no list item opens one of its lines
         self.is_word = is_word
         self.is_blank = is_blank
         self.breaks = breaks  # tokens holding a line break
@@ -106,6 +109,8 @@ class ProseGuards:
         bans = self.repeat_bans(checked, values, open_)
         bans += [(i, t) for i, p in enumerate(checked) for t in self.echoes.get(p, ())]
         bans += self._break_bans(checked, values, open_)
+        if self.list_marks is not None:
+            bans += self.list_marks.bans(checked, values, [not o for o in open_])
         if bans:  # one indexed write, not one per ban
             at = torch.tensor([(rows[i][0], token) for i, token in bans], device=logits.device)
             logits[at[:, 0], at[:, 1]] += GUARD_BAN

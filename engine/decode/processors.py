@@ -10,7 +10,8 @@ DiffusionGemma's ``generate`` through :class:`engine.backends.gemma.hooks.Shared
    constraint's set; :mod:`engine.decode.allowed`);
 2. :class:`GuardBans`: the prose guards (:mod:`engine.decode.guards`): the filler only as a
    segment's tail, no committed 3-gram said again, no word beside itself, no echo of a lock's
-   names beside it (:mod:`engine.decode.lock_echo`), no blank line in a hard-wrapped paragraph.
+   names beside it (:mod:`engine.decode.lock_echo`), no blank line in a hard-wrapped paragraph,
+   no list item opening a line of a prose draft (:mod:`engine.decode.list_marks`).
 
 A processor sees a :class:`StepView`: which canvas positions the logits' rows are, and the canvas
 as committed so far (on the device and, for the bans' host work, as lists).
@@ -26,8 +27,9 @@ import torch
 
 from engine.core.canvas import Canvas, Kind
 from engine.core.tokens import TokenTable
-from engine.decode.allowed import constraint_bias
+from engine.decode.allowed import constraint_bias, opens_prose
 from engine.decode.guards import HostView, ProseGuards
+from engine.decode.list_marks import ListMarkBans, mark_tokens
 from engine.decode.lock_echo import echo_bans, glued_word_bans, merge_bans
 
 
@@ -106,7 +108,8 @@ def prose_guards(canvas: Canvas, table: TokenTable) -> ProseGuards | None:
             canvas.kinds, canvas.segment_of, canvas.plan.template_words, table.glued_spellings
         ),
     )
+    list_marks = ListMarkBans(canvas, mark_tokens(table)) if opens_prose(canvas) else None
     return ProseGuards(
         canvas, table.specials.filler_id, table.is_word, echoes, table.is_blank,
-        table.breaking_ids(),
+        table.breaking_ids(), list_marks,
     )  # fmt: skip

@@ -87,6 +87,8 @@ class FrameCoalescer:
                 updates,
                 latest.forwards,
                 latest.elapsed_s,
+                latest.stage,
+                latest.reads,
             )
         ]
 

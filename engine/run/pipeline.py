@@ -16,7 +16,7 @@ from collections.abc import Callable, Generator
 from contextlib import closing
 from dataclasses import dataclass, field, replace
 
-from engine.backends.base import Backend, StepResult, locked_states
+from engine.backends.base import Backend, Reader, StepResult, locked_states
 from engine.core.canvas import Canvas, as_user_locked, assemble, build_canvas, check_proposal
 from engine.core.config import SamplerSettings
 from engine.core.plan import EditPlan
@@ -179,11 +179,16 @@ def shape_plan(
     reads_before = reader.forwards if reader is not None else 0
     ctx = PassContext(table, settings, read_intent(plan.instruction), reader, run.cancelled)
     passes = passes_for(plan, settings)
-    first_frame_s: float | None = None
-    if passes_read_first(ctx, passes):  # the passage at once, while the passes read the model
-        yield opening_frame(plan, table, settings, run)
-        first_frame_s = run.elapsed()
-    canvas = shaped(plan, passes, ctx, backend.max_canvas_tokens)
+    first_frame_s: float | None = None  # when the first frame was made, not when it was taken
+    readers = reading_passes(ctx, passes)
+    opening: Frame | None = None
+    if readers:  # the passage at once, while the passes read the model
+        opening = opening_frame(plan, table, settings, run, readers[0])
+        first_frame_s = opening.elapsed_s
+        yield opening
+    canvas = yield from shaped(
+        plan, passes, ctx, backend.max_canvas_tokens, opening_stages(opening, readers, reader, run)
+    )
     return Shaped(canvas, ctx, tuple(passes), first_frame_s, reads_before)
 
 
@@ -199,8 +204,9 @@ def settle_shaped(
     canvas, ctx, reader = shaped.canvas, shaped.ctx, shaped.ctx.reader
     plan, table = canvas.plan, backend.table
     tracker = DraftTracker(run.request_id, canvas, table)
-    yield tracker.frame(initial_step(canvas, settings.steps), run.elapsed())
-    first_frame_s = run.elapsed() if shaped.first_frame_s is None else shaped.first_frame_s
+    start = tracker.frame(initial_step(canvas, settings.steps), run.elapsed())
+    first_frame_s = start.elapsed_s if shaped.first_frame_s is None else shaped.first_frame_s
+    yield start
     last = yield from step_frames(backend, canvas, tracker, settings, run)
     if last is None:
         return None
@@ -248,33 +254,66 @@ def finished(
     )  # fmt: skip
 
 
-def passes_read_first(ctx: PassContext, passes: list[Pass]) -> bool:
-    """Whether the passes will read the model before the canvas: proofreading (an instruction
-    with a style) or pricing a shorter rewrite's cuts, on a backend that can read."""
-    return bool(passes) and ctx.reader is not None and (ctx.intent.styled or ctx.intent.shorter)
+def reading_passes(ctx: PassContext, passes: list[Pass]) -> list[str]:
+    """The passes that will read the model before the canvas, in order: proofreading (an
+    instruction with a style) and pricing a shorter rewrite's cuts, on a backend that reads."""
+    if ctx.reader is None:
+        return []
+    wanted = {"proofread": ctx.intent.styled, "shorten": ctx.intent.shorter}
+    return [p.name for p in passes if wanted.get(p.name, False)]
 
 
-def shaped(plan: EditPlan, passes: list[Pass], ctx: PassContext, max_tokens: int) -> Canvas:
-    """The canvas of ``plan`` after every pass's ``before``, cut as a pass says."""
+StageFrame = Callable[[str], Frame | None]  # the frame saying which pass reads next, if any
+
+
+def opening_stages(
+    opening: Frame | None, readers: list[str], reader: Reader | None, run: RunContext
+) -> StageFrame:
+    """After each pass: a frame naming the next reading pass and the reads so far (an empty
+    update on the opening frame's canvas), so the window shows the passes' progress."""
+    start = reader.forwards if reader is not None else 0
+
+    def after(done: str) -> Frame | None:
+        later = readers[readers.index(done) + 1 :] if done in readers else []
+        if opening is None or not later or reader is None:
+            return None
+        return replace(
+            opening, updates=(), elapsed_s=run.elapsed(), stage=later[0],
+            reads=reader.forwards - start,
+        )  # fmt: skip
+
+    return after
+
+
+def shaped(
+    plan: EditPlan, passes: list[Pass], ctx: PassContext, max_tokens: int, stages: StageFrame
+) -> Generator[Frame, None, Canvas]:
+    """The canvas of ``plan`` after every pass's ``before``, cut as a pass says; between the
+    passes, the frames ``stages`` makes."""
     for step in passes:
         plan = step.before(plan, ctx)
+        frame = stages(step.name)
+        if frame is not None:
+            yield frame
     cut = next((c for c in (p.seed_cut(ctx) for p in passes) if c is not None), None)
     return build_canvas(plan, ctx.table, ctx.settings, max_tokens, cut)
 
 
 def opening_frame(
-    plan: EditPlan, table: TokenTable, settings: SamplerSettings, run: RunContext
+    plan: EditPlan, table: TokenTable, settings: SamplerSettings, run: RunContext, stage: str = ""
 ) -> Frame:
     """The passage as it stands, before the passes that read the model: something moves on
     screen at once (proofreading and pricing cuts took seconds before the first frame).
+    ``stage`` names the pass that reads first.
 
     Only tokenizing runs here; its canvas is for showing, never sampled, so a passage that only
     fits once a shorter rewrite has cut it is not refused here. The canvas built after the
     passes replaces it (the overlay starts over when the length changes)."""
     canvas = build_canvas(plan, table, settings, UNBOUNDED)
-    return DraftTracker(run.request_id, canvas, table).frame(
+    frame = DraftTracker(run.request_id, canvas, table).frame(
         initial_step(canvas, settings.steps), run.elapsed()
     )
+    return replace(frame, stage=stage)
 
 
 def step_frames(

@@ -51,3 +51,13 @@ def test_a_terminal_line_is_rewritten_in_place_and_ended() -> None:
     progress.step(frame(2))
     progress.end()
     assert out.getvalue() == "\r# step 1/32 (0 s)\x1b[K\r# step 2/32 (0 s)\x1b[K\n"
+
+
+def test_a_log_says_what_the_passes_do_before_the_first_step() -> None:
+    out, clock = io.StringIO(), Clock()
+    progress = StderrProgress(out, clock)
+    clock.now += 1.5
+    progress.step(Frame(1, 0, 32, 0, (), stage="proofread", reads=2))
+    clock.now += 1.5
+    progress.step(frame(4))
+    assert out.getvalue().splitlines() == ["# proofreading · 2 reads (2 s)", "# step 4/32 (3 s)"]

@@ -10,10 +10,13 @@ from PySide6.QtWidgets import QLineEdit
 from app.gui import Session
 from engine.core.protocol import Frame, ModelReady, Proposal
 
+# "really" is a cut a "tighter" may make (a hedge): with no such word a shorter rewrite keeps
+# the passage whole, and the random model's own changes are all put back by the checks.
 DOC = (
-    "# Notes\n\nAda met Babbage in London in 1833. They spoke of engines and of numbers.\n\nEnd.\n"
+    "# Notes\n\nAda met Babbage in London in 1833. They really spoke of engines and of "
+    "numbers.\n\nEnd.\n"
 )
-TARGET = (9, 82)
+TARGET = (DOC.index("Ada"), DOC.index("\n\nEnd"))
 
 
 def load_model(qtbot, session: Session) -> None:

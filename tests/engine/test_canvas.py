@@ -128,7 +128,8 @@ def tighter_canvas(table: TokenTable, instruction: str):
 def test_a_tighter_seed_drops_words_all_over_instead_of_cutting_the_end(table: TokenTable) -> None:
     canvas = tighter_canvas(table, "tighter")
     original = table.encode(TIGHTER_DOC)
-    assert len(canvas) == shorter_share(len(original)) < len(original)
+    # at its budget, or above it where every further cut would break a sentence
+    assert shorter_share(len(original)) <= len(canvas) < len(original)
     kept = [i for i, seeded in zip(canvas.seed_ids, canvas.seeded, strict=True) if seeded]
     assert canvas.seeded == tuple([True] * len(kept) + [False] * (len(canvas) - len(kept)))
     assert set(canvas.seed_ids[len(kept) :]) <= {table.specials.filler_id}
@@ -279,7 +280,8 @@ def test_a_cancelled_request_stops_pricing_cuts(table: TokenTable) -> None:
         shorten = Shorten()
         cut = shorten.seed_cut(ctx)
         canvas = build_canvas(shorten.before(plan, ctx), table, SETTINGS, 512, cut)
-        assert len(canvas) == shorter_share(len(table.encode(TIGHTER_DOC)))
+        length = len(table.encode(TIGHTER_DOC))
+        assert shorter_share(length) <= len(canvas) < length
         return reader.forwards
 
     assert reads(1000) >= 1  # uncancelled, the model prices the cuts

@@ -229,3 +229,20 @@ def test_sentence_ends() -> None:
         assert verified.ends_sentence(text), text
     for text in (" the", ",", " e.g", ";", " 5.", "12."):
         assert not verified.ends_sentence(text), text
+
+
+def test_the_verifier_opens_no_list_item_on_a_line_of_a_prose_draft(adapter, monkeypatch) -> None:
+    monkeypatch.setattr(masked, "VerifiedDraft", Recording)
+    Recording.made.clear()
+    backend = adapted_backend(adapter)
+    text = "The fox jumps over the lazy dog.\n\n"
+    draft(backend, text, SamplerSettings(draft_tokens=TOKENS, verify_drafts=1.0), len(text))
+    [run] = Recording.made
+    table = backend.table
+    [newline], [digit], [dot], [dash] = (table.encode(t) for t in ("\n", "2", ".", "-"))
+    vocab = run.state.bias.shape[1]
+    run.committed = [digit]  # the draft's line opened with "2": no "." may make it an item
+    assert float(run._guarded(torch.zeros(vocab), 1, [])[dot]) <= GUARD_BAN
+    run.committed = [table.encode("a")[0], newline]
+    row = run._guarded(torch.zeros(vocab), 2, [])
+    assert float(row[dash]) <= GUARD_BAN and float(row[digit]) == 0.0  # "2024 was" may

@@ -226,6 +226,20 @@ def test_a_cancel_shows_cancelling_then_idle_and_a_late_end_never_hides_a_load(
     assert status.state() == "loading" and "cancelled" not in status.text()
 
 
+def test_before_the_first_step_the_status_line_says_what_the_passes_are_doing(
+    qtbot: QtBot,
+) -> None:
+    status = EngineStatus()
+    qtbot.addWidget(status)
+    status.set_model(INFO)
+    status.show_frame(Frame(1, 0, 32, 64, (), stage="proofread"))
+    assert status.text().endswith("| proofreading…") and status.state() == "running"
+    status.show_frame(Frame(1, 0, 32, 64, (), stage="shorten", reads=3))
+    assert status.text().endswith("| pricing cuts · 3 reads")
+    status.show_frame(Frame(1, 1, 32, 64, (), forwards=1, elapsed_s=0.5), settled=4)
+    assert "| step 1/32 |" in status.text() and "reads" not in status.text()
+
+
 def test_banner_offers_a_restart_and_can_be_dismissed(qtbot: QtBot) -> None:
     host = QWidget()
     qtbot.addWidget(host)

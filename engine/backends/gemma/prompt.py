@@ -16,6 +16,7 @@ from engine.core.context import after_ids, before_ids, instruction_ids
 from engine.core.plan import EditPlan, Locked
 from engine.core.protocol import EditMode
 from engine.core.tokens import TokenTable
+from engine.language.en.prompts import draft_request
 
 DEFAULT_TASK = {
     EditMode.REWRITE: "Rewrite the passage so it fits between the text before and after it.",
@@ -50,7 +51,7 @@ def chat_prompt(plan: EditPlan, table: TokenTable, settings: SamplerSettings) ->
     """One user turn describing the edit, rendered with the tokenizer's chat template."""
     before = table.decode(before_ids(plan, table, settings))
     after = table.decode(after_ids(plan, table, settings))
-    parts = [plan.instruction or DEFAULT_TASK[plan.mode]]
+    parts = [request_of(plan)]
     if plan.mode in SHOWS_PASSAGE:
         parts.append(f"Passage:\n{target_text(plan)}")
     if plan.locked_texts:
@@ -64,6 +65,16 @@ def chat_prompt(plan: EditPlan, table: TokenTable, settings: SamplerSettings) ->
     messages = [{"role": "user", "content": "\n\n".join(parts)}]
     text = table.tokenizer.apply_chat_template(messages, tokenize=False, add_generation_prompt=True)
     return str(text)
+
+
+def request_of(plan: EditPlan) -> str:
+    """The turn's request: a draft's prompt as a request to write it, after the task it
+    belongs to; any other instruction as the user wrote it; without one the mode's task."""
+    if not plan.instruction:
+        return DEFAULT_TASK[plan.mode]
+    if plan.mode is EditMode.DRAFT:
+        return f"{DEFAULT_TASK[plan.mode]} {draft_request(plan.instruction)}"
+    return plan.instruction
 
 
 def plain_prompt_ids(plan: EditPlan, table: TokenTable, settings: SamplerSettings) -> list[int]:

@@ -17,11 +17,11 @@ verifier:
    commits at least one token and, when every guess holds, one more (the base's next token).
 
 At ``verify_drafts`` 1 the draft is exactly the base model's greedy text under the canvas's
-constraints and prose guards (the guards' repeat bans apply to the verifier's choices, position
-by position, as each is committed in order); lower values keep more of the canvas's guesses.
-Each model keeps its own prefix cache; the rows a round commits are appended causally, so both
-stay exact. A draft with text after it keeps the bidirectional sampler: there the canvas must
-join the text after it, which a left-to-right reader cannot judge.
+constraints and prose guards (the guards' repeat and list-mark bans apply to the verifier's
+choices, position by position, as each is committed in order); lower values keep more of the
+canvas's guesses. Each model keeps its own prefix cache; the rows a round commits are appended
+causally, so both stay exact. A draft with text after it keeps the bidirectional sampler: there
+the canvas must join the text after it, which a left-to-right reader cannot judge.
 """
 
 from __future__ import annotations
@@ -182,6 +182,9 @@ class VerifiedDraft:
         open_ = [False] * position + [True] * (self.size - position)
         bans = guards.repeat_bans([position], values, open_)
         banned = {token for _, token in bans} | set(guards.echoes.get(position, ()))
+        if guards.list_marks is not None:  # a prose draft: no list item opens a line
+            committed = [not o for o in open_]
+            banned |= {t for _, t in guards.list_marks.bans([position], values, committed)}
         if banned:
             row[self._tensor(sorted(banned))] += GUARD_BAN
         said = {t for t in self.committed + accepted if self._content_word(t)}

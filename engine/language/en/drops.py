@@ -4,35 +4,35 @@ A "tighter" instruction gives a gap a budget below its original length (see
 :func:`engine.core.canvas.free_budget`), and the model writes into exactly that many positions,
 starting from the original tokens it keeps. Cutting the original at the budget would make the
 seed, and so the rewrite, lose the passage's last quarter: "make it tighter" would silently drop
-the final sentence. Instead :func:`drop_words` removes whole words spread over the passage,
-cheapest first: hedges and filler ("really", "in fact"), then light connectives ("that",
-"then"), "-ly" adverbs ("finally"), articles, function words, and only then other lower-case
-words. Capitalised words,
-numbers, negations, words carrying punctuation and the last word are kept while anything else
-can go, because they are the names, figures and sentence edges a reader checks a rewrite by;
-so are line breaks.
+the final sentence. Instead :func:`drop_words` removes whole words spread over the passage.
 
-On the quality suite's six "tighter" cases this keeps every paragraph's end, with a median
-length ratio of 0.73 (0.79 when cutting), 74% of content words (70%), but a judge NLL of 4.59
-nats per token (4.18): a seed without its articles reads telegraphic and so does some output.
-With the budget at four fifths, the joins renoised first, and the lock and kv-cache changes of
-the same day: 0.79, 66% and 4.21.
+It cuts as a person does (issue 25: "to review budget", "presented figures" and a sentence
+left as "The new bridge, which cost 38 million dollars and took four years to build." were
+what word-by-word cuts gave users). What may go, cheapest first:
 
-The fixed order cannot tell an article the next noun needs ("working on new login page") from
-one it does not. With a :data:`TokenCosts` reader (the model itself, read causally:
-:mod:`engine.backends.masked.reader`) a word's price is :data:`TIER_PRICE` of its tier plus the
-NLL its loss adds to the tokens kept after it, and the cheapest go first: the six cases then
-read at 3.73 nats against 4.21, at the same length ratio and content kept.
+- hedges and filler, alone ("really", "basically") or as phrases ("in fact", "I think");
+  wordy phrases swapped for their concise form (:mod:`engine.language.en.rewordings`: "in
+  order to" → "to"), a hedge opening a sentence and a side clause between commas
+  (:mod:`engine.language.en.cut_phrases`), each a :class:`Swap`;
+- light connectives ("also", the "that" of "said that the"), the "had" of "had reported",
+  "-ly" adverbs ("finally");
+- an adjective before its noun ("the new page", "a long and tiring flight"), a reflexive
+  that only stresses its noun ("the article itself"), a preposition with its object pronoun
+  ("reported to us"), the "which is" of a side clause (", which is two weeks later").
 
-Dropping words cannot say "a lot of people" as "many people". A :class:`Swap` (a wordy phrase
-and the tokens of its concise form, :mod:`engine.language.en.rewordings`) is one more unit, as
-cheap as a
-hedge and priced by the reader the same way: "In my opinion, I think that the meeting ... a lot
-of people on the team are going to be away" became "I think the meeting ... many people on
-the team will be away", where dropping words alone had given "a lot people on team are going
-to on Friday afternoon". Two neighbouring droppable words are a unit too, priced at both
-tiers together: "while she was translating" reads broken without "she" or without "was"
-alone, and fine without both.
+Nothing else goes alone: not an article, a determiner or a preposition (the words a noun
+phrase needs), not a noun or a verb. Capitalised words, numbers, negations, words carrying
+punctuation and the last word are kept, and so are line breaks. Every cut is checked whole
+before it is taken (:func:`engine.language.en.cut_safety.cut_damage`): none may leave a
+sentence without a verb, change a negation, contrast, number or name, or leave "a" before a
+vowel. When the passage cannot reach its budget that way, it stays longer: a shorter rewrite
+that still reads is worth more than one that fits (the canvas gives it the room).
+
+With a :data:`TokenCosts` reader (the model itself, read causally:
+:mod:`engine.backends.masked.reader`) a unit's price is :data:`TIER_PRICE` of its tier plus
+the NLL its loss adds to the tokens kept after it, and the cheapest go first; without one they
+go in tier order, spread over the passage. A swap is priced like a dropped word: one that does
+not fit its sentence ("many water") shows its damage in the words after it.
 
 Pure functions over token texts: no tokenizer, no model, so tests can pin them down.
 """
@@ -41,8 +41,20 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from itertools import pairwise
 
+from engine.language.en.cut_phrases import opens_sentence
+from engine.language.en.cut_safety import (
+    coordinated_modifier,
+    cut_damage,
+    droppable_that,
+    is_plain,
+    modifier_before_noun,
+    past_perfect_auxiliary,
+    pronoun_after_preposition,
+    reduced_clause,
+    reduced_relative,
+    reflexive_after_noun,
+)
 from engine.language.en.data import load_json, word_set
 
 # Reads candidate passages, each given as the original's token indices it keeps, and answers
@@ -52,27 +64,29 @@ TokenCosts = Callable[[Sequence[Sequence[int]]], list[list[float]]]
 # Cost tiers, cheapest to drop first. Words are compared lower-cased, without surrounding space.
 HEDGES = word_set("word_tiers.json", "hedges")
 FILLER_PHRASES: tuple[tuple[str, ...], ...] = tuple(
-    tuple(words) for words in load_json("word_tiers.json")["filler_phrases"]
+    sorted((tuple(words) for words in load_json("word_tiers.json")["filler_phrases"]), key=len)[
+        ::-1
+    ]
 )
+COMPLEMENTIZER = "that"
 LIGHT = word_set("word_tiers.json", "light")  # "told us that the ..." reads fine without it
 # "-ly" words of 6+ letters are mostly adverbs of manner or time ("finally", "originally"), which
 # a sentence reads fine without; these are not (nouns, verbs, or they quantify or negate).
 LY_KEPT = word_set("word_tiers.json", "ly_kept")
 LY_MIN_LETTERS = 6
-ARTICLES = word_set("word_tiers.json", "articles")
 FUNCTION = word_set("word_tiers.json", "function")
 # Never dropped while anything else can go: dropping one flips the meaning.
 NEGATIONS = word_set("word_tiers.json", "negations")
-TIER_HEDGE, TIER_LIGHT, TIER_ADVERB, TIER_ARTICLE, TIER_FUNCTION, TIER_OTHER, TIER_KEPT = range(7)
-# With a model to read the candidates, a word's price is the fluency its loss costs the words
-# after it (nats) plus what it carries: nothing for a hedge, most for a content word.
+TIER_HEDGE, TIER_LIGHT, TIER_ADVERB, TIER_MODIFIER, TIER_CLAUSE, TIER_KEPT = range(6)
+# With a model to read the candidates, a unit's price is the fluency its loss costs the words
+# after it (nats) plus what it carries: nothing for a hedge, most for a describing word or a
+# side clause (what the passage says, not how).
 TIER_PRICE = {
     TIER_HEDGE: 0.0,
     TIER_LIGHT: 0.5,
     TIER_ADVERB: 0.5,
-    TIER_ARTICLE: 1.0,
-    TIER_FUNCTION: 1.0,
-    TIER_OTHER: 2.0,
+    TIER_MODIFIER: 2.0,
+    TIER_CLAUSE: 2.0,
 }
 
 
@@ -92,29 +106,66 @@ def word_spans(pieces: Sequence[str]) -> list[range]:
 
 @dataclass(frozen=True)
 class Swap:
-    """A wordy phrase's words and the tokens of its concise form
-    (:mod:`engine.language.en.rewordings`),
-    as indices past the passage's own pieces, where the caller appended them."""
+    """A phrase's words and the tokens of the text it leaves instead (a concise form, a
+    sentence without its hedging opener), as indices past the passage's own pieces, where the
+    caller appended them; ``text`` is that text, which the cut's check reads."""
 
     words: tuple[int, ...]
     tokens: tuple[int, ...]
+    text: str = ""
+    tier: int = TIER_HEDGE
 
 
 @dataclass(frozen=True)
 class Unit:
-    """What one cut removes: whole words, or a phrase swapped for its concise form."""
+    """What one cut removes: whole words, or a phrase swapped for other text."""
 
     tier: int
     words: tuple[int, ...]
     swap: tuple[int, ...] = ()
-    pair_of: tuple[int, int] = (-1, -1)  # two neighbours' tiers, when it drops them together
+    text: str = ""  # a swap's text, in place of its words
 
     @property
     def price(self) -> float:
-        """What the unit carries: its tier's price, or both neighbours' together."""
-        if self.pair_of[0] >= 0:
-            return TIER_PRICE[self.pair_of[0]] + TIER_PRICE[self.pair_of[1]]
         return TIER_PRICE[self.tier]
+
+
+@dataclass(frozen=True)
+class Passage:
+    """A passage's words (each with its leading whitespace) and their token spans."""
+
+    words: list[str]
+    spans: list[range]
+
+    def text(self, taken: Sequence[Unit] = ()) -> str:
+        """The passage once ``taken`` is cut, each swap's text in its place."""
+        dropped = _words_of(taken)
+        inserted = {unit.words[0]: unit.text for unit in taken if unit.swap}
+        kept = (("" if w in dropped else word) for w, word in enumerate(self.words))
+        return "".join(inserted.get(w, "") + word for w, word in enumerate(kept))
+
+    def allows(self, cuts: Sequence[Unit]) -> bool:
+        """Whether making ``cuts`` leaves every sentence whole."""
+        return cut_damage(self.text(), self.text(cuts)) is None
+
+    def next_cuts(self, units: Sequence[Unit], taken: Sequence[Unit]) -> list[Unit]:
+        """The units that may be cut after ``taken``: each shortens the passage and leaves
+        every sentence whole, and overlaps no cut taken unless it holds that cut whole (a side
+        clause after its "which is" went)."""
+        size = _size(self.spans, taken)
+        return [
+            u
+            for u in units
+            if u not in taken
+            and all(set(t.words) <= set(u.words) for t in taken if set(t.words) & set(u.words))
+            and _size(self.spans, _with(taken, u)) < size
+            and self.allows(_with(taken, u))
+        ]
+
+
+def _with(taken: Sequence[Unit], unit: Unit) -> list[Unit]:
+    """``taken`` and ``unit``, which replaces the cuts it holds whole."""
+    return [t for t in taken if not set(t.words) <= set(unit.words)] + [unit]
 
 
 def drop_words(
@@ -123,58 +174,52 @@ def drop_words(
     costs: TokenCosts | None = None,
     swaps: Sequence[Swap] = (),
 ) -> list[int]:
-    """Indices of the tokens kept so that at most ``budget`` remain, dropping whole words.
+    """Indices of the tokens kept so that at most ``budget`` remain, if whole-sentence cuts
+    reach it (see the module docstring), more otherwise; the passage's end is never cut.
 
-    ``pieces`` are the passage's per-token texts. Nothing is dropped when it already fits. Words
-    go cheapest tier first (see the module docstring); within a tier the next word dropped is
-    the one farthest from any word dropped so far, so the cuts spread over the whole passage
-    instead of piling up at one end. ``swaps`` are wordy phrases that may instead read as their
-    concise form (as cheap as a hedge); a swap's tokens appear in the result where its words
-    stood, as the indices the caller gave them. With ``costs`` (the model reading candidates)
-    the cuts go by :func:`_priced_drops` instead. Only when every word but the last is gone and
-    the passage still does not fit is its end cut, as a last resort.
+    ``pieces`` are the passage's per-token texts. Nothing is dropped when it already fits.
+    Without ``costs`` the units go cheapest tier first, and within a tier the next is the one
+    farthest from any unit cut so far, so the cuts spread over the whole passage. ``swaps``
+    are phrases that may instead read as other text; a swap's tokens appear in the result
+    where its words stood, as the indices the caller gave them. With ``costs`` (the model
+    reading candidates) the cuts go by :func:`_priced_drops` first.
     """
     if budget >= len(pieces):
         return list(range(len(pieces)))
     spans = word_spans(pieces)
-    words = ["".join(pieces[i] for i in span) for span in spans]
-    units = _units(words) + [Unit(TIER_HEDGE, swap.words, swap.tokens) for swap in swaps]
-    taken: list[Unit] = (
-        [] if costs is None else _priced_drops(spans, units + _pairs(units), budget, costs)
-    )
+    passage = Passage(["".join(pieces[i] for i in span) for span in spans], spans)
+    units = _units(passage.words) + [
+        Unit(swap.tier, swap.words, swap.tokens, swap.text) for swap in swaps
+    ]
+    taken = [] if costs is None else _priced_drops(passage, units, budget, costs)
     while _size(spans, taken) > budget:
         dropped = _words_of(taken)
-        open_units = [u for u in units if not dropped.intersection(u.words)]
+        open_units = passage.next_cuts(units, taken)
         if not open_units:
             break
         cheapest = min(u.tier for u in open_units)
         choices = [u for u in open_units if u.tier == cheapest]
-        taken.append(max(choices, key=lambda u: (_distance(u.words, dropped), -u.words[0])))
-    return _kept(spans, taken)[:budget]
+        chosen = max(choices, key=lambda u: (_distance(u.words, dropped), -u.words[0]))
+        taken = _with(taken, chosen)
+    return _kept(spans, taken)
 
 
 def _priced_drops(
-    spans: Sequence[range],
-    units: Sequence[Unit],
-    budget: int,
-    costs: TokenCosts,
+    passage: Passage, units: Sequence[Unit], budget: int, costs: TokenCosts
 ) -> list[Unit]:
     """Units to cut, cheapest by :data:`TIER_PRICE` plus the NLL their loss adds to the tokens
     kept: one batched read of every one-unit-shorter candidate per round.
 
     A round cuts units cheapest first until the passage fits or the next one sits beside a
     unit cut in the same round (its price was read with that word still there), then reads
-    again. Words never priced here (names, numbers, the last word) are left to
-    :func:`drop_words`'s own order, which only reaches them when nothing else can go. A swap's
-    new tokens add no price of their own: like a dropped word, it is priced by what it does to
-    the words kept around it.
+    again. A unit is read only while its cut leaves every sentence whole. A swap's new tokens
+    add no price of their own: like a dropped word, it is priced by what it does to the words
+    kept around it.
     """
+    spans = passage.spans
     taken: list[Unit] = []
     while _size(spans, taken) > budget:
-        dropped = _words_of(taken)
-        open_units = [
-            u for u in units if u.tier in TIER_PRICE and not dropped.intersection(u.words)
-        ]
+        open_units = passage.next_cuts(units, taken)
         if not open_units:
             break
         priced = _prices(spans, taken, open_units, costs)
@@ -185,8 +230,10 @@ def _priced_drops(
                 break
             if any(abs(w - t) <= 1 for w in unit.words for t in round_words):
                 break  # its price is stale: read again before anything dearer goes
+            if round_words and not passage.allows(_with(taken, unit)):
+                break  # allowed alone, not beside this round's cuts: read again
             round_words.update(unit.words)
-            taken.append(unit)
+            taken = _with(taken, unit)
     return taken
 
 
@@ -196,7 +243,7 @@ def _prices(
     """Each open unit's price and its index, cheapest first, from one batched read of the
     passage as kept and of every candidate one unit shorter."""
     current = _kept(spans, taken)
-    rows = [current] + [_kept(spans, [*taken, unit]) for unit in open_units]
+    rows = [current] + [_kept(spans, _with(taken, unit)) for unit in open_units]
     read = costs(rows)
     was = dict(zip(current, read[0], strict=True))
     return sorted(
@@ -230,58 +277,67 @@ def _kept(spans: Sequence[range], taken: Sequence[Unit]) -> list[int]:
     return out
 
 
-def _pairs(units: Sequence[Unit]) -> list[Unit]:
-    """Two neighbouring droppable words as one cut ("while she was translating" → "while
-    translating"): dropped one at a time, each leaves the sentence broken and is priced so."""
-    singles = [u for u in units if len(u.words) == 1 and not u.swap and u.tier in TIER_PRICE]
-    return [
-        Unit(max(a.tier, b.tier), (a.words[0], b.words[0]), pair_of=(a.tier, b.tier))
-        for a, b in pairwise(singles)
-        if b.words[0] == a.words[0] + 1
-    ]
-
-
 def _units(words: Sequence[str]) -> list[Unit]:
-    """What may be dropped: single words, and the filler phrases whole. The last word is never
-    a unit; the first is not one when it is glued to the text before."""
+    """What may be cut: the words of the tiers above, filler phrases whole ("I think" with the
+    "that" after it), and the pairs :mod:`engine.language.en.cut_safety` finds: a preposition
+    with its object pronoun, "and" with a second adjective, a side clause's "which is", the
+    subject and "be" of a clause that reads as its "-ing" verb. The last word is never part of
+    one; the first is not one when it is glued to the text before."""
     cores = [w.strip().lower() for w in words]
-    tiers = [_tier(w) for w in words]
     units: list[Unit] = []
     last = len(words) - 1
-    i = 0
-    while i < last:
-        phrase = next((p for p in FILLER_PHRASES if tuple(cores[i : i + len(p)]) == p), None)
-        if (
-            phrase
-            and i + len(phrase) <= last
-            and all(tiers[i + k] < TIER_KEPT for k in range(len(phrase)))
-        ):
-            units.append(Unit(TIER_HEDGE, tuple(range(i, i + len(phrase)))))
-            i += len(phrase)
-            continue
+    for i in range(last):
+        phrase = _filler_at(words, cores, i)
+        if phrase:
+            units.append(Unit(TIER_HEDGE, phrase))
+        pair = pronoun_after_preposition(words[i], words[i + 1]) or any(
+            rule(words, i) for rule in (reduced_clause, reduced_relative, coordinated_modifier)
+        )
+        if pair and i + 1 < last:
+            units.append(Unit(TIER_MODIFIER, (i, i + 1)))
         glued = i == 0 and not words[0][:1].isspace()
-        units.append(Unit(TIER_KEPT if glued else tiers[i], (i,)))
-        i += 1
+        tier = _tier(words, i)
+        if not glued and tier < TIER_KEPT:
+            units.append(Unit(tier, (i,)))
     return units
 
 
-def _tier(word: str) -> int:
+def _filler_at(words: Sequence[str], cores: Sequence[str], i: int) -> tuple[int, ...]:
+    """The words of the filler phrase starting at word ``i`` (with a "that" after it), or ()."""
+    if opens_sentence(words, i):
+        return ()  # its capital would go with it: a hedging opener is a swap (cut_phrases)
+    for phrase in FILLER_PHRASES:
+        stop = i + len(phrase)
+        plain = all(is_plain(w) and "\n" not in w for w in words[i:stop])
+        if tuple(cores[i:stop]) == phrase and stop < len(words) and plain:
+            if cores[stop] == COMPLEMENTIZER and stop + 1 < len(words):
+                stop += 1
+            return tuple(range(i, stop))
+    return ()
+
+
+def _tier(words: Sequence[str], i: int) -> int:
+    """Word ``i``'s tier, read with its neighbours (an adjective counts before a noun only)."""
+    word = words[i]
     core = word.strip()
     low = core.lower()
-    plain = bool(core) and all(ch.isalpha() or ch in "'-" for ch in core)
-    if "\n" in word or not plain or core[0].isupper() or low in NEGATIONS or low.endswith("n't"):
+    if "\n" in word or not is_plain(word) or core[0].isupper():
         return TIER_KEPT
-    if low in HEDGES:
+    if low in NEGATIONS or low.endswith("n't"):
+        return TIER_KEPT
+    previous = words[i - 1] if i else None
+    following = words[i + 1] if i + 1 < len(words) else None
+    if low in HEDGES or reflexive_after_noun(words, i):
         return TIER_HEDGE
-    if low in LIGHT:
+    if low == COMPLEMENTIZER:
+        return TIER_LIGHT if droppable_that(previous, following) else TIER_KEPT
+    if low in LIGHT or past_perfect_auxiliary(word, following):
         return TIER_LIGHT
     if low.endswith("ly") and len(low) >= LY_MIN_LETTERS and low not in LY_KEPT:
         return TIER_ADVERB
-    if low in ARTICLES:
-        return TIER_ARTICLE
-    if low in FUNCTION:
-        return TIER_FUNCTION
-    return TIER_OTHER
+    if modifier_before_noun(word, following):
+        return TIER_MODIFIER
+    return TIER_KEPT
 
 
 def _distance(unit: tuple[int, ...], dropped: set[int]) -> float:

@@ -1,0 +1,191 @@
+"""What a cut may take from a sentence without breaking it, and the check every cut passes.
+
+A person tightening a paragraph drops hedges, filler and wordy phrases, an adverb or an
+adjective; never the article before a noun ("to review budget"), never the verb a sentence
+needs ("The new bridge, which cost 38 million dollars and took four years to build."), never
+a negation, a number or a name. Two things here serve :mod:`engine.language.en.drops`:
+
+- the word classes a cut may take one word at a time: an adjective standing before a noun
+  ("the new page", never the predicate in "was long"), told by lemminflect's lexicon of English
+  word forms rather than a typed list (no tagger model can be downloaded here); closed classes
+  (articles, determiners, prepositions, object pronouns) come from ``data/word_tiers.json``;
+- :func:`cut_damage`, the check a whole candidate passes before it is taken: the signs of
+  meaning of :mod:`engine.language.en.meaning` (a sentence left without a verb among them) and
+  "a"/"an" still agreeing with the word now after it.
+
+Pure functions over strings.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from functools import cache
+
+from lemminflect import getAllLemmas, getInflection
+
+from engine.language.en import meaning
+from engine.language.en.data import word_set
+
+ARTICLES = word_set("word_tiers.json", "articles")
+DETERMINERS = word_set("word_tiers.json", "determiners")
+PREPOSITIONS = word_set("word_tiers.json", "prepositions")
+OBJECT_PRONOUNS = word_set("word_tiers.json", "object_pronouns")
+# Adjectives that quantify or pick out: dropping one changes what is said, not how.
+MODIFIERS_KEPT = word_set("word_tiers.json", "modifiers_kept")
+SUBORDINATORS = word_set("word_tiers.json", "subordinators")
+BE_FORMS = word_set("word_tiers.json", "be_forms")
+PERFECT_AUXILIARIES = word_set("word_tiers.json", "perfect_auxiliaries")
+PAST_TAG, PARTICIPLE_TAG = "VBD", "VBN"  # Penn tags lemminflect inflects to
+REFLEXIVES = word_set("word_tiers.json", "reflexives")
+COORDINATORS = word_set("word_tiers.json", "coordinators")
+SUBJECT_RELATIVES = word_set("word_tiers.json", "subject_relatives")
+ING = "ing"
+CLOSED_CLASSES = (
+    ARTICLES | DETERMINERS | PREPOSITIONS | OBJECT_PRONOUNS | meaning.SUBJECT_PRONOUNS | BE_FORMS
+)
+ADJECTIVE_TAG, NOUN_TAG, VERB_TAG = "ADJ", "NOUN", "VERB"
+# Words that start a clause's subject: the "that" before one ("said that the plan", "the date
+# that we") may go. Before anything else it may be a determiner ("that plan").
+CLAUSE_STARTS = ARTICLES | DETERMINERS | meaning.SUBJECT_PRONOUNS
+VOWEL_START = re.compile(r"[aeiou]", re.IGNORECASE)
+INDEFINITE = re.compile(r"\b(an?)\s+([A-Za-z]+)", re.IGNORECASE)
+
+
+def core(word: str) -> str:
+    """A word's letters, lower-cased: its surrounding space and marks stripped."""
+    return word.strip().strip(".,;:!?\"'()[]").lower()
+
+
+def is_plain(word: str) -> bool:
+    """Letters, apostrophes and hyphens only (no mark a reader checks a sentence by)."""
+    text = word.strip()
+    return bool(text) and all(ch.isalpha() or ch in "'-\u2019" for ch in text)
+
+
+@cache
+def readings(word: str) -> frozenset[str]:
+    """The parts of speech lemminflect's lexicon gives a lower-case word."""
+    return frozenset(getAllLemmas(word))
+
+
+def may_be_noun(word: str) -> bool:
+    """Whether a plain lower-case word (marks after it aside) may head a noun phrase ("page",
+    "bugs,")."""
+    letters = word.strip().rstrip(",.;:!?")
+    if not is_plain(letters) or letters[:1].isupper() or core(word) in CLOSED_CLASSES:
+        return False  # lemminflect lists "that" and "our" as nouns too
+    return NOUN_TAG in readings(core(word))
+
+
+def modifier_before_noun(word: str, following: str | None) -> bool:
+    """Whether ``word`` is an adjective a cut may take: one that describes ("new", "small"),
+    standing right before a noun ("the new page"), never a predicate ("it was long, but") nor
+    a comparison ("a lower temperature")."""
+    low = core(word)
+    if following is None or not is_plain(word) or low in MODIFIERS_KEPT:
+        return False
+    if low in DETERMINERS or low in PREPOSITIONS or low in meaning.NUMBER_WORDS:
+        return False
+    found = getAllLemmas(low)
+    # A comparative or superlative ("lower", "best") compares: what it says is the point; an
+    # inflected verb form ("fixed small bugs") may be the clause's verb.
+    inflected_verb = any(lemma != low for lemma in found.get(VERB_TAG, ()))
+    return low in found.get(ADJECTIVE_TAG, ()) and not inflected_verb and may_be_noun(following)
+
+
+def droppable_that(previous: str | None, following: str | None) -> bool:
+    """Whether "that" opens a clause whose subject follows it ("told us that the shipment",
+    "the date that they promised"), where it may go; before a noun it is a determiner ("that
+    plan") and before a verb a clause's subject ("bugs that crash"), and stays."""
+    if previous is None or following is None or not is_plain(previous):
+        return False
+    return core(following) in CLAUSE_STARTS and is_plain(following)
+
+
+def pronoun_after_preposition(word: str, following: str) -> bool:
+    """A preposition and its object pronoun ("reported to us"): a pair a cut may take whole.
+    Only a pronoun that cannot be a subject, after a word that cannot open a clause: "before
+    you try" and "until it is smooth" open clauses."""
+    low = core(word)
+    if low not in PREPOSITIONS or low in SUBORDINATORS or not is_plain(word):
+        return False
+    return core(following) in OBJECT_PRONOUNS and core(following) not in meaning.SUBJECT_PRONOUNS
+
+
+def past_perfect_auxiliary(word: str, following: str | None) -> bool:
+    """A "had" before a participle spelled as its simple past ("had reported" → "reported"):
+    the sentence keeps its verb and its time. Before "been" or "taken" it stays (no "was
+    taken" is left by dropping it)."""
+    if following is None or core(word) not in PERFECT_AUXILIARIES or not is_plain(following):
+        return False
+    verb = core(following)
+    lemmas = getAllLemmas(verb).get(VERB_TAG, ())
+    return any(verb in getInflection(lemma, PAST_TAG) for lemma in lemmas) and verb in {
+        form for lemma in lemmas for form in getInflection(lemma, PARTICIPLE_TAG)
+    }
+
+
+def reduced_clause(words: Sequence[str], i: int) -> bool:
+    """Whether words ``i`` and ``i + 1`` are the subject and "be" of a clause a person
+    shortens to its "-ing" verb ("while she was translating" → "while translating")."""
+    if i == 0 or i + 2 >= len(words) or not all(is_plain(w) for w in words[i : i + 2]):
+        return False
+    if core(words[i - 1]) not in SUBORDINATORS or core(words[i]) not in meaning.SUBJECT_PRONOUNS:
+        return False
+    verb = core(words[i + 2])
+    return core(words[i + 1]) in BE_FORMS and verb.endswith(ING) and VERB_TAG in readings(verb)
+
+
+def reflexive_after_noun(words: Sequence[str], i: int) -> bool:
+    """Whether word ``i`` is a reflexive that only stresses the noun phrase before it ("the
+    article itself"): it may go. After a verb it is the object ("she hurt herself") and stays;
+    the noun must follow an article or determiner, since many nouns may be verbs too."""
+    if i < 2 or core(words[i]) not in REFLEXIVES or not is_plain(words[i - 1]):
+        return False
+    return core(words[i - 2]) in DETERMINERS and may_be_noun(words[i - 1])
+
+
+def coordinated_modifier(words: Sequence[str], i: int) -> bool:
+    """Whether words ``i`` and ``i + 1`` are "and" and a second describing word between an
+    adjective and its noun ("a long and tiring flight" → "a long flight")."""
+    if i == 0 or i + 2 >= len(words) or core(words[i]) not in COORDINATORS:
+        return False
+    previous, second = core(words[i - 1]), core(words[i + 1])
+    if not (is_plain(words[i - 1]) and is_plain(words[i]) and is_plain(words[i + 1])):
+        return False
+    if second in DETERMINERS or second in PREPOSITIONS or second in MODIFIERS_KEPT:
+        return False
+    describes = ADJECTIVE_TAG in readings(second) or second.endswith(ING)
+    return ADJECTIVE_TAG in readings(previous) and describes and may_be_noun(words[i + 2])
+
+
+def reduced_relative(words: Sequence[str], i: int) -> bool:
+    """Whether words ``i`` and ``i + 1`` are the "which is" of a side clause that reads as
+    what follows it (", which is two weeks later" → ", two weeks later")."""
+    if i == 0 or i + 2 >= len(words) or not words[i - 1].rstrip().endswith(","):
+        return False
+    relative = core(words[i]) in SUBJECT_RELATIVES and is_plain(words[i])
+    return relative and is_plain(words[i + 1]) and core(words[i + 1]) in BE_FORMS
+
+
+def cut_damage(original: str, candidate: str) -> str | None:
+    """What cutting ``original`` down to ``candidate`` broke, or ``None``: a sign of meaning
+    (:func:`engine.language.en.meaning.meaning_change`: negation, contrast, number, name, a
+    sentence's verb) or "article" (an "a"/"an" that no longer fits the word now after it)."""
+    changed = meaning.meaning_change(original, candidate)
+    if changed is not None:
+        return changed
+    if misfit_articles(candidate) > misfit_articles(original):
+        return "article"
+    return None
+
+
+def misfit_articles(text: str) -> int:
+    """How many "a" stand before a vowel-initial word or "an" before another (by spelling:
+    a rough count, compared only between a text and its own cut)."""
+    found = 0
+    for article, word in INDEFINITE.findall(text):
+        vowel = bool(VOWEL_START.match(word))
+        found += vowel != (article.lower() == "an")
+    return found

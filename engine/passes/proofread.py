@@ -26,7 +26,11 @@ even where the user's was right; one that changes a tense or a noun's number mus
 (:data:`engine.language.en.grammar.TENSE_RISK`), so "who won the prize" stays while "Yesterday we
 goes"
 becomes "went". A register change only has to read no worse: the user asked for it; so does
-a capital (a lone "i", a sentence's first word), a rule of writing, not a guess.
+a capital (a lone "i", a sentence's first word), a rule of writing, not a guess. Contractions
+are what a register asks for: formal writes every one out, casual makes one unless it reads
+:data:`CONTRACTION_TOLERANCE` nats worse; the reading only chooses among a phrase's
+contractions (the model reads "don't" as likelier than "do not" nearly everywhere, so a
+formal rewrite judged like a swap kept almost every contraction).
 
 On the quality suite this fixes all 13 errors of the four "fix grammar" paragraphs (the canvas
 alone fixed 2, and changed "manager" to "office"), and the rewrites read at 3.50 nats per
@@ -35,6 +39,7 @@ token against 3.63 without it (the originals: 3.62), for one to seven more reads
 
 from __future__ import annotations
 
+import math
 import re
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, replace
@@ -46,7 +51,7 @@ from engine.core.protocol import EditMode
 from engine.core.tokens import TokenTable
 from engine.intent import Intent, read_intent
 from engine.language.en.grammar import Fix, fixes
-from engine.language.en.registers import CASUAL, FORMAL
+from engine.language.en.registers import CASUAL_PHRASES, CONTRACTING, CONTRACTIONS, FORMAL_PHRASES
 from engine.language.en.rewordings import CONCISE, Rewording, rewordings
 from engine.passes.base import Pass, PassContext, never
 
@@ -61,6 +66,12 @@ REGISTER_MARGIN = 0.0
 # nearly always cost more however natural each reads; "We're happy to welcome" is fewer tokens
 # than "It is with great pleasure that we welcome", each less predictable.
 REGISTER_PER_TOKEN = True
+# A contraction is what a register asks for, not a guess: formal writes every one out (an
+# expansion is always English); casual makes one unless it reads this many nats worse than the
+# words it joins (English allows none at a clause's end: "Yes, we're."). The model reading
+# the passage chooses among a phrase's contractions ("aren't", not "ain't", for "are not").
+EXPANSION_TOLERANCE = math.inf
+CONTRACTION_TOLERANCE = 4.0
 # A candidate whose first token reads this many nats worse than the one it replaces is not
 # read on: "we olds", "many old painting" (most candidate forms; see PassageReader.read).
 PRUNE_NATS = 2.0
@@ -70,6 +81,8 @@ MAX_ROUNDS = 4
 AFTER_CHARS = 32
 
 Table = tuple[tuple[str, str], ...]
+# A table whose changes the instruction asks for, and how many nats worse each may read.
+Required = tuple[tuple[Table, float], ...]
 # Per free segment, per word: the round that changed it, or None.
 Rounds = dict[int, list[int | None]]
 
@@ -80,9 +93,11 @@ class Style:
 
     tables: tuple[Table, ...] = ()
     grammar: bool = False
+    required: Required = ()
 
     def __or__(self, other: Style) -> Style:
-        return Style(self.tables + other.tables, self.grammar or other.grammar)
+        grammar = self.grammar or other.grammar
+        return Style(self.tables + other.tables, grammar, self.required + other.required)
 
 
 def style_for(intent: Intent) -> Style | None:
@@ -90,13 +105,17 @@ def style_for(intent: Intent) -> Style | None:
     if not intent.styled:
         return None
     tables = (
-        *((CASUAL,) if intent.casual else ()),
-        *((FORMAL,) if intent.formal else ()),
+        *((CASUAL_PHRASES,) if intent.casual else ()),
+        *((FORMAL_PHRASES,) if intent.formal else ()),
         *((CONCISE,) if intent.clearer else ()),
+    )
+    required = (
+        *(((CONTRACTING, CONTRACTION_TOLERANCE),) if intent.casual else ()),
+        *(((CONTRACTIONS, EXPANSION_TOLERANCE),) if intent.formal else ()),
     )
     # Spelling reads as grammar's other forms of each word, as it always has: the word-form
     # candidates are what the engine has for a misspelt inflection.
-    return Style(tables, grammar=intent.grammar or intent.spelling or intent.formal)
+    return Style(tables, intent.grammar or intent.spelling or intent.formal, required)
 
 
 class Proofread(Pass):
@@ -125,6 +144,7 @@ class Change:
     new_stop: int
     tokens: tuple[int, ...]
     per_token: bool = False  # may also save per token instead of in total (:func:`savings`)
+    required: bool = False  # asked for: read without pruning, made within its tolerance
 
 
 def proofread_plan(
@@ -179,7 +199,7 @@ def candidates(
     found: list[Change] = []
     for segment, changed_in in rounds.items():
         words, trail = split_words(texts[segment])
-        for rewording, margin, per_token in offered(words, style):
+        for rewording, margin, per_token, required in offered(words, style):
             span = range(rewording.first, rewording.stop)
             if any(changed_in[i] is not None for i in span):
                 continue
@@ -190,18 +210,25 @@ def candidates(
             new = table.encode("".join(edited) + after)
             where = differing(tokens, new)
             if where is not None:
-                found.append(Change(segment, rewording, margin, *where, tuple(new), per_token))
+                change = Change(segment, rewording, margin, *where, tuple(new), per_token, required)
+                found.append(change)
     return found
 
 
-def offered(words: Sequence[str], style: Style) -> list[tuple[Rewording, float, bool]]:
-    """The style's changes in ``words``, each with the nats it must save to be made and whether
-    it is judged per token (a register swap: see :data:`REGISTER_PER_TOKEN`)."""
+def offered(words: Sequence[str], style: Style) -> list[tuple[Rewording, float, bool, bool]]:
+    """The style's changes in ``words``, each with the nats it must save to be made, whether
+    it is judged per token (a register swap: see :data:`REGISTER_PER_TOKEN`) and whether the
+    instruction asks for it (a contraction: its margin is minus its tolerance)."""
     found = [
-        (r, REGISTER_MARGIN, REGISTER_PER_TOKEN) for t in style.tables for r in _in_table(words, t)
+        (r, -tolerance, False, True) for t, tolerance in style.required for r in _in_table(words, t)
+    ]
+    found += [
+        (r, REGISTER_MARGIN, REGISTER_PER_TOKEN, False)
+        for t in style.tables
+        for r in _in_table(words, t)
     ]
     if style.grammar:
-        found += [(f.rewording, grammar_margin(f), False) for f in fixes(words)]
+        found += [(f.rewording, grammar_margin(f), False, False) for f in fixes(words)]
     return found
 
 
@@ -227,19 +254,27 @@ def savings(
     changes: Sequence[Change], tokens: list[int], reader: Reader, context: list[int]
 ) -> list[float]:
     """Nats each change saves over the tokens it touches and the :data:`LOOKAHEAD` after them,
-    less its margin (pruned candidates: minus infinity). A ``per_token`` change saves the
-    better of that and its saving per token (times its tokens)."""
-    variants = [(c.at, list(c.tokens[c.at : c.new_stop + LOOKAHEAD])) for c in changes]
-    base, fresh = reader.read(context, tokens, variants, PRUNE_NATS)
-    out = []
-    for change, nlls in zip(changes, fresh, strict=True):
-        was = base[change.at : change.old_stop + LOOKAHEAD]
-        saved = sum(was) - sum(nlls)
-        if change.per_token and was and nlls:
-            per_token = (sum(was) / len(was) - sum(nlls) / len(nlls)) * len(nlls)
-            saved = max(saved, per_token)
-        out.append(saved - change.margin)
+    less its margin (pruned candidates: minus infinity; a required one is never pruned, so that
+    the best of a phrase's contractions is known). A ``per_token`` change saves the better of
+    that and its saving per token (times its tokens)."""
+    out = [0.0] * len(changes)
+    for required, prune in ((False, PRUNE_NATS), (True, math.inf)):
+        picked = [i for i, c in enumerate(changes) if c.required is required]
+        if not picked:
+            continue
+        variants = [(c.at, list(c.tokens[c.at : c.new_stop + LOOKAHEAD])) for c in changes]
+        base, fresh = reader.read(context, tokens, [variants[i] for i in picked], prune)
+        for i, nlls in zip(picked, fresh, strict=True):
+            out[i] = _saved(changes[i], base[changes[i].at : changes[i].old_stop + LOOKAHEAD], nlls)
     return out
+
+
+def _saved(change: Change, was: Sequence[float], nlls: Sequence[float]) -> float:
+    saved = sum(was) - sum(nlls)
+    if change.per_token and was and nlls:
+        per_token = (sum(was) / len(was) - sum(nlls) / len(nlls)) * len(nlls)
+        saved = max(saved, per_token)
+    return saved - change.margin
 
 
 def applied(

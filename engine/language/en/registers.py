@@ -17,8 +17,10 @@ with the same package, by code of their own. What no package lists stays as data
 casual says plainly; every entry general English.
 
 Each entry is offered as one candidate change (:mod:`engine.passes.proofread`), found in a
-passage's words like a concise rewording (:func:`engine.language.en.rewordings.rewordings`),
-and the model reading the passage keeps it only where the passage reads no worse with it.
+passage's words like a concise rewording (:func:`engine.language.en.rewordings.rewordings`).
+The phrases (:data:`FORMAL_PHRASES`, :data:`CASUAL_PHRASES`) are kept only where the passage
+reads no worse with them; the contractions (:data:`CONTRACTIONS`, :data:`CONTRACTING`) are what
+the register asks for, and the proofread pass makes them (its tolerances).
 
 Lower-case word sequences (punctuation ignored) and their other register; no model here.
 """
@@ -95,5 +97,9 @@ SLANG = _slang(
     [*_FUSED, *contractions.slang_dict],
     {**contractions.contractions_dict, **contractions.slang_dict},
 )
-FORMAL: Table = (*CONTRACTIONS, *SLANG, *pairs("registers.json", "formal"))
-CASUAL: Table = (*_contracting(CONTRACTIONS), *pairs("registers.json", "casual"))
+CONTRACTING = _contracting(CONTRACTIONS)
+# What each register may say otherwise, beyond its contractions (the model reading decides).
+FORMAL_PHRASES: Table = (*SLANG, *pairs("registers.json", "formal"))
+CASUAL_PHRASES: Table = pairs("registers.json", "casual")
+FORMAL: Table = (*CONTRACTIONS, *FORMAL_PHRASES)
+CASUAL: Table = (*CONTRACTING, *CASUAL_PHRASES)

@@ -50,8 +50,8 @@ from engine.core.plan import EditPlan, Free, Locked
 from engine.core.protocol import EditMode
 from engine.core.tokens import TokenTable
 from engine.intent import Intent, read_intent
-from engine.language.en.grammar import Fix, fixes
-from engine.language.en.registers import CASUAL_PHRASES, CONTRACTING, CONTRACTIONS, FORMAL_PHRASES
+from engine.language.en.grammar import Fix, fixes, opens_sentence
+from engine.language.en.registers import CASUAL_PHRASES, CONTRACTING, EXPANSIONS, FORMAL_PHRASES
 from engine.language.en.rewordings import CONCISE, Rewording, rewordings
 from engine.passes.base import Pass, PassContext, never
 
@@ -67,10 +67,12 @@ REGISTER_MARGIN = 0.0
 # than "It is with great pleasure that we welcome", each less predictable.
 REGISTER_PER_TOKEN = True
 # A contraction is what a register asks for, not a guess: formal writes every one out (an
-# expansion is always English); casual makes one unless it reads this many nats worse than the
-# words it joins (English allows none at a clause's end: "Yes, we're."). The model reading
-# the passage chooses among a phrase's contractions ("aren't", not "ain't", for "are not").
-EXPANSION_TOLERANCE = math.inf
+# expansion is always English: a tolerance no reading reaches, finite so that the reading
+# still ranks a contraction's expansions, "it's" as "it is" or "it has"); casual makes one
+# unless it reads this many nats worse than the words it joins (English allows none at a
+# clause's end: "Yes, we're."). The model reading the passage chooses among a phrase's
+# contractions ("aren't", not "ain't", for "are not").
+EXPANSION_TOLERANCE = 1e6
 CONTRACTION_TOLERANCE = 4.0
 # A candidate whose first token reads this many nats worse than the one it replaces is not
 # read on: "we olds", "many old painting" (most candidate forms; see PassageReader.read).
@@ -111,7 +113,7 @@ def style_for(intent: Intent) -> Style | None:
     )
     required = (
         *(((CONTRACTING, CONTRACTION_TOLERANCE),) if intent.casual else ()),
-        *(((CONTRACTIONS, EXPANSION_TOLERANCE),) if intent.formal else ()),
+        *(((EXPANSIONS, EXPANSION_TOLERANCE),) if intent.formal else ()),
     )
     # Spelling reads as grammar's other forms of each word, as it always has: the word-form
     # candidates are what the engine has for a misspelt inflection.
@@ -169,7 +171,7 @@ def proofread_plan(
         if cancelled():
             break
         tokens = table.encode("".join(texts) + after)
-        changes = candidates(texts, rounds, round_, style, table, after)
+        changes = candidates(texts, rounds, round_, style, table, after, plan.before)
         chosen = choose(changes, tokens, reader, context) if changes else []
         if not chosen:
             break
@@ -187,6 +189,7 @@ def candidates(
     style: Style,
     table: TokenTable,
     after: str,
+    before: str = "",
 ) -> list[Change]:
     """Every change the style allows in the free segments (the keys of ``rounds``), with where
     its tokens differ. A word already changed is not offered again: it was the best of all its
@@ -199,7 +202,8 @@ def candidates(
     found: list[Change] = []
     for segment, changed_in in rounds.items():
         words, trail = split_words(texts[segment])
-        for rewording, margin, per_token, required in offered(words, style):
+        opens = opens_sentence(before + "".join(texts[:segment]))
+        for rewording, margin, per_token, required in offered(words, style, opens):
             span = range(rewording.first, rewording.stop)
             if any(changed_in[i] is not None for i in span):
                 continue
@@ -215,10 +219,13 @@ def candidates(
     return found
 
 
-def offered(words: Sequence[str], style: Style) -> list[tuple[Rewording, float, bool, bool]]:
+def offered(
+    words: Sequence[str], style: Style, opens: bool = True
+) -> list[tuple[Rewording, float, bool, bool]]:
     """The style's changes in ``words``, each with the nats it must save to be made, whether
     it is judged per token (a register swap: see :data:`REGISTER_PER_TOKEN`) and whether the
-    instruction asks for it (a contraction: its margin is minus its tolerance)."""
+    instruction asks for it (a contraction: its margin is minus its tolerance). ``opens``:
+    whether the first word starts a sentence."""
     found = [
         (r, -tolerance, False, True) for t, tolerance in style.required for r in _in_table(words, t)
     ]
@@ -228,7 +235,7 @@ def offered(words: Sequence[str], style: Style) -> list[tuple[Rewording, float, 
         for r in _in_table(words, t)
     ]
     if style.grammar:
-        found += [(f.rewording, grammar_margin(f), False, False) for f in fixes(words)]
+        found += [(f.rewording, grammar_margin(f), False, False) for f in fixes(words, opens)]
     return found
 
 

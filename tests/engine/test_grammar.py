@@ -7,6 +7,7 @@ from engine.language.en.grammar import (
     TENSE_RISK,
     alternatives,
     fixes,
+    opens_sentence,
     risk,
     tense,
 )
@@ -23,9 +24,9 @@ def offered(text: str) -> dict[str, list[str]]:
     return out
 
 
-def certain(text: str) -> list[str]:
+def certain(text: str, opens: bool = True) -> list[str]:
     words, _ = split_words(text)
-    return [f.rewording.text for f in fixes(words) if f.certain]
+    return [f.rewording.text for f in fixes(words, opens) if f.certain]
 
 
 def test_closed_classes_offer_their_other_members_and_never_the_word_itself() -> None:
@@ -95,6 +96,17 @@ def test_i_is_capitalised_anywhere_and_its_other_forms_only_where_they_open() ->
 def test_a_lone_lower_case_i_and_a_sentences_first_word_get_a_capital() -> None:
     assert certain("then i said i'm late. we left") == ["Then", " I", " I'm", " We"]
     assert certain("Then I left. (see above) and so") == []  # no letter opens "(see"
+
+
+def test_words_after_a_lock_inside_a_sentence_open_nothing() -> None:
+    """A free run after a link's text or an emphasis mark ("[install guide](...)") starts
+    where the lock ends, not a sentence: its first word keeps its case, and a capitalised one
+    reads as a name."""
+    assert certain("install guide now. then go", opens=False) == [" Then"]
+    words, _ = split_words("Kofi goes home")
+    assert all(f.rewording.first != 0 for f in fixes(words, opens=False))
+    assert opens_sentence("") and opens_sentence("Done. ") and opens_sentence("# Title\n")
+    assert not opens_sentence("See the [") and not opens_sentence("I read ")
 
 
 def test_a_doubled_degree_reads_as_the_compared_word() -> None:

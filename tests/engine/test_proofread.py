@@ -13,7 +13,7 @@ from engine.intent import read_intent
 from engine.language.en.registers import (
     CASUAL_PHRASES,
     CONTRACTING,
-    CONTRACTIONS,
+    EXPANSIONS,
     FORMAL_PHRASES,
 )
 from engine.language.en.rewordings import CONCISE
@@ -58,7 +58,7 @@ def test_each_instruction_word_asks_for_its_style() -> None:
     assert style("Fix grammar").grammar and not style("fix grammar").tables
     formal = style("make it more formal")
     assert formal.tables == (FORMAL_PHRASES,) and formal.grammar
-    assert formal.required == ((CONTRACTIONS, proofread.EXPANSION_TOLERANCE),)
+    assert formal.required == ((EXPANSIONS, proofread.EXPANSION_TOLERANCE),)
     casual = style("informal please")  # not "formal"
     assert casual.tables == (CASUAL_PHRASES,)
     assert casual.required == ((CONTRACTING, proofread.CONTRACTION_TOLERANCE),)
@@ -140,6 +140,18 @@ def test_formal_writes_every_contraction_out_however_it_reads(table: TokenTable)
     out = proofread_plan(plan_of(text, "formal"), table, reader)
     assert seeds(out) == "So it will be fine, we are sure."
     assert any(prune == float("inf") for *_, prune in reader.calls)  # read without pruning
+
+
+def test_a_clitic_that_reads_two_ways_is_written_out_as_the_reading_that_fits(
+    table: TokenTable,
+) -> None:
+    reader = WordPriceReader(table, {"is": 6.0})  # "it is gone" reads worse than "it has"
+    out = seeds(proofread_plan(plan_of("So it's gone.", "formal"), table, reader))
+    assert out == "So it has gone."
+    reader = WordPriceReader(table, {"has": 6.0})
+    assert seeds(proofread_plan(plan_of("So it's gone.", "formal"), table, reader)) == (
+        "So it is gone."
+    )
 
 
 def test_casual_contracts_within_its_tolerance_and_picks_the_better_contraction(

@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from engine.language.en.registers import CASUAL, CONTRACTIONS, FORMAL, SLANG
+from engine.language.en.registers import CASUAL, CONTRACTIONS, EXPANSIONS, FORMAL, SLANG
 from engine.language.en.rewordings import rewordings
 from engine.passes.proofread import reworded, split_words
 
@@ -53,6 +53,14 @@ def test_every_contraction_in_the_table_reads_back_to_itself() -> None:
     for long, short in CASUAL:
         if short.lower() in expansions:
             assert expansions[short.lower()] == long, short
+
+
+def test_a_clitic_that_reads_two_ways_is_offered_both_ways_to_formal_only() -> None:
+    assert {("it's", "it is"), ("it's", "it has"), ("we'd", "we would"), ("we'd", "we had")} <= set(
+        EXPANSIONS
+    )
+    assert ("let's", "let us") in EXPANSIONS and ("let's", "let has") not in EXPANSIONS
+    assert ("it has", "it's") not in CASUAL  # "it has a lid" is no "it's a lid"
 
 
 def test_a_curly_apostrophe_is_read_as_a_straight_one() -> None:

@@ -96,17 +96,19 @@ def alternatives(word: str) -> list[str]:
     return list(found)
 
 
-def fixes(words: Sequence[str]) -> list[Fix]:
+def fixes(words: Sequence[str], opens: bool = True) -> list[Fix]:
     """Every candidate fix in ``words`` (each with its leading whitespace): each word's other
-    forms, a doubled degree, the learner's word pairs and the capitals. Capitalised words
-    other than a sentence's first (names), words holding digits, and words with inner marks
-    are left as they are."""
+    forms, a doubled degree, the learner's word pairs and the capitals. ``opens``: whether the
+    first word starts a sentence (not after a lock inside one: "[install guide](...)").
+    Capitalised words other than a sentence's first (names), words holding digits, and words
+    with inner marks are left as they are."""
     found = [Fix(r) for r in rewordings(words, GRAMMAR_PHRASES, keep_last=False)]
+    first_opens = opens
     for index, word in enumerate(words):
         letters = TRAILING_MARKS.sub("", word.strip())
         if not WORD_LETTERS.fullmatch(letters):
             continue
-        opens = _opens_sentence(words, index)
+        opens = _opens_sentence(words, index, first_opens)
         if letters[0].isupper() and not opens and letters != "I":
             continue
         found += _capitals(word, letters, opens, index)
@@ -154,6 +156,16 @@ def _is_first_person(letters: str) -> bool:
     return lower == FIRST_PERSON or lower.startswith(FIRST_PERSON + "'")
 
 
-def _opens_sentence(words: Sequence[str], index: int) -> bool:
-    """Whether the word at ``index`` starts a sentence (the passage's first, or after . ! ?)."""
-    return index == 0 or words[index - 1].rstrip().endswith(SENTENCE_ENDS)
+def _opens_sentence(words: Sequence[str], index: int, first_opens: bool) -> bool:
+    """Whether the word at ``index`` starts a sentence (the first where ``first_opens``, or
+    after . ! ?)."""
+    if index == 0:
+        return first_opens
+    return words[index - 1].rstrip().endswith(SENTENCE_ENDS)
+
+
+def opens_sentence(before: str) -> bool:
+    """Whether text written after ``before`` starts a sentence: nothing before it but space,
+    or a sentence's end or a line break last."""
+    last = before.rstrip(" \t")
+    return not last or last.endswith((*SENTENCE_ENDS, "\n"))

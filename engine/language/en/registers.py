@@ -28,11 +28,11 @@ Lower-case word sequences (punctuation ignored) and their other register; no mod
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 
 import contractions
 
-from engine.language.en.data import pairs
+from engine.language.en.data import load_json, pairs
 
 Table = tuple[tuple[str, str], ...]
 
@@ -97,9 +97,28 @@ SLANG = _slang(
     [*_FUSED, *contractions.slang_dict],
     {**contractions.contractions_dict, **contractions.slang_dict},
 )
+
+
+def _other_readings(table: Table, readings: Iterable[Sequence[str]]) -> Table:
+    """Each contraction whose clitic reads two ways, with the reading the package does not
+    give: "it's" is "it is" or "it has", "we'd" "we would" or "we had"."""
+    out = []
+    for clitic, given, other in readings:
+        for short, long in table:
+            first, _, last = long.rpartition(" ")
+            if short.endswith(clitic) and last == given and first:
+                out.append((short, f"{first} {other}"))
+    return tuple(out)
+
+
 CONTRACTING = _contracting(CONTRACTIONS)
+# Formal's expansions: the package's, and a clitic's other reading, the model choosing.
+EXPANSIONS = (
+    *CONTRACTIONS,
+    *_other_readings(CONTRACTIONS, load_json("registers.json")["clitic_readings"]),
+)
 # What each register may say otherwise, beyond its contractions (the model reading decides).
 FORMAL_PHRASES: Table = (*SLANG, *pairs("registers.json", "formal"))
 CASUAL_PHRASES: Table = pairs("registers.json", "casual")
-FORMAL: Table = (*CONTRACTIONS, *FORMAL_PHRASES)
+FORMAL: Table = (*EXPANSIONS, *FORMAL_PHRASES)
 CASUAL: Table = (*CONTRACTING, *CASUAL_PHRASES)

@@ -11,8 +11,9 @@ from engine.language.en.forms import (
     comparative,
     number_changes,
     other_forms,
+    past_changes,
     readings,
-    tense_change,
+    tense,
 )
 
 COMMON = [
@@ -53,9 +54,11 @@ def test_an_unknown_word_with_no_regular_ending_has_no_reading() -> None:
 
 
 def test_tense_and_number_come_from_the_tags() -> None:
-    assert tense_change("went", "goes") == (PAST, PRESENT)
-    assert tense_change("is", "are") == (PRESENT, PRESENT)
-    assert tense_change("sended", "sent") == (PAST, PAST)
+    assert (tense("went"), tense("goes"), tense("sended")) == (PAST, PRESENT, PAST)
+    assert tense("cost") is None  # present and past alike
+    assert past_changes("went", "goes") and past_changes("cost", "costs")
+    assert not past_changes("is", "are") and not past_changes("sended", "sent")
+    assert not past_changes("go", "going")
     assert number_changes("child", "children")
     assert not number_changes("is", "are")
     assert comparative("better") and comparative("biggest") and not comparative("big")

@@ -125,19 +125,9 @@ def other_forms(word: str) -> tuple[str, ...]:
     return tuple(found)
 
 
-def tense_change(word: str, form: str) -> tuple[str | None, str | None]:
-    """The tense of ``word`` and of ``form`` as forms of a verb they share (``None`` where a
-    form's readings disagree, or no verb is shared)."""
-    for was, now in _shared(word, form, VERB_CLASSES):
-        before, after = _tense(was.tags), _tense(now.tags)
-        if before != after:
-            return before, after
-    return _first_tense(word), _first_tense(form)
-
-
-def _first_tense(word: str) -> str | None:
-    verbs = [r for r in readings(word) if r.part in VERB_CLASSES]
-    tenses = {_tense(r.tags) for r in verbs}
+def tense(word: str) -> str | None:
+    """The tense of ``word`` where all its verb readings agree (``None`` for "read", "going")."""
+    tenses = {_tense(r.tags) for r in readings(word) if r.part in VERB_CLASSES}
     return tenses.pop() if len(tenses) == 1 else None
 
 
@@ -147,6 +137,21 @@ def _tense(tags: frozenset[str]) -> str | None:
     if tags <= PRESENT_TAGS:
         return PRESENT
     return None
+
+
+def past_changes(word: str, form: str) -> bool:
+    """Whether one of the two may be a past form and the other may not, as forms of a verb
+    they share (of any verb, where they share none): "cost" may say the past, "costs" never."""
+    pairs = _shared(word, form, VERB_CLASSES)
+    if pairs:
+        return any(_may_be_past(was.tags) != _may_be_past(now.tags) for was, now in pairs)
+    was = any(_may_be_past(r.tags) for r in readings(word) if r.part in VERB_CLASSES)
+    now = any(_may_be_past(r.tags) for r in readings(form) if r.part in VERB_CLASSES)
+    return was != now
+
+
+def _may_be_past(tags: frozenset[str]) -> bool:
+    return bool(tags & PAST_TAGS)
 
 
 def number_changes(word: str, form: str) -> bool:

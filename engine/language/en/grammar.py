@@ -27,13 +27,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from engine.language.en.data import load_json, pairs, word_set
-from engine.language.en.forms import (
-    PAST,
-    comparative,
-    number_changes,
-    other_forms,
-    tense_change,
-)
+from engine.language.en.forms import comparative, number_changes, other_forms, past_changes
+from engine.language.en.forms import tense as form_tense
 from engine.language.en.rewordings import Rewording, rewordings, spelled
 
 # Closed classes no inflection library covers (any member may stand for any other of its
@@ -71,13 +66,12 @@ class Fix:
 
 def tense(word: str) -> str | None:
     """A lower-case word's tense where all its verb readings agree (lemminflect's tags)."""
-    return tense_change(word, word)[0]
+    return form_tense(word)
 
 
 def risk(word: str, form: str, before: str) -> float:
     """What putting ``form`` for ``word`` (after the word ``before``) changes in meaning."""
-    was, now = tense_change(word, form)
-    if was != now and PAST in (was, now):
+    if past_changes(word, form):
         return TENSE_RISK
     if before in DETERMINERS and number_changes(word, form):
         return NUMBER_RISK

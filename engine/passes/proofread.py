@@ -25,7 +25,12 @@ sets a threshold (Bryant & Briscoe 2018): the model prefers the common form of a
 even where the user's was right; one that changes a tense or a noun's number must save more
 (:data:`engine.language.en.grammar.TENSE_RISK`), so "who won the prize" stays while "Yesterday we
 goes"
-becomes "went". A register change only has to read no worse: the user asked for it.
+becomes "went". A register change only has to read no worse: the user asked for it; so does
+a capital (a lone "i", a sentence's first word), a rule of writing, not a guess. Contractions
+are what a register asks for: formal writes every one out, casual makes one unless it reads
+:data:`CONTRACTION_TOLERANCE` nats worse; the reading only chooses among a phrase's
+contractions (the model reads "don't" as likelier than "do not" nearly everywhere, so a
+formal rewrite judged like a swap kept almost every contraction).
 
 On the quality suite this fixes all 13 errors of the four "fix grammar" paragraphs (the canvas
 alone fixed 2, and changed "manager" to "office"), and the rewrites read at 3.50 nats per
@@ -45,16 +50,29 @@ from engine.core.plan import EditPlan, Free, Locked
 from engine.core.protocol import EditMode
 from engine.core.tokens import TokenTable
 from engine.intent import Intent, read_intent
-from engine.language.en.grammar import Lexicon, fixes
-from engine.language.en.registers import CASUAL, FORMAL
+from engine.language.en.grammar import Fix, fixes, opens_sentence
+from engine.language.en.registers import CASUAL_PHRASES, CONTRACTING, EXPANSIONS, FORMAL_PHRASES
 from engine.language.en.rewordings import CONCISE, Rewording, rewordings
-from engine.language.en.spelling import Speller, misspellings
+from engine.language.en.spelling import Lexicon, Speller, misspellings
 from engine.passes.base import Pass, PassContext, never
 
 # Tokens after a change read with it: a wrong form shows its cost in the words after it.
 LOOKAHEAD = 4
 # Nats a grammar fix must save to be made (see the module docstring).
 GRAMMAR_MARGIN = 1.0
+# Nats a register change or a plain rewording must save: none, it only must not read worse.
+REGISTER_MARGIN = 0.0
+# A register swap may also read no worse per token instead of in total: "I would like to
+# inform you that" is more tokens than "just wanted to let you know", and in total more tokens
+# nearly always cost more however natural each reads; "We're happy to welcome" is fewer tokens
+# than "It is with great pleasure that we welcome", each less predictable.
+REGISTER_PER_TOKEN = True
+# A contraction is what a register asks for, not a guess: formal writes every one out (an
+# expansion is always English: a tolerance no reading reaches, finite so that the reading
+# still ranks a contraction's expansions, "it's" as "it is" or "it has"); casual makes one
+# unless it reads this many nats worse than the words it joins (English allows none at a
+# clause's end: "Yes, we're."). The model reading the passage chooses among a phrase's
+# contractions ("aren't", not "ain't", for "are not").
 # Nats a spelling candidate must save over the word as written (which stays a candidate: a
 # word the dictionary lacks may be right). Tuned on the spelling set's tuning half, where
 # clean sentences had no word flagged at all and 0 to 2 nats fixed the same misspellings.
@@ -65,13 +83,8 @@ SPELLING_MARGIN = 2.0
 # as grammar's are) 0 fixed 109 of 195 misspellings, 2: 123, 4: 126, 6 and 8: 129, and
 # offering only the closest candidates (pyspellchecker's way): 114.
 SPELLING_EDIT_NATS = 6.0
-# Nats a register change or a plain rewording must save: none, it only must not read worse.
-REGISTER_MARGIN = 0.0
-# A register swap may also read no worse per token instead of in total: "I would like to
-# inform you that" is more tokens than "just wanted to let you know", and in total more tokens
-# nearly always cost more however natural each reads; "We're happy to welcome" is fewer tokens
-# than "It is with great pleasure that we welcome", each less predictable.
-REGISTER_PER_TOKEN = True
+EXPANSION_TOLERANCE = 1e6
+CONTRACTION_TOLERANCE = 4.0
 # A candidate whose first token reads this many nats worse than the one it replaces is not
 # read on: "we olds", "many old painting" (most candidate forms; see PassageReader.read).
 PRUNE_NATS = 2.0
@@ -81,6 +94,8 @@ MAX_ROUNDS = 4
 AFTER_CHARS = 32
 
 Table = tuple[tuple[str, str], ...]
+# A table whose changes the instruction asks for, and how many nats worse each may read.
+Required = tuple[tuple[Table, float], ...]
 # Per free segment, per word: the round that changed it, or None.
 Rounds = dict[int, list[int | None]]
 
@@ -91,14 +106,13 @@ class Style:
 
     tables: tuple[Table, ...] = ()
     grammar: bool = False
+    required: Required = ()
     spelling: bool = False  # misspelt words' dictionary candidates
 
     def __or__(self, other: Style) -> Style:
-        return Style(
-            self.tables + other.tables,
-            self.grammar or other.grammar,
-            self.spelling or other.spelling,
-        )
+        grammar = self.grammar or other.grammar
+        spelling = self.spelling or other.spelling
+        return Style(self.tables + other.tables, grammar, self.required + other.required, spelling)
 
 
 def style_for(intent: Intent) -> Style | None:
@@ -106,12 +120,16 @@ def style_for(intent: Intent) -> Style | None:
     if not intent.styled:
         return None
     tables = (
-        *((CASUAL,) if intent.casual else ()),
-        *((FORMAL,) if intent.formal else ()),
+        *((CASUAL_PHRASES,) if intent.casual else ()),
+        *((FORMAL_PHRASES,) if intent.formal else ()),
         *((CONCISE,) if intent.clearer else ()),
     )
+    required = (
+        *(((CONTRACTING, CONTRACTION_TOLERANCE),) if intent.casual else ()),
+        *(((EXPANSIONS, EXPANSION_TOLERANCE),) if intent.formal else ()),
+    )
     # "fix spelling" alone offers no other forms of correct words: it asks for none.
-    return Style(tables, grammar=intent.grammar or intent.formal, spelling=intent.spelling)
+    return Style(tables, intent.grammar or intent.formal, required, intent.spelling)
 
 
 class Proofread(Pass):
@@ -141,8 +159,9 @@ class Change:
     tokens: tuple[int, ...]
     per_token: bool = False  # may also save per token instead of in total (:func:`savings`)
     # A candidate whose first token reads this much worse is not read on (``PRUNE_NATS``);
-    # a spelling candidate never is: a misspelling's first token is often cheap (" en" of
-    # "enomosly"), the right word's whole token dearer (" enormously"), and it pays after.
+    # a required one (a contraction) never is, so the best of a phrase's is known, nor is a
+    # spelling candidate: a misspelling's first token is often cheap (" en" of "enomosly"),
+    # the right word's whole token dearer (" enormously"), and it pays after.
     prune: float = PRUNE_NATS
 
 
@@ -164,13 +183,12 @@ def proofread_plan(
     texts = [s.text if isinstance(s, Locked) else s.seed for s in plan.segments]
     rounds: Rounds = {i: [None] * len(split_words(texts[i])[0]) for i in free}
     context, after = context_ids(plan, [], table), plan.after[:AFTER_CHARS]
-    known = lexicon(table)
-    speller = Speller.with_words(plan.known_words, known)
+    offer = Offer(style, Speller.with_words(plan.known_words, lexicon(table)))
     for round_ in range(MAX_ROUNDS):
         if cancelled():
             break
         tokens = table.encode("".join(texts) + after)
-        changes = candidates(texts, rounds, round_, Offer(style, known, speller), table, after)
+        changes = candidates(texts, rounds, round_, offer, table, after, plan.before)
         chosen = choose(changes, tokens, reader, context) if changes else []
         if not chosen:
             break
@@ -183,11 +201,10 @@ def proofread_plan(
 
 @dataclass(frozen=True)
 class Offer:
-    """What a request's candidates come from: its style, the model's vocabulary as a lexicon,
-    and the speller (with the user's own words)."""
+    """What a request's candidates come from: its style and the speller (with the user's
+    own words and the model's vocabulary)."""
 
     style: Style
-    known: Lexicon
     speller: Speller = field(default_factory=Speller)
 
 
@@ -198,6 +215,7 @@ def candidates(
     offer: Offer,
     table: TokenTable,
     after: str,
+    before: str = "",
 ) -> list[Change]:
     """Every change the style allows in the free segments (the keys of ``rounds``), with where
     its tokens differ. A word already changed is not offered again: it was the best of all its
@@ -210,7 +228,8 @@ def candidates(
     found: list[Change] = []
     for segment, changed_in in rounds.items():
         words, trail = split_words(texts[segment])
-        for rewording, margin, per_token, prune in offered(words, offer):
+        opens = opens_sentence(before + "".join(texts[:segment]))
+        for rewording, margin, per_token, prune in offered(words, offer, opens):
             span = range(rewording.first, rewording.stop)
             if any(changed_in[i] is not None for i in span):
                 continue
@@ -229,19 +248,25 @@ def candidates(
 Offered = tuple[Rewording, float, bool, float]  # a change, its margin, per token?, its prune
 
 
-def offered(words: Sequence[str], offer: Offer) -> list[Offered]:
+def offered(words: Sequence[str], offer: Offer, opens: bool = True) -> list[Offered]:
     """The style's changes in ``words``, each with the nats it must save to be made, whether
     it is judged per token (a register swap: see :data:`REGISTER_PER_TOKEN`) and how much
-    worse its first token may read before it is pruned."""
+    worse its first token may read before it is pruned (a change the instruction asks for, a
+    contraction, never is: its margin is minus its tolerance). ``opens``: whether the first
+    word starts a sentence."""
     style = offer.style
     found = [
+        (r, -tolerance, False, math.inf)
+        for t, tolerance in style.required
+        for r in _in_table(words, t)
+    ]
+    found += [
         (r, REGISTER_MARGIN, REGISTER_PER_TOKEN, PRUNE_NATS)
         for t in style.tables
         for r in _in_table(words, t)
     ]
     if style.grammar:
-        fixed = fixes(words, offer.known)
-        found += [(f.rewording, GRAMMAR_MARGIN + f.risk, False, PRUNE_NATS) for f in fixed]
+        found += [(f.rewording, grammar_margin(f), False, PRUNE_NATS) for f in fixes(words, opens)]
     if style.spelling:
         found += spelling_changes(words, offer.speller)
     return found
@@ -282,40 +307,25 @@ def savings(
     changes: Sequence[Change], tokens: list[int], reader: Reader, context: list[int]
 ) -> list[float]:
     """Nats each change saves over the tokens it touches and the :data:`LOOKAHEAD` after them,
-    less its margin (pruned candidates: minus infinity). A ``per_token`` change saves the
-    better of that and its saving per token (times its tokens)."""
-    base, fresh = read_variants(changes, tokens, reader, context)
-    out = []
-    for change, nlls in zip(changes, fresh, strict=True):
-        was = base[change.at : change.old_stop + LOOKAHEAD]
-        saved = sum(was) - sum(nlls)
-        if change.per_token and was and nlls:
-            per_token = (sum(was) / len(was) - sum(nlls) / len(nlls)) * len(nlls)
-            saved = max(saved, per_token)
-        out.append(saved - change.margin)
+    less its margin (pruned candidates: minus infinity; one read per prune level, see
+    :attr:`Change.prune`). A ``per_token`` change saves the better of that and its saving per
+    token (times its tokens)."""
+    out = [0.0] * len(changes)
+    for prune in sorted({c.prune for c in changes}):
+        picked = [i for i, c in enumerate(changes) if c.prune == prune]
+        variants = [(c.at, list(c.tokens[c.at : c.new_stop + LOOKAHEAD])) for c in changes]
+        base, fresh = reader.read(context, tokens, [variants[i] for i in picked], prune)
+        for i, nlls in zip(picked, fresh, strict=True):
+            out[i] = _saved(changes[i], base[changes[i].at : changes[i].old_stop + LOOKAHEAD], nlls)
     return out
 
 
-def read_variants(
-    changes: Sequence[Change], tokens: list[int], reader: Reader, context: list[int]
-) -> tuple[list[float], list[list[float]]]:
-    """The passage's NLLs and each change's, one read per prune level the changes have (most
-    requests have one: all pruned alike)."""
-    base: list[float] = []
-    fresh: list[list[float]] = [[] for _ in changes]
-    for prune in sorted({c.prune for c in changes}):
-        mine = [i for i, c in enumerate(changes) if c.prune == prune]
-        variants = [
-            (
-                changes[i].at,
-                list(changes[i].tokens[changes[i].at : changes[i].new_stop + LOOKAHEAD]),
-            )
-            for i in mine
-        ]
-        base, read = reader.read(context, tokens, variants, prune)
-        for i, nlls in zip(mine, read, strict=True):
-            fresh[i] = nlls
-    return base, fresh
+def _saved(change: Change, was: Sequence[float], nlls: Sequence[float]) -> float:
+    saved = sum(was) - sum(nlls)
+    if change.per_token and was and nlls:
+        per_token = (sum(was) / len(was) - sum(nlls) / len(nlls)) * len(nlls)
+        saved = max(saved, per_token)
+    return saved - change.margin
 
 
 def applied(
@@ -359,16 +369,9 @@ def differing(old: Sequence[int], new: Sequence[int]) -> tuple[int, int, int] | 
     return at, len(old) - same, len(new) - same
 
 
-def lexicon(table: TokenTable) -> Lexicon:
-    """Whether the model's vocabulary holds a lower-case word whole (with its leading space)."""
-    seen: dict[str, bool] = {}
-
-    def known(word: str) -> bool:
-        if word not in seen:
-            seen[word] = len(table.encode(" " + word)) == 1
-        return seen[word]
-
-    return known
+def grammar_margin(fix: Fix) -> float:
+    """Nats a grammar fix must save: a rule of writing (a capital) only must not read worse."""
+    return REGISTER_MARGIN if fix.certain else GRAMMAR_MARGIN + fix.risk
 
 
 def _in_table(words: Sequence[str], table: Table) -> list[Rewording]:
@@ -403,3 +406,15 @@ def touched(rounds: Rounds, sentence: dict[int, list[int]], round_: int) -> set[
 
 def _overlap(a: range, b: range) -> bool:
     return a.start < b.stop and b.start < a.stop
+
+
+def lexicon(table: TokenTable) -> Lexicon:
+    """Whether the model's vocabulary holds a lower-case word whole (with its leading space)."""
+    seen: dict[str, bool] = {}
+
+    def known(word: str) -> bool:
+        if word not in seen:
+            seen[word] = len(table.encode(" " + word)) == 1
+        return seen[word]
+
+    return known

@@ -10,7 +10,12 @@ from engine.core.plan import EditPlan, Free, Locked, find_locks, plan_edit
 from engine.core.protocol import Edit, EditMode, Span
 from engine.core.tokens import TokenTable, special_tokens
 from engine.intent import read_intent
-from engine.language.en.registers import CASUAL, FORMAL
+from engine.language.en.registers import (
+    CASUAL_PHRASES,
+    CONTRACTING,
+    EXPANSIONS,
+    FORMAL_PHRASES,
+)
 from engine.language.en.rewordings import CONCISE
 from engine.passes import proofread
 from engine.passes.proofread import (
@@ -24,7 +29,8 @@ from engine.passes.proofread import (
 from tests.helpers.readers import WordPriceReader
 from tests.helpers.tiny import tiny_tokenizer
 
-PRICES = {"goes": 5.0, "go": 3.0, "went": 0.2}
+# "Yesterdays" is a form of "Yesterday" too (the noun's plural): it reads worse.
+PRICES = {"goes": 5.0, "go": 3.0, "went": 0.2, "yesterdays": 5.0}
 
 
 @pytest.fixture(scope="module")
@@ -51,11 +57,14 @@ def style(instruction: str):
 def test_each_instruction_word_asks_for_its_style() -> None:
     assert style("Fix grammar").grammar and not style("fix grammar").tables
     formal = style("make it more formal")
-    assert formal.tables == (FORMAL,) and formal.grammar
-    assert style("informal please").tables == (CASUAL,)  # not "formal"
-    assert style("clearer").tables == (CONCISE,)
+    assert formal.tables == (FORMAL_PHRASES,) and formal.grammar
+    assert formal.required == ((EXPANSIONS, proofread.EXPANSION_TOLERANCE),)
+    casual = style("informal please")  # not "formal"
+    assert casual.tables == (CASUAL_PHRASES,)
+    assert casual.required == ((CONTRACTING, proofread.CONTRACTION_TOLERANCE),)
+    assert style("clearer").tables == (CONCISE,) and not style("clearer").required
     both = style("casual, and correct the spelling")
-    assert both.tables == (CASUAL,) and both.spelling and both.grammar
+    assert both.tables == (CASUAL_PHRASES,) and both.spelling and both.grammar
     assert style("tighter") is None and style("") is None
 
 
@@ -105,20 +114,56 @@ def test_sentences_run_on_through_a_lock() -> None:
 
 
 def test_a_register_swap_only_has_to_read_no_worse(table: TokenTable) -> None:
-    text = "So it'll be fine."
-    flat = WordPriceReader(table, {})  # "it will" is two more tokens: it reads worse
+    text = "So it is gonna be fine."
+    flat = WordPriceReader(table, {})  # "going to" is one more token: it reads worse
     assert seeds(proofread_plan(plan_of(text, "formal"), table, flat)) == text
-    dear = WordPriceReader(table, {"it'll": 3.0})
-    assert seeds(proofread_plan(plan_of(text, "formal"), table, dear)) == "So it will be fine."
+    dear = WordPriceReader(table, {"gonna": 3.0})
+    out = seeds(proofread_plan(plan_of(text, "formal"), table, dear))
+    assert out == "So it is going to be fine."
 
 
 def test_a_longer_register_swap_may_read_no_worse_per_token(table: TokenTable, monkeypatch) -> None:
-    text = "So it'll be fine."
-    # "it'll" is three tokens at 1.5 nats, "it will" five at 1: more in total, less per token.
-    reader = WordPriceReader(table, {"it'll": 1.5})
-    assert seeds(proofread_plan(plan_of(text, "formal"), table, reader)) == "So it will be fine."
+    text = "So it is gonna be fine."
+    # "gonna"'s last three tokens at 1.2 nats, "going to"'s four at 1: more in total (with the
+    # tokens read after them), less per token.
+    reader = WordPriceReader(table, {"gonna": 1.2})
+    assert seeds(proofread_plan(plan_of(text, "formal"), table, reader)) == (
+        "So it is going to be fine."
+    )
     monkeypatch.setattr(proofread, "REGISTER_PER_TOKEN", False)
     assert seeds(proofread_plan(plan_of(text, "formal"), table, reader)) == text
+
+
+def test_formal_writes_every_contraction_out_however_it_reads(table: TokenTable) -> None:
+    text = "So it'll be fine, we're sure."
+    reader = WordPriceReader(table, {"will": 9.0, "are": 9.0})  # the expansions read far worse
+    out = proofread_plan(plan_of(text, "formal"), table, reader)
+    assert seeds(out) == "So it will be fine, we are sure."
+    assert any(prune == float("inf") for *_, prune in reader.calls)  # read without pruning
+
+
+def test_a_clitic_that_reads_two_ways_is_written_out_as_the_reading_that_fits(
+    table: TokenTable,
+) -> None:
+    reader = WordPriceReader(table, {"is": 6.0})  # "it is gone" reads worse than "it has"
+    out = seeds(proofread_plan(plan_of("So it's gone.", "formal"), table, reader))
+    assert out == "So it has gone."
+    reader = WordPriceReader(table, {"has": 6.0})
+    assert seeds(proofread_plan(plan_of("So it's gone.", "formal"), table, reader)) == (
+        "So it is gone."
+    )
+
+
+def test_casual_contracts_within_its_tolerance_and_picks_the_better_contraction(
+    table: TokenTable,
+) -> None:
+    text = "So we are not late."
+    worse = proofread.CONTRACTION_TOLERANCE / 4  # per token of "aren't": within tolerance
+    reader = WordPriceReader(table, {"aren't": worse, "ain't": 2 * worse})
+    out = seeds(proofread_plan(plan_of(text, "casual"), table, reader))
+    assert out in ("So we aren't late.", "So we're not late.")
+    far = WordPriceReader(table, {"aren't": 50.0, "ain't": 50.0, "we're": 50.0})
+    assert seeds(proofread_plan(plan_of(text, "casual"), table, far)) == text
 
 
 def test_a_cancelled_request_stops_proofreading_before_the_next_read(table: TokenTable) -> None:

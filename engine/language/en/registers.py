@@ -2,25 +2,123 @@
 
 Asked for "formal", the embedded model renoised a paragraph and its self-check put every
 attempt back: "Hey, just wanted to let you know the report is gonna be late" came back as
-written, in every run of the quality suite. A 135M model does not know what "formal" asks for,
-but the style guides do: expand contractions, drop slang and casual openers ("gonna" → "going
-to", "Hey," → "Hello,", "Can you" → "Could you"); for "casual", the reverse, and plain words
-for stiff ones ("Kindly ensure that" → "Please make sure", "commence" → "start").
+written. A 135M model does not know what "formal" asks for, but the style guides do: expand
+contractions, write out slang, drop casual openers ("Hey," → "Hello,"); for "casual", the
+reverse, and plain words for stiff ones ("commence" → "start").
 
-Each entry is offered as one candidate change (:mod:`engine.passes.proofread`), found in a passage's
-words like a concise rewording (:func:`engine.language.en.rewordings.rewordings`), and the model
-reading the
-passage keeps it only where the passage reads no worse with it: "it cost a lot" may become "it
-cost a great deal", but not where a table's phrase does not fit its sentence.
+Contractions, their expansions and slang come from the ``contractions`` package (its
+dictionaries of contractions and of slang; it replaced a typed list of 32 contractions and the
+slang entries of the formal table). Formal expands every contraction and writes out every
+slang word it lists; casual contracts: the same dictionary read backwards, every expansion
+offered as each contraction that stands for it (the model picks "aren't", not "ain't", for
+"are not"). The quality suite's formal and casual checks (``tools/eval``) detect contractions
+with the same package, by code of their own. What no package lists stays as data in
+``data/registers.json``: casual openers and phrasal verbs formal says otherwise, stiff words
+casual says plainly; every entry general English.
+
+Each entry is offered as one candidate change (:mod:`engine.passes.proofread`), found in a
+passage's words like a concise rewording (:func:`engine.language.en.rewordings.rewordings`).
+The phrases (:data:`FORMAL_PHRASES`, :data:`CASUAL_PHRASES`) are kept only where the passage
+reads no worse with them; the contractions (:data:`CONTRACTIONS`, :data:`CONTRACTING`) are what
+the register asks for, and the proofread pass makes them (its tolerances).
 
 Lower-case word sequences (punctuation ignored) and their other register; no model here.
 """
 
 from __future__ import annotations
 
-from engine.language.en.data import pairs
+import re
+from collections.abc import Iterable, Mapping, Sequence
 
-# Contractions and what they stand for: formal expands them, casual contracts.
-CONTRACTIONS = pairs("registers.json", "contractions")
-FORMAL: tuple[tuple[str, str], ...] = (*CONTRACTIONS, *pairs("registers.json", "formal"))
-CASUAL = pairs("registers.json", "casual")
+import contractions
+
+from engine.language.en.data import load_json, pairs
+
+Table = tuple[tuple[str, str], ...]
+
+APOSTROPHE = "'"
+NOT_CLITIC = "n't"
+FIRST_PERSON = "I"
+# A word of letters and digits (slang such as "b4"), once its spaces are trimmed.
+PLAIN_WORD = re.compile(r"[a-z0-9]+")
+# Letters only, with at most one apostrophe: "don't", "'cause", "y'all"; not "I'd've".
+CONTRACTION = re.compile(rf"[a-z]*{APOSTROPHE}[a-z]*")
+
+
+def _contractions(found: Mapping[str, str]) -> Table:
+    """The package's contractions with one straight apostrophe, lower-case, and what each
+    stands for (the package lists curly spellings apart: a passage's are read as straight)."""
+    table: dict[str, str] = {}
+    for short, long in found.items():
+        key = short.lower()
+        if CONTRACTION.fullmatch(key) and long.strip() and key not in table:
+            table[key] = _expansion(long)
+    return tuple(table.items())
+
+
+def _expansion(long: str) -> str:
+    """What a contraction or slang word stands for, in lower case but for "I" ("What are
+    you" for "whatcha" is lowered: it replaces a word inside a sentence as often as first)."""
+    first, _, rest = long.strip().partition(" ")
+    if first != FIRST_PERSON and not first.startswith(FIRST_PERSON + APOSTROPHE):
+        first = first.lower()
+    return f"{first} {rest}" if rest else first
+
+
+def _slang(words: Iterable[str], expansions: Mapping[str, str]) -> Table:
+    """Slang words and what they stand for, less any that is a contraction with its
+    apostrophes dropped: "shell" for "she'll" and "cause" for "'cause" are ordinary words."""
+    dropped = {k.lower().replace(APOSTROPHE, "") for k in expansions if APOSTROPHE in k}
+    out: dict[str, str] = {}
+    for word in words:
+        key = word.strip().lower()
+        if PLAIN_WORD.fullmatch(key) and key not in dropped and key not in out:
+            out[key] = _expansion(expansions[word])
+    return tuple(out.items())
+
+
+def _contracting(table: Table) -> Table:
+    """Casual's half of the same dictionary: each expansion and the contractions that stand
+    for it, where a contraction starts with its expansion's first word ("we are" → "we're";
+    not "it is" → "'tis") or is a negation ("will not" → "won't"). A contraction keeps its
+    first word's capital ("I am" → "I'm")."""
+    out = []
+    for short, long in table:
+        first = long.split()[0].lower()
+        if short.endswith(NOT_CLITIC) or (short.startswith(first) and len(long.split()) > 1):
+            out.append((long.lower(), short[0].upper() + short[1:] if long[0].isupper() else short))
+    return tuple(out)
+
+
+# The package's dictionaries: contractions (with some fused forms: "gonna") and slang.
+CONTRACTIONS = _contractions(contractions.contractions_dict)
+_FUSED = [k for k in contractions.contractions_dict if PLAIN_WORD.fullmatch(k.lower())]
+SLANG = _slang(
+    [*_FUSED, *contractions.slang_dict],
+    {**contractions.contractions_dict, **contractions.slang_dict},
+)
+
+
+def _other_readings(table: Table, readings: Iterable[Sequence[str]]) -> Table:
+    """Each contraction whose clitic reads two ways, with the reading the package does not
+    give: "it's" is "it is" or "it has", "we'd" "we would" or "we had"."""
+    out = []
+    for clitic, given, other in readings:
+        for short, long in table:
+            first, _, last = long.rpartition(" ")
+            if short.endswith(clitic) and last == given and first:
+                out.append((short, f"{first} {other}"))
+    return tuple(out)
+
+
+CONTRACTING = _contracting(CONTRACTIONS)
+# Formal's expansions: the package's, and a clitic's other reading, the model choosing.
+EXPANSIONS = (
+    *CONTRACTIONS,
+    *_other_readings(CONTRACTIONS, load_json("registers.json")["clitic_readings"]),
+)
+# What each register may say otherwise, beyond its contractions (the model reading decides).
+FORMAL_PHRASES: Table = (*SLANG, *pairs("registers.json", "formal"))
+CASUAL_PHRASES: Table = pairs("registers.json", "casual")
+FORMAL: Table = (*EXPANSIONS, *FORMAL_PHRASES)
+CASUAL: Table = (*CONTRACTING, *CASUAL_PHRASES)

@@ -1,8 +1,10 @@
 """English word lists as data files, read once: the one place the engine's English data lives.
 
-Every list here is general English (closed word classes, irregular verbs, contractions,
-plain-English rewordings, word tiers for cutting), never an entry written for a test case; the
-contamination check in the test suite holds these files against every evaluation case.
+Every list here is general English that no maintained package lists (closed word classes,
+register phrases, plain-English rewordings, word tiers for cutting), never an entry written
+for a test case; the contamination check in the test suite holds these files against every
+evaluation case. Word forms come from lemminflect (:mod:`engine.language.en.forms`) and
+contractions and slang from the ``contractions`` package (:mod:`engine.language.en.registers`).
 """
 
 from __future__ import annotations

@@ -18,10 +18,15 @@ pip=("$work/venv/bin/python" -m pip --quiet)
 "${pip[@]}" install --no-deps "$wheel"
 (cd "$work" && "$work/venv/bin/settle-cli" models) | tee "$work/models.txt"
 grep -q "SmolLM2-135M diffusion (adapted)" "$work/models.txt"
-# The engine's data files travel inside its packages: the installed wheel reads its English.
+# The engine's data files travel inside its packages: the installed wheel reads its English,
+# with the language packages it reads them beside (pure Python and data, no torch), pinned.
+"${pip[@]}" install -c requirements/lock.txt lemminflect symspellpy contractions
 (cd "$work" && "$work/venv/bin/python" -c "
 from engine.intent import read_intent
-from engine.language.en import grammar
-assert read_intent('make it tighter').shorter and grammar.VERB_FORMS
+from engine.language.en import grammar, registers, spelling
+from engine.language.en.forms import other_forms
+assert read_intent('make it tighter').shorter and grammar.CLOSED_SETS
+assert 'went' in other_forms('go') and registers.EXPANSIONS
+assert 'receive' in [word for word, _ in spelling.dictionary_candidates('recieve')]
 ")
 echo "packaging checks passed: $(basename "$wheel") ($(du -h "$wheel" | cut -f1))"

@@ -329,9 +329,9 @@ def savings(
     :attr:`Change.prune`). A ``per_token`` change saves the better of that and its saving per
     token (times its tokens)."""
     out = [0.0] * len(changes)
+    variants = [(c.at, list(c.tokens[c.at : c.new_stop + LOOKAHEAD])) for c in changes]
     for prune in sorted({c.prune for c in changes}):
         picked = [i for i, c in enumerate(changes) if c.prune == prune]
-        variants = [(c.at, list(c.tokens[c.at : c.new_stop + LOOKAHEAD])) for c in changes]
         base, fresh = reader.read(context, tokens, [variants[i] for i in picked], prune)
         for i, nlls in zip(picked, fresh, strict=True):
             out[i] = _saved(changes[i], base[changes[i].at : changes[i].old_stop + LOOKAHEAD], nlls)

@@ -22,6 +22,13 @@ def sentence(words: list[str]) -> str:
     return " ".join(words) + "."
 
 
+def rewrite_of(target: str, instruction: str = "") -> Edit:
+    """A rewrite of ``target`` between a heading and a closing line."""
+    text = BEFORE + target + AFTER
+    span = Span(len(BEFORE), len(BEFORE) + len(target))
+    return Edit(1, text, span, (), instruction, EditMode.REWRITE, SamplerSettings())
+
+
 @st.composite
 def reviews(draw: st.DrawFn) -> tuple[Edit, str, set[int], int]:
     """A rewrite of a sentence, a version of it with changes, the hunks shown, one to retry."""
@@ -31,16 +38,7 @@ def reviews(draw: st.DrawFn) -> tuple[Edit, str, set[int], int]:
         st.lists(WORDS, max_size=2)
     )
     proposal = sentence(changed)
-    text = BEFORE + target + AFTER
-    edit = Edit(
-        1,
-        text,
-        Span(len(BEFORE), len(BEFORE) + len(target)),
-        (),
-        "tighter",
-        EditMode.REWRITE,
-        SamplerSettings(),
-    )
+    edit = rewrite_of(target, "tighter")
     diff = word_diff(target, [SegmentText(proposal, False)])
     worded = [h.index for h in diff.hunks if h.old.strip()]
     assume(worded)  # a hunk that only inserts is covered on its own below
@@ -72,16 +70,7 @@ def test_a_try_settles_only_its_hunk_beside_the_review_as_shown(
 
 def test_an_inserted_hunk_opens_its_neighbours_and_a_try_that_changes_them_is_not_used() -> None:
     target = "Ada wrote notes."
-    text = BEFORE + target + AFTER
-    edit = Edit(
-        1,
-        text,
-        Span(len(BEFORE), len(BEFORE) + len(target)),
-        (),
-        "",
-        EditMode.REWRITE,
-        SamplerSettings(),
-    )
+    edit = rewrite_of(target)
     diff = word_diff(target, [SegmentText("Ada wrote long notes.", False)])
     assert [(h.old, h.new) for h in diff.hunks] == [("", "long ")]
     retry = hunk_retry(edit, diff, {0}, 0, "", 1)

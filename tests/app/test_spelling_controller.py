@@ -6,36 +6,21 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from PySide6.QtGui import QTextCharFormat, QTextCursor
+from PySide6.QtGui import QTextCursor
 from pytestqt.qtbot import QtBot
 
 from app.dictionary import FILE_NAME, UserDictionary
 from app.spelling_controller import SpellingController
+from tests.helpers.spelling import shown_editor, underlined
 from ui.editor import DocumentEditor
 from ui.spellcheck import ADD_TO_DICTIONARY
 
-WAVY = QTextCharFormat.UnderlineStyle.SpellCheckUnderline
 INDEX_SECONDS = 600  # SymSpell's index: seconds on a free core, minutes on a busy CI machine
-
-
-def underlined(editor: DocumentEditor) -> list[str]:
-    block, found = editor.document().begin(), []
-    while block.isValid():
-        found += [
-            block.text()[p.start : p.start + p.length]
-            for p in block.layout().formats()
-            if p.format.underlineStyle() == WAVY
-        ]
-        block = block.next()
-    return found
 
 
 @pytest.fixture
 def editor(qtbot: QtBot) -> DocumentEditor:
-    widget = DocumentEditor()
-    qtbot.addWidget(widget)
-    widget.resize(600, 300)
-    return widget
+    return shown_editor(qtbot)
 
 
 def test_misspellings_are_underlined_names_and_code_are_not(

@@ -3,6 +3,11 @@ and the words "added to the dictionary" remembered."""
 
 from __future__ import annotations
 
+from PySide6.QtGui import QTextCharFormat
+from pytestqt.qtbot import QtBot
+
+from ui.editor import DocumentEditor
+
 
 class FakeSpellSource:
     """Misspelt: the words of ``suggestions`` (any case) not added since; counts its questions."""
@@ -21,3 +26,26 @@ class FakeSpellSource:
 
     def add_word(self, word: str) -> None:
         self.added.append(word.lower())
+
+
+WAVY = QTextCharFormat.UnderlineStyle.SpellCheckUnderline
+
+
+def underlined(editor: DocumentEditor) -> list[str]:
+    """The words drawn with the wavy underline, in document order."""
+    found = []
+    block = editor.document().begin()
+    while block.isValid():
+        for piece in block.layout().formats():
+            if piece.format.underlineStyle() == WAVY:
+                found.append(block.text()[piece.start : piece.start + piece.length])
+        block = block.next()
+    return found
+
+
+def shown_editor(qtbot: QtBot) -> DocumentEditor:
+    """An editor of a readable size, closed with the test."""
+    widget = DocumentEditor()
+    qtbot.addWidget(widget)
+    widget.resize(600, 300)
+    return widget

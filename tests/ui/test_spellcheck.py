@@ -7,35 +7,19 @@ from __future__ import annotations
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from PySide6.QtGui import QTextCharFormat, QTextCursor
+from PySide6.QtGui import QTextCursor
 from pytestqt.qtbot import QtBot
 
-from tests.helpers.spelling import FakeSpellSource
+from tests.helpers.spelling import FakeSpellSource, shown_editor, underlined
 from ui.editor import DocumentEditor
 from ui.spellcheck import ADD_TO_DICTIONARY, NO_SUGGESTIONS, plain_words
 
-WAVY = QTextCharFormat.UnderlineStyle.SpellCheckUnderline
 SUGGESTIONS = {"recieved": ["received", "relieved"], "definately": ["definitely"]}
 
 
 @pytest.fixture
 def editor(qtbot: QtBot) -> DocumentEditor:
-    widget = DocumentEditor()
-    qtbot.addWidget(widget)
-    widget.resize(600, 300)
-    return widget
-
-
-def underlined(editor: DocumentEditor) -> list[str]:
-    """The words drawn with the wavy underline, in document order."""
-    found = []
-    block = editor.document().begin()
-    while block.isValid():
-        for piece in block.layout().formats():
-            if piece.format.underlineStyle() == WAVY:
-                found.append(block.text()[piece.start : piece.start + piece.length])
-        block = block.next()
-    return found
+    return shown_editor(qtbot)
 
 
 def checked(editor: DocumentEditor, text: str, locks=()) -> FakeSpellSource:  # type: ignore[no-untyped-def]

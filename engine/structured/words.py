@@ -108,7 +108,7 @@ KEY_DEFAULTS: dict[str, tuple[str, ...]] = {
     "country": ("United Kingdom", "Portugal", "Germany"),
     "company": ("Example Ltd", "Acme Corp", "Northwind"),
     "street": ("1 Main Street", "22 Baker Street"),
-    "summary": ("A short summary", "Fixes and improvements"),
+    "summary": ("Release highlights", "Fixes and improvements"),
     "version": ("1.0.0", "0.1.0"),
     "language": ("en", "fr"),
 }

@@ -40,7 +40,7 @@ def one_shorter() -> list[list[int]]:
 def test_reading_only_after_each_cut_gives_what_reading_it_whole_does(monkeypatch) -> None:
     model = tiny_llama()
     monkeypatch.setattr(passage_reader, "LOOKAHEAD", len(PASSAGE))
-    monkeypatch.setattr(passage_reader, "BATCH", 3)  # several batches, one cache each
+    monkeypatch.setattr(passage_reader, "PACK_TOKENS", 12)  # the passage, then cuts in chunks
     rows = one_shorter()
     fast = PassageReader(model, 1).read_cuts(CONTEXT, PASSAGE, rows)
     for got, want in zip(fast, read_whole(model, rows), strict=True):
@@ -83,13 +83,47 @@ def test_tokens_past_the_lookahead_keep_the_passages_own_cost(monkeypatch) -> No
     reader = PassageReader(model, 1)
     base, *cuts = reader.read_cuts(CONTEXT, PASSAGE, rows)
     whole = read_whole(model, rows)
-    assert reader.forwards == 3  # the context, the passage, then every cut in one batch
+    assert reader.forwards == 1  # the context, the passage and every cut: one packed forward
+    encoded = reader.context_cache.encoded_tokens
     reader.read_cuts(CONTEXT, PASSAGE, rows)
-    assert reader.forwards == 5  # the context is kept: only the passage and the cuts again
+    assert reader.forwards == 2
+    assert reader.context_cache.encoded_tokens == encoded  # the context was kept
     for cut, (got, want) in enumerate(zip(cuts, whole[1:], strict=True)):
         assert got[:cut] == pytest.approx(base[:cut], abs=1e-4)  # nothing changed before it
         assert got[cut : cut + 2] == pytest.approx(want[cut : cut + 2], abs=1e-4)
         assert got[cut + 2 :] == pytest.approx(base[cut + 3 :], abs=1e-4)
+
+
+def test_a_packed_read_gives_what_the_passage_then_its_tails_give(monkeypatch) -> None:
+    """One forward over the passage and every tail, or the passage first and the tails in
+    chunks after it: the same NLLs, and the second costs more forwards."""
+    model = tiny_llama()
+    variants = [(at, [40 + at, *PASSAGE[at + 1 : at + 4]]) for at in range(len(PASSAGE) - 1)]
+    packed = PassageReader(model, 1)
+    together = packed.read(CONTEXT, PASSAGE, variants)
+    monkeypatch.setattr(passage_reader, "PACK_TOKENS", 16)
+    apart = PassageReader(model, 1)
+    split = apart.read(CONTEXT, PASSAGE, variants)
+    assert packed.forwards == 1 and apart.forwards > 2
+    assert together[0] == pytest.approx(split[0], abs=1e-4)
+    for got, want in zip(together[1], split[1], strict=True):
+        assert got == pytest.approx(want, abs=1e-4)
+
+
+def test_a_changed_context_is_encoded_from_its_first_change_only() -> None:
+    model = tiny_llama()
+    reader = PassageReader(model, 1)
+    reader.read(CONTEXT, PASSAGE, [])
+    changed = [*CONTEXT[:2], 44, 45]
+    encoded = reader.context_cache.encoded_tokens
+    base, _ = reader.read(changed, PASSAGE, [])
+    # kept from the first changed token on (the context's last token is read with the passage)
+    assert reader.context_cache.encoded_tokens - encoded == 1
+    assert reader.forwards == 2  # each read one forward, its new context in it
+    seq = torch.tensor([[1, *changed, *PASSAGE]])
+    with torch.inference_mode():
+        logp = model(input_ids=seq).logits[0, len(changed) :].float().log_softmax(-1)
+    assert base == pytest.approx([-float(logp[k, t]) for k, t in enumerate(PASSAGE)], abs=1e-4)
 
 
 def test_a_cut_row_sees_the_text_before_its_cut_and_its_own_earlier_tokens() -> None:
@@ -132,7 +166,7 @@ def test_a_passage_without_context_is_read_from_the_start_token() -> None:
 
 
 def test_a_variant_whose_first_token_reads_far_worse_is_pruned_unread(monkeypatch) -> None:
-    monkeypatch.setattr(passage_reader, "BATCH", 1)  # a forward per variant read
+    monkeypatch.setattr(passage_reader, "PACK_TOKENS", 7)  # the passage, then a forward a tail
     model = tiny_llama()
     tokens = PASSAGE[:6]
     variants = [(2, [token, *tokens[3:]]) for token in (40, 41, 42, 43, 44, 45)]

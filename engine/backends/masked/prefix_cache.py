@@ -43,11 +43,39 @@ class PrefixCache:
         self.ids = ids
         return self.cache
 
+    def reusable(self, prefix: list[int]) -> tuple[Any, list[int]]:
+        """The kept cache cut back to the part ``prefix`` shares, and the ids still to encode:
+        for a caller that encodes them in its own forward (:meth:`keep` stores the result)."""
+        keep = common_length(self.ids, prefix) if self.cache is not None else 0
+        if keep == 0:
+            self.cache, self.ids = None, []
+        elif keep < len(self.ids):
+            cut_to(self.cache, keep)
+            self.ids = self.ids[:keep]
+        return self.cache, prefix[keep:]
+
+    def keep(self, cache: Any, prefix: list[int]) -> None:
+        """Hold ``cache`` as the encoding of ``prefix``: the rows a forward appended after it
+        (the passage, the candidates) are dropped. Causal, so what stays is exact."""
+        if not prefix or cache is None:
+            self.cache, self.ids = None, []
+            return
+        self.encoded_tokens += len(prefix) - common_length(self.ids, prefix)
+        cut_to(cache, len(prefix))
+        self.cache, self.ids = cache, list(prefix)
+
     def forget_beyond_prefix(self) -> None:
         """Drop what a step appended after the prefix (its canvas and suffix rows)."""
         extra = self.cache.get_seq_length() - len(self.ids) if self.cache is not None else 0
         if extra > 0:
             self.cache.crop(-extra)
+
+
+def cut_to(cache: Any, rows: int) -> None:
+    """Cut ``cache`` back to its first ``rows`` rows (transformers crops by the rows to drop)."""
+    extra = cache.get_seq_length() - rows
+    if extra > 0:
+        cache.crop(-extra)
 
 
 def common_length(a: list[int], b: list[int]) -> int:

@@ -20,17 +20,22 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any
 
 import torch
 
-from engine.backends.masked.prefix_cache import PrefixCache
+from engine.backends.masked.prefix_cache import PrefixCache, cut_to
 
 # Tokens after a cut whose NLL is read again: the damage of dropping a word shows in the next
 # few tokens (the noun after a dropped article, the verb after a dropped subject).
 LOOKAHEAD = 4
-# Candidates read per forward: bounds the repeated keys and values (30 layers of the prefix).
-BATCH = 16
+# Rows one forward reads at most: the passage and its candidates' tails packed together, so a
+# proofreading round costs one forward (the context not yet kept rides along). More rows than
+# this and the passage goes first, and only the candidates pruning keeps follow, as many
+# forwards of this size as they need. At 768 rows a forward of the embedded model is a fraction
+# of a second on a CPU; the attention mask is 768 x (context + 768) booleans.
+PACK_TOKENS = 768
 
 
 class PassageReader:
@@ -90,72 +95,136 @@ class PassageReader:
         ``(at, tail)`` is ``tokens[:at]`` followed by ``tail`` (only the tail is read).
 
         A variant whose first token reads more than ``prune`` nats worse than the token it
-        replaces is not read on (its tail costs a forward of its own in the batch) and is
-        answered ``[inf]``: a proofreader's candidate forms are mostly ones the sentence
-        does not take ("olds", "painting"), and the first token already says so."""
+        replaces is answered ``[inf]``: a proofreader's candidate forms are mostly ones the
+        sentence does not take ("olds", "painting"), and the first token already says so.
+
+        One forward reads the context not yet kept, the passage and every variant's tail
+        together when they fit in :data:`PACK_TOKENS` rows (a pruned tail is read too: a
+        few rows cost less than a forward). Otherwise the passage goes first, and only the
+        tails that survive pruning follow, packed the same way."""
         prefix = [self.start_id, *context]
-        # The prefix's last row stays out of the kept cache: it predicts the first token.
-        kept = torch.tensor(prefix[:-1], dtype=torch.long, device=self.device)
-        encoded = self.context_cache.encoded_tokens
-        cache = self.context_cache.holding(self.model, kept) if len(kept) else None
-        self.forwards += int(self.context_cache.encoded_tokens > encoded)
-        seq = torch.tensor([[prefix[-1], *tokens]], device=self.device)
+        kept = prefix[:-1]  # its last row predicts the first token: read with the passage
+        cache, pending = self.context_cache.reusable(kept)
+        head = [*pending, prefix[-1], *tokens]
+        together = len(head) + sum(len(tail) for _, tail in variants) <= PACK_TOKENS
+        at_once = list(variants) if together else []
+        packed = Packed(len(kept) - len(pending), head, len(prefix), at_once)
         try:
-            out = self.model(input_ids=seq, cache=cache, use_cache=True, is_causal=True)
-            self.forwards += 1
-            # Row k predicts tokens[k]; the last row, what would follow them all.
-            logp = out.logits[0].float().log_softmax(-1)
+            cache, logp, tails = self._packed(cache, packed, len(tokens) + 1)
             base = [-float(logp[k, token]) for k, token in enumerate(tokens)]
             pruned = [_pruned(v, tokens, base, logp, prune) for v in variants]
-            reading = [v for v, skip in zip(variants, pruned, strict=True) if not skip]
-            read: list[list[float]] = []
-            for first in range(0, len(reading), BATCH):
-                chunk = reading[first : first + BATCH]
-                read += self._read_tails(out.cache, len(prefix), logp, chunk)
-        finally:
-            self.context_cache.forget_beyond_prefix()
-        answers = iter(read)
+            reading = reading_of(variants, pruned)
+            if together:
+                tails = [t for t, skip in zip(tails, pruned, strict=True) if not skip]
+            else:
+                tails = self._after_passage(cache, len(prefix), len(tokens), reading)
+        except BaseException:
+            self.context_cache.keep(None, [])  # a forward stopped halfway left rows unknown
+            raise
+        self.context_cache.keep(cache, kept)
+        answers = iter([_tail_nlls(logp, v, t) for v, t in zip(reading, tails, strict=True)])
         fresh = [[math.inf] if skip else next(answers) for skip in pruned]
         return base, fresh
 
-    def _repeated(self, cache: Any, times: int) -> Any:
-        """A copy of ``cache`` with its one row repeated ``times`` (the original is untouched)."""
-        from transformers import DynamicCache
+    def _after_passage(
+        self, cache: Any, origin: int, length: int, variants: Sequence[tuple[int, list[int]]]
+    ) -> list[torch.Tensor]:
+        """The tails of ``variants`` read after the passage of ``length`` tokens from
+        position ``origin`` (in ``cache``), :data:`PACK_TOKENS` rows a forward; the cache is
+        cut back to the passage after each."""
+        cached = origin + length
+        read: list[torch.Tensor] = []
+        for chunk in chunks(variants, PACK_TOKENS):
+            if not any(tail for _, tail in chunk):
+                read += [torch.empty(0)] * len(chunk)
+                continue
+            cache, _, tails = self._packed(cache, Packed(cached, [], origin, chunk), 0)
+            cut_to(cache, cached)
+            read += tails
+        return read
 
-        copy = DynamicCache(config=self.model.config)
-        for layer, found in enumerate(cache.layers):
-            keys = found.keys.expand(times, -1, -1, -1).contiguous()
-            copy.update(keys, found.values.expand(times, -1, -1, -1).contiguous(), layer)
-        return copy
-
-    def _read_tails(
-        self,
-        cache: Any,
-        offset: int,
-        logp: torch.Tensor,
-        variants: Sequence[tuple[int, list[int]]],
-    ) -> list[list[float]]:
-        """One batched forward: each variant's tail after the kept rows before its ``at``."""
-        width = max(1, max(len(tail) for _, tail in variants))
-        ids = torch.full((len(variants), width), self.start_id, device=self.device)
-        positions = torch.zeros((len(variants), width), dtype=torch.long, device=self.device)
-        for n, (at, tail) in enumerate(variants):
-            if tail:
-                ids[n, : len(tail)] = torch.tensor(tail, device=self.device)
-            positions[n] = offset + at + torch.arange(width, device=self.device)
-        mask = cut_mask([offset + at for at, _ in variants], cache.get_seq_length(), width)
-        read = self.model(
-            input_ids=ids, position_ids=positions, cache=self._repeated(cache, len(variants)),
-            attention_mask=mask.to(self.device), use_cache=True,
+    def _packed(self, cache: Any, packed: Packed, head_rows: int) -> tuple[Any, Any, list[Any]]:
+        """One forward over ``packed``: the cache it leaves, the log-probabilities of the head's
+        last ``head_rows`` rows, and each tail's rows'."""
+        widths = [len(tail) for _, tail in packed.variants]
+        ids = [*packed.head, *(token for _, tail in packed.variants for token in tail)]
+        out = self.model(
+            input_ids=torch.tensor([ids], device=self.device),
+            position_ids=torch.tensor([packed.positions()], device=self.device),
+            attention_mask=packed.mask().to(self.device), cache=cache, use_cache=True,
+            logits_to_keep=head_rows + sum(widths),
         )  # fmt: skip
         self.forwards += 1
-        later = read.logits.float().log_softmax(-1)
-        answers = []
-        for n, (at, tail) in enumerate(variants):
-            nlls = [-float(logp[at, tail[0]])] if tail else []
-            nlls += [-float(later[n, j, tail[j + 1]]) for j in range(len(tail) - 1)]
-            answers.append(nlls)
-        return answers
+        logp = out.logits[0].float().log_softmax(-1)
+        tails = list(logp[head_rows:].split(widths)) if widths else []
+        return out.cache, logp[:head_rows], tails
+
+
+@dataclass(frozen=True)
+class Packed:
+    """One forward's rows: ``head`` continues the ``cached`` rows causally; each variant's
+    tail then sees the rows before ``origin + at`` (the passage's tokens before its change,
+    ``origin`` being the passage's first position) and its own tokens, at the positions it
+    would have in its own passage, as tree attention reads a speculative tree."""
+
+    cached: int
+    head: list[int]
+    origin: int
+    variants: Sequence[tuple[int, list[int]]]
+
+    def positions(self) -> list[int]:
+        head = range(self.cached, self.cached + len(self.head))
+        tails = (self.origin + at + j for at, tail in self.variants for j in range(len(tail)))
+        return [*head, *tails]
+
+    def mask(self) -> torch.Tensor:
+        """``(1, 1, rows, cached + rows)`` bool: who each row attends to."""
+        rows = len(self.head) + sum(len(tail) for _, tail in self.variants)
+        keys = torch.arange(self.cached + rows)
+        mask = torch.zeros(rows, self.cached + rows, dtype=torch.bool)
+        head = torch.arange(len(self.head))
+        mask[: len(self.head)] = keys[None, :] <= (self.cached + head)[:, None]
+        row, key = len(self.head), self.cached + len(self.head)
+        for at, tail in self.variants:
+            width = len(tail)
+            mask[row : row + width, : self.origin + at] = True
+            mask[row : row + width, key : key + width] = torch.ones(width, width).tril().bool()
+            row, key = row + width, key + width
+        return mask[None, None]
+
+
+def chunks(
+    variants: Sequence[tuple[int, list[int]]], rows: int
+) -> list[list[tuple[int, list[int]]]]:
+    """``variants`` in order, grouped so that each group's tails hold at most ``rows`` tokens
+    (a longer tail goes alone)."""
+    groups: list[list[tuple[int, list[int]]]] = []
+    size = rows
+    for variant in variants:
+        if size + len(variant[1]) > rows:
+            groups.append([])
+            size = 0
+        groups[-1].append(variant)
+        size += len(variant[1])
+    return groups
+
+
+def reading_of(
+    variants: Sequence[tuple[int, list[int]]], pruned: Sequence[bool]
+) -> list[tuple[int, list[int]]]:
+    return [v for v, skip in zip(variants, pruned, strict=True) if not skip]
+
+
+def _tail_nlls(
+    logp: torch.Tensor, variant: tuple[int, list[int]], rows: torch.Tensor
+) -> list[float]:
+    """A tail's NLLs: its first token from the passage's row before it, each next from the
+    tail's own row before it."""
+    at, tail = variant
+    if not tail:
+        return []
+    nlls = [-float(logp[at, tail[0]])]
+    return nlls + [-float(rows[j, tail[j + 1]]) for j in range(len(tail) - 1)]
 
 
 def _pruned(

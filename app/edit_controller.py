@@ -45,6 +45,7 @@ from engine.core.protocol import (
     Span,
     TokenState,
 )
+from engine.core.worddiff import edits_for
 from ui.editor import DocumentEditor
 from ui.overlay import DraftOverlay
 from ui.prompt import InstructionBar
@@ -52,7 +53,6 @@ from ui.review import DiffReview
 from ui.shortcuts import key_text
 from ui.status import EngineStatus
 from ui.versions import VersionSet, align_versions
-from ui.worddiff import edits_for
 from ui.wording import counted, metrics_summary
 
 CANCELLED = "Cancelled: nothing was changed."

@@ -1,8 +1,8 @@
 """A rewrite's JSON (``settle rewrite --json``) and its reading back (``settle retry``).
 
 The JSON holds what a user reviews: the proposal's text and segments, its hunks with ids (the
-id of a hunk is its index in :func:`ui.worddiff.word_diff`'s hunks, so the CLI and the window
-number the same changes alike), and every version of the rewrite with its own hunks. It also
+id of a hunk is its index in :func:`engine.core.worddiff.word_diff`'s hunks, so the CLI and the
+window number the same changes alike), and every version of the rewrite with its own hunks. It also
 holds what a retry needs to rebuild the request: the document's digest (a proposal is only
 retried against the text it was made for), the instruction, the lock spans and the settings.
 
@@ -20,7 +20,7 @@ from typing import Any
 
 from engine.core.config import SamplerSettings, settings_from_values
 from engine.core.protocol import Edit, Proposal, SegmentText, Span
-from ui.worddiff import Hunk, word_diff
+from engine.core.worddiff import Hunk, word_diff
 
 # The keys a saved proposal must have for a retry to rebuild its request.
 REQUIRED = ("text", "range", "segments", "source")

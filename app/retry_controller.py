@@ -27,12 +27,12 @@ from app.worker_client import AsyncWorkerClient
 from engine.core.errors import BadRequest
 from engine.core.plan import validate_edit
 from engine.core.protocol import Cancelled, Edit, Failed, Frame, Proposal, Span
+from engine.core.worddiff import WordDiff, apply_hunks
 from engine.run.retry import MAX_NOTE_CHARS, HunkRetry, retry_edit
 from ui.editor import DocumentEditor
 from ui.review import DiffReview
 from ui.shortcuts import key_text
 from ui.status import EngineStatus
-from ui.worddiff import WordDiff, apply_hunks
 from ui.wording import counted
 
 

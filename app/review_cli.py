@@ -28,9 +28,9 @@ from app.serve_cli import add_remote_options
 from app.textdiff import unified_diff
 from engine.core.config import LEGACY_NAMES, LEGACY_SWITCHES, setting_fields, settings_from_values
 from engine.core.protocol import Edit, Proposal, SegmentText, Span
+from engine.core.worddiff import Hunk
 from engine.run.answers import retry_notes
 from engine.run.retry import HunkRetry, missing_words, read_note, retried_span, retry_edit
-from ui.worddiff import Hunk
 from ui.wording import metrics_summary
 
 

@@ -18,10 +18,10 @@ from PySide6.QtCore import QRect, Qt
 from PySide6.QtGui import QColor, QPainter, QPaintEvent, QPen, QTextCharFormat, QTextCursor
 from PySide6.QtWidgets import QTextEdit, QWidget
 
+from engine.core.worddiff import Hunk, WordDiff
 from ui import palette
 from ui.palette import ACCENT, INK, LOCK_TINT
 from ui.review_state import Decision
-from ui.worddiff import Hunk, WordDiff
 
 __all__ = ["Decision", "DiffView", "aside_format", "hunk_formats", "plain_format", "text_format"]
 

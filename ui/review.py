@@ -21,7 +21,8 @@ right-click offers accept/reject for the hunk under the pointer.
 
 Public API of :class:`DiffReview`:
 
-- ``set_diff(diff, note="")`` — show a :class:`ui.worddiff.WordDiff` (all hunks undecided);
+- ``set_diff(diff, note="")`` — show a :class:`engine.core.worddiff.WordDiff` (all hunks
+  undecided);
   ``set_versions(versions, note="")`` the same for several versions.
 - ``diff()`` — the hunks with the chosen options (what ``apply`` applies); ``versions()``,
   ``choice(i)``, ``choose(i, option)``, ``next_version()``, ``previous_version()``
@@ -55,13 +56,13 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from engine.core.worddiff import WordDiff
 from ui import palette
 from ui.diffview import DiffView
 from ui.hunk_tools import HunkTools
 from ui.review_state import Decision, ReviewState
 from ui.shortcuts import key_text, matches
 from ui.versions import VersionSet, from_diff
-from ui.worddiff import WordDiff
 
 __all__ = ["Decision", "DiffReview"]
 

@@ -15,8 +15,8 @@ from __future__ import annotations
 
 from enum import StrEnum
 
+from engine.core.worddiff import WordDiff
 from ui.versions import VersionSet, chosen_diff, with_try
-from ui.worddiff import WordDiff
 
 
 class Decision(StrEnum):

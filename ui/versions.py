@@ -8,9 +8,9 @@ came from, and a version that leaves the slot as it is adds no option (rejecting
 keeps the user's words). Choosing an option per slot and applying the accepted slots gives the
 combined text; text outside the slots is the target's, byte for byte.
 
-Slots are the union of every version's word-level hunks (:func:`ui.worddiff.word_diff`) where
-they overlap or touch, so with one version the slots are exactly its hunks. Locked text is
-never in a hunk, hence never in a slot.
+Slots are the union of every version's word-level hunks
+(:func:`engine.core.worddiff.word_diff`) where they overlap or touch, so with one version the
+slots are exactly its hunks. Locked text is never in a hunk, hence never in a slot.
 
 Pure Python (no Qt). Public API:
 
@@ -22,7 +22,7 @@ Pure Python (no Qt). Public API:
 - :func:`version_choices` — the option each slot takes in one version (``None``: unchanged).
 - :func:`combine` — the target with one option (or the user's words) per slot.
 - :func:`with_try` — the set with a try's text added to a slot (or the option it equals).
-- :func:`chosen_diff` — the :class:`~ui.worddiff.WordDiff` of the chosen options, one hunk
+- :func:`chosen_diff` — the :class:`~engine.core.worddiff.WordDiff` of the chosen options, one hunk
   per slot, for the review panel and the controller's apply.
 """
 
@@ -32,7 +32,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
 
 from engine.core.protocol import SegmentText
-from ui.worddiff import Hunk, WordDiff, word_diff
+from engine.core.worddiff import Hunk, WordDiff, word_diff
 
 DELETED = "(removed)"  # how the picker lists an option that deletes the words
 PREVIEW_CHARS = 48  # an option's words in the picker: enough to tell versions apart
@@ -105,7 +105,7 @@ def align_versions(
     locks: Iterable[tuple[int, int]] = (),
 ) -> VersionSet:
     """Align each version's changes on the target (raises ``ValueError`` as
-    :func:`~ui.worddiff.word_diff` does, for a version that does not keep the locks)."""
+    :func:`~engine.core.worddiff.word_diff` does, for a version that does not keep the locks)."""
     if not versions:
         raise ValueError("a review needs at least one version")
     lock_spans = tuple(locks)

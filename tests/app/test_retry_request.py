@@ -10,9 +10,9 @@ from hypothesis import strategies as st
 from app.retry_controller import hunk_retry, try_text
 from engine.core.config import SamplerSettings
 from engine.core.protocol import Edit, EditMode, Proposal, SegmentText, Span
+from engine.core.worddiff import apply_hunks, word_diff
 from engine.run.retry import retry_edit
 from tests.helpers.scripted_worker import metrics
-from ui.worddiff import apply_hunks, word_diff
 
 WORDS = st.sampled_from(["Ada", "wrote", "the", "first", "notes", "on", "a", "loom", "cards"])
 BEFORE, AFTER = "# Notes\n\n", "\n\nEnd.\n"

@@ -14,8 +14,8 @@ import pytest
 from app.cli import main
 from app.proposal_json import digest
 from engine.core.protocol import SegmentText
+from engine.core.worddiff import word_diff
 from engine.run.retry import MAX_NOTE_CHARS
-from ui.worddiff import word_diff
 
 DOC = "# Notes\n\nAda met Babbage in London in 1833. They spoke of engines and tables.\n\nEnd.\n"
 START = DOC.index("Ada")

@@ -13,11 +13,11 @@ from hypothesis import strategies as st
 from engine.backends.base import Backend
 from engine.core.config import SamplerSettings
 from engine.core.protocol import Edit, Proposal, SegmentText, Span
+from engine.core.worddiff import Hunk, word_diff
 from engine.run.edit_run import run_edit
 from engine.run.retry import HunkRetry, retried_span, retried_text, retry_edit
 from tests.helpers.backends import llama_backend
 from tests.helpers.gemma import gemma_backend
-from ui.worddiff import Hunk, word_diff
 
 WORDS = ("the", "meeting", "moved", "to", "Tuesday", "at", "noon", "we", "plan", "budget")
 BEFORE, AFTER = "Intro line.\n\n", "\n\nOutro line."

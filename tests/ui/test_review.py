@@ -10,8 +10,8 @@ from PySide6.QtWidgets import QWidget
 from pytestqt.qtbot import QtBot
 
 from engine.core.protocol import SegmentText
+from engine.core.worddiff import apply_hunks, word_diff
 from ui.review import Decision, DiffReview
-from ui.worddiff import apply_hunks, word_diff
 
 TARGET = "Call Ada Lovelace today about the loom and the cards."
 SEGMENTS = [

@@ -11,6 +11,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from engine.core.protocol import SegmentText
+from engine.core.worddiff import apply_hunks, word_diff
 from ui.versions import (
     Option,
     align_versions,
@@ -20,7 +21,6 @@ from ui.versions import (
     version_choices,
     with_try,
 )
-from ui.worddiff import apply_hunks, word_diff
 
 WORDS = st.sampled_from(["the", "loom", "cards", "Ada", "wrote", "notes", "on", "a", ","])
 

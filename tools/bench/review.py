@@ -2,7 +2,7 @@
 
 ``reroll``: every rewrite case of the quality suite's tuning split (``resources/eval/dev``; the
 test split is never read here) is rewritten at the shipped settings, then its first hunk (as
-the review numbers them, :func:`ui.worddiff.word_diff`) is settled again through the same
+the review numbers them, :func:`engine.core.worddiff.word_diff`) is settled again through the same
 :func:`~engine.run.edit_run.run_edit` (:func:`engine.run.retry.retry_edit`, try 1). Every model
 read of each is counted (``Metrics.forwards``: the denoising steps and the passes' reads), the
 median of their ratio is the headline (the goal: at most 0.3), and the judge (the base causal
@@ -30,11 +30,11 @@ from typing import Any
 
 from engine.core.config import SamplerSettings
 from engine.core.protocol import Edit, Proposal, SegmentText, Span
+from engine.core.worddiff import Hunk, word_diff
 from engine.run.edit_run import run_edit
 from engine.run.retry import HunkRetry, retried_text, retry_edit
 from tools.bench.common import median
 from tools.eval.cases import Rewrite, load_split
-from ui.worddiff import Hunk, word_diff
 
 SPLIT = "dev"  # tuned on; the test split is the engineer's to report
 VERSIONS = 3

@@ -7,7 +7,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from engine.core.protocol import SegmentText
-from ui.worddiff import apply_hunks, edits_for, tokenize, word_diff
+from engine.core.worddiff import apply_hunks, edits_for, tokenize, word_diff
 
 _ALPHABET = st.sampled_from(list("ab cd,.'\n\t–é"))
 _TEXT = st.text(_ALPHABET, max_size=40)

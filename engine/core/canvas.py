@@ -76,6 +76,11 @@ READ_FOLLOWING_TOKENS = 4
 # What a reader sees before a passage: enough for the sentence it sits in.
 READ_CONTEXT_TOKENS = 64
 READ_CONTEXT_CHARS = 4 * READ_CONTEXT_TOKENS
+# Room a short gap gets to grow, at least: one token ("goes" -> "has gone"). A longer gap gets
+# ``settings.slack`` of its length. Every open position costs a forward at one commit a step,
+# so a one-word gap given two extra positions (the old minimum) took three forwards where one
+# word was asked for: a hunk tried again cost 5 reads for 1 word, 3 of them its room.
+MIN_SLACK = 1
 
 
 def free_budget(seed_tokens: int, settings: SamplerSettings, before_lock: bool = False) -> int:
@@ -91,7 +96,7 @@ def free_budget(seed_tokens: int, settings: SamplerSettings, before_lock: bool =
     """
     if before_lock and seed_tokens:
         return seed_tokens
-    return max(seed_tokens + math.ceil(seed_tokens * settings.slack), seed_tokens + 2, 1)
+    return max(seed_tokens + math.ceil(seed_tokens * settings.slack), seed_tokens + MIN_SLACK, 1)
 
 
 def build_canvas(

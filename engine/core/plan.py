@@ -135,6 +135,9 @@ class EditPlan:
     template_words: tuple[str, ...] = ()
     # The user's own words (their dictionary): spelling never changes them.
     known_words: tuple[str, ...] = ()
+    # Texts of the target already offered (earlier versions of a rewrite): the proofreader
+    # does not offer one of them again (:mod:`engine.run.versions`).
+    avoid: tuple[str, ...] = ()
 
     @property
     def locked_texts(self) -> tuple[str, ...]:

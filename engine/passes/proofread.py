@@ -89,6 +89,10 @@ CONTRACTION_TOLERANCE = 4.0
 # A candidate whose first token reads this many nats worse than the one it replaces is not
 # read on: "we olds", "many old painting" (most candidate forms; see PassageReader.read).
 PRUNE_NATS = 2.0
+# A later version of a rewrite (avoiding an earlier one's text) takes another form of a
+# change's words only if it reads within this many nats of the form chosen: a second reading
+# nearly as good, not any word that beats a misspelling ("mounting road" for "mountian road").
+VERSION_NATS = 1.0
 # Reads of the passage at most: each applies the changes found in the one before.
 MAX_ROUNDS = 4
 # Characters of the document after the target read with it (a few tokens).
@@ -181,6 +185,7 @@ class Change:
     # spelling candidate: a misspelling's first token is often cheap (" en" of "enomosly"),
     # the right word's whole token dearer (" enormously"), and it pays after.
     prune: float = PRUNE_NATS
+    corrects: bool = False  # fixes an error (grammar, spelling): the words as written are wrong
 
 
 def proofread_plan(
@@ -207,7 +212,10 @@ def proofread_plan(
             break
         tokens = table.encode("".join(texts) + after)
         changes = candidates(texts, rounds, round_, offer, table, after, plan.before)
-        chosen = choose(changes, tokens, reader, context) if changes else []
+        saved = savings(changes, tokens, reader, context) if changes else []
+        chosen = choose(changes, saved)
+        if plan.avoid:
+            chosen = not_avoided(texts, Read(changes, saved), chosen, rounds, round_, plan.avoid)
         if not chosen:
             break
         texts = applied(texts, chosen, rounds, round_)
@@ -247,7 +255,7 @@ def candidates(
     for segment, changed_in in rounds.items():
         words, trail = split_words(texts[segment])
         opens = opens_sentence(before + "".join(texts[:segment]))
-        for rewording, margin, per_token, prune in offered(words, offer, opens):
+        for rewording, margin, per_token, prune, corrects in offered(words, offer, opens):
             span = range(rewording.first, rewording.stop)
             if any(changed_in[i] is not None for i in span):
                 continue
@@ -258,33 +266,39 @@ def candidates(
             new = table.encode("".join(edited) + after)
             where = differing(tokens, new)
             if where is not None:
-                change = Change(segment, rewording, margin, *where, tuple(new), per_token, prune)
+                change = Change(
+                    segment, rewording, margin, *where, tuple(new), per_token, prune, corrects
+                )
                 found.append(change)
     return found
 
 
-Offered = tuple[Rewording, float, bool, float]  # a change, its margin, per token?, its prune
+# A change, its margin, per token?, its prune, and whether it corrects an error.
+Offered = tuple[Rewording, float, bool, float, bool]
 
 
 def offered(words: Sequence[str], offer: Offer, opens: bool = True) -> list[Offered]:
     """The style's changes in ``words``, each with the nats it must save to be made, whether
     it is judged per token (a register swap: see :data:`REGISTER_PER_TOKEN`) and how much
     worse its first token may read before it is pruned (a change the instruction asks for, a
-    contraction, never is: its margin is minus its tolerance). ``opens``: whether the first
-    word starts a sentence."""
+    contraction, never is: its margin is minus its tolerance), and whether it corrects an
+    error (a grammar fix, a spelling: the words as written are wrong) or only restyles.
+    ``opens``: whether the first word starts a sentence."""
     style = offer.style
     found = [
-        (r, -tolerance, False, math.inf)
+        (r, -tolerance, False, math.inf, False)
         for t, tolerance in style.required
         for r in _in_table(words, t)
     ]
     found += [
-        (r, REGISTER_MARGIN, REGISTER_PER_TOKEN, PRUNE_NATS)
+        (r, REGISTER_MARGIN, REGISTER_PER_TOKEN, PRUNE_NATS, False)
         for t in style.tables
         for r in _in_table(words, t)
     ]
     if style.grammar:
-        found += [(f.rewording, grammar_margin(f), False, PRUNE_NATS) for f in fixes(words, opens)]
+        found += [
+            (f.rewording, grammar_margin(f), False, PRUNE_NATS, True) for f in fixes(words, opens)
+        ]
     if style.spelling:
         found += spelling_changes(words, offer.speller)
     return found
@@ -293,7 +307,7 @@ def offered(words: Sequence[str], offer: Offer, opens: bool = True) -> list[Offe
 def spelling_changes(words: Sequence[str], speller: Speller) -> list[Offered]:
     """Each misspelt word's candidates, the further from it the more each must save."""
     return [
-        (Rewording(m.index, m.index + 1, spelled), spelling_margin(edits), False, math.inf)
+        (Rewording(m.index, m.index + 1, spelled), spelling_margin(edits), False, math.inf, True)
         for m in misspellings(words, speller)
         for spelled, edits in zip(m.candidates, m.edits, strict=True)
     ]
@@ -303,15 +317,12 @@ def spelling_margin(edits: int) -> float:
     return SPELLING_MARGIN + SPELLING_EDIT_NATS * max(edits - 1, 0)
 
 
-def choose(
-    changes: Sequence[Change], tokens: list[int], reader: Reader, context: list[int]
-) -> list[Change]:
-    """The changes that save more than their margin, the most beyond it first, none within
-    another's reach (its tokens and the :data:`LOOKAHEAD` after them): each was read without
-    the other."""
+def choose(changes: Sequence[Change], saved: Sequence[float]) -> list[Change]:
+    """The changes that save more than their margin (``saved``: what each saves beyond it),
+    the most first, none within another's reach (its tokens and the :data:`LOOKAHEAD` after
+    them): each was read without the other."""
     chosen: list[Change] = []
     taken: list[range] = []
-    saved = savings(changes, tokens, reader, context)
     for net, change in sorted(zip(saved, changes, strict=True), key=lambda g: -g[0]):
         reach = range(change.at, change.old_stop + LOOKAHEAD)
         if net <= 0 or any(_overlap(reach, other) for other in taken):
@@ -361,6 +372,64 @@ def applied(
             rounds[segment][rewording.first : rewording.stop] = [round_] * len(new)
         out[segment] = "".join(words) + trail
     return out
+
+
+@dataclass(frozen=True)
+class Read:
+    """A round's candidates and what each saves beyond its margin."""
+
+    changes: Sequence[Change]
+    saved: Sequence[float]
+
+    def varied(self, change: Change) -> list[Change | None]:
+        """What may stand in place of ``change`` in a later version, the best first: another
+        form of its words that reads within :data:`VERSION_NATS` of it (the model found two
+        readings nearly alike), then, for a change that only restyles, the words as written
+        (``None``). A correction never gives way to the error it corrected."""
+        net = dict(zip(self.changes, self.saved, strict=True))
+        near = [
+            other
+            for other in self.changes
+            if other != change
+            and other.segment == change.segment
+            and (other.rewording.first, other.rewording.stop)
+            == (change.rewording.first, change.rewording.stop)
+            and net[other] >= net[change] - VERSION_NATS
+        ]
+        options: list[Change | None] = [*sorted(near, key=lambda other: -net[other])]
+        return options if change.corrects else [*options, None]
+
+
+def not_avoided(
+    texts: Sequence[str],
+    read: Read,
+    chosen: Sequence[Change],
+    rounds: Rounds,
+    round_: int,
+    avoid: Sequence[str],
+) -> list[Change]:
+    """``chosen`` varied until the target it makes is none of ``avoid`` (an earlier version's
+    text): a version offers another reading, not the same one again. The least saving change
+    (``chosen`` runs from the most) is varied first (:meth:`Read.varied`), then the next; when
+    none can be, ``chosen`` stands and the version will match an earlier one (and be merged)."""
+    kept = list(chosen)
+
+    def avoided(changes: Sequence[Change]) -> bool:
+        return "".join(applied(texts, changes, copy_rounds(rounds), round_)) in avoid
+
+    for change in reversed(chosen):
+        if not avoided(kept):
+            break
+        for other in read.varied(change):
+            trial = [c for c in kept if c != change] + ([other] if other is not None else [])
+            if not avoided(trial):
+                kept = trial
+                break
+    return kept
+
+
+def copy_rounds(rounds: Rounds) -> Rounds:
+    return {segment: list(changed) for segment, changed in rounds.items()}
 
 
 def split_words(text: str) -> tuple[list[str], str]:

@@ -1,24 +1,31 @@
 """Several versions of one rewrite (``SamplerSettings.alternatives``, issue 29).
 
 The review offers, per hunk, every version that differs there, and the user picks per hunk, so
-the applied text can combine them. A version is the same request settled with another seed
-(after the first, sampled at least at :data:`VERSION_TEMPERATURE`). The passes before the
-model (proofreading, a shorter rewrite's priced cuts) run once, since they do not depend on
-the seed, and every version then goes through the same steps and the same checks after the
-model (the Markdown locks, the reread, the meaning check, ``check_proposal``) as a single
-rewrite. Each version's frames are yielded as it settles, so the overlay shows it settling; a
-version's first frame holds every position, as a new request's does.
+the applied text can combine them. Version 1 is the rewrite as one version settles it. Every
+later version settles *the first version's changes* again: the target as the user wrote it,
+with each word the first version kept locked (an engine lock the review shows as free text) and
+each of its hunks open, from the user's words, with its own seed and sampled at least at
+:data:`VERSION_TEMPERATURE`. It is an ordinary plan through the one pipeline, so the same passes
+and checks run (proofreading, the Markdown locks, the reread, the meaning check,
+``check_proposal``) and its frames are yielded as it settles; and the proofreader does not offer
+an earlier version's text again (``EditPlan.avoid``: it gives up its least saving change
+instead), so each version reads another way at some change.
 
-Versions settle one after another. Settling them as one batch (one forward for N canvases)
-is what pays on an accelerator, and it would pay on this CPU too: ``make bench``'s review
-section times the embedded model's forward over 3 sequences at once against 3 forwards one
-after another (see :data:`BATCH_VERSIONS` for the numbers). It is not built: every per-canvas
-part of a masked step (the locked keys and values, the guards, the commit read back to the
-host) would need a batch dimension. Since the passes before the model run once, three
-versions already cost less than three rewrites.
+Why not the whole target with another seed: on the embedded model the passes before the canvas
+are deterministic and the reread puts back nearly every change the canvas samples, so the
+versions collapsed into the first (on 12 dev rewrites, three distinct versions in 1) and cost
+2.2x one. Only the first version's changes are where the model chose something, and a version
+settling only those positions costs about what trying one change again costs.
+
+Versions settle one after another. A batch of N canvases is what pays on an accelerator, and
+one forward over 3 sequences is cheaper than 3 on this CPU too (``make bench``'s review
+section; :data:`BATCH_VERSIONS`), but every per-canvas part of a masked step (the locked keys
+and values, the guards, the commit read back to the host) would need a batch dimension; it is
+not built.
 
 Identical versions are merged: a version whose text equals the proposal's, an earlier
-version's, or the user's own text (what rejecting every hunk gives) is not offered again.
+version's, or the user's own text (what rejecting every hunk gives) is not offered again. A
+first version that changed nothing has nothing to vary: it is the only one.
 """
 
 from __future__ import annotations
@@ -28,9 +35,11 @@ from dataclasses import replace
 
 from engine.backends.base import Backend
 from engine.core.config import SamplerSettings
-from engine.core.plan import EditPlan
-from engine.core.protocol import Alternative, EditMode, Frame
-from engine.run.pipeline import Denoised, RunContext, settle_shaped, shape_plan
+from engine.core.plan import EditPlan, Free, Locked, Segment
+from engine.core.protocol import Alternative, EditMode, Frame, Span
+from engine.core.worddiff import Hunk, word_diff
+from engine.run.pipeline import Denoised, RunContext, denoise_plan
+from engine.run.retry import widen_to_words
 
 # How version ``k``'s seed differs from the first version's: a fixed odd stride gives each
 # version its own seed, and the same request settles the same versions again. Another stride
@@ -82,19 +91,95 @@ def denoise_versions(
 ) -> Generator[Frame, None, list[Denoised] | None]:
     """Settle every version of ``plan``: frames of each in turn, then their checked results
     (version 1 first), or ``None`` when cancelled."""
-    shaped = yield from shape_plan(backend, plan, settings, run)
-    reader = shaped.ctx.reader
-    versions: list[Denoised] = []
-    for version in range(1, version_count(plan, settings) + 1):
-        if version > 1 and reader is not None:  # each version counts its own reads
-            shaped = replace(shaped, reads_before=reader.forwards)
-        done = yield from settle_shaped(
-            backend, shaped, version_settings(settings, version), document, run
+    first = yield from denoise_plan(backend, plan, version_settings(settings, 1), document, run)
+    if first is None:
+        return None
+    versions = [first]
+    for version in range(2, version_count(plan, settings) + 1):
+        again = version_plan(plan, versions)
+        if again is None:
+            break
+        done = yield from denoise_plan(
+            backend, again, version_settings(settings, version), document, run
         )
         if done is None:
             return None
         versions.append(done)
     return versions
+
+
+def version_plan(plan: EditPlan, versions: Sequence[Denoised]) -> EditPlan | None:
+    """The plan a later version settles: ``plan``'s target with the first version's hunks
+    open and every other word locked, avoiding each earlier version's text; ``None`` when the
+    first version changed nothing."""
+    target = "".join(text_of(segment) for segment in plan.segments)
+    locks = user_locks(plan)
+    hunks = word_diff(target, versions[0].segments, locks).hunks
+    if not hunks:
+        return None
+    opened = open_spans(target, hunks, locks)
+    earlier = tuple("".join(s.text for s in v.segments) for v in versions)
+    return replace(plan, segments=segments_over(target, opened, locks), avoid=earlier)
+
+
+def user_locks(plan: EditPlan) -> list[tuple[int, int]]:
+    """The user's locks as spans of the target."""
+    spans, at = [], 0
+    for segment in plan.segments:
+        if isinstance(segment, Locked):
+            spans.append((at, at + len(segment.text)))
+        at += len(text_of(segment))
+    return spans
+
+
+def text_of(segment: Segment) -> str:
+    """A rewrite plan's segment as the user wrote it."""
+    return segment.text if isinstance(segment, Locked) else segment.seed
+
+
+def open_spans(
+    target: str, hunks: Sequence[Hunk], locks: Sequence[tuple[int, int]]
+) -> list[tuple[int, int]]:
+    """Where a later version may write: each hunk's words with the whitespace on either side
+    (so a version that drops the words drops a space with them), merged where they touch; a
+    hunk that only inserted opens the word on each side of it, as a try of that change does.
+    Never into a lock of the user's."""
+    spans: list[tuple[int, int]] = []
+    for hunk in hunks:
+        low = max((b for a, b in locks if b <= hunk.start), default=0)
+        high = min((a for a, b in locks if a >= hunk.end), default=len(target))
+        span = Span(hunk.start, hunk.end)
+        if not target[span.start : span.end].strip():
+            span = widen_to_words(target, span, Span(low, high))
+        start, end = span.start, span.end
+        while start > low and target[start - 1].isspace():
+            start -= 1
+        while end < high and target[end].isspace():
+            end += 1
+        if spans and start <= spans[-1][1]:
+            spans[-1] = (spans[-1][0], max(end, spans[-1][1]))
+        elif end > start:
+            spans.append((start, end))
+    return spans
+
+
+def segments_over(
+    target: str, opened: Sequence[tuple[int, int]], locks: Sequence[tuple[int, int]]
+) -> tuple[Segment, ...]:
+    """``target`` as segments: the opened spans free (seeded with the user's words), the
+    user's locks locked, every other stretch an engine lock (shown to the user as free)."""
+    marks = sorted([(a, b, "open") for a, b in opened] + [(a, b, "lock") for a, b in locks])
+    segments: list[Segment] = []
+    at = 0
+    for start, end, kind in marks:
+        if start > at:
+            segments.append(Locked(target[at:start], structure=True))
+        text = target[start:end]
+        segments.append(Free(seed=text) if kind == "open" else Locked(text))
+        at = end
+    if at < len(target):
+        segments.append(Locked(target[at:], structure=True))
+    return tuple(segments)
 
 
 def alternatives(versions: Sequence[Denoised], original: str) -> tuple[Alternative, ...]:

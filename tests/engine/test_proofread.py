@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -16,11 +18,14 @@ from engine.language.en.registers import (
     EXPANSIONS,
     FORMAL_PHRASES,
 )
-from engine.language.en.rewordings import CONCISE
+from engine.language.en.rewordings import CONCISE, Rewording
 from engine.passes import proofread
 from engine.passes.proofread import (
     PRUNE_NATS,
+    Change,
+    Read,
     differing,
+    not_avoided,
     proofread_plan,
     sentences,
     split_words,
@@ -87,6 +92,41 @@ def test_a_locked_word_is_never_proofread(table: TokenTable) -> None:
     out = proofread_plan(plan, table, WordPriceReader(table, PRICES))
     assert seeds(out) == "Yesterday we goes home."
     assert [s for s in out.segments if isinstance(s, Locked)] == [Locked("goes")]
+
+
+def test_a_restyled_text_to_avoid_gives_way_to_the_words_as_written(table: TokenTable) -> None:
+    """A later version avoids an earlier one's text: a change that only restyles ("We're")
+    gives way to the user's own words."""
+    plan = plan_of("We are happy to help.", "make it casual")
+    best = seeds(proofread_plan(plan, table, WordPriceReader(table, {})))
+    assert best == "We're happy to help."
+    again = proofread_plan(replace(plan, avoid=(best,)), table, WordPriceReader(table, {}))
+    assert seeds(again) == "We are happy to help."
+
+
+def form(text: str, corrects: bool = False) -> Change:
+    """A candidate for word 1 of " we goes home" (its tokens do not matter here)."""
+    return Change(0, Rewording(1, 2, text), 1.0, 1, 2, 2, (), corrects=corrects)
+
+
+TEXTS, ROUNDS = [" we goes home"], {0: [None, None, None]}
+
+
+def test_an_avoided_restyling_gives_way_to_a_near_form_then_to_the_words_as_written() -> None:
+    went, go, gone = form(" went"), form(" go"), form(" gone")
+    read = Read([went, go, gone], [3.0, 2.5, 0.5])  # "gone" reads 2.5 nats worse than "went"
+    assert not_avoided(TEXTS, read, [went], ROUNDS, 0, [" we went home"]) == [go]
+    both = [" we went home", " we go home"]
+    assert not_avoided(TEXTS, read, [went], ROUNDS, 0, both) == []  # not "gone": far worse
+    assert not_avoided(TEXTS, read, [went], ROUNDS, 0, [" we gone home"]) == [went]
+
+
+def test_an_avoided_correction_never_gives_way_to_the_error() -> None:
+    went, go = form(" went", corrects=True), form(" go", corrects=True)
+    read = Read([went, go], [3.0, 2.5])
+    assert not_avoided(TEXTS, read, [went], ROUNDS, 0, [" we went home"]) == [go]
+    both = [" we went home", " we go home"]
+    assert not_avoided(TEXTS, read, [went], ROUNDS, 0, both) == [went]  # stands: merged later
 
 
 def test_fixes_far_apart_are_made_in_one_read(table: TokenTable) -> None:

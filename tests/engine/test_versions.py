@@ -1,19 +1,32 @@
-"""Several versions of one rewrite (engine.run.versions): seeds, merging, frames, cancel."""
+"""Several versions of one rewrite (engine.run.versions): seeds, where later versions write,
+merging, frames, cost, cancel."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from dataclasses import replace
 
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from engine.backends.base import Backend
 from engine.core.config import SamplerSettings
+from engine.core.plan import Locked, plan_edit
 from engine.core.protocol import Cancelled, Edit, EditMode, Frame, Proposal, Span
+from engine.core.worddiff import word_diff
 from engine.run.edit_run import run_edit
-from engine.run.versions import SEED_BITS, VERSION_TEMPERATURE, version_seed, version_settings
+from engine.run.pipeline import RunContext
+from engine.run.versions import (
+    SEED_BITS,
+    VERSION_TEMPERATURE,
+    denoise_versions,
+    open_spans,
+    segments_over,
+    version_seed,
+    version_settings,
+)
 from tests.helpers.backends import llama_backend
 from tests.helpers.gemma import gemma_backend
 
@@ -74,50 +87,81 @@ def test_versions_are_distinct_checked_and_keep_every_lock(family: str) -> None:
     assert offered, "sixteen random versions of a tiny model should not all match"
 
 
+def opened_by(proposal: Proposal, locks: list[tuple[int, int]]) -> list[tuple[int, int]]:
+    """Where the later versions of ``proposal`` may write: its hunks (words opened beside an
+    insertion), as :mod:`engine.run.versions` opens them."""
+    return open_spans(TEXT, word_diff(TEXT, proposal.segments, locks).hunks, locks)
+
+
 @pytest.mark.parametrize(
     ("family", "base"), [(f, s) for f in sorted(BACKENDS) for s in (FAST, CHECKED)]
 )
-def test_each_version_is_the_rewrite_its_own_seed_gives(family: str, base: SamplerSettings) -> None:
-    """Versions share the passes before the model, not their randomness: version k is what a
-    single rewrite with version k's seed proposes, checks and notes included."""
+@given(seed=st.integers(0, 50))
+@settings(max_examples=4, deadline=None)
+def test_a_later_version_changes_only_what_the_first_changed(
+    family: str, base: SamplerSettings, seed: int
+) -> None:
+    """Every later version settles the first version's changes again, every other word kept:
+    none of its hunks lies outside the first version's (opened) hunks."""
     backend = BACKENDS[family]()
-    settings = base.with_changes(alternatives=3)
-    proposal = proposal_of(backend, rewrite(settings))
-    singles = [
-        proposal_of(backend, rewrite(replace(version_settings(settings, k), alternatives=1)))
-        for k in (1, 2, 3)
-    ]
-    assert proposal.text == singles[0].text and proposal.segments == singles[0].segments
-    expected = []
-    for single in singles[1:]:  # merged as the engine merges: once each, never the first
-        if single.text not in {TEXT, singles[0].text, *(e.text for e in expected)}:
-            expected.append(single)
-    assert [v.text for v in proposal.alternatives] == [e.text for e in expected]
-    assert [v.notes for v in proposal.alternatives] == [e.notes for e in expected]
+    proposal = proposal_of(backend, rewrite(base.with_changes(alternatives=3, seed=seed)))
+    locks = [(LOCK.start, LOCK.end)]
+    kept = segments_over(TEXT, opened_by(proposal, locks), locks)
+    # Every word the first version kept, in order, byte for byte; anything where it changed.
+    shape = "".join(re.escape(s.text) if isinstance(s, Locked) else "(.*?)" for s in kept)
+    for version in proposal.alternatives:
+        assert re.fullmatch(shape, version.text, re.DOTALL), version.text
+
+
+def test_the_first_version_is_the_rewrite_one_version_gives() -> None:
+    backend = llama_backend()
+    three = proposal_of(backend, rewrite(CHECKED.with_changes(alternatives=3)))
+    one = proposal_of(backend, rewrite(CHECKED))
+    assert (three.text, three.segments, three.notes) == (one.text, one.segments, one.notes)
 
 
 def test_the_cost_of_every_version_is_counted() -> None:
-    """Every version's forwards (steps and passes' reads) count; the passes before the model
-    (here none read it) run once."""
+    """Every version's forwards (steps and passes' reads) count in the request's."""
     backend = llama_backend()
-    three = proposal_of(backend, rewrite(FAST.with_changes(alternatives=3))).metrics.forwards
-    singles = [proposal_of(backend, rewrite(version_settings(FAST, k))).metrics for k in (1, 2, 3)]
-    assert three == sum(metrics.forwards for metrics in singles)
+    edit = rewrite(FAST.with_changes(alternatives=3))
+    run = RunContext.starting(1)
+    versions = drain(denoise_versions(backend, plan_edit(edit), edit.settings, TEXT, run))
+    assert len(versions) == 3  # the tiny model changes something: there is something to vary
+    forwards = proposal_of(backend, edit).metrics.forwards
+    assert forwards == sum(version.forwards for version in versions)
+    assert all(version.forwards > 0 for version in versions)
+
+
+def drain(steps):
+    """The return value of a generator of frames."""
+    while True:
+        try:
+            next(steps)
+        except StopIteration as done:
+            return done.value
 
 
 def test_every_version_is_shown_as_it_settles() -> None:
     """Each version's frames start with a frame of every position (the overlay starts over),
     so the window shows each version settling in turn."""
     backend = llama_backend()
-    one = [e for e in events_of(backend, rewrite(FAST)) if isinstance(e, Frame)]
-    three = [
-        e
-        for e in events_of(backend, rewrite(FAST.with_changes(alternatives=3)))
-        if isinstance(e, Frame)
-    ]
-    full = [f for f in three if f.step == 0 and len(f.updates) == f.length]
+    events = events_of(backend, rewrite(FAST.with_changes(alternatives=3)))
+    frames = [e for e in events if isinstance(e, Frame)]
+    full = [f for f in frames if f.step == 0 and len(f.updates) == f.length]
     assert len(full) == 3
-    assert len(three) == 3 * len(one)
+    assert frames[0] is full[0]  # the first version first, from its first frame
+
+
+def test_a_rewrite_that_changed_nothing_has_one_version() -> None:
+    """Nothing changed, nothing to vary: the later versions are not settled."""
+    backend = llama_backend()
+    unchanged = rewrite(FAST.with_changes(alternatives=3, strength=0.01, temperature=0.0))
+    proposal = proposal_of(backend, unchanged)
+    if proposal.text == TEXT:
+        assert proposal.alternatives == ()
+    frames = [e for e in events_of(backend, unchanged) if isinstance(e, Frame)]
+    full = [f for f in frames if f.step == 0 and len(f.updates) == f.length]
+    assert len(full) == (1 if proposal.text == TEXT else 3)
 
 
 def test_a_cancel_during_a_later_version_cancels_the_request() -> None:

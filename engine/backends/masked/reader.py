@@ -36,6 +36,12 @@ LOOKAHEAD = 4
 # forwards of this size as they need. At 768 rows a forward of the embedded model is a fraction
 # of a second on a CPU; the attention mask is 768 x (context + 768) booleans.
 PACK_TOKENS = 768
+# Tails read with the passage even though pruning might spare them: a forward costs about what
+# 80 rows do (the embedded model on this 2-core CPU after 300 tokens of context: 79 ms for 8
+# rows, 165 ms for 128, 501 ms for 512), so a second forward pays only when pruning would spare
+# more rows than that. A hunk's or a sentence's few candidates go in one forward; a paragraph's
+# hundred forms go after the passage, only the ones pruning keeps.
+PRUNABLE_ROWS = 96
 
 
 class PassageReader:
@@ -99,14 +105,17 @@ class PassageReader:
         sentence does not take ("olds", "painting"), and the first token already says so.
 
         One forward reads the context not yet kept, the passage and every variant's tail
-        together when they fit in :data:`PACK_TOKENS` rows (a pruned tail is read too: a
-        few rows cost less than a forward). Otherwise the passage goes first, and only the
-        tails that survive pruning follow, packed the same way."""
+        together when they fit in :data:`PACK_TOKENS` rows and pruning could spare at most
+        :data:`PRUNABLE_ROWS` of them (a pruned tail is read too: a few rows cost less than a
+        forward). Otherwise the passage goes first, and only the tails that survive pruning
+        follow, packed the same way."""
         prefix = [self.start_id, *context]
         kept = prefix[:-1]  # its last row predicts the first token: read with the passage
         cache, pending = self.context_cache.reusable(kept)
         head = [*pending, prefix[-1], *tokens]
-        together = len(head) + sum(len(tail) for _, tail in variants) <= PACK_TOKENS
+        tail_rows = sum(len(tail) for _, tail in variants)
+        fits = len(head) + tail_rows <= PACK_TOKENS
+        together = fits and (math.isinf(prune) or tail_rows <= PRUNABLE_ROWS)
         at_once = list(variants) if together else []
         packed = Packed(len(kept) - len(pending), head, len(prefix), at_once)
         try:

@@ -26,6 +26,7 @@ MODEL_KEPT_IT = "the model kept the text as it was"
 STRUCTURE_PUT_BACK = "the changes that broke its Markdown structure were put back"
 MEANING_PUT_BACK = "a change that altered the meaning was put back"
 SAME_AS_BEFORE = "the try settled on the change it was to replace"
+NO_OTHER_READING = "the model found no other reading of its changes"
 
 REASONS = (
     NOTHING_TO_FIX,
@@ -38,6 +39,7 @@ REASONS = (
     STRUCTURE_PUT_BACK,
     MEANING_PUT_BACK,
     SAME_AS_BEFORE,
+    NO_OTHER_READING,
 )
 PROOFREAD_PASS = "proofread"  # the pass whose absence explains an unchanged styled rewrite
 FAMILY_WORDS = {  # how each intent family is named in a note
@@ -119,3 +121,12 @@ def retry_notes(previous: str, settled: str) -> tuple[str, ...]:
     ``previous`` is the hunk's text before the try, ``settled`` after it. (A try that came back
     as the user's own words already carries the rewrite's "No change" note.)"""
     return (f"No change: {SAME_AS_BEFORE}.",) if settled == previous else ()
+
+
+def versions_note(asked: int, offered: int) -> tuple[str, ...]:
+    """A rewrite asked for ``asked`` versions that offers fewer (``offered``, the first
+    included): the others matched an earlier one or the user's text and were merged."""
+    if offered >= asked:
+        return ()
+    got = "1 version" if offered == 1 else f"{offered} versions"
+    return (f"{got} of the {asked} asked: {NO_OTHER_READING} (the others were the same).",)

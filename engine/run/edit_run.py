@@ -17,8 +17,9 @@ from collections.abc import Callable, Iterator
 from engine.backends.base import Backend
 from engine.core.plan import plan_edit
 from engine.core.protocol import Cancelled, Edit, Frame, Proposal
+from engine.run.answers import versions_note
 from engine.run.pipeline import RunContext, make_metrics, never
-from engine.run.versions import alternatives, denoise_versions
+from engine.run.versions import alternatives, denoise_versions, version_count
 
 EditEvent = Frame | Proposal | Cancelled
 
@@ -44,7 +45,9 @@ def run_edit(
         done.first_frame_s, run.elapsed(), forwards, generated, done.churn, done.put_back
     )
     original = edit.text[edit.target.start : edit.target.end]
+    others = alternatives(versions, original)
+    notes = (*done.notes, *versions_note(version_count(plan, edit.settings), 1 + len(others)))
     yield Proposal(
         edit.request_id, edit.target, done.text, done.segments, plan.locked_texts, metrics,
-        done.notes, alternatives(versions, original),
+        notes, others,
     )  # fmt: skip

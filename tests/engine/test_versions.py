@@ -16,6 +16,7 @@ from engine.core.config import SamplerSettings
 from engine.core.plan import Locked, plan_edit
 from engine.core.protocol import Cancelled, Edit, EditMode, Frame, Proposal, Span
 from engine.core.worddiff import word_diff
+from engine.run.answers import NO_OTHER_READING, REASONS, versions_note
 from engine.run.edit_run import run_edit
 from engine.run.pipeline import RunContext
 from engine.run.versions import (
@@ -117,7 +118,9 @@ def test_the_first_version_is_the_rewrite_one_version_gives() -> None:
     backend = llama_backend()
     three = proposal_of(backend, rewrite(CHECKED.with_changes(alternatives=3)))
     one = proposal_of(backend, rewrite(CHECKED))
-    assert (three.text, three.segments, three.notes) == (one.text, one.segments, one.notes)
+    assert (three.text, three.segments) == (one.text, one.segments)
+    own = tuple(note for note in three.notes if NO_OTHER_READING not in note)
+    assert own == one.notes  # and, when versions were merged, the note that says so
 
 
 def test_the_cost_of_every_version_is_counted() -> None:
@@ -186,3 +189,23 @@ def test_a_draft_settles_one_version_whatever_the_setting() -> None:
     assert proposal.alternatives == ()
     single = proposal_of(backend, replace(draft, settings=replace(settings, alternatives=1)))
     assert proposal.text == single.text
+
+
+def test_fewer_versions_than_asked_say_so() -> None:
+    """Versions merged away are never silent: the proposal's notes say how many of the asked
+    came back, and the answer's reason is one of the fixed list."""
+    backend = llama_backend()
+    for strength in (0.01, 1.0):
+        asked = FAST.with_changes(alternatives=4, strength=strength, temperature=0.0)
+        proposal = proposal_of(backend, rewrite(asked))
+        offered = 1 + len(proposal.alternatives)
+        said = [note for note in proposal.notes if NO_OTHER_READING in note]
+        assert said == ([] if offered == 4 else [versions_note(4, offered)[0]])
+
+
+def test_the_versions_note_counts_what_came_back() -> None:
+    assert versions_note(3, 3) == () and versions_note(1, 1) == ()
+    assert versions_note(3, 1) == (
+        f"1 version of the 3 asked: {NO_OTHER_READING} (the others were the same).",
+    )
+    assert NO_OTHER_READING in REASONS

@@ -77,6 +77,9 @@ class Lexicon:
     """The instruction phrases of the language data, as word tuples."""
 
     phrases: dict[Words, tuple[str, ...]]  # phrase → its families, or (NEGATION,)
+    # Phrases that name a family only where nothing more specific does: "correct" is grammar
+    # and spelling alone, and only spelling in "correct the spelling".
+    generic: frozenset[Words]
     scope_ends: frozenset[str]
     ignorable: frozenset[str]
     longest: int
@@ -91,14 +94,18 @@ def lexicon() -> Lexicon:
     """The phrase table of ``intent.json``; a negation cue never doubles as a family phrase."""
     data = load_json("intent.json")
     phrases: dict[Words, tuple[str, ...]] = {}
+    generic: set[Words] = set()
     for reading in data["readings"]:
         families = tuple(reading["families"])
         for phrase in reading["phrases"]:
             phrases[split_words(phrase)] = families
+            if reading.get("generic", False):
+                generic.add(split_words(phrase))
     for cue in data["negations"]:
         phrases[split_words(cue)] = (NEGATION,)
     return Lexicon(
         phrases,
+        frozenset(generic),
         frozenset(data["scope_ends"]),
         frozenset(data["ignorable"]),
         max(len(words) for words in phrases),
@@ -122,6 +129,8 @@ def longest_phrase(words: Words, at: int, table: Lexicon) -> tuple[int, tuple[st
 def read_clause(words: Words, table: Lexicon, asked: set[str], free: list[str]) -> None:
     """Add the families ``words`` asks for to ``asked`` and its unread words to ``free``."""
     negated = False
+    named: set[str] = set()
+    fallback: set[str] = set()  # what the clause's generic phrases name, if nothing else does
     at = 0
     while at < len(words):
         length, families = longest_phrase(words, at, table)
@@ -129,12 +138,14 @@ def read_clause(words: Words, table: Lexicon, asked: set[str], free: list[str]) 
             negated = True
         elif families:
             if not negated:
-                asked.update(families)
+                generic = words[at : at + length] in table.generic
+                (fallback if generic else named).update(families)
         elif words[at] in table.scope_ends:
             negated = False
         elif not negated and words[at] not in table.ignorable:
             free.append(words[at])  # what not to do is followed by not doing it
         at += max(length, 1)
+    asked.update(named or fallback)
 
 
 def read_intent(instruction: str) -> Intent:

@@ -26,6 +26,9 @@ MODEL_KEPT_IT = "the model kept the text as it was"
 STRUCTURE_PUT_BACK = "the changes that broke its Markdown structure were put back"
 MEANING_PUT_BACK = "a change that altered the meaning was put back"
 SAME_AS_BEFORE = "the try settled on the change it was to replace"
+LONGER_THAN_ASKED = (
+    "it stays longer than four fifths of its length: every further cut would change its meaning"
+)
 
 REASONS = (
     NOTHING_TO_FIX,
@@ -38,6 +41,7 @@ REASONS = (
     STRUCTURE_PUT_BACK,
     MEANING_PUT_BACK,
     SAME_AS_BEFORE,
+    LONGER_THAN_ASKED,
 )
 PROOFREAD_PASS = "proofread"  # the pass whose absence explains an unchanged styled rewrite
 FAMILY_WORDS = {  # how each intent family is named in a note

@@ -168,14 +168,30 @@ def _with(taken: Sequence[Unit], unit: Unit) -> list[Unit]:
     return [t for t in taken if not set(t.words) <= set(unit.words)] + [unit]
 
 
+@dataclass(frozen=True)
+class Target:
+    """Where cutting stops: at ``budget`` tokens, or sooner once the passage's text is down to
+    ``chars`` characters (its leading and trailing space aside), when that is given."""
+
+    budget: int
+    chars: int | None = None
+
+    def met(self, passage: Passage, taken: Sequence[Unit]) -> bool:
+        if _size(passage.spans, taken) <= self.budget:
+            return True
+        return self.chars is not None and len(passage.text(taken).strip()) <= self.chars
+
+
 def drop_words(
     pieces: Sequence[str],
     budget: int,
     costs: TokenCosts | None = None,
     swaps: Sequence[Swap] = (),
+    chars: int | None = None,
 ) -> list[int]:
-    """Indices of the tokens kept so that at most ``budget`` remain, if whole-sentence cuts
-    reach it (see the module docstring), more otherwise; the passage's end is never cut.
+    """Indices of the tokens kept so that at most ``budget`` remain (or the text is down to
+    ``chars`` characters), if whole-sentence cuts reach it (see the module docstring), more
+    otherwise; the passage's end is never cut.
 
     ``pieces`` are the passage's per-token texts. Nothing is dropped when it already fits.
     Without ``costs`` the units go cheapest tier first, and within a tier the next is the one
@@ -191,8 +207,9 @@ def drop_words(
     units = _units(passage.words) + [
         Unit(swap.tier, swap.words, swap.tokens, swap.text) for swap in swaps
     ]
-    taken = [] if costs is None else _priced_drops(passage, units, budget, costs)
-    while _size(spans, taken) > budget:
+    target = Target(budget, chars)
+    taken = [] if costs is None else _priced_drops(passage, units, target, costs)
+    while not target.met(passage, taken):
         dropped = _words_of(taken)
         open_units = passage.next_cuts(units, taken)
         if not open_units:
@@ -205,7 +222,7 @@ def drop_words(
 
 
 def _priced_drops(
-    passage: Passage, units: Sequence[Unit], budget: int, costs: TokenCosts
+    passage: Passage, units: Sequence[Unit], target: Target, costs: TokenCosts
 ) -> list[Unit]:
     """Units to cut, cheapest by :data:`TIER_PRICE` plus the NLL their loss adds to the tokens
     kept: one batched read of every one-unit-shorter candidate per round.
@@ -218,7 +235,7 @@ def _priced_drops(
     """
     spans = passage.spans
     taken: list[Unit] = []
-    while _size(spans, taken) > budget:
+    while not target.met(passage, taken):
         open_units = passage.next_cuts(units, taken)
         if not open_units:
             break
@@ -226,7 +243,7 @@ def _priced_drops(
         round_words: set[int] = set()
         for _price, order in priced:
             unit = open_units[order]
-            if _size(spans, taken) <= budget:
+            if target.met(passage, taken):
                 break
             if any(abs(w - t) <= 1 for w in unit.words for t in round_words):
                 break  # its price is stale: read again before anything dearer goes
@@ -331,13 +348,26 @@ def _tier(words: Sequence[str], i: int) -> int:
         return TIER_HEDGE
     if low == COMPLEMENTIZER:
         return TIER_LIGHT if droppable_that(previous, following) else TIER_KEPT
-    if low in LIGHT or past_perfect_auxiliary(word, following):
+    if low in LIGHT or past_perfect_auxiliary(word, _past_adverbs(words, i + 1)):
         return TIER_LIGHT
-    if low.endswith("ly") and len(low) >= LY_MIN_LETTERS and low not in LY_KEPT:
+    if _is_adverb(word):
         return TIER_ADVERB
     if modifier_before_noun(word, following):
         return TIER_MODIFIER
     return TIER_KEPT
+
+
+def _is_adverb(word: str) -> bool:
+    """An "-ly" adverb a cut may take ("originally")."""
+    low = word.strip().lower()
+    long_ly = low.endswith("ly") and len(low) >= LY_MIN_LETTERS
+    return is_plain(word) and long_ly and low not in LY_KEPT
+
+
+def _past_adverbs(words: Sequence[str], start: int) -> str | None:
+    """The first word from ``start`` on that is no "-ly" adverb: the participle of "had
+    originally promised", where the "had" may go too."""
+    return next((w for w in words[start:] if not _is_adverb(w)), None)
 
 
 def _distance(unit: tuple[int, ...], dropped: set[int]) -> float:

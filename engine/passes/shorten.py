@@ -50,10 +50,9 @@ SHORTER_SHARE = 0.6
 
 @dataclass
 class CutRecord:
-    """What the cuts of one request reached: the passage's characters before and after."""
+    """Whether one request's passage fell short of its target: as planned (its runs' room for
+    safe cuts) and as each run was cut."""
 
-    before: int = 0
-    after: int = 0
     short_of_target: list[bool] = field(default_factory=list)
 
 
@@ -71,10 +70,9 @@ class Shorten(Pass):
             return plan
         texts = encoded_texts(plan.segments)
         budgets = shorter_budgets(plan, texts, ctx.table)
-        self.targets = {
-            tuple(ctx.table.encode(texts[i])): chars
-            for i, chars in char_targets(plan, texts, ctx.table).items()
-        }
+        targets = char_targets(plan, texts, ctx.table)
+        self.targets = {tuple(ctx.table.encode(texts[i])): n for i, n in targets.items()}
+        self.record.short_of_target.append(falls_short(plan, texts, targets))
         segments = tuple(
             replace(s, budget=budgets[i]) if isinstance(s, Free) and i in budgets else s
             for i, s in enumerate(plan.segments)
@@ -171,6 +169,16 @@ def char_targets(plan: EditPlan, texts: Sequence[str], table: TokenTable) -> dic
     if total <= needed:
         return floors
     return {i: n - math.ceil(needed * room[i] / total) for i, n in lengths.items()}
+
+
+def falls_short(plan: EditPlan, texts: Sequence[str], targets: dict[int, int]) -> bool:
+    """Whether the passage, each cut run at its target, is still over :data:`TARGET_SHARE` of
+    its length (its runs had less room for safe cuts than the share asks)."""
+    if not targets:
+        return False
+    whole = len("".join(texts).strip())
+    kept = whole - sum(len(texts[i].strip()) - chars for i, chars in targets.items())
+    return kept > math.floor(whole * TARGET_SHARE)
 
 
 def shortest(text: str, table: TokenTable) -> int:

@@ -1,13 +1,21 @@
-"""The shorten pass: a shorter rewrite's budgets, and which words its seed gives up.
+"""The shorten pass: a shorter rewrite's target length, and which words its seed gives up.
 
-An instruction asking for less text (``Intent.shorter``) gives each free gap a budget below its
-original length, and that is how the instruction reaches a model too small to follow it on its
-own: free text is written to fill its budget. The seed is then cut by dropping words all over
-it (:func:`engine.language.en.drops.drop_words`) rather than cutting its end, so the rewrite
-keeps the whole passage, not its first four fifths; wordy phrases may swap for their concise
-forms (:mod:`engine.language.en.rewordings`). Which words go is priced by the backend's causal
-reader when it has one (the damage each cut does to the tokens after it); without one they go
-in the fixed tier order. A cancelled request stops pricing and cuts in that fixed order.
+An instruction asking for less text (``Intent.shorter``) is reached by cutting the seed, since
+a model this small cannot follow it on its own: free text is written to fill the positions it
+is given. The seed is cut down to a character target, :data:`TARGET_SHARE` of the passage
+(what a reader asking for "shorter" sees), by taking the units a person would cut, cheapest
+first, and stopping there (:func:`engine.language.en.drops.drop_words`): hedges, filler and
+wordy phrases (:mod:`engine.language.en.rewordings`), hedging openers and side clauses
+(:mod:`engine.language.en.cut_phrases`), whole wordy units (:mod:`engine.language.en.
+cut_units`), adverbs and describing words, never the passage's end. Every cut is checked against
+the whole passage (:func:`engine.language.en.cut_safety.cut_damage`). Locks split a passage into
+runs; the cut is shared by the room each run has for safe cuts (:func:`char_targets`). Where
+the safe cuts run out the passage stays longer, and its proposal says so
+(:data:`engine.run.answers.LONGER_THAN_ASKED`) rather than silently coming back long.
+
+Which units go is priced by the backend's causal reader when it has one (the damage each cut
+does to the tokens after it); without one they go in the fixed tier order. A cancelled request
+stops pricing and cuts in that fixed order.
 """
 
 from __future__ import annotations
@@ -43,6 +51,9 @@ from engine.run.answers import LONGER_THAN_ASKED
 # characters (locks included), which is what a reader asking for "shorter" sees. Four fifths
 # less a margin: the model mending the cuts' joins may write a word longer than the seed's.
 TARGET_SHARE = 0.78
+# What the instruction asks, as a reader counts it: a seed its safe cuts leave longer than this
+# share of the passage gets a note saying so.
+ASKED_SHARE = 0.8
 # The token budget is only a floor under the cut (it stops at the character target first):
 # the canvas gets the tokens the cut kept, so no free room is left for the model to fill.
 SHORTER_SHARE = 0.6
@@ -50,10 +61,15 @@ SHORTER_SHARE = 0.6
 
 @dataclass
 class CutRecord:
-    """Whether one request's passage fell short of its target: as planned (its runs' room for
-    safe cuts) and as each run was cut."""
+    """What one request's cuts took: the passage's characters, and those each run's cut
+    removed (a run its budget did not cut removed none)."""
 
-    short_of_target: list[bool] = field(default_factory=list)
+    whole: int = 0
+    removed: list[int] = field(default_factory=list)
+
+    def kept_share(self) -> float:
+        """The share of the passage's characters its seed keeps."""
+        return (self.whole - sum(self.removed)) / self.whole if self.whole else 1.0
 
 
 class Shorten(Pass):
@@ -72,7 +88,7 @@ class Shorten(Pass):
         budgets = shorter_budgets(plan, texts, ctx.table)
         targets = char_targets(plan, texts, ctx.table)
         self.targets = {tuple(ctx.table.encode(texts[i])): n for i, n in targets.items()}
-        self.record.short_of_target.append(falls_short(plan, texts, targets))
+        self.record.whole = len("".join(texts).strip())
         segments = tuple(
             replace(s, budget=budgets[i]) if isinstance(s, Free) and i in budgets else s
             for i, s in enumerate(plan.segments)
@@ -83,8 +99,9 @@ class Shorten(Pass):
         return ReaderCut(ctx, self.targets, self.record)
 
     def after(self, settled: Settled, ctx: PassContext) -> Settled:
-        """A shorter rewrite whose cuts could not reach :data:`TARGET_SHARE` says so."""
-        if not any(self.record.short_of_target):
+        """A shorter rewrite whose seed its safe cuts could not bring to :data:`ASKED_SHARE`
+        of the passage says so."""
+        if self.record.kept_share() <= ASKED_SHARE:
             return settled
         return replace(settled, notes=(*settled.notes, f"Shorter: {LONGER_THAN_ASKED}."))
 
@@ -120,15 +137,10 @@ class ReaderCut:
                     return [[0.0] * len(row) for row in rows]
                 return reader.read_cuts(context, extended, rows, following)
 
-        chars = self.targets.get(tuple(original))
-        kept = drop_words(pieces, budget, costs, swaps, chars)
-        self.note(table.decode([extended[i] for i in kept]), budget, len(kept), chars)
+        kept = drop_words(pieces, budget, costs, swaps, self.targets.get(tuple(original)))
+        after = table.decode([extended[i] for i in kept]).strip()
+        self.record.removed.append(len(table.decode(original).strip()) - len(after))
         return extended, kept
-
-    def note(self, text: str, budget: int, kept: int, chars: int | None) -> None:
-        """Whether this seed's cut stopped short of its target (no safe cut was left)."""
-        short = kept > budget and (chars is None or len(text.strip()) > chars)
-        self.record.short_of_target.append(short)
 
 
 def shorter_share(seed_tokens: int) -> int:
@@ -169,16 +181,6 @@ def char_targets(plan: EditPlan, texts: Sequence[str], table: TokenTable) -> dic
     if total <= needed:
         return floors
     return {i: n - math.ceil(needed * room[i] / total) for i, n in lengths.items()}
-
-
-def falls_short(plan: EditPlan, texts: Sequence[str], targets: dict[int, int]) -> bool:
-    """Whether the passage, each cut run at its target, is still over :data:`TARGET_SHARE` of
-    its length (its runs had less room for safe cuts than the share asks)."""
-    if not targets:
-        return False
-    whole = len("".join(texts).strip())
-    kept = whole - sum(len(texts[i].strip()) - chars for i, chars in targets.items())
-    return kept > math.floor(whole * TARGET_SHARE)
 
 
 def shortest(text: str, table: TokenTable) -> int:

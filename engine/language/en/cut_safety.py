@@ -26,7 +26,7 @@ from functools import cache
 from lemminflect import getAllLemmas, getInflection
 
 from engine.language.en import meaning
-from engine.language.en.data import word_set
+from engine.language.en.data import load_json, word_set
 
 ARTICLES = word_set("word_tiers.json", "articles")
 DETERMINERS = word_set("word_tiers.json", "determiners")
@@ -53,6 +53,8 @@ CLAUSE_STARTS = ARTICLES | DETERMINERS | meaning.SUBJECT_PRONOUNS
 # what tells it apart, so it stays.
 PRO_FORMS = word_set("cuts.json", "pro_forms")
 RECIPIENT_PREPOSITIONS = word_set("cuts.json", "recipient_prepositions")
+DESCRIPTIVE_SUFFIXES = tuple(load_json("cuts.json")["descriptive_suffixes"])
+COMPARATIVE_TAG = "JJR"
 PERSONAL_OBJECTS = word_set("cuts.json", "personal_objects")
 # "a large number of": the size before a noun of measure is what the phrase says.
 MEASURE_NOUNS = word_set("cuts.json", "measure_nouns")
@@ -106,7 +108,20 @@ def modifier_before_noun(word: str, following: str | None) -> bool:
     # A comparative or superlative ("lower", "best") compares: what it says is the point; an
     # inflected verb form ("fixed small bugs") may be the clause's verb.
     inflected_verb = any(lemma != low for lemma in found.get(VERB_TAG, ()))
-    return low in found.get(ADJECTIVE_TAG, ()) and not inflected_verb and may_be_noun(following)
+    adjective = low in found.get(ADJECTIVE_TAG, ()) and not inflected_verb
+    return adjective and describes(low) and may_be_noun(following)
+
+
+@cache
+def describes(adjective: str) -> bool:
+    """Whether an adjective describes its noun ("a long flight", "a useful tool"), which a cut
+    may drop, rather than saying which kind it is ("an open day", "the annual report", "the
+    current one"), which names another thing without it. A describing adjective is gradable:
+    lemminflect's lexicon gives it a comparative ("longer"), or it has a describing suffix
+    ("-ful", "-ous", in ``data/cuts.json``) and takes "more"."""
+    return bool(getInflection(adjective, COMPARATIVE_TAG, inflect_oov=False)) or adjective.endswith(
+        DESCRIPTIVE_SUFFIXES
+    )
 
 
 def droppable_that(previous: str | None, following: str | None) -> bool:

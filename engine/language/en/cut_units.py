@@ -38,7 +38,6 @@ from engine.language.en.cut_safety import (
     ARTICLES,
     BE_FORMS,
     NOUN_TAG,
-    OBJECT_PRONOUNS,
     VERB_TAG,
     core,
     is_plain,
@@ -67,6 +66,7 @@ OBLIGATION_SUBJECT: str = DATA["obligation_subject"]
 OBLIGATION_FUTURE: str = DATA["obligation_future"]
 OBLIGATIONS: tuple[tuple[str, ...], ...] = tuple(tuple(o) for o in DATA["obligations"])
 REPORTING: dict[str, str] = DATA["reporting_verbs"]
+ADDRESSEES = word_set("cuts.json", "addressees")  # the writer or the reader, never a third
 OF_QUANTIFIERS = word_set("cuts.json", "of_quantifiers")
 OF_DETERMINERS = word_set("cuts.json", "of_determiners")
 BASE, PARTICIPLE, GERUND = "VB", "VBN", "VBG"  # lemminflect's (Penn) tags
@@ -349,7 +349,7 @@ def reported_speech(words: Sequence[str]) -> list[Rewording]:
     found = []
     for i in range(len(words) - 2):
         lemma = next((v for v in verb_lemmas(cores[i]) if v in REPORTING), None)
-        if lemma is None or cores[i + 1] not in OBJECT_PRONOUNS or not plain_run(words, i, i + 2):
+        if lemma is None or cores[i + 1] not in ADDRESSEES or not plain_run(words, i, i + 2):
             continue
         if cores[i + 2] != CLEFT["that"]:
             continue  # "told us the story": without "that" no clause need follow

@@ -12,8 +12,10 @@ what word-by-word cuts gave users). What may go, cheapest first:
 
 - hedges and filler, alone ("really", "basically") or as phrases ("in fact", "I think");
   wordy phrases swapped for their concise form (:mod:`engine.language.en.rewordings`: "in
-  order to" → "to"), a hedge opening a sentence and a side clause between commas
-  (:mod:`engine.language.en.cut_phrases`), each a :class:`Swap`;
+  order to" → "to"), hedges opening a sentence and a side clause after a comma
+  (:mod:`engine.language.en.cut_phrases`), whole wordy units ("a lot of" → "many", "made a
+  decision" → "decided", "that had been delayed" → "delayed":
+  :mod:`engine.language.en.cut_units`), each a :class:`Swap`;
 - light connectives ("also", the "that" of "said that the"), the "had" of "had reported",
   "-ly" adverbs ("finally");
 - an adjective before its noun ("the new page", "a long and tiring flight"), a reflexive
@@ -24,9 +26,12 @@ Nothing else goes alone: not an article, a determiner or a preposition (the word
 phrase needs), not a noun or a verb. Capitalised words, numbers, negations, words carrying
 punctuation and the last word are kept, and so are line breaks. Every cut is checked whole
 before it is taken (:func:`engine.language.en.cut_safety.cut_damage`): none may leave a
-sentence without a verb, change a negation, contrast, number or name, or leave "a" before a
-vowel. When the passage cannot reach its budget that way, it stays longer: a shorter rewrite
-that still reads is worth more than one that fits (the canvas gives it the room).
+sentence without a verb, change a negation, contrast, number or name, leave "a" before a
+vowel, leave a mark dangling or a sentence opening in lower case. Cutting stops at a token
+budget or, sooner, at a character target (:class:`Target`: the shorten pass asks for four
+fifths of the passage less a margin). When the passage cannot reach it that way, it stays
+longer: a shorter rewrite that still reads is worth more than one that fits (the canvas gives
+it the room, and the proposal says why).
 
 With a :data:`TokenCosts` reader (the model itself, read causally:
 :mod:`engine.backends.masked.reader`) a unit's price is :data:`TIER_PRICE` of its tier plus

@@ -35,6 +35,7 @@ from engine.language.en.cut_phrases import (
 )
 from engine.language.en.cut_units import WORDING_UNITS, parentheticals, reduced_relatives
 from engine.language.en.drops import (
+    TIER_ADVERB,
     TIER_CLAUSE,
     TIER_HEDGE,
     TIER_LIGHT,
@@ -51,6 +52,9 @@ from engine.run.answers import LONGER_THAN_ASKED
 # characters (locks included), which is what a reader asking for "shorter" sees. Four fifths
 # less a margin: the model mending the cuts' joins may write a word longer than the seed's.
 TARGET_SHARE = 0.78
+# The dearest tier of the cuts that say nothing: what a passage that cannot reach its target
+# is cut by (see :func:`char_targets`).
+SAYS_NOTHING = TIER_ADVERB
 # What the instruction asks, as a reader counts it: a seed its safe cuts leave longer than this
 # share of the passage gets a note saying so.
 ASKED_SHARE = 0.8
@@ -79,6 +83,7 @@ class Shorten(Pass):
 
     def __init__(self) -> None:
         self.targets: dict[tuple[int, ...], int] = {}
+        self.dearest = TIER_CLAUSE
         self.record = CutRecord()
 
     def before(self, plan: EditPlan, ctx: PassContext) -> EditPlan:
@@ -86,8 +91,9 @@ class Shorten(Pass):
             return plan
         texts = encoded_texts(plan.segments)
         budgets = shorter_budgets(plan, texts, ctx.table)
-        targets = char_targets(plan, texts, ctx.table)
-        self.targets = {tuple(ctx.table.encode(texts[i])): n for i, n in targets.items()}
+        cuts = char_targets(plan, texts, ctx.table)
+        self.targets = {tuple(ctx.table.encode(texts[i])): n for i, n in cuts.chars.items()}
+        self.dearest = cuts.dearest
         self.record.whole = len("".join(texts).strip())
         segments = tuple(
             replace(s, budget=budgets[i]) if isinstance(s, Free) and i in budgets else s
@@ -96,12 +102,12 @@ class Shorten(Pass):
         return replace(plan, segments=segments)
 
     def seed_cut(self, ctx: PassContext) -> SeedCut | None:
-        return ReaderCut(ctx, self.targets, self.record)
+        return ReaderCut(ctx, self.targets, self.record, self.dearest)
 
     def after(self, settled: Settled, ctx: PassContext) -> Settled:
         """A shorter rewrite whose seed its safe cuts could not bring to :data:`ASKED_SHARE`
         of the passage says so."""
-        if self.record.kept_share() <= ASKED_SHARE:
+        if not ctx.intent.shorter or self.record.kept_share() <= ASKED_SHARE:
             return settled
         return replace(settled, notes=(*settled.notes, f"Shorter: {LONGER_THAN_ASKED}."))
 
@@ -115,10 +121,12 @@ class ReaderCut:
         ctx: PassContext,
         targets: dict[tuple[int, ...], int] | None = None,
         record: CutRecord | None = None,
+        dearest: int = TIER_CLAUSE,
     ) -> None:
         self.ctx = ctx
         self.targets = targets or {}
         self.record = record if record is not None else CutRecord()
+        self.dearest = dearest
 
     def __call__(
         self, original: list[int], budget: int, context: list[int], following: list[int]
@@ -137,7 +145,8 @@ class ReaderCut:
                     return [[0.0] * len(row) for row in rows]
                 return reader.read_cuts(context, extended, rows, following)
 
-        kept = drop_words(pieces, budget, costs, swaps, self.targets.get(tuple(original)))
+        chars = self.targets.get(tuple(original))
+        kept = drop_words(pieces, budget, costs, swaps, chars, self.dearest)
         after = table.decode([extended[i] for i in kept]).strip()
         self.record.removed.append(len(table.decode(original).strip()) - len(after))
         return extended, kept
@@ -159,7 +168,16 @@ def shorter_budgets(plan: EditPlan, texts: Sequence[str], table: TokenTable) -> 
     }
 
 
-def char_targets(plan: EditPlan, texts: Sequence[str], table: TokenTable) -> dict[int, int]:
+@dataclass(frozen=True)
+class CutPlan:
+    """The characters each cut run of a passage may keep (by segment index), and the dearest
+    tier its cuts may take (:data:`engine.language.en.drops.TIER_PHASES`)."""
+
+    chars: dict[int, int]
+    dearest: int = TIER_CLAUSE
+
+
+def char_targets(plan: EditPlan, texts: Sequence[str], table: TokenTable) -> CutPlan:
     """How many characters each free segment a shorter rewrite cuts may keep, so that the
     passage, its locks as they are, comes to :data:`TARGET_SHARE` of its length.
 
@@ -167,7 +185,11 @@ def char_targets(plan: EditPlan, texts: Sequence[str], table: TokenTable) -> dic
     could take at most (:func:`shortest`). Locks split a passage into runs, and a share by
     length alone asked a run with nothing left to cut for its part ("will arrive at the
     warehouse on [12 June]") while the run before it kept a hedge it could have given up.
-    When the room is less than the cut, every run is cut as far as it safely goes."""
+    When every safe cut reaches four fifths (:data:`ASKED_SHARE`) but not the margin below
+    it, every one is made. When even they fall short, the passage cannot be made short enough
+    without changing what it says: only the cuts that say nothing (:data:`SAYS_NOTHING`:
+    hedges, filler, wordy phrases, adverbs) are made, as far as they go, and the note says
+    why."""
     lengths = {
         index: len(texts[index].strip())
         for index, segment in enumerate(plan.segments)
@@ -178,17 +200,21 @@ def char_targets(plan: EditPlan, texts: Sequence[str], table: TokenTable) -> dic
     floors = {i: min(n, shortest(texts[i], table)) for i, n in lengths.items()}
     room = {i: lengths[i] - floors[i] for i in lengths}
     total = sum(room.values())
+    if total < whole - math.floor(whole * ASKED_SHARE):
+        cheap = {i: min(n, shortest(texts[i], table, SAYS_NOTHING)) for i, n in lengths.items()}
+        return CutPlan(cheap, SAYS_NOTHING)
     if total <= needed:
-        return floors
-    return {i: n - math.ceil(needed * room[i] / total) for i, n in lengths.items()}
+        return CutPlan(floors)  # four fifths, not the margin below it: every safe cut
+    return CutPlan({i: n - math.ceil(needed * room[i] / total) for i, n in lengths.items()})
 
 
-def shortest(text: str, table: TokenTable) -> int:
-    """The characters ``text`` keeps once every safe cut is made (in the fixed tier order)."""
+def shortest(text: str, table: TokenTable, dearest: int = TIER_CLAUSE) -> int:
+    """The characters ``text`` keeps once every safe cut up to tier ``dearest`` is made (in
+    the fixed tier order)."""
     ids = table.encode(text)
     pieces = [table.text(i) for i in ids]
     swaps, extended = concise_swaps(pieces, ids, table)
-    kept = drop_words(pieces, 0, None, swaps)
+    kept = drop_words(pieces, 0, None, swaps, dearest=dearest)
     return len(table.decode([extended[i] for i in kept]).strip())
 
 

@@ -23,7 +23,10 @@ from engine.core.errors import BadRequest, InvariantViolation, ModelLoadError
 from engine.core.plan import find_locks, plan_edit
 from engine.core.protocol import Edit, EditMode, SegmentText, Span
 from engine.core.tokens import TokenTable, charset, special_tokens
+from engine.language.en.drops import TIER_CLAUSE
 from engine.passes.shorten import (
+    ASKED_SHARE,
+    SAYS_NOTHING,
     TARGET_SHARE,
     char_targets,
     shorter_budgets,
@@ -242,7 +245,7 @@ def test_a_run_between_locks_with_nothing_safe_to_cut_keeps_its_words_and_anothe
     locks = (Span(0, 3), Span(text.index("1843"), text.index("1843") + 4))
     plan = plan_edit(Edit(1, text, Span(0, len(text)), locks, "tighter", EditMode.REWRITE))
     texts = encoded_texts(plan.segments)
-    targets = char_targets(plan, texts, table)
+    targets = char_targets(plan, texts, table).chars
     assert targets[1] == len(texts[1].strip())  # " wrote about it in": no cut keeps its sense
     assert targets[3] < len(texts[3].strip())  # the run with hedges cuts for the passage
     canvas = shortened_canvas(plan, table, SETTINGS, 512, RecordingReader())
@@ -253,16 +256,28 @@ def test_a_run_between_locks_with_nothing_safe_to_cut_keeps_its_words_and_anothe
     assert shorter_budgets(plan, texts, table) == {i: shorter_share(lengths[i]) for i in (1, 3)}
 
 
+HEDGED = "Basically, we really think that a lot of people are going to like it very much."
+
+
 def test_a_shorter_target_is_its_share_of_the_passage_or_as_far_as_safe_cuts_go(
     table: TokenTable,
 ) -> None:
-    for text in (TIGHTER_DOC, "Ada wrote it in Paris."):
+    seen = set()
+    for text in (TIGHTER_DOC, HEDGED, "Ada wrote it in Paris."):
         plan = plan_edit(Edit(1, text, Span(0, len(text)), (), "tighter"))
         texts = encoded_texts(plan.segments)
-        [(index, chars)] = char_targets(plan, texts, table).items()
+        cuts = char_targets(plan, texts, table)
+        [(index, chars)] = cuts.chars.items()
+        share, asked = (math.floor(len(text) * s) for s in (TARGET_SHARE, ASKED_SHARE))
         floor = shortest(texts[index], table)
-        assert chars == max(math.floor(len(text) * TARGET_SHARE), floor)
-    assert floor == len("Ada wrote it in Paris.")  # nothing in it may go
+        reachable = floor <= asked
+        # out of reach, only the cuts that say nothing are made, as far as they go
+        cheap = shortest(texts[index], table, SAYS_NOTHING)
+        assert chars == (max(share, floor) if reachable else cheap)
+        assert cuts.dearest == (TIER_CLAUSE if reachable else SAYS_NOTHING)
+        seen.add(reachable)
+    assert seen == {True, False}
+    assert cheap == len("Ada wrote it in Paris.")  # nothing in it may go
 
 
 def test_a_passage_that_keeps_its_length_is_not_read(table: TokenTable) -> None:

@@ -76,6 +76,7 @@ def cut(finder, text: str) -> list[str]:
         (cut_units.parentheticals, "The tool (the old one) broke.", "The tool broke."),
         (cut_units.obligation_openers, "You will need to restart it.", "Restart it."),
         (cut_units.obligation_openers, "Hi. You must sign here.", "Hi. Sign here."),
+        (cut_units.obligation_openers, "If so, you need to wait here.", "If so, wait here."),
         (cut_units.quantifier_of, "We read all of the notes.", "We read all the notes."),
         (cut_units.reported_speech, "She told me that it rained.", "She said that it rained."),
     ],
@@ -96,6 +97,7 @@ def test_a_wordy_unit_reads_as_the_shorter_text_a_person_writes(finder, text, ex
         (cut_units.parentheticals, "The tool (not mine) broke."),  # a negation
         (cut_units.parentheticals, "The tool (from Oslo) broke."),  # a name
         (cut_units.obligation_openers, "You should restart it."),  # advice, not an instruction
+        (cut_units.obligation_openers, "Yes, you need to see it."),  # no clause put first
         (cut_units.quantifier_of, "We read all of them."),
         (cut_units.reported_speech, "She told me the story."),  # no clause need follow
         (cut_units.reported_speech, "She told him that it rained."),  # who heard it matters
@@ -205,10 +207,10 @@ def test_a_pronoun_goes_with_its_preposition_only_as_the_one_a_thing_is_for() ->
     assert not pronoun_after_preposition("before", "you")  # "before you try": a clause
 
 
-def settle(shorten: Shorten, text: str, table: TokenTable) -> Settled:
-    """``text``'s shorter canvas cut by ``shorten`` and settled as seeded."""
-    ctx = PassContext(table, SETTINGS, read_intent("shorter"))
-    plan = shorten.before(plan_edit(Edit(1, text, Span(0, len(text)), (), "shorter")), ctx)
+def settle(shorten: Shorten, text: str, table: TokenTable, instruction: str = "shorter") -> Settled:
+    """``text``'s canvas cut by ``shorten`` for ``instruction`` and settled as seeded."""
+    ctx = PassContext(table, SETTINGS, read_intent(instruction))
+    plan = shorten.before(plan_edit(Edit(1, text, Span(0, len(text)), (), instruction)), ctx)
     canvas = build_canvas(plan, table, SETTINGS, 512, shorten.seed_cut(ctx))
     ids = list(canvas.seed_ids)
     last = StepResult(SETTINGS.steps, ids, ids, [], [0.0] * len(ids), SETTINGS.steps)
@@ -219,6 +221,7 @@ def test_a_passage_that_cannot_reach_the_target_says_so(table: TokenTable) -> No
     settled = settle(Shorten(), "Ada wrote it in Paris on Monday.", table)
     assert settled.notes == (f"Shorter: {LONGER_THAN_ASKED}.",)
     assert LONGER_THAN_ASKED in REASONS
+    assert settle(Shorten(), "Ada wrote it in Paris on Monday.", table, "formal").notes == ()
 
 
 def test_a_passage_cut_to_its_target_has_no_note(table: TokenTable) -> None:
@@ -227,3 +230,30 @@ def test_a_passage_cut_to_its_target_has_no_note(table: TokenTable) -> None:
     settled = settle(shorten, text, table)
     assert settled.notes == ()
     assert shorten.record.kept_share() <= ASKED_SHARE
+
+
+def test_a_pronoun_phrase_after_a_verb_is_what_is_said_not_filler() -> None:
+    from engine.language.en.drops import drop_words
+
+    kept = "".join(
+        words_of(t)[i]
+        for t in ["Please let you know that we left early today."]
+        for i in drop_words(words_of(t), 1)
+    )
+    assert "you know" in kept  # "let you know that": the verb's object
+    filler = "We left early and I think we got home by noon today."
+    assert "I think" not in "".join(words_of(filler)[i] for i in drop_words(words_of(filler), 1))
+
+
+def test_a_side_clause_goes_only_once_the_words_cannot_reach_the_target() -> None:
+    from engine.language.en.drops import drop_words
+
+    text = "The plan, which the team wrote in spring, is really very good and it works well today."
+    pieces = words_of(text)
+    target = len(text) - len(" really very")  # the hedges alone reach it
+
+    def cheap_clause(rows):  # the model reads the clause's loss as free, every word as dear
+        return [[0.0 if len(row) < len(pieces) - 6 else 1.0 for _ in row] for row in rows]
+
+    kept = "".join(pieces[i] for i in drop_words(pieces, 1, cheap_clause, chars=target))
+    assert "which the team wrote" in kept and "really" not in kept

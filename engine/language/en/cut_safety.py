@@ -93,6 +93,11 @@ def may_be_noun(word: str) -> bool:
     return NOUN_TAG in readings(core(word))
 
 
+def may_be_verb(word: str) -> bool:
+    """Whether a lower-case word may be a verb form ("let", "told"), closed classes aside."""
+    return word not in CLOSED_CLASSES and VERB_TAG in readings(word)
+
+
 def modifier_before_noun(word: str, following: str | None) -> bool:
     """Whether ``word`` is an adjective a cut may take: one that describes ("new", "small"),
     standing right before a noun ("the new page"), never a predicate ("it was long, but") nor

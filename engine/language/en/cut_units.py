@@ -38,6 +38,7 @@ from engine.language.en.cut_safety import (
     ARTICLES,
     BE_FORMS,
     NOUN_TAG,
+    SUBORDINATORS,
     VERB_TAG,
     core,
     is_plain,
@@ -311,11 +312,13 @@ def parentheticals(words: Sequence[str]) -> list[Rewording]:
 
 def obligation_openers(words: Sequence[str]) -> list[Rewording]:
     """Every sentence opening "You (will) need to / have to / must" + a verb, as the verb alone,
-    capitalised: an instruction said as one."""
+    capitalised: an instruction said as one; after a clause put first ("Before you start, you
+    need to save" → "Before you start, save") the verb keeps its case."""
     cores = [core(w) for w in words]
     found = []
     for i in range(len(words) - 3):
-        if cores[i] != OBLIGATION_SUBJECT or not opens_sentence(words, i):
+        opening = opens_sentence(words, i)
+        if cores[i] != OBLIGATION_SUBJECT or not (opening or after_fronted_clause(words, i)):
             continue
         at = i + 1 + (cores[i + 1] == OBLIGATION_FUTURE)
         shape = next((o for o in OBLIGATIONS if tuple(cores[at : at + len(o)]) == o), None)
@@ -325,8 +328,18 @@ def obligation_openers(words: Sequence[str]) -> list[Rewording]:
         if verb >= len(words) - 1 or not plain_run(words, i, verb) or not is_base_verb(cores[verb]):
             continue
         said = words[verb].strip()
-        found.append(Rewording(i, verb + 1, lead(words[i]) + said[:1].upper() + said[1:]))
+        said = said[:1].upper() + said[1:] if opening else said
+        found.append(Rewording(i, verb + 1, lead(words[i]) + said))
     return found
+
+
+def after_fronted_clause(words: Sequence[str], i: int) -> bool:
+    """Whether word ``i`` follows the comma of a clause its sentence opens with ("If it
+    fails, you ..."): the main clause starts at ``i``."""
+    if i == 0 or not words[i - 1].rstrip().endswith(COMMA):
+        return False
+    start = next(j for j in range(i - 1, -1, -1) if opens_sentence(words, j))
+    return core(words[start]) in SUBORDINATORS
 
 
 def quantifier_of(words: Sequence[str]) -> list[Rewording]:

@@ -53,6 +53,7 @@ from engine.language.en.cut_safety import (
     cut_damage,
     droppable_that,
     is_plain,
+    may_be_verb,
     modifier_before_noun,
     past_perfect_auxiliary,
     pronoun_after_preposition,
@@ -61,6 +62,7 @@ from engine.language.en.cut_safety import (
     reflexive_after_noun,
 )
 from engine.language.en.data import load_json, word_set
+from engine.language.en.meaning import SUBJECT_PRONOUNS
 
 # Reads candidate passages, each given as the original's token indices it keeps, and answers
 # with the NLL (nats) of every kept token in that candidate, in order: the model read causally.
@@ -83,6 +85,9 @@ FUNCTION = word_set("word_tiers.json", "function")
 # Never dropped while anything else can go: dropping one flips the meaning.
 NEGATIONS = word_set("word_tiers.json", "negations")
 TIER_HEDGE, TIER_LIGHT, TIER_ADVERB, TIER_MODIFIER, TIER_CLAUSE, TIER_KEPT = range(6)
+# The tiers a priced cut opens in turn: every word and phrase first, side clauses only after
+# (see :func:`drop_words`).
+TIER_PHASES = (TIER_MODIFIER, TIER_CLAUSE)
 # With a model to read the candidates, a unit's price is the fluency its loss costs the words
 # after it (nats) plus what it carries: nothing for a hedge, most for a describing word or a
 # side clause (what the passage says, not how).
@@ -193,27 +198,35 @@ def drop_words(
     costs: TokenCosts | None = None,
     swaps: Sequence[Swap] = (),
     chars: int | None = None,
+    dearest: int = TIER_CLAUSE,
 ) -> list[int]:
     """Indices of the tokens kept so that at most ``budget`` remain (or the text is down to
     ``chars`` characters), if whole-sentence cuts reach it (see the module docstring), more
-    otherwise; the passage's end is never cut.
+    otherwise; the passage's end is never cut. No unit of a tier above ``dearest`` goes.
 
     ``pieces`` are the passage's per-token texts. Nothing is dropped when it already fits.
     Without ``costs`` the units go cheapest tier first, and within a tier the next is the one
     farthest from any unit cut so far, so the cuts spread over the whole passage. ``swaps``
     are phrases that may instead read as other text; a swap's tokens appear in the result
     where its words stood, as the indices the caller gave them. With ``costs`` (the model
-    reading candidates) the cuts go by :func:`_priced_drops` first.
+    reading candidates) the cuts go by :func:`_priced_drops` first, one :data:`TIER_PHASES`
+    phase after another: a side clause goes only once the words and phrases cannot reach the
+    target, however cheap the model reads it (a clause's loss costs the words after it little,
+    and it took "which was written by ..." before a hedge).
     """
     if budget >= len(pieces):
         return list(range(len(pieces)))
     spans = word_spans(pieces)
     passage = Passage(["".join(pieces[i] for i in span) for span in spans], spans)
-    units = _units(passage.words) + [
-        Unit(swap.tier, swap.words, swap.tokens, swap.text) for swap in swaps
-    ]
+    swapped = [Unit(swap.tier, swap.words, swap.tokens, swap.text) for swap in swaps]
+    units = [u for u in _units(passage.words) + swapped if u.tier <= dearest]
     target = Target(budget, chars)
-    taken = [] if costs is None else _priced_drops(passage, units, target, costs)
+    taken: list[Unit] = []
+    for phase in TIER_PHASES:
+        if costs is None or target.met(passage, taken):
+            break
+        allowed = [u for u in units if u.tier <= phase]
+        taken = _priced_drops(passage, allowed, target, costs, taken)
     while not target.met(passage, taken):
         dropped = _words_of(taken)
         open_units = passage.next_cuts(units, taken)
@@ -227,7 +240,11 @@ def drop_words(
 
 
 def _priced_drops(
-    passage: Passage, units: Sequence[Unit], target: Target, costs: TokenCosts
+    passage: Passage,
+    units: Sequence[Unit],
+    target: Target,
+    costs: TokenCosts,
+    taken: Sequence[Unit] = (),
 ) -> list[Unit]:
     """Units to cut, cheapest by :data:`TIER_PRICE` plus the NLL their loss adds to the tokens
     kept: one batched read of every one-unit-shorter candidate per round.
@@ -239,7 +256,7 @@ def _priced_drops(
     kept around it.
     """
     spans = passage.spans
-    taken: list[Unit] = []
+    taken = list(taken)
     while not target.met(passage, taken):
         open_units = passage.next_cuts(units, taken)
         if not open_units:
@@ -328,6 +345,8 @@ def _filler_at(words: Sequence[str], cores: Sequence[str], i: int) -> tuple[int,
     """The words of the filler phrase starting at word ``i`` (with a "that" after it), or ()."""
     if opens_sentence(words, i):
         return ()  # its capital would go with it: a hedging opener is a swap (cut_phrases)
+    if _object_clause(words, cores, i):
+        return ()
     for phrase in FILLER_PHRASES:
         stop = i + len(phrase)
         plain = all(is_plain(w) and "\n" not in w for w in words[i:stop])
@@ -336,6 +355,14 @@ def _filler_at(words: Sequence[str], cores: Sequence[str], i: int) -> tuple[int,
                 stop += 1
             return tuple(range(i, stop))
     return ()
+
+
+def _object_clause(words: Sequence[str], cores: Sequence[str], i: int) -> bool:
+    """Whether a pronoun at word ``i`` opens the object of the verb before it ("let you know
+    that", "said I think"): then "you know" or "I think" is what is said, not filler."""
+    if cores[i] not in SUBJECT_PRONOUNS or words[i - 1].rstrip().endswith(","):
+        return False
+    return may_be_verb(cores[i - 1])
 
 
 def _tier(words: Sequence[str], i: int) -> int:

@@ -18,7 +18,8 @@ and which :func:`engine.language.en.cut_safety.cut_damage` checks against the wh
 - :func:`reduced_relatives`: "a flight that had been delayed" as "a flight delayed";
 - :func:`parentheticals`: a bracketed aside without a number, name or negation;
 - :func:`obligation_openers`: "You will need to check" as the imperative "Check";
-- :func:`quantifier_of`: "all of the" as "all the".
+- :func:`quantifier_of`: "all of the" as "all the";
+- :func:`reported_speech`: "told us that" as "said that" (the writer or the reader told).
 
 Every word list is general English in ``data/cuts.json``, none a phrase of a case: each shape
 is written here from single words. Pure functions over words, each with its leading

@@ -227,6 +227,15 @@ def drop_words(
             break
         allowed = [u for u in units if u.tier <= phase]
         taken = _priced_drops(passage, allowed, target, costs, taken)
+    return _kept(spans, _fixed_order(passage, units, target, taken))
+
+
+def _fixed_order(
+    passage: Passage, units: Sequence[Unit], target: Target, taken: Sequence[Unit]
+) -> list[Unit]:
+    """``taken`` and further units until the target is met: the cheapest tier first, and in a
+    tier the unit farthest from any cut so far (what goes without a reader, or after it)."""
+    taken = list(taken)
     while not target.met(passage, taken):
         dropped = _words_of(taken)
         open_units = passage.next_cuts(units, taken)
@@ -236,7 +245,7 @@ def drop_words(
         choices = [u for u in open_units if u.tier == cheapest]
         chosen = max(choices, key=lambda u: (_distance(u.words, dropped), -u.words[0]))
         taken = _with(taken, chosen)
-    return _kept(spans, taken)
+    return taken
 
 
 def _priced_drops(

@@ -17,6 +17,9 @@ from engine.models.registry import INSTRUCTION_TUNED_FAMILIES
 
 # --- the reasons ---------------------------------------------------------------------------------
 NOTHING_TO_FIX = "nothing to fix found"
+LONGER_THAN_ASKED = (
+    "it stays longer than four fifths of its length: every further cut would change its meaning"
+)
 ALL_PUT_BACK = "every change was put back by the check"
 CANNOT_READ = "this model cannot read the passage: no proofreading"
 PROOFREAD_OFF = "proofreading is switched off"
@@ -26,12 +29,10 @@ MODEL_KEPT_IT = "the model kept the text as it was"
 STRUCTURE_PUT_BACK = "the changes that broke its Markdown structure were put back"
 MEANING_PUT_BACK = "a change that altered the meaning was put back"
 SAME_AS_BEFORE = "the try settled on the change it was to replace"
-LONGER_THAN_ASKED = (
-    "it stays longer than four fifths of its length: every further cut would change its meaning"
-)
 
 REASONS = (
     NOTHING_TO_FIX,
+    LONGER_THAN_ASKED,
     ALL_PUT_BACK,
     CANNOT_READ,
     PROOFREAD_OFF,
@@ -41,7 +42,6 @@ REASONS = (
     STRUCTURE_PUT_BACK,
     MEANING_PUT_BACK,
     SAME_AS_BEFORE,
-    LONGER_THAN_ASKED,
 )
 PROOFREAD_PASS = "proofread"  # the pass whose absence explains an unchanged styled rewrite
 FAMILY_WORDS = {  # how each intent family is named in a note

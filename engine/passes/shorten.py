@@ -1,44 +1,79 @@
-"""The shorten pass: a shorter rewrite's budgets, and which words its seed gives up.
+"""The shorten pass: a shorter rewrite's target length, and which words its seed gives up.
 
-An instruction asking for less text (``Intent.shorter``) gives each free gap a budget below its
-original length, and that is how the instruction reaches a model too small to follow it on its
-own: free text is written to fill its budget. The seed is then cut by dropping words all over
-it (:func:`engine.language.en.drops.drop_words`) rather than cutting its end, so the rewrite
-keeps the whole passage, not its first four fifths; wordy phrases may swap for their concise
-forms (:mod:`engine.language.en.rewordings`). Which words go is priced by the backend's causal
-reader when it has one (the damage each cut does to the tokens after it); without one they go
-in the fixed tier order. A cancelled request stops pricing and cuts in that fixed order.
+An instruction asking for less text (``Intent.shorter``) is reached by cutting the seed, since
+a model this small cannot follow it on its own: free text is written to fill the positions it
+is given. The seed is cut down to a character target, :data:`TARGET_SHARE` of the passage
+(what a reader asking for "shorter" sees), by taking the units a person would cut, cheapest
+first, and stopping there (:func:`engine.language.en.drops.drop_words`): hedges, filler and
+wordy phrases (:mod:`engine.language.en.rewordings`), hedging openers and side clauses
+(:mod:`engine.language.en.cut_phrases`), whole wordy units (:mod:`engine.language.en.
+cut_units`), adverbs and describing words, never the passage's end. Every cut is checked against
+the whole passage (:func:`engine.language.en.cut_safety.cut_damage`). Locks split a passage into
+runs; the cut is shared by the room each run has for safe cuts (:func:`char_targets`). Where
+the safe cuts run out the passage stays longer, and its proposal says so
+(:data:`engine.run.answers.LONGER_THAN_ASKED`) rather than silently coming back long.
+
+Which units go is priced by the backend's causal reader when it has one (the damage each cut
+does to the tokens after it); without one they go in the fixed tier order. A cancelled request
+stops pricing and cuts in that fixed order.
 """
 
 from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from dataclasses import replace
+from dataclasses import dataclass, field, replace
 
 from engine.core.canvas import SeedCut, encoded_texts
 from engine.core.plan import EditPlan, Free
 from engine.core.tokens import TokenTable
-from engine.language.en.cut_phrases import hedge_openers, side_clauses, simple_verbs
+from engine.language.en.cut_phrases import (
+    hedge_openers,
+    openers_with,
+    side_clauses,
+    simple_verbs,
+)
+from engine.language.en.cut_units import WORDING_UNITS, parentheticals, reduced_relatives
 from engine.language.en.drops import (
+    TIER_ADVERB,
     TIER_CLAUSE,
     TIER_HEDGE,
+    TIER_LIGHT,
     Swap,
     TokenCosts,
     drop_words,
     word_spans,
 )
 from engine.language.en.rewordings import Rewording, rewordings
-from engine.passes.base import Pass, PassContext
+from engine.passes.base import Pass, PassContext, Settled
+from engine.run.answers import LONGER_THAN_ASKED
 
-# Seven tenths of the tokens: once no cut may break a sentence (drops.py) a tighter budget only
-# takes more of the cuts a person would make, and stops where they run out. Four fifths of
-# the tokens left most dev "shorter" seeds at 0.83-0.85 of the characters (the words cut are
-# long for their tokens); at 0.7, 5 of 14 seeds reach the suite's 0.8 against 3.
-SHORTER_SHARE = 0.7
-# A free run between locks this short keeps its length in a shorter rewrite (see
-# :func:`shorter_budgets`): every word in it is needed to reach the lock.
-SHORT_SEGMENT = 8
+# What a shorter rewrite aims at: its seed cut until the passage is at most this share of its
+# characters (locks included), which is what a reader asking for "shorter" sees. Four fifths
+# less a margin: the model mending the cuts' joins may write a word longer than the seed's.
+TARGET_SHARE = 0.78
+# The dearest tier of the cuts that say nothing: what a passage that cannot reach its target
+# is cut by (see :func:`char_targets`).
+SAYS_NOTHING = TIER_ADVERB
+# What the instruction asks, as a reader counts it: a seed its safe cuts leave longer than this
+# share of the passage gets a note saying so.
+ASKED_SHARE = 0.8
+# The token budget is only a floor under the cut (it stops at the character target first):
+# the canvas gets the tokens the cut kept, so no free room is left for the model to fill.
+SHORTER_SHARE = 0.6
+
+
+@dataclass
+class CutRecord:
+    """What one request's cuts took: the passage's characters, and those each run's cut
+    removed (a run its budget did not cut removed none)."""
+
+    whole: int = 0
+    removed: list[int] = field(default_factory=list)
+
+    def kept_share(self) -> float:
+        """The share of the passage's characters its seed keeps."""
+        return (self.whole - sum(self.removed)) / self.whole if self.whole else 1.0
 
 
 class Shorten(Pass):
@@ -46,11 +81,20 @@ class Shorten(Pass):
 
     name = "shorten"
 
+    def __init__(self) -> None:
+        self.targets: dict[tuple[int, ...], int] = {}
+        self.dearest = TIER_CLAUSE
+        self.record = CutRecord()
+
     def before(self, plan: EditPlan, ctx: PassContext) -> EditPlan:
         if not ctx.intent.shorter:
             return plan
         texts = encoded_texts(plan.segments)
         budgets = shorter_budgets(plan, texts, ctx.table)
+        cuts = char_targets(plan, texts, ctx.table)
+        self.targets = {tuple(ctx.table.encode(texts[i])): n for i, n in cuts.chars.items()}
+        self.dearest = cuts.dearest
+        self.record.whole = len("".join(texts).strip())
         segments = tuple(
             replace(s, budget=budgets[i]) if isinstance(s, Free) and i in budgets else s
             for i, s in enumerate(plan.segments)
@@ -58,14 +102,31 @@ class Shorten(Pass):
         return replace(plan, segments=segments)
 
     def seed_cut(self, ctx: PassContext) -> SeedCut | None:
-        return ReaderCut(ctx)
+        return ReaderCut(ctx, self.targets, self.record, self.dearest)
+
+    def after(self, settled: Settled, ctx: PassContext) -> Settled:
+        """A shorter rewrite whose seed its safe cuts could not bring to :data:`ASKED_SHARE`
+        of the passage says so."""
+        if not ctx.intent.shorter or self.record.kept_share() <= ASKED_SHARE:
+            return settled
+        return replace(settled, notes=(*settled.notes, f"Shorter: {LONGER_THAN_ASKED}."))
 
 
 class ReaderCut:
-    """A :class:`~engine.core.canvas.SeedCut` that drops words, priced by the causal reader."""
+    """A :class:`~engine.core.canvas.SeedCut` that drops words, priced by the causal reader,
+    down to each seed's character target (``targets``, by the seed's ids)."""
 
-    def __init__(self, ctx: PassContext) -> None:
+    def __init__(
+        self,
+        ctx: PassContext,
+        targets: dict[tuple[int, ...], int] | None = None,
+        record: CutRecord | None = None,
+        dearest: int = TIER_CLAUSE,
+    ) -> None:
         self.ctx = ctx
+        self.targets = targets or {}
+        self.record = record if record is not None else CutRecord()
+        self.dearest = dearest
 
     def __call__(
         self, original: list[int], budget: int, context: list[int], following: list[int]
@@ -84,7 +145,11 @@ class ReaderCut:
                     return [[0.0] * len(row) for row in rows]
                 return reader.read_cuts(context, extended, rows, following)
 
-        return extended, drop_words(pieces, budget, costs, swaps)
+        chars = self.targets.get(tuple(original))
+        kept = drop_words(pieces, budget, costs, swaps, chars, self.dearest)
+        after = table.decode([extended[i] for i in kept]).strip()
+        self.record.removed.append(len(table.decode(original).strip()) - len(after))
+        return extended, kept
 
 
 def shorter_share(seed_tokens: int) -> int:
@@ -93,35 +158,64 @@ def shorter_share(seed_tokens: int) -> int:
 
 
 def shorter_budgets(plan: EditPlan, texts: Sequence[str], table: TokenTable) -> dict[int, int]:
-    """Budgets of the free segments a shorter rewrite cuts (those without a budget of their own).
-
-    Each gets :data:`SHORTER_SHARE` of its length. When locks split the passage into several,
-    a fifth off each would force a word out of a short run between two locks, whatever it
-    costs: "wrote about the machine in [1843]" lost "about", "will arrive at the warehouse on
-    [12 June]" its "will" (so the canvas wrote "arrived"). A segment of fewer than
-    :data:`SHORT_SEGMENT` tokens then keeps its length, and the longest segment gives up its cut
-    (no more than twice its own fifth), so the passage as a whole still shrinks."""
-    lengths = {
-        index: len(table.encode(texts[index]))
+    """Token budgets of the free segments a shorter rewrite cuts (those without a budget of
+    their own): :data:`SHORTER_SHARE` of each one's length, a floor under its cut, which stops
+    at its character target first (:func:`char_targets`)."""
+    return {
+        index: shorter_share(len(table.encode(texts[index])))
         for index, segment in enumerate(plan.segments)
         if isinstance(segment, Free) and segment.budget is None
     }
-    budgets = {index: shorter_share(length) for index, length in lengths.items()}
-    return {**budgets, **moved_cuts(lengths, budgets)}
 
 
-def moved_cuts(lengths: dict[int, int], budgets: dict[int, int]) -> dict[int, int]:
-    """The short runs' cuts moved to the longest run (see :func:`shorter_budgets`)."""
-    cut = {i: lengths[i] - budgets[i] for i in lengths if budgets[i] < lengths[i]}
-    short = [i for i in cut if lengths[i] < SHORT_SEGMENT]
-    if len(cut) < 2 or not short or len(short) == len(cut):
-        return {}
-    longest = max((i for i in cut if i not in short), key=lengths.__getitem__)
-    room = 2 * cut[longest]
-    moved = min(sum(cut[i] for i in short), room - cut[longest])
-    out = {i: lengths[i] for i in short}
-    out[longest] = budgets[longest] - moved
-    return out
+@dataclass(frozen=True)
+class CutPlan:
+    """The characters each cut run of a passage may keep (by segment index), and the dearest
+    tier its cuts may take (:data:`engine.language.en.drops.TIER_PHASES`)."""
+
+    chars: dict[int, int]
+    dearest: int = TIER_CLAUSE
+
+
+def char_targets(plan: EditPlan, texts: Sequence[str], table: TokenTable) -> CutPlan:
+    """How many characters each free segment a shorter rewrite cuts may keep, so that the
+    passage, its locks as they are, comes to :data:`TARGET_SHARE` of its length.
+
+    The cut is shared by the segments in proportion to the room each has: what its safe cuts
+    could take at most (:func:`shortest`). Locks split a passage into runs, and a share by
+    length alone asked a run with nothing left to cut for its part ("will arrive at the
+    warehouse on [12 June]") while the run before it kept a hedge it could have given up.
+    When every safe cut reaches four fifths (:data:`ASKED_SHARE`) but not the margin below
+    it, every one is made. When even they fall short, the passage cannot be made short enough
+    without changing what it says: only the cuts that say nothing (:data:`SAYS_NOTHING`:
+    hedges, filler, wordy phrases, adverbs) are made, as far as they go, and the note says
+    why."""
+    lengths = {
+        index: len(texts[index].strip())
+        for index, segment in enumerate(plan.segments)
+        if isinstance(segment, Free) and segment.budget is None
+    }
+    whole = len("".join(texts).strip())
+    needed = whole - math.floor(whole * TARGET_SHARE)
+    floors = {i: min(n, shortest(texts[i], table)) for i, n in lengths.items()}
+    room = {i: lengths[i] - floors[i] for i in lengths}
+    total = sum(room.values())
+    if total < whole - math.floor(whole * ASKED_SHARE):
+        cheap = {i: min(n, shortest(texts[i], table, SAYS_NOTHING)) for i, n in lengths.items()}
+        return CutPlan(cheap, SAYS_NOTHING)
+    if total <= needed:
+        return CutPlan(floors)  # four fifths, not the margin below it: every safe cut
+    return CutPlan({i: n - math.ceil(needed * room[i] / total) for i, n in lengths.items()})
+
+
+def shortest(text: str, table: TokenTable, dearest: int = TIER_CLAUSE) -> int:
+    """The characters ``text`` keeps once every safe cut up to tier ``dearest`` is made (in
+    the fixed tier order)."""
+    ids = table.encode(text)
+    pieces = [table.text(i) for i in ids]
+    swaps, extended = concise_swaps(pieces, ids, table)
+    kept = drop_words(pieces, 0, None, swaps, dearest=dearest)
+    return len(table.decode([extended[i] for i in kept]).strip())
 
 
 def concise_swaps(
@@ -133,9 +227,13 @@ def concise_swaps(
     swaps' token indices point)."""
     spans = word_spans(pieces)
     words = ["".join(pieces[i] for i in span) for span in spans]
-    found: list[tuple[Rewording, int]] = [(r, TIER_HEDGE) for r in rewordings(words)]
-    found += [(r, TIER_HEDGE) for r in (*hedge_openers(words), *simple_verbs(words))]
-    found += [(r, TIER_CLAUSE) for r in side_clauses(words)]
+    wording = [*rewordings(words), *simple_verbs(words)]
+    wording += [r for find in WORDING_UNITS for r in find(words)]
+    openers = hedge_openers(words)
+    wording += [*openers, *openers_with(openers, wording)]
+    found: list[tuple[Rewording, int]] = [(r, TIER_HEDGE) for r in wording]
+    found += [(r, TIER_LIGHT) for r in reduced_relatives(words)]
+    found += [(r, TIER_CLAUSE) for r in (*side_clauses(words), *parentheticals(words))]
     extended, swaps = list(ids), []
     for rewording, tier in found:
         concise = table.encode(rewording.text)

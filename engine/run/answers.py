@@ -17,6 +17,9 @@ from engine.models.registry import INSTRUCTION_TUNED_FAMILIES
 
 # --- the reasons ---------------------------------------------------------------------------------
 NOTHING_TO_FIX = "nothing to fix found"
+LONGER_THAN_ASKED = (
+    "it stays longer than four fifths of its length: every further cut would change its meaning"
+)
 ALL_PUT_BACK = "every change was put back by the check"
 CANNOT_READ = "this model cannot read the passage: no proofreading"
 PROOFREAD_OFF = "proofreading is switched off"
@@ -30,6 +33,7 @@ NO_OTHER_READING = "the model found no other reading of its changes"
 
 REASONS = (
     NOTHING_TO_FIX,
+    LONGER_THAN_ASKED,
     ALL_PUT_BACK,
     CANNOT_READ,
     PROOFREAD_OFF,

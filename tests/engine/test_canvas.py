@@ -7,7 +7,6 @@ import math
 import pytest
 import torch
 
-import engine.passes.shorten as shorten_module
 from engine.backends.masked.blocks import choose_masked
 from engine.core.canvas import (
     READ_FOLLOWING_TOKENS,
@@ -24,7 +23,16 @@ from engine.core.errors import BadRequest, InvariantViolation, ModelLoadError
 from engine.core.plan import find_locks, plan_edit
 from engine.core.protocol import Edit, EditMode, SegmentText, Span
 from engine.core.tokens import TokenTable, charset, special_tokens
-from engine.passes.shorten import SHORTER_SHARE, shorter_budgets, shorter_share
+from engine.language.en.drops import TIER_CLAUSE
+from engine.passes.shorten import (
+    ASKED_SHARE,
+    SAYS_NOTHING,
+    TARGET_SHARE,
+    char_targets,
+    shorter_budgets,
+    shorter_share,
+    shortest,
+)
 from tests.helpers.readers import RecordingReader, shortened_canvas
 from tests.helpers.tiny import tiny_tokenizer
 
@@ -230,31 +238,46 @@ def test_a_tighter_seed_says_a_wordy_phrase_in_fewer_words(table: TokenTable) ->
     assert " can be away on the day we meet." in seed and "ability" not in seed
 
 
-def test_a_short_run_between_locks_keeps_its_words_and_the_longest_run_gives_them(
-    table: TokenTable, monkeypatch: pytest.MonkeyPatch
+def test_a_run_between_locks_with_nothing_safe_to_cut_keeps_its_words_and_another_cuts(
+    table: TokenTable,
 ) -> None:
     text = "Ada wrote about it in 1843, and then she really went on to write a very long note."
     locks = (Span(0, 3), Span(text.index("1843"), text.index("1843") + 4))
     plan = plan_edit(Edit(1, text, Span(0, len(text)), locks, "tighter", EditMode.REWRITE))
     texts = encoded_texts(plan.segments)
-    lengths = {i: len(table.encode(t)) for i, t in enumerate(texts) if i in (1, 3)}
-    # the test tokenizer spells nearly a token per letter: "short" is relative to it
-    monkeypatch.setattr(shorten_module, "SHORT_SEGMENT", lengths[1] + 1)
-    assert lengths[1] < shorten_module.SHORT_SEGMENT <= lengths[3]
-    budgets = shorter_budgets(plan, texts, table)
-    assert budgets[1] == lengths[1]  # " wrote about it in" keeps every word
-    fifth = {i: n - math.ceil(n * SHORTER_SHARE) for i, n in lengths.items()}
-    assert budgets[3] == lengths[3] - fifth[3] - fifth[1]  # the long run cuts for both
+    targets = char_targets(plan, texts, table).chars
+    assert targets[1] == len(texts[1].strip())  # " wrote about it in": no cut keeps its sense
+    assert targets[3] < len(texts[3].strip())  # the run with hedges cuts for the passage
     canvas = shortened_canvas(plan, table, SETTINGS, 512, RecordingReader())
+    lengths = {i: len(table.encode(t)) for i, t in enumerate(texts)}
     assert canvas.segment_of.count(1) == lengths[1]
-    # one run, or no locks: nothing to move
-    alone = plan_edit(Edit(1, text, Span(0, len(text)), (), "tighter", EditMode.REWRITE))
-    [(index, length)] = [
-        (i, len(table.encode(t))) for i, t in enumerate(encoded_texts(alone.segments))
-    ]
-    assert shorter_budgets(alone, encoded_texts(alone.segments), table) == {
-        index: shorter_share(length)
-    }
+    assert canvas.segment_of.count(3) < lengths[3]
+    # every budget is a floor under its cut, the same share of each run
+    assert shorter_budgets(plan, texts, table) == {i: shorter_share(lengths[i]) for i in (1, 3)}
+
+
+HEDGED = "Basically, we really think that a lot of people are going to like it very much."
+
+
+def test_a_shorter_target_is_its_share_of_the_passage_or_as_far_as_safe_cuts_go(
+    table: TokenTable,
+) -> None:
+    seen = set()
+    for text in (TIGHTER_DOC, HEDGED, "Ada wrote it in Paris."):
+        plan = plan_edit(Edit(1, text, Span(0, len(text)), (), "tighter"))
+        texts = encoded_texts(plan.segments)
+        cuts = char_targets(plan, texts, table)
+        [(index, chars)] = cuts.chars.items()
+        share, asked = (math.floor(len(text) * s) for s in (TARGET_SHARE, ASKED_SHARE))
+        floor = shortest(texts[index], table)
+        reachable = floor <= asked
+        # out of reach, only the cuts that say nothing are made, as far as they go
+        cheap = shortest(texts[index], table, SAYS_NOTHING)
+        assert chars == (max(share, floor) if reachable else cheap)
+        assert cuts.dearest == (TIER_CLAUSE if reachable else SAYS_NOTHING)
+        seen.add(reachable)
+    assert seen == {True, False}
+    assert cheap == len("Ada wrote it in Paris.")  # nothing in it may go
 
 
 def test_a_passage_that_keeps_its_length_is_not_read(table: TokenTable) -> None:

@@ -179,7 +179,7 @@ def test_lock_edges_never_glue_a_word_to_a_lock(seed_tail, generated):
 
 def test_tighter_gets_a_shorter_budget_than_the_original():
     settings = SamplerSettings()
-    assert shorter_share(40) == 28  # seven tenths (engine.passes.shorten.SHORTER_SHARE)
+    assert shorter_share(40) == 24  # three fifths, a floor (engine.passes.shorten.SHORTER_SHARE)
     for instruction in ("tighter", "Make it shorter, please"):
         plan = plan_edit(Edit(1, "x" * 40, Span(0, 40), (), instruction, EditMode.REWRITE))
         ctx = PassContext(tiny_table(), settings, read_intent(instruction))

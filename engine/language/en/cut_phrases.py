@@ -12,9 +12,10 @@ Rewording` objects (the words they replace and the text they leave), which
   comma, and the next word capitalised;
 - :func:`simple_verbs`: a modal's progressive read as its simple form ("will be sending" →
   "will send"), the base form from lemminflect;
-- :func:`side_clauses`: a relative clause between commas (", which ... ,", ", who ... ,"), the
-  comma before it taken with it, unless it holds a negation, a number or a name (what a
-  reader checks a rewrite by; dropping those changes what the passage says).
+- :func:`side_clauses`: a relative clause after a comma (", which ... ,", ", who ... .") up to
+  the next comma or its sentence's end, the comma before it taken with it, unless it holds a
+  negation, a number or a name (what a reader checks a rewrite by; dropping those changes what
+  the passage says).
 
 The openers are general English in ``data/word_tiers.json``. Pure functions over words, each
 with its leading whitespace (as :func:`engine.language.en.drops.word_spans` splits them).
@@ -42,8 +43,16 @@ OPENERS: tuple[tuple[str, ...], ...] = tuple(
 HEDGES = word_set("word_tiers.json", "hedges")
 COMPLEMENTIZER = "that"
 SENTENCE_ENDS = (".", "!", "?", ":")
+FULL_STOPS = (".", "!", "?")  # the marks that end a sentence itself
+CLAUSE_COMMA = ","
 RELATIVES = frozenset(load_json("meaning.json")["relative_pronouns"])
 MODALS = word_set("word_tiers.json", "modals")
+# "in my view", "to our mind": a preposition, a possessive and a noun of opinion (data/cuts.json)
+STANCE: frozenset[tuple[str, str]] = frozenset(
+    (prep, noun) for prep, noun in load_json("cuts.json")["stance_phrases"]
+)
+POSSESSIVES = word_set("cuts.json", "possessives")
+STANCE_WORDS = 3
 PROGRESSIVE_BE = "be"
 BASE_TAG = "VB"  # lemminflect's (Penn) tag of a verb's base form
 
@@ -75,12 +84,50 @@ def hedge_openers(words: Sequence[str]) -> list[Rewording]:
     return found
 
 
+def stance_at(cores: Sequence[str], i: int) -> int:
+    """How many words a stance phrase ("in my view") starting at word ``i`` has (0: none)."""
+    if i + 2 >= len(cores) or cores[i + 1] not in POSSESSIVES:
+        return 0
+    return STANCE_WORDS if (cores[i], cores[i + 2]) in STANCE else 0
+
+
 def _opener_end(words: Sequence[str], first: int) -> int | None:
-    """Where the sentence goes on after the opener at ``first``: past its words, the "that"
-    of a verb of thinking, and a comma after either; ``None`` without an opener."""
+    """Where the sentence goes on after the openers at ``first``: past each one's words, the
+    "that" of a verb of thinking and a comma after either, and past another opener right after
+    it ("In my view, I think that"); ``None`` without an opener."""
+    stop = _one_opener_end(words, first)
+    while stop is not None:
+        further = _one_opener_end(words, stop)
+        if further is None:
+            return stop
+        stop = further
+    return None
+
+
+def openers_with(openers: Sequence[Rewording], others: Sequence[Rewording]) -> list[Rewording]:
+    """Each opener joined to a rewording of the words it leaves opening the sentence
+    ("Basically, what we need to do is" → "We need to"): the two overlap in that word, so
+    neither could be taken beside the other."""
+    joined = []
+    for opener in openers:
+        for other in others:
+            if other.first == opener.stop - 1 and other.text.strip():
+                said = other.text.lstrip()
+                lead = opener.text[: len(opener.text) - len(opener.text.lstrip())]
+                joined.append(
+                    Rewording(opener.first, other.stop, lead + said[:1].upper() + said[1:])
+                )
+    return joined
+
+
+def _one_opener_end(words: Sequence[str], first: int) -> int | None:
+    """Where the sentence goes on after the one opener at ``first`` (see :func:`_opener_end`)."""
+    if first >= len(words):
+        return None
     cores = [core(w) for w in words]
     hedge = (cores[first],) if cores[first] in HEDGES else ()
-    for phrase in (*OPENERS, hedge):
+    stance = tuple(cores[first : first + stance_at(cores, first)])
+    for phrase in (*OPENERS, stance, hedge):
         stop = first + len(phrase)
         if not phrase or tuple(cores[first:stop]) != phrase or stop >= len(words):
             continue
@@ -100,22 +147,26 @@ def _ends_phrase(word: str) -> bool:
 
 
 def side_clauses(words: Sequence[str]) -> list[Rewording]:
-    """Every relative clause between commas that carries no negation, number or name, read as
-    the word before it without its comma ("the bridge, which was built in a hurry," → "the
-    bridge")."""
+    """Every relative clause after a comma, up to the next comma or its sentence's end, that
+    carries no negation, number or name, read as the word before it without its comma ("the
+    bridge, which was built in a hurry," → "the bridge"; "the bridge, which we like." → "the
+    bridge.")."""
     found = []
     for start in range(1, len(words) - 1):
         previous = words[start - 1].strip()
         if not previous.endswith(",") or core(words[start]) not in RELATIVES:
             continue
         end = next((i for i in range(start, len(words) - 1) if _closes(words[i])), None)
-        if end is None or not words[end].strip().endswith(","):
+        closing = words[end].strip()[-1:] if end is not None and "\n" not in words[end] else ""
+        if end is None or closing not in (CLAUSE_COMMA, *FULL_STOPS):
             continue
         clause = "".join(words[start : end + 1])
         if meaning.negations(clause) or meaning.numbers(clause) or meaning.names(" x " + clause):
             continue
         lead = words[start - 1][: len(words[start - 1]) - len(words[start - 1].lstrip())]
-        found.append(Rewording(start - 1, end + 1, lead + previous[:-1]))
+        # a clause that ends its sentence leaves the sentence's end mark after the noun
+        kept_mark = "" if closing == CLAUSE_COMMA else closing
+        found.append(Rewording(start - 1, end + 1, lead + previous[:-1] + kept_mark))
     return found
 
 

@@ -10,8 +10,9 @@ a negation, a number or a name. Two things here serve :mod:`engine.language.en.d
   word forms rather than a typed list (no tagger model can be downloaded here); closed classes
   (articles, determiners, prepositions, object pronouns) come from ``data/word_tiers.json``;
 - :func:`cut_damage`, the check a whole candidate passes before it is taken: the signs of
-  meaning of :mod:`engine.language.en.meaning` (a sentence left without a verb among them) and
-  "a"/"an" still agreeing with the word now after it.
+  meaning of :mod:`engine.language.en.meaning` (a sentence left without a verb among them),
+  "a"/"an" still agreeing with the word now after it, no mark left dangling and every
+  sentence still opening with its capital.
 
 Pure functions over strings.
 """
@@ -25,7 +26,7 @@ from functools import cache
 from lemminflect import getAllLemmas, getInflection
 
 from engine.language.en import meaning
-from engine.language.en.data import word_set
+from engine.language.en.data import load_json, word_set
 
 ARTICLES = word_set("word_tiers.json", "articles")
 DETERMINERS = word_set("word_tiers.json", "determiners")
@@ -48,6 +49,20 @@ ADJECTIVE_TAG, NOUN_TAG, VERB_TAG = "ADJ", "NOUN", "VERB"
 # Words that start a clause's subject: the "that" before one ("said that the plan", "the date
 # that we") may go. Before anything else it may be a determiner ("that plan").
 CLAUSE_STARTS = ARTICLES | DETERMINERS | meaning.SUBJECT_PRONOUNS
+# A pro-form stands for a noun said before ("the current one"): the adjective before it is
+# what tells it apart, so it stays.
+PRO_FORMS = word_set("cuts.json", "pro_forms")
+RECIPIENT_PREPOSITIONS = word_set("cuts.json", "recipient_prepositions")
+DESCRIPTIVE_SUFFIXES = tuple(load_json("cuts.json")["descriptive_suffixes"])
+COMPARATIVE_TAG = "JJR"
+PERSONAL_OBJECTS = word_set("cuts.json", "personal_objects")
+# "a large number of": the size before a noun of measure is what the phrase says.
+MEASURE_NOUNS = word_set("cuts.json", "measure_nouns")
+# What a cut leaves dangling: a mark after a space or at the text's start, two marks in a row
+# (", ." or ",,"), empty brackets.
+DANGLING = re.compile(r"\s[,;:.!?]|[,;:]\s*[,;:.!?]|\A\s*[,;:.!?]|\(\s*\)")
+# A sentence's first letter: at the text's start, or after an end mark and a space.
+SENTENCE_START = re.compile(r"(?:\A|[.!?]\s+)[\"'(\[]*([A-Za-z])")
 VOWEL_START = re.compile(r"[aeiou]", re.IGNORECASE)
 INDEFINITE = re.compile(r"\b(an?)\s+([A-Za-z]+)", re.IGNORECASE)
 
@@ -78,6 +93,11 @@ def may_be_noun(word: str) -> bool:
     return NOUN_TAG in readings(core(word))
 
 
+def may_be_verb(word: str) -> bool:
+    """Whether a lower-case word may be a verb form ("let", "told"), closed classes aside."""
+    return word not in CLOSED_CLASSES and VERB_TAG in readings(word)
+
+
 def modifier_before_noun(word: str, following: str | None) -> bool:
     """Whether ``word`` is an adjective a cut may take: one that describes ("new", "small"),
     standing right before a noun ("the new page"), never a predicate ("it was long, but") nor
@@ -87,11 +107,26 @@ def modifier_before_noun(word: str, following: str | None) -> bool:
         return False
     if low in DETERMINERS or low in PREPOSITIONS or low in meaning.NUMBER_WORDS:
         return False
+    if core(following) in PRO_FORMS | MEASURE_NOUNS:
+        return False
     found = getAllLemmas(low)
     # A comparative or superlative ("lower", "best") compares: what it says is the point; an
     # inflected verb form ("fixed small bugs") may be the clause's verb.
     inflected_verb = any(lemma != low for lemma in found.get(VERB_TAG, ()))
-    return low in found.get(ADJECTIVE_TAG, ()) and not inflected_verb and may_be_noun(following)
+    adjective = low in found.get(ADJECTIVE_TAG, ()) and not inflected_verb
+    return adjective and describes(low) and may_be_noun(following)
+
+
+@cache
+def describes(adjective: str) -> bool:
+    """Whether an adjective describes its noun ("a long flight", "a useful tool"), which a cut
+    may drop, rather than saying which kind it is ("an open day", "the annual report", "the
+    current one"), which names another thing without it. A describing adjective is gradable:
+    lemminflect's lexicon gives it a comparative ("longer"), or it has a describing suffix
+    ("-ful", "-ous", in ``data/cuts.json``) and takes "more"."""
+    return bool(getInflection(adjective, COMPARATIVE_TAG, inflect_oov=False)) or adjective.endswith(
+        DESCRIPTIVE_SUFFIXES
+    )
 
 
 def droppable_that(previous: str | None, following: str | None) -> bool:
@@ -106,11 +141,14 @@ def droppable_that(previous: str | None, following: str | None) -> bool:
 def pronoun_after_preposition(word: str, following: str) -> bool:
     """A preposition and its object pronoun ("reported to us"): a pair a cut may take whole.
     Only a pronoun that cannot be a subject, after a word that cannot open a clause: "before
-    you try" and "until it is smooth" open clauses."""
-    low = core(word)
+    you try" and "until it is smooth" open clauses. "You" goes only as the one a thing is
+    for, to or with ("check in with you"): "wrote about it" says what was written about."""
+    low, pronoun = core(word), core(following)
     if low not in PREPOSITIONS or low in SUBORDINATORS or not is_plain(word):
         return False
-    return core(following) in OBJECT_PRONOUNS and core(following) not in meaning.SUBJECT_PRONOUNS
+    if low in RECIPIENT_PREPOSITIONS and pronoun in PERSONAL_OBJECTS:
+        return True
+    return pronoun in OBJECT_PRONOUNS and pronoun not in meaning.SUBJECT_PRONOUNS
 
 
 def past_perfect_auxiliary(word: str, following: str | None) -> bool:
@@ -172,13 +210,23 @@ def reduced_relative(words: Sequence[str], i: int) -> bool:
 def cut_damage(original: str, candidate: str) -> str | None:
     """What cutting ``original`` down to ``candidate`` broke, or ``None``: a sign of meaning
     (:func:`engine.language.en.meaning.meaning_change`: negation, contrast, number, name, a
-    sentence's verb) or "article" (an "a"/"an" that no longer fits the word now after it)."""
+    sentence's verb), "article" (an "a"/"an" that no longer fits the word now after it),
+    "punctuation" (a mark left dangling) or "capital" (a sentence now opening in lower case)."""
     changed = meaning.meaning_change(original, candidate)
     if changed is not None:
         return changed
     if misfit_articles(candidate) > misfit_articles(original):
         return "article"
+    if len(DANGLING.findall(candidate)) > len(DANGLING.findall(original)):
+        return "punctuation"
+    if lower_starts(candidate) > lower_starts(original):
+        return "capital"
     return None
+
+
+def lower_starts(text: str) -> int:
+    """How many sentences of ``text`` open with a lower-case letter."""
+    return sum(1 for letter in SENTENCE_START.findall(text) if letter.islower())
 
 
 def misfit_articles(text: str) -> int:

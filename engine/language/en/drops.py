@@ -12,8 +12,10 @@ what word-by-word cuts gave users). What may go, cheapest first:
 
 - hedges and filler, alone ("really", "basically") or as phrases ("in fact", "I think");
   wordy phrases swapped for their concise form (:mod:`engine.language.en.rewordings`: "in
-  order to" → "to"), a hedge opening a sentence and a side clause between commas
-  (:mod:`engine.language.en.cut_phrases`), each a :class:`Swap`;
+  order to" → "to"), hedges opening a sentence and a side clause after a comma
+  (:mod:`engine.language.en.cut_phrases`), whole wordy units ("a lot of" → "many", "made a
+  decision" → "decided", "that had been delayed" → "delayed":
+  :mod:`engine.language.en.cut_units`), each a :class:`Swap`;
 - light connectives ("also", the "that" of "said that the"), the "had" of "had reported",
   "-ly" adverbs ("finally");
 - an adjective before its noun ("the new page", "a long and tiring flight"), a reflexive
@@ -24,9 +26,12 @@ Nothing else goes alone: not an article, a determiner or a preposition (the word
 phrase needs), not a noun or a verb. Capitalised words, numbers, negations, words carrying
 punctuation and the last word are kept, and so are line breaks. Every cut is checked whole
 before it is taken (:func:`engine.language.en.cut_safety.cut_damage`): none may leave a
-sentence without a verb, change a negation, contrast, number or name, or leave "a" before a
-vowel. When the passage cannot reach its budget that way, it stays longer: a shorter rewrite
-that still reads is worth more than one that fits (the canvas gives it the room).
+sentence without a verb, change a negation, contrast, number or name, leave "a" before a
+vowel, leave a mark dangling or a sentence opening in lower case. Cutting stops at a token
+budget or, sooner, at a character target (:class:`Target`: the shorten pass asks for four
+fifths of the passage less a margin). When the passage cannot reach it that way, it stays
+longer: a shorter rewrite that still reads is worth more than one that fits (the canvas gives
+it the room, and the proposal says why).
 
 With a :data:`TokenCosts` reader (the model itself, read causally:
 :mod:`engine.backends.masked.reader`) a unit's price is :data:`TIER_PRICE` of its tier plus
@@ -48,6 +53,7 @@ from engine.language.en.cut_safety import (
     cut_damage,
     droppable_that,
     is_plain,
+    may_be_verb,
     modifier_before_noun,
     past_perfect_auxiliary,
     pronoun_after_preposition,
@@ -56,6 +62,7 @@ from engine.language.en.cut_safety import (
     reflexive_after_noun,
 )
 from engine.language.en.data import load_json, word_set
+from engine.language.en.meaning import SUBJECT_PRONOUNS
 
 # Reads candidate passages, each given as the original's token indices it keeps, and answers
 # with the NLL (nats) of every kept token in that candidate, in order: the model read causally.
@@ -78,6 +85,9 @@ FUNCTION = word_set("word_tiers.json", "function")
 # Never dropped while anything else can go: dropping one flips the meaning.
 NEGATIONS = word_set("word_tiers.json", "negations")
 TIER_HEDGE, TIER_LIGHT, TIER_ADVERB, TIER_MODIFIER, TIER_CLAUSE, TIER_KEPT = range(6)
+# The tiers a priced cut opens in turn: every word and phrase first, side clauses only after
+# (see :func:`drop_words`).
+TIER_PHASES = (TIER_MODIFIER, TIER_CLAUSE)
 # With a model to read the candidates, a unit's price is the fluency its loss costs the words
 # after it (nats) plus what it carries: nothing for a hedge, most for a describing word or a
 # side clause (what the passage says, not how).
@@ -168,31 +178,65 @@ def _with(taken: Sequence[Unit], unit: Unit) -> list[Unit]:
     return [t for t in taken if not set(t.words) <= set(unit.words)] + [unit]
 
 
+@dataclass(frozen=True)
+class Target:
+    """Where cutting stops: at ``budget`` tokens, or sooner once the passage's text is down to
+    ``chars`` characters (its leading and trailing space aside), when that is given."""
+
+    budget: int
+    chars: int | None = None
+
+    def met(self, passage: Passage, taken: Sequence[Unit]) -> bool:
+        if _size(passage.spans, taken) <= self.budget:
+            return True
+        return self.chars is not None and len(passage.text(taken).strip()) <= self.chars
+
+
 def drop_words(
     pieces: Sequence[str],
     budget: int,
     costs: TokenCosts | None = None,
     swaps: Sequence[Swap] = (),
+    chars: int | None = None,
+    dearest: int = TIER_CLAUSE,
 ) -> list[int]:
-    """Indices of the tokens kept so that at most ``budget`` remain, if whole-sentence cuts
-    reach it (see the module docstring), more otherwise; the passage's end is never cut.
+    """Indices of the tokens kept so that at most ``budget`` remain (or the text is down to
+    ``chars`` characters), if whole-sentence cuts reach it (see the module docstring), more
+    otherwise; the passage's end is never cut. No unit of a tier above ``dearest`` goes.
 
     ``pieces`` are the passage's per-token texts. Nothing is dropped when it already fits.
     Without ``costs`` the units go cheapest tier first, and within a tier the next is the one
     farthest from any unit cut so far, so the cuts spread over the whole passage. ``swaps``
     are phrases that may instead read as other text; a swap's tokens appear in the result
     where its words stood, as the indices the caller gave them. With ``costs`` (the model
-    reading candidates) the cuts go by :func:`_priced_drops` first.
+    reading candidates) the cuts go by :func:`_priced_drops` first, one :data:`TIER_PHASES`
+    phase after another: a side clause goes only once the words and phrases cannot reach the
+    target, however cheap the model reads it (a clause's loss costs the words after it little,
+    and it took "which was written by ..." before a hedge).
     """
     if budget >= len(pieces):
         return list(range(len(pieces)))
     spans = word_spans(pieces)
     passage = Passage(["".join(pieces[i] for i in span) for span in spans], spans)
-    units = _units(passage.words) + [
-        Unit(swap.tier, swap.words, swap.tokens, swap.text) for swap in swaps
-    ]
-    taken = [] if costs is None else _priced_drops(passage, units, budget, costs)
-    while _size(spans, taken) > budget:
+    swapped = [Unit(swap.tier, swap.words, swap.tokens, swap.text) for swap in swaps]
+    units = [u for u in _units(passage.words) + swapped if u.tier <= dearest]
+    target = Target(budget, chars)
+    taken: list[Unit] = []
+    for phase in TIER_PHASES:
+        if costs is None or target.met(passage, taken):
+            break
+        allowed = [u for u in units if u.tier <= phase]
+        taken = _priced_drops(passage, allowed, target, costs, taken)
+    return _kept(spans, _fixed_order(passage, units, target, taken))
+
+
+def _fixed_order(
+    passage: Passage, units: Sequence[Unit], target: Target, taken: Sequence[Unit]
+) -> list[Unit]:
+    """``taken`` and further units until the target is met: the cheapest tier first, and in a
+    tier the unit farthest from any cut so far (what goes without a reader, or after it)."""
+    taken = list(taken)
+    while not target.met(passage, taken):
         dropped = _words_of(taken)
         open_units = passage.next_cuts(units, taken)
         if not open_units:
@@ -201,11 +245,15 @@ def drop_words(
         choices = [u for u in open_units if u.tier == cheapest]
         chosen = max(choices, key=lambda u: (_distance(u.words, dropped), -u.words[0]))
         taken = _with(taken, chosen)
-    return _kept(spans, taken)
+    return taken
 
 
 def _priced_drops(
-    passage: Passage, units: Sequence[Unit], budget: int, costs: TokenCosts
+    passage: Passage,
+    units: Sequence[Unit],
+    target: Target,
+    costs: TokenCosts,
+    taken: Sequence[Unit] = (),
 ) -> list[Unit]:
     """Units to cut, cheapest by :data:`TIER_PRICE` plus the NLL their loss adds to the tokens
     kept: one batched read of every one-unit-shorter candidate per round.
@@ -217,8 +265,8 @@ def _priced_drops(
     kept around it.
     """
     spans = passage.spans
-    taken: list[Unit] = []
-    while _size(spans, taken) > budget:
+    taken = list(taken)
+    while not target.met(passage, taken):
         open_units = passage.next_cuts(units, taken)
         if not open_units:
             break
@@ -226,7 +274,7 @@ def _priced_drops(
         round_words: set[int] = set()
         for _price, order in priced:
             unit = open_units[order]
-            if _size(spans, taken) <= budget:
+            if target.met(passage, taken):
                 break
             if any(abs(w - t) <= 1 for w in unit.words for t in round_words):
                 break  # its price is stale: read again before anything dearer goes
@@ -306,6 +354,8 @@ def _filler_at(words: Sequence[str], cores: Sequence[str], i: int) -> tuple[int,
     """The words of the filler phrase starting at word ``i`` (with a "that" after it), or ()."""
     if opens_sentence(words, i):
         return ()  # its capital would go with it: a hedging opener is a swap (cut_phrases)
+    if _object_clause(words, cores, i):
+        return ()
     for phrase in FILLER_PHRASES:
         stop = i + len(phrase)
         plain = all(is_plain(w) and "\n" not in w for w in words[i:stop])
@@ -314,6 +364,14 @@ def _filler_at(words: Sequence[str], cores: Sequence[str], i: int) -> tuple[int,
                 stop += 1
             return tuple(range(i, stop))
     return ()
+
+
+def _object_clause(words: Sequence[str], cores: Sequence[str], i: int) -> bool:
+    """Whether a pronoun at word ``i`` opens the object of the verb before it ("let you know
+    that", "said I think"): then "you know" or "I think" is what is said, not filler."""
+    if cores[i] not in SUBJECT_PRONOUNS or words[i - 1].rstrip().endswith(","):
+        return False
+    return may_be_verb(cores[i - 1])
 
 
 def _tier(words: Sequence[str], i: int) -> int:
@@ -331,13 +389,26 @@ def _tier(words: Sequence[str], i: int) -> int:
         return TIER_HEDGE
     if low == COMPLEMENTIZER:
         return TIER_LIGHT if droppable_that(previous, following) else TIER_KEPT
-    if low in LIGHT or past_perfect_auxiliary(word, following):
+    if low in LIGHT or past_perfect_auxiliary(word, _past_adverbs(words, i + 1)):
         return TIER_LIGHT
-    if low.endswith("ly") and len(low) >= LY_MIN_LETTERS and low not in LY_KEPT:
+    if _is_adverb(word):
         return TIER_ADVERB
     if modifier_before_noun(word, following):
         return TIER_MODIFIER
     return TIER_KEPT
+
+
+def _is_adverb(word: str) -> bool:
+    """An "-ly" adverb a cut may take ("originally")."""
+    low = word.strip().lower()
+    long_ly = low.endswith("ly") and len(low) >= LY_MIN_LETTERS
+    return is_plain(word) and long_ly and low not in LY_KEPT
+
+
+def _past_adverbs(words: Sequence[str], start: int) -> str | None:
+    """The first word from ``start`` on that is no "-ly" adverb: the participle of "had
+    originally promised", where the "had" may go too."""
+    return next((w for w in words[start:] if not _is_adverb(w)), None)
 
 
 def _distance(unit: tuple[int, ...], dropped: set[int]) -> float:

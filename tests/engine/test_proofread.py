@@ -69,7 +69,7 @@ def test_each_instruction_word_asks_for_its_style() -> None:
     assert casual.required == ((CONTRACTING, proofread.CONTRACTION_TOLERANCE),)
     assert style("clearer").tables == (CONCISE,) and not style("clearer").required
     both = style("casual, and correct the spelling")
-    assert both.tables == (CASUAL_PHRASES,) and both.spelling and both.grammar
+    assert both.tables == (CASUAL_PHRASES,) and both.spelling and not both.grammar
     assert style("tighter") is None and style("") is None
 
 

@@ -8,7 +8,7 @@ import sys
 from pathlib import Path
 
 UI = Path(__file__).resolve().parents[2] / "ui"
-ALLOWED_ENGINE = {"engine.core.protocol", "engine.core.config"}
+ALLOWED_ENGINE = {"engine.core.protocol", "engine.core.config", "engine.core.worddiff"}
 FORBIDDEN_ROOTS = {"torch", "transformers", "accelerate", "safetensors", "app"}
 
 

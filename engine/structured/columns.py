@@ -186,6 +186,12 @@ def number_column(header: str, cells: list[str], numbers: list[float], decimals:
     return replace_known(base, cells)
 
 
+def as_number(column: Column, cells: list[str]) -> Column:
+    """A column read as years, read as plain numbers instead (its range, its precision)."""
+    numbers = [float(c) for c in cells if NUMBER.fullmatch(c)]
+    return number_column(column.header, cells, numbers, 0) if numbers else column
+
+
 def year_column(header: str, cells: list[str], numbers: list[float], document: str) -> Column:
     era = document_years(document)
     latest = max([*era, dt.date.today().year]) if names(header, "year") else max(era, default=0)

@@ -7,7 +7,11 @@ where all of them are filled: at least ``MIN_EVIDENCE`` positions and none again
 when the line's label names a result ("Total", "Margin") and its terms are all the other
 lines. Small numbers agree by chance, and many relations are tried at once, so positions are
 also weighed (:func:`chance`): a relation is kept only when the coincidences expected over
-every relation tried on the axis stay below ``CHANCE_LIMIT``; a position where a term is the
+every relation tried on the axis stay below ``CHANCE_LIMIT``. Were the lines unrelated, the
+relation would hold at a position only where one line happens to land on the one value the
+others leave it, so the chance there is that line's tolerance over the width its values spread
+across, for the line that spreads widest (a column of years or of constant 72s is no evidence by
+its size, a widely varying term held exactly in check is); a position where a term is the
 identity (``+ 0``, ``× 1``) or the result is zero is no evidence. Of relations over the same
 lines the one whose target is named as a result, else the last line, is kept (Margin =
 Revenue − Costs, not Revenue = Margin + Costs).
@@ -94,16 +98,38 @@ def candidates(axis: str, lines: list[Line], target: int) -> list[Relation]:
     return found
 
 
-def chance(relation: Relation, lines: list[Line], position: int) -> float:
-    """How likely the relation holds at ``position`` by coincidence: one unit of the target's
-    precision against the size of its value (1: zero, or a term that is the identity)."""
+def width(line: Line) -> float:
+    """How widely the line's values spread: their range, widened for how few they are (the
+    range of ``n`` draws covers about ``(n - 1) / (n + 1)`` of what they are drawn from); a
+    line that never varies says nothing of its spread, so its size stands in for it."""
+    filled = [v for v in line.values if not math.isnan(v)]
+    if len(set(filled)) < 2:
+        return max((abs(v) for v in filled), default=0.0)
+    return (max(filled) - min(filled)) * (len(filled) + 1) / (len(filled) - 1)
+
+
+def tolerance(relation: Relation, lines: list[Line], member: int, position: int) -> float:
+    """The window ``member``'s value must land in for the relation to hold at ``position``:
+    the result's unit (seen through a product's other factor), or its own unit if coarser."""
     target = lines[relation.target]
-    expected = abs(target.values[position])
+    unit = 10.0**-target.decimals
+    if relation.kind == "product" and member != relation.target:
+        other = next(t for t in relation.terms if t != member)
+        unit /= abs(lines[other].values[position]) or 1.0
+    return max(unit, 10.0 ** -lines[member].decimals)
+
+
+def chance(relation: Relation, lines: list[Line], position: int) -> float:
+    """How likely the relation holds at ``position`` by coincidence (1: a zero result, or a
+    term that is the identity): its window over the spread of the line that varies most."""
+    expected = lines[relation.target].values[position]
     terms = [lines[t].values[position] for t in relation.terms]
     if expected == 0 or IDENTITY[relation.kind] in terms:
         return 1.0
-    unit = 10.0**-target.decimals
-    return min(1.0, unit / (expected + unit))
+    windows = {
+        m: tolerance(relation, lines, m, position) for m in (relation.target, *relation.terms)
+    }
+    return min(window / (width(lines[m]) + window) for m, window in windows.items())
 
 
 def supported(relation: Relation, lines: list[Line], tried: int = 1) -> bool:

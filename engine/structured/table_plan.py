@@ -10,6 +10,7 @@ it computed, for the review.
 
 from __future__ import annotations
 
+import itertools
 import math
 import statistics
 from dataclasses import dataclass, field, replace
@@ -244,15 +245,20 @@ def plan_cells(
 def table_relations(
     markdown: MarkdownTable, profiles: list[Column], texts: list[list[str]]
 ) -> list[tuple[relations.Relation, list[int]]]:
-    """The relations of the numeric columns (never the first, which labels the rows) and of
-    the labelled rows across the numeric columns."""
-    numeric = [c for c, p in enumerate(profiles, start=1) if p.kind == "number" and c > 1]
-    found: list[tuple[relations.Relation, list[int]]] = []
+    """The relations of the numeric columns and of the labelled rows across the numeric
+    columns; a year column found in a column relation becomes a number column (``profiles``
+    is updated), since what adds up is a quantity, not a date."""
+    lined = [c for c, p in enumerate(profiles, start=1) if may_be_line(c, p, texts[c - 1])]
     lines = [
         relations.Line(profiles[c - 1].header, values(texts[c - 1]), profiles[c - 1].decimals)
-        for c in numeric
+        for c in lined
     ]
-    found += [(r, numeric) for r in relations.detect("column", lines)]
+    found = [(r, lined) for r in relations.detect("column", lines)]
+    for relation, members in found:
+        for c in (members[i] for i in (relation.target, *relation.terms)):
+            if profiles[c - 1].kind == "year":
+                profiles[c - 1] = columns.as_number(profiles[c - 1], texts[c - 1])
+    numeric = [c for c, p in enumerate(profiles, start=1) if p.kind == "number" and c > 1]
     labelled = [r for r in range(1, len(markdown.body) + 1) if markdown.body[r - 1].cell(1)]
     if profiles[0].kind != "number" and len(numeric) >= 2 and len(labelled) >= 3:
         rows = []
@@ -262,6 +268,16 @@ def table_relations(
             rows.append(relations.Line(markdown.body[r - 1].cell(1), values(cells), places))
         found += [(rel, labelled) for rel in relations.detect("row", rows)]
     return found
+
+
+def may_be_line(col: int, column: Column, cells: list[str]) -> bool:
+    """Whether a column may take part in a column relation: a number column, or four-digit
+    numbers read as years (1215 seconds, 2507 votes); the first column only when its numbers
+    do not just count the rows up (1, 2, 3 or 2021, 2022: labels, not quantities)."""
+    if column.kind not in ("number", "year"):
+        return False
+    filled = [v for v in values(cells) if not math.isnan(v)]
+    return col > 1 or any(b <= a for a, b in itertools.pairwise(filled))
 
 
 def row_column(plan: TablePlan, row: int, texts: list[list[str]]) -> Column | None:

@@ -409,4 +409,5 @@ def model_plan(plan: TablePlan, key: CellKey, texts: list[list[str]]) -> CellPla
         used = [t for t in texts[col - 1] if t]
         options = agreement.choices(column.kind, used, column.style, row)
         return CellPlan("choice", texts=options) if options else CellPlan("text")
-    return CellPlan("text")
+    shared = columns.shared_values(texts, col - 1, row - 1) if column.kind == "text" else ()
+    return CellPlan("choice", texts=shared) if shared else CellPlan("text")

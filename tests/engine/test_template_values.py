@@ -214,6 +214,15 @@ def test_an_empty_cell_keeps_the_columns_padding() -> None:
     assert "| Helsinki | Finland |" in text
 
 
+@pytest.mark.parametrize("seed", range(3))
+def test_columns_that_share_their_values_choose_among_them(seed: int) -> None:
+    doc = md(["Date", "Home", "Away"], [["2026-09-12", "Larks", "Otters"],
+             ["2026-09-19", "Otters", "Badgers"], ["2026-09-26", "Badgers", ""],
+             ["2026-10-03", "", "Larks"]])  # fmt: skip
+    filled = rows(table_fill(doc, seed).value)
+    assert filled[2][2] in ("Larks", "Otters") and filled[3][1] in ("Otters", "Badgers")
+
+
 def test_contacts_get_valid_phones_and_name_based_emails() -> None:
     doc = md(["Name", "Email", "Phone", "Country"], [
         ["Anna Berg", "anna.berg@lumen.se", "+46 70 123 45 67", "Sweden"],

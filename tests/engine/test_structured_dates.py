@@ -48,6 +48,12 @@ def dated(value: object) -> list[str]:
 def test_ages_are_read_before_or_after_the_number() -> None:
     assert periods.ages("Amira, aged 9, and a 34-year-old; he is 40 years old.") == (9, 34, 40)
     assert periods.ages("The 2026 team played 12 games.") == ()
+    assert periods.ages("Item aged 999 days.") == ()  # no one's age
+
+
+def test_a_birth_span_near_the_calendars_start_is_no_error() -> None:
+    low, high = periods.birth_span(periods.OLDEST, float(dt.date(40, 3, 1).toordinal()))
+    assert low <= high
 
 
 def test_a_birth_span_runs_from_the_day_after_to_the_birthday() -> None:

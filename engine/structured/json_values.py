@@ -117,6 +117,29 @@ def document_births(document: str) -> tuple[float, float] | None:
     return periods.birth_span(said.pop(), max(periods.read(document).days(), default=today))
 
 
+def written_days(document: str) -> tuple[float, ...]:
+    """The days a document writes when it states no period ("Order confirmed on
+    2026-09-14"): the day it is about, which a date of its own takes; none when it states one."""
+    reading = periods.read(document)
+    return () if reading.period() is not None else tuple(sorted(set(reading.points)))
+
+
+def the_written_day(
+    leaf: Leaf, key: str, path: Path, written: tuple[float, ...], context: Context
+) -> Leaf | str:
+    """A date of the object a document is about (not an end, a later date, a birth, or an
+    array item's) as one of the days it writes: the day itself, or a choice of them."""
+    alone = not any(isinstance(p, int) for p in path)
+    named = any(columns.names(key, what) for what in ("end", "later", "birth"))
+    if not written or leaf.fmt != "date" or not alone or named:
+        return leaf
+    column = columns.Column("date", key, fmt=columns.DATE_FORMATS[0])
+    valid = [t for t in (column.text(d) for d in written) if leaf.schemas.valid(context, t)]
+    if len(valid) == 1:
+        return valid[0]
+    return choice_leaf(valid, leaf.schemas, valid[0]) if valid else leaf
+
+
 def in_era(
     leaf: Leaf,
     key: str,

@@ -113,3 +113,16 @@ def test_a_founding_year_is_not_held_to_the_period() -> None:
 def test_a_year_the_schema_bounds_outside_the_period_keeps_its_bounds() -> None:
     schema = obj({"year": {"type": "integer", "minimum": 1990, "maximum": 1999}})
     assert 1990 <= json_fill(schema, "Accounts for 2025.\n\n").value["year"] <= 1999
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_a_document_that_writes_its_day_gives_that_day_to_its_own_dates(seed: int) -> None:
+    schema = obj({"race_date": DATE, "next_race": DATE,
+                  "laps": {"type": "array", "minItems": 2, "maxItems": 2,
+                           "items": obj({"date": DATE})}})  # fmt: skip
+    value = json_fill(schema, "The Bergen half marathon on 18 April 2027.\n\n", seed).value
+    assert value["race_date"] == "2027-04-18"
+    assert value["next_race"] >= "2027-04-18"  # a later date, in the era the day anchors
+    assert all(lap["date"] >= "2027-04-18" for lap in value["laps"])
+    stated = json_fill(schema, "Races in May 2027, the first on 2027-05-02.\n\n", seed).value
+    assert "2027-05-01" <= stated["race_date"] <= "2027-05-31"  # a stated period bounds it

@@ -18,6 +18,7 @@ Revenue − Costs, not Revenue = Margin + Costs).
 
 :func:`solve` then fills a relation's open cells by arithmetic: the target from its terms, or
 the one open term from the target and the others; the model writes the rest.
+:func:`table_relations` makes a Markdown table's numeric columns and labelled rows into lines.
 """
 
 from __future__ import annotations
@@ -27,7 +28,9 @@ import math
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from engine.structured.columns import names
+from engine.structured import columns
+from engine.structured.columns import Column, names
+from engine.structured.markdown import MarkdownTable
 
 MIN_EVIDENCE = 2  # positions where a relation holds, with no label to support it
 MAX_TERMS = 4  # a sum of more lines than this is not looked for (but "all others" is)
@@ -185,3 +188,45 @@ def solve(relation: Relation, known: Known, positions: int) -> dict[tuple[int, i
             if value is not None:
                 found[(relation.terms[missing[0]], position)] = value
     return found
+
+
+def table_relations(
+    markdown: MarkdownTable, profiles: list[Column], texts: list[list[str]]
+) -> list[tuple[Relation, list[int]]]:
+    """The relations of the numeric columns and of the labelled rows across the numeric
+    columns; a year column found in a column relation becomes a number column (``profiles``
+    is updated), since what adds up is a quantity, not a date."""
+    lined = [c for c, p in enumerate(profiles, start=1) if may_be_line(c, p, texts[c - 1])]
+    lines = [
+        Line(profiles[c - 1].header, values(texts[c - 1]), profiles[c - 1].decimals) for c in lined
+    ]
+    found = [(r, lined) for r in detect("column", lines)]
+    for relation, members in found:
+        for c in (members[i] for i in (relation.target, *relation.terms)):
+            if profiles[c - 1].kind == "year":
+                profiles[c - 1] = columns.as_number(profiles[c - 1], texts[c - 1])
+    numeric = [c for c, p in enumerate(profiles, start=1) if p.kind == "number" and c > 1]
+    labelled = [r for r in range(1, len(markdown.body) + 1) if markdown.body[r - 1].cell(1)]
+    if profiles[0].kind != "number" and len(numeric) >= 2 and len(labelled) >= 3:
+        rows = []
+        for r in labelled:
+            cells = [texts[c - 1][r - 1] for c in numeric]
+            places = max((len(v.split(".")[1]) for v in cells if "." in v), default=0)
+            rows.append(Line(markdown.body[r - 1].cell(1), values(cells), places))
+        found += [(rel, labelled) for rel in detect("row", rows)]
+    return found
+
+
+def may_be_line(col: int, column: Column, cells: list[str]) -> bool:
+    """Whether a column may take part in a column relation: a number column, or four-digit
+    numbers read as years (1215 seconds, 2507 votes); the first column only when its numbers
+    do not just count the rows up (1, 2, 3 or 2021, 2022: labels, not quantities)."""
+    if column.kind not in ("number", "year"):
+        return False
+    filled = [v for v in values(cells) if not math.isnan(v)]
+    return col > 1 or any(b <= a for a, b in itertools.pairwise(filled))
+
+
+def values(cells: list[str]) -> tuple[float, ...]:
+    """Each cell's number (nan: empty, or not a number)."""
+    return tuple(float(v) if columns.NUMBER.fullmatch(v) else math.nan for v in cells)

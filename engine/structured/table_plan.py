@@ -10,7 +10,6 @@ it computed, for the review.
 
 from __future__ import annotations
 
-import itertools
 import math
 import statistics
 from dataclasses import dataclass, field, replace
@@ -234,50 +233,12 @@ def plan_cells(
         document, texts[kinds["email"] - 1] if "email" in kinds else [], person,
         texts[kinds["phone"] - 1] if "phone" in kinds else [],
     )  # fmt: skip
-    found = table_relations(markdown, profiles, texts)
+    found = relations.table_relations(markdown, profiles, texts)
     plan = TablePlan(markdown, rows, profiles, {}, found, context)
     computed = relation_cells(plan, set(chosen)) | agreeing_cells(profiles, texts, chosen)
     for key in chosen:
         plan.cells[key] = CellPlan("computed") if key in computed else model_plan(plan, key, texts)
     return plan
-
-
-def table_relations(
-    markdown: MarkdownTable, profiles: list[Column], texts: list[list[str]]
-) -> list[tuple[relations.Relation, list[int]]]:
-    """The relations of the numeric columns and of the labelled rows across the numeric
-    columns; a year column found in a column relation becomes a number column (``profiles``
-    is updated), since what adds up is a quantity, not a date."""
-    lined = [c for c, p in enumerate(profiles, start=1) if may_be_line(c, p, texts[c - 1])]
-    lines = [
-        relations.Line(profiles[c - 1].header, values(texts[c - 1]), profiles[c - 1].decimals)
-        for c in lined
-    ]
-    found = [(r, lined) for r in relations.detect("column", lines)]
-    for relation, members in found:
-        for c in (members[i] for i in (relation.target, *relation.terms)):
-            if profiles[c - 1].kind == "year":
-                profiles[c - 1] = columns.as_number(profiles[c - 1], texts[c - 1])
-    numeric = [c for c, p in enumerate(profiles, start=1) if p.kind == "number" and c > 1]
-    labelled = [r for r in range(1, len(markdown.body) + 1) if markdown.body[r - 1].cell(1)]
-    if profiles[0].kind != "number" and len(numeric) >= 2 and len(labelled) >= 3:
-        rows = []
-        for r in labelled:
-            cells = [texts[c - 1][r - 1] for c in numeric]
-            places = max((len(v.split(".")[1]) for v in cells if "." in v), default=0)
-            rows.append(relations.Line(markdown.body[r - 1].cell(1), values(cells), places))
-        found += [(rel, labelled) for rel in relations.detect("row", rows)]
-    return found
-
-
-def may_be_line(col: int, column: Column, cells: list[str]) -> bool:
-    """Whether a column may take part in a column relation: a number column, or four-digit
-    numbers read as years (1215 seconds, 2507 votes); the first column only when its numbers
-    do not just count the rows up (1, 2, 3 or 2021, 2022: labels, not quantities)."""
-    if column.kind not in ("number", "year"):
-        return False
-    filled = [v for v in values(cells) if not math.isnan(v)]
-    return col > 1 or any(b <= a for a, b in itertools.pairwise(filled))
 
 
 def row_column(plan: TablePlan, row: int, texts: list[list[str]]) -> Column | None:
@@ -342,10 +303,6 @@ def row_wise(plan: TablePlan, row: int) -> bool:
         return True
     headers = [plan.markdown.header.cell(c) for c in plan.numeric_columns()]
     return row <= len(plan.markdown.body) and columns.series(headers)
-
-
-def values(cells: list[str]) -> tuple[float, ...]:
-    return tuple(float(v) if columns.NUMBER.fullmatch(v) else math.nan for v in cells)
 
 
 def relation_cells(plan: TablePlan, chosen: set[CellKey]) -> set[CellKey]:

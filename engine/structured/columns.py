@@ -111,6 +111,23 @@ def profile(header: str, cells: list[str], document: str = "") -> Column:
     return Column("text", header, distinct)
 
 
+def shared_values(texts: list[list[str]], col: int, row: int) -> tuple[str, ...]:
+    """The values a text column shares with another (Home and Away teams, From and To): when
+    together they repeat a few values, a new cell is one of them, never its row's other one.
+    ``texts`` holds each column's cells; ``col`` and ``row`` count from 0."""
+    own = {t for t in texts[col] if t}
+    for other, cells in enumerate(texts):
+        theirs = {t for t in cells if t}
+        if other == col or not own & theirs or any(NUMBER.fullmatch(t) for t in theirs):
+            continue
+        union = tuple(dict.fromkeys(t for t in [*texts[col], *cells] if t))
+        filled = len([t for t in [*texts[col], *cells] if t])
+        if len(union) <= MAX_CHOICES and filled > len(union):
+            in_row = {c[row] for c in texts if row < len(c)}
+            return tuple(t for t in union if t not in in_row)
+    return ()
+
+
 def in_vocab(kind: str, header: str, filled: list[str]) -> bool:
     """A vocabulary column: its header says so and its values (if any) are valid, or every
     value is valid and there are enough of them to tell (a phone number, a zone)."""
@@ -184,6 +201,12 @@ def number_column(header: str, cells: list[str], numbers: list[float], decimals:
         "number", header, tuple(dict.fromkeys(c for c in cells if c)), start, high + slack, decimals
     )
     return replace_known(base, cells)
+
+
+def as_number(column: Column, cells: list[str]) -> Column:
+    """A column read as years, read as plain numbers instead (its range, its precision)."""
+    numbers = [float(c) for c in cells if NUMBER.fullmatch(c)]
+    return number_column(column.header, cells, numbers, 0) if numbers else column
 
 
 def year_column(header: str, cells: list[str], numbers: list[float], document: str) -> Column:

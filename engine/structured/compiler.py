@@ -18,7 +18,7 @@ from typing import Any
 
 from engine.core.errors import BadRequest
 from engine.core.protocol import Fill
-from engine.structured.json_values import in_era, vocab_leaf
+from engine.structured.json_values import in_era, the_written_day, vocab_leaf, year_node
 from engine.structured.schema import (
     Conjunct,
     Context,
@@ -74,16 +74,20 @@ def compile_json(
     locks: tuple[str, ...] = (),
     include: tuple[str, ...] = (),
     era: tuple[float, float] | None = None,
+    births: tuple[float, float] | None = None,
+    written: tuple[float, ...] = (),
 ) -> Compiled:
     """Compile, or raise :class:`~engine.core.errors.BadRequest` (``Refusal``/``Unsatisfiable``).
 
     ``era`` (day ordinals, :func:`engine.structured.json_values.document_era`) is the span a
-    generated date is shaped to."""
+    generated date is shaped to, ``births`` (:func:`engine.structured.json_values.document_births`)
+    the span of a birth date, ``written`` (:func:`engine.structured.json_values.written_days`)
+    the days a document that states no period writes."""
     context, root = load_context(schema)
     for lock in locks:
         if lookup(template, lock) is NOTHING:
             raise BadRequest(f"Nothing to lock at {lock}: the template has no value there.")
-    compiler = Compiler(context, frozenset(locks), frozenset(include), era)
+    compiler = Compiler(context, frozenset(locks), frozenset(include), era, births, written)
     tree = compiler.node([root], (), template, frozenset())
     default = instance_of(tree, {})
     errors = list(context.root_validator().iter_errors(default))
@@ -98,6 +102,8 @@ class Compiler:
     locks: frozenset[str]
     include: frozenset[str]
     era: tuple[float, float] | None = None
+    births: tuple[float, float] | None = None
+    written: tuple[float, ...] = ()
     nodes: int = field(default=0)
 
     def node(self, raw: list[Conjunct], path: Path, template: Any, done: frozenset[int]) -> Node:
@@ -188,15 +194,28 @@ class Compiler:
             )
         if kind in ("integer", "number"):
             key = next((str(p) for p in reversed(path) if isinstance(p, str)), "")
-            return Value(path, number_leaf(kind, schemas, self.context, seed, key))
+            leaf = number_leaf(kind, schemas, self.context, seed, key)
+            year = year_node(leaf, key, self.era, self.context) if seed is NOTHING else leaf
+            return Fixed(year) if isinstance(year, int) else Value(path, year)
         if kind == "string":
-            key = next((str(p) for p in reversed(path) if isinstance(p, str)), "")
-            chosen = vocab_leaf(key, schemas, self.context, path, seed)
-            leaf = chosen or string_leaf(schemas, self.context, seed, key)
-            return Value(path, in_era(leaf, key, self.era, self.context))
+            return self.string(schemas, path, seed)
         if kind == "object":
             return self.obj(schemas, path, seed if isinstance(seed, dict) else NOTHING)
         return self.arr(schemas, path, seed if isinstance(seed, list) else NOTHING)
+
+    def string(self, schemas: Schemas, path: Path, seed: Any) -> Node:
+        """A string slot: a vocabulary's choice, a date of the document's era (or the day it
+        writes), else free text in its format or pattern."""
+        key = next((str(p) for p in reversed(path) if isinstance(p, str)), "")
+        chosen = vocab_leaf(key, schemas, self.context, path, seed)
+        leaf = in_era(
+            chosen or string_leaf(schemas, self.context, seed, key),
+            key, self.era, self.context, self.births,
+        )  # fmt: skip
+        if seed is not NOTHING:  # the template's own value stays the model's to keep
+            return Value(path, leaf)
+        dated = the_written_day(leaf, key, path, self.written, self.context)
+        return Fixed(dated) if isinstance(dated, str) else Value(path, dated)
 
     def obj(self, schemas: Schemas, path: Path, template: Any) -> Obj:
         required = {key for keys in schemas.values("required") for key in keys}

@@ -21,7 +21,7 @@ from engine.run.pipeline import RunContext, never
 from engine.structured.compiler import Compiled, compile_json, parse_json_fill
 from engine.structured.json_problem import JsonProblem
 from engine.structured.json_rules import complete
-from engine.structured.json_values import document_era
+from engine.structured.json_values import document_births, document_era, written_days
 from engine.structured.render import pieces
 from engine.structured.slots import Filled, FillEvents, Layout, SlotStats, fill_events
 from engine.structured.tables import run_table
@@ -41,7 +41,9 @@ def run_json(
     run = RunContext.starting(fill.request_id, cancelled, clock)
     schema, template = parse_json_fill(fill)
     era = document_era(fill.text)
-    compiled = compile_json(schema, template, fill.locks, fill.include, era)
+    births = document_births(fill.text)
+    written = written_days(fill.text)
+    compiled = compile_json(schema, template, fill.locks, fill.include, era, births, written)
     problem = JsonProblem(compiled, backend.table)
     title = schema.get("title", "") if isinstance(schema, dict) else ""
     instruction = f"Fill in realistic values: {title}".rstrip(": ")

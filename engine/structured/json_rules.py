@@ -184,10 +184,17 @@ def minutes(value: Any) -> float | None:
 
 
 def in_order(done: Completion, path: Path, members: Members) -> None:
-    """An end (date, time, a high) generated before its start moves after it."""
+    """An end (date, time, a high) generated before its start: the two swap when both were
+    generated (both stay where the document's era put them), else the end moves after it."""
     for start, end in ordered_pairs(list(members)):
         moved = after(members[start], members[end])
-        if moved is not None:
+        if moved is None:
+            continue
+        if done.may_write((*path, start)) and done.may_write((*path, end)):
+            first, second = members[end], members[start]
+            put(done, path, members, start, first, f"swapped with {end}")
+            put(done, path, members, end, second, f"not before {start}")
+        else:
             put(done, path, members, end, moved, f"not before {start}")
 
 
@@ -262,26 +269,22 @@ def age(done: Completion, path: Path, members: Members) -> None:
 
 def era(done: Completion, path: Path, members: Members) -> None:
     """A generated date far from the document's dates moves into their span (a birth date
-    into an adult's years before them)."""
+    into the births the document's stated age allows, else an adult's years before them)."""
     low, high = done.era
     for key, value in members.items():
         at = (*path, key)
         leaf: Leaf | None = done.leaves.get(at)
         when = day(value)
-        if leaf is None or when is None or "date" not in leaf.schemas.values("format"):
+        if leaf is None or when is None or leaf.fmt != "date":
             continue
         if columns.names(key, "birth"):
-            low_b = high - ADULT_YEARS[1] * DAYS_PER_YEAR
-            high_b = high - ADULT_YEARS[0] * DAYS_PER_YEAR
-            if not low_b <= when <= high_b:
-                put(
-                    done,
-                    path,
-                    members,
-                    key,
-                    dt.date.fromordinal(int((low_b + high_b) / 2)).isoformat(),
-                    "an adult's birth date",
-                )
+            first, last = done.births or (
+                high - ADULT_YEARS[1] * DAYS_PER_YEAR,
+                high - ADULT_YEARS[0] * DAYS_PER_YEAR,
+            )
+            if not first <= when <= last:
+                born = dt.date.fromordinal(int((first + last) / 2)).isoformat()
+                put(done, path, members, key, born, "a birth date that fits the age")
         elif not low <= when <= high:
             inside = low + (len(path) + len(key) * ERA_STEP) % max(int(high - low), 1)
             put(

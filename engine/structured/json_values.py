@@ -34,6 +34,8 @@ ERA_DAYS = 60  # a generated date with no era of its own lands this close to the
 QUANTITIES = frozenset({"quantity", "qty", "hours", "units", "nights", "count", "shares", "pieces"})
 PRICES = frozenset({"price", "rate", "unitprice", "priceeach", "pricepernight", "fee", "each"})
 AMOUNTS = frozenset({"amount", "linetotal", "cost", "value", "total", "sum", "subtotal"})
+MAX_YEAR_CHOICES = 12  # a year property chooses among at most this many of the era's years
+NOT_A_DATE = "soon"  # text a date pattern refuses
 VOCAB_KINDS = ("country", "currency", "language", "timezone", "subdivision", "phone")
 
 
@@ -105,15 +107,92 @@ def document_era(document: str) -> tuple[float, float] | None:
     return (min(days), max(days) + ERA_DAYS) if days else None
 
 
-def in_era(leaf: Leaf, key: str, era: tuple[float, float] | None, context: Context) -> Leaf:
-    """A date leaf shaped to the document's era (not a birth date: a person's is older), its
-    default moved there when the schema allows."""
-    if leaf.fmt != "date" or era is None or columns.names(key, "birth"):
+def document_births(document: str) -> tuple[float, float] | None:
+    """The birth days that fit the one age a document gives ("aged 9"), counted on its latest
+    date (today when it has none); ``None`` when it gives no age, or several."""
+    said = set(periods.ages(document))
+    if len(said) != 1:
+        return None
+    today = float(dt.date.today().toordinal())
+    return periods.birth_span(said.pop(), max(periods.read(document).days(), default=today))
+
+
+def written_days(document: str) -> tuple[float, ...]:
+    """The days a document writes when it states no period ("Order confirmed on
+    2026-09-14"): the day it is about, which a date of its own takes; none when it states one."""
+    reading = periods.read(document)
+    return () if reading.period() is not None else tuple(sorted(set(reading.points)))
+
+
+def the_written_day(
+    leaf: Leaf, key: str, path: Path, written: tuple[float, ...], context: Context
+) -> Leaf | str:
+    """A date of the object a document is about (not an end, a later date, a birth, or an
+    array item's) as one of the days it writes: the day itself, or a choice of them."""
+    alone = not any(isinstance(p, int) for p in path)
+    named = any(columns.names(key, what) for what in ("end", "later", "birth"))
+    if not written or leaf.fmt != "date" or not alone or named:
         return leaf
     column = columns.Column("date", key, fmt=columns.DATE_FORMATS[0])
-    middle = column.text((era[0] + era[1]) / 2)
+    valid = [t for t in (column.text(d) for d in written) if leaf.schemas.valid(context, t)]
+    if len(valid) == 1:
+        return valid[0]
+    return choice_leaf(valid, leaf.schemas, valid[0]) if valid else leaf
+
+
+def in_era(
+    leaf: Leaf,
+    key: str,
+    era: tuple[float, float] | None,
+    context: Context,
+    births: tuple[float, float] | None = None,
+) -> Leaf:
+    """A date leaf (a ``date`` format, or a pattern only dates pass) shaped to the document's
+    era, a birth date to the births its stated age allows; its default moved there when the
+    schema allows."""
+    span = births if columns.names(key, "birth") else era
+    if span is None or not holds_date(leaf, context, span):
+        return leaf
+    column = columns.Column("date", key, fmt=columns.DATE_FORMATS[0])
+    middle = column.text((span[0] + span[1]) / 2)
     default = middle if leaf.schemas.valid(context, middle) else leaf.default
-    return replace(leaf, shape=columns.cell_shape(column, era), default=default)
+    shape = columns.cell_shape(column, span)
+    return replace(leaf, shape=shape, default=default, fmt="date")
+
+
+def holds_date(leaf: Leaf, context: Context, span: tuple[float, float]) -> bool:
+    """Whether a string leaf is a date: its format says so, or its pattern passes the span's
+    dates and refuses a word."""
+    if leaf.fmt == "date":
+        return True
+    if leaf.kind != "string" or leaf.fmt or not leaf.schemas.has("pattern"):
+        return False
+    column = columns.Column("date", "", fmt=columns.DATE_FORMATS[0])
+    ends = [column.text(end) for end in span]
+    return all(leaf.schemas.valid(context, e) for e in ends) and not leaf.schemas.valid(
+        context, NOT_A_DATE
+    )
+
+
+def year_node(
+    leaf: Leaf, key: str, era: tuple[float, float] | None, context: Context
+) -> Leaf | int:
+    """A year property of the document's period (not a year something began: ``founded``)
+    as a choice of the era's years its schema allows, or the one it allows."""
+    if era is None or leaf.kind != "integer" or not columns.names(key, "year"):
+        return leaf
+    if columns.names(key, "origin_year"):
+        return leaf
+    first, last = (dt.date.fromordinal(int(end)).year for end in era)
+    valid = [y for y in range(first, last + 1) if leaf.schemas.valid(context, y)]
+    if len(valid) == 1:
+        return valid[0]
+    if not valid:
+        return leaf
+    if len(valid) > MAX_YEAR_CHOICES:  # a long era: its years' digits, place by place
+        shape = columns.place_shape([str(y) for y in valid])
+        return replace(leaf, shape=shape, default=valid[len(valid) // 2])
+    return choice_leaf(valid, leaf.schemas, valid[len(valid) // 2])
 
 
 Members = dict[str, Any]
@@ -131,6 +210,7 @@ class Completion:
         today = float(dt.date.today().toordinal())
         self.era = document_era(document) or (today - DAYS_PER_YEAR, today)
         self.latest = max(periods.read(document).days(), default=today)  # an age's "now"
+        self.births = document_births(document)
         self.context = agreement.Context(document, [], [], [])
 
     def may_write(self, path: Path) -> bool:

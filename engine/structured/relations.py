@@ -7,13 +7,18 @@ where all of them are filled: at least ``MIN_EVIDENCE`` positions and none again
 when the line's label names a result ("Total", "Margin") and its terms are all the other
 lines. Small numbers agree by chance, and many relations are tried at once, so positions are
 also weighed (:func:`chance`): a relation is kept only when the coincidences expected over
-every relation tried on the axis stay below ``CHANCE_LIMIT``; a position where a term is the
+every relation tried on the axis stay below ``CHANCE_LIMIT``. Were the lines unrelated, the
+relation would hold at a position only where one line happens to land on the one value the
+others leave it, so the chance there is that line's tolerance over the width its values spread
+across, for the line that spreads widest (a column of years or of constant 72s is no evidence by
+its size, a widely varying term held exactly in check is); a position where a term is the
 identity (``+ 0``, ``× 1``) or the result is zero is no evidence. Of relations over the same
 lines the one whose target is named as a result, else the last line, is kept (Margin =
 Revenue − Costs, not Revenue = Margin + Costs).
 
 :func:`solve` then fills a relation's open cells by arithmetic: the target from its terms, or
 the one open term from the target and the others; the model writes the rest.
+:func:`table_relations` makes a Markdown table's numeric columns and labelled rows into lines.
 """
 
 from __future__ import annotations
@@ -23,7 +28,9 @@ import math
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from engine.structured.columns import names
+from engine.structured import columns
+from engine.structured.columns import Column, names
+from engine.structured.markdown import MarkdownTable
 
 MIN_EVIDENCE = 2  # positions where a relation holds, with no label to support it
 MAX_TERMS = 4  # a sum of more lines than this is not looked for (but "all others" is)
@@ -94,16 +101,38 @@ def candidates(axis: str, lines: list[Line], target: int) -> list[Relation]:
     return found
 
 
-def chance(relation: Relation, lines: list[Line], position: int) -> float:
-    """How likely the relation holds at ``position`` by coincidence: one unit of the target's
-    precision against the size of its value (1: zero, or a term that is the identity)."""
+def width(line: Line) -> float:
+    """How widely the line's values spread: their range, widened for how few they are (the
+    range of ``n`` draws covers about ``(n - 1) / (n + 1)`` of what they are drawn from); a
+    line that never varies says nothing of its spread, so its size stands in for it."""
+    filled = [v for v in line.values if not math.isnan(v)]
+    if len(set(filled)) < 2:
+        return max((abs(v) for v in filled), default=0.0)
+    return (max(filled) - min(filled)) * (len(filled) + 1) / (len(filled) - 1)
+
+
+def tolerance(relation: Relation, lines: list[Line], member: int, position: int) -> float:
+    """The window ``member``'s value must land in for the relation to hold at ``position``:
+    the result's unit (seen through a product's other factor), or its own unit if coarser."""
     target = lines[relation.target]
-    expected = abs(target.values[position])
+    unit = 10.0**-target.decimals
+    if relation.kind == "product" and member != relation.target:
+        other = next(t for t in relation.terms if t != member)
+        unit /= abs(lines[other].values[position]) or 1.0
+    return max(unit, 10.0 ** -lines[member].decimals)
+
+
+def chance(relation: Relation, lines: list[Line], position: int) -> float:
+    """How likely the relation holds at ``position`` by coincidence (1: a zero result, or a
+    term that is the identity): its window over the spread of the line that varies most."""
+    expected = lines[relation.target].values[position]
     terms = [lines[t].values[position] for t in relation.terms]
     if expected == 0 or IDENTITY[relation.kind] in terms:
         return 1.0
-    unit = 10.0**-target.decimals
-    return min(1.0, unit / (expected + unit))
+    windows = {
+        m: tolerance(relation, lines, m, position) for m in (relation.target, *relation.terms)
+    }
+    return min(window / (width(lines[m]) + window) for m, window in windows.items())
 
 
 def supported(relation: Relation, lines: list[Line], tried: int = 1) -> bool:
@@ -159,3 +188,45 @@ def solve(relation: Relation, known: Known, positions: int) -> dict[tuple[int, i
             if value is not None:
                 found[(relation.terms[missing[0]], position)] = value
     return found
+
+
+def table_relations(
+    markdown: MarkdownTable, profiles: list[Column], texts: list[list[str]]
+) -> list[tuple[Relation, list[int]]]:
+    """The relations of the numeric columns and of the labelled rows across the numeric
+    columns; a year column found in a column relation becomes a number column (``profiles``
+    is updated), since what adds up is a quantity, not a date."""
+    lined = [c for c, p in enumerate(profiles, start=1) if may_be_line(c, p, texts[c - 1])]
+    lines = [
+        Line(profiles[c - 1].header, values(texts[c - 1]), profiles[c - 1].decimals) for c in lined
+    ]
+    found = [(r, lined) for r in detect("column", lines)]
+    for relation, members in found:
+        for c in (members[i] for i in (relation.target, *relation.terms)):
+            if profiles[c - 1].kind == "year":
+                profiles[c - 1] = columns.as_number(profiles[c - 1], texts[c - 1])
+    numeric = [c for c, p in enumerate(profiles, start=1) if p.kind == "number" and c > 1]
+    labelled = [r for r in range(1, len(markdown.body) + 1) if markdown.body[r - 1].cell(1)]
+    if profiles[0].kind != "number" and len(numeric) >= 2 and len(labelled) >= 3:
+        rows = []
+        for r in labelled:
+            cells = [texts[c - 1][r - 1] for c in numeric]
+            places = max((len(v.split(".")[1]) for v in cells if "." in v), default=0)
+            rows.append(Line(markdown.body[r - 1].cell(1), values(cells), places))
+        found += [(rel, labelled) for rel in detect("row", rows)]
+    return found
+
+
+def may_be_line(col: int, column: Column, cells: list[str]) -> bool:
+    """Whether a column may take part in a column relation: a number column, or four-digit
+    numbers read as years (1215 seconds, 2507 votes); the first column only when its numbers
+    do not just count the rows up (1, 2, 3 or 2021, 2022: labels, not quantities)."""
+    if column.kind not in ("number", "year"):
+        return False
+    filled = [v for v in values(cells) if not math.isnan(v)]
+    return col > 1 or any(b <= a for a, b in itertools.pairwise(filled))
+
+
+def values(cells: list[str]) -> tuple[float, ...]:
+    """Each cell's number (nan: empty, or not a number)."""
+    return tuple(float(v) if columns.NUMBER.fullmatch(v) else math.nan for v in cells)

@@ -233,35 +233,12 @@ def plan_cells(
         document, texts[kinds["email"] - 1] if "email" in kinds else [], person,
         texts[kinds["phone"] - 1] if "phone" in kinds else [],
     )  # fmt: skip
-    found = table_relations(markdown, profiles, texts)
+    found = relations.table_relations(markdown, profiles, texts)
     plan = TablePlan(markdown, rows, profiles, {}, found, context)
     computed = relation_cells(plan, set(chosen)) | agreeing_cells(profiles, texts, chosen)
     for key in chosen:
         plan.cells[key] = CellPlan("computed") if key in computed else model_plan(plan, key, texts)
     return plan
-
-
-def table_relations(
-    markdown: MarkdownTable, profiles: list[Column], texts: list[list[str]]
-) -> list[tuple[relations.Relation, list[int]]]:
-    """The relations of the numeric columns (never the first, which labels the rows) and of
-    the labelled rows across the numeric columns."""
-    numeric = [c for c, p in enumerate(profiles, start=1) if p.kind == "number" and c > 1]
-    found: list[tuple[relations.Relation, list[int]]] = []
-    lines = [
-        relations.Line(profiles[c - 1].header, values(texts[c - 1]), profiles[c - 1].decimals)
-        for c in numeric
-    ]
-    found += [(r, numeric) for r in relations.detect("column", lines)]
-    labelled = [r for r in range(1, len(markdown.body) + 1) if markdown.body[r - 1].cell(1)]
-    if profiles[0].kind != "number" and len(numeric) >= 2 and len(labelled) >= 3:
-        rows = []
-        for r in labelled:
-            cells = [texts[c - 1][r - 1] for c in numeric]
-            places = max((len(v.split(".")[1]) for v in cells if "." in v), default=0)
-            rows.append(relations.Line(markdown.body[r - 1].cell(1), values(cells), places))
-        found += [(rel, labelled) for rel in relations.detect("row", rows)]
-    return found
 
 
 def row_column(plan: TablePlan, row: int, texts: list[list[str]]) -> Column | None:
@@ -328,10 +305,6 @@ def row_wise(plan: TablePlan, row: int) -> bool:
     return row <= len(plan.markdown.body) and columns.series(headers)
 
 
-def values(cells: list[str]) -> tuple[float, ...]:
-    return tuple(float(v) if columns.NUMBER.fullmatch(v) else math.nan for v in cells)
-
-
 def relation_cells(plan: TablePlan, chosen: set[CellKey]) -> set[CellKey]:
     """The chosen cells arithmetic will write: a relation's open target, else its last open
     term (the model writes the others first)."""
@@ -393,4 +366,5 @@ def model_plan(plan: TablePlan, key: CellKey, texts: list[list[str]]) -> CellPla
         used = [t for t in texts[col - 1] if t]
         options = agreement.choices(column.kind, used, column.style, row)
         return CellPlan("choice", texts=options) if options else CellPlan("text")
-    return CellPlan("text")
+    shared = columns.shared_values(texts, col - 1, row - 1) if column.kind == "text" else ()
+    return CellPlan("choice", texts=shared) if shared else CellPlan("text")

@@ -3,9 +3,7 @@
 from __future__ import annotations
 
 import datetime as dt
-import json
 import math
-from typing import Any
 
 import phonenumbers
 import pycountry
@@ -13,43 +11,13 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from engine.core.config import SamplerSettings
 from engine.core.errors import BadRequest
-from engine.core.protocol import Fill, FillKind, Span
+from engine.core.protocol import Fill, FillKind
 from engine.structured import agreement, columns, relations, vocab
-from engine.structured.fill import run_json
 from engine.structured.markdown import find_tables
-from engine.structured.slots import Filled
 from engine.structured.table_plan import plan_cells
 from engine.structured.tables import run_table
-from tests.helpers.backends import tiny_table
-from tests.helpers.filler import FillerBackend
-
-FILLER = FillerBackend(tiny_table())
-
-
-def table_fill(doc: str, seed: int = 0, **kw: Any) -> Filled:
-    table = find_tables(doc)[0]
-    request = Fill(1, FillKind.TABLE, doc, table.span, cell_tokens=20,
-                   settings=SamplerSettings(seed=seed), **kw)  # fmt: skip
-    return next(e for e in run_table(FILLER, request) if isinstance(e, Filled))
-
-
-def json_fill(schema: dict[str, Any], document: str = "", seed: int = 0) -> Filled:
-    request = Fill(1, FillKind.JSON, document, Span(len(document), len(document)),
-                   schema=json.dumps(schema), settings=SamplerSettings(seed=seed))  # fmt: skip
-    return next(e for e in run_json(FILLER, request) if isinstance(e, Filled))
-
-
-def rows(text: str) -> list[list[str]]:
-    table = find_tables(text)[0]
-    return [[r.cell(c) for c in range(1, table.columns + 1)] for r in table.body]
-
-
-def md(header: list[str], body: list[list[str]]) -> str:
-    line = lambda cells: "| " + " | ".join(cells) + " |"  # noqa: E731
-    return "\n".join([line(header), "|" + "---|" * len(header), *map(line, body)]) + "\n"
-
+from tests.helpers.fills import FILLER, json_fill, md, rows, table_fill
 
 # --- vocabularies -------------------------------------------------------------------------
 
@@ -244,6 +212,15 @@ def test_an_empty_cell_keeps_the_columns_padding() -> None:
     doc = "| City | Country |\n|---|---|\n| Oslo | Norway |\n| Helsinki | |\n"
     text = table_fill(doc).value
     assert "| Helsinki | Finland |" in text
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_columns_that_share_their_values_choose_among_them(seed: int) -> None:
+    doc = md(["Date", "Home", "Away"], [["2026-09-12", "Larks", "Otters"],
+             ["2026-09-19", "Otters", "Badgers"], ["2026-09-26", "Badgers", ""],
+             ["2026-10-03", "", "Larks"]])  # fmt: skip
+    filled = rows(table_fill(doc, seed).value)
+    assert filled[2][2] in ("Larks", "Otters") and filled[3][1] in ("Otters", "Badgers")
 
 
 def test_contacts_get_valid_phones_and_name_based_emails() -> None:

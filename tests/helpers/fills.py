@@ -1,0 +1,46 @@
+"""Table and JSON fills on the filler backend, and the Markdown the structured tests read and
+write: shared by the template-values, relation and date tests."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from engine.core.config import SamplerSettings
+from engine.core.protocol import Fill, FillKind, Span
+from engine.structured.fill import run_json
+from engine.structured.markdown import find_tables
+from engine.structured.slots import Filled
+from engine.structured.tables import run_table
+from tests.helpers.backends import tiny_table
+from tests.helpers.filler import FillerBackend
+
+FILLER = FillerBackend(tiny_table())
+CELL_TOKENS = 20
+
+
+def table_fill(doc: str, seed: int = 0, **kw: Any) -> Filled:
+    """The first table of ``doc`` filled (its empty cells, plus ``add_rows`` if given)."""
+    table = find_tables(doc)[0]
+    request = Fill(1, FillKind.TABLE, doc, table.span, cell_tokens=CELL_TOKENS,
+                   settings=SamplerSettings(seed=seed), **kw)  # fmt: skip
+    return next(e for e in run_table(FILLER, request) if isinstance(e, Filled))
+
+
+def json_fill(schema: dict[str, Any], document: str = "", seed: int = 0) -> Filled:
+    """A JSON instance of ``schema`` generated at the end of ``document``."""
+    request = Fill(1, FillKind.JSON, document, Span(len(document), len(document)),
+                   schema=json.dumps(schema), settings=SamplerSettings(seed=seed))  # fmt: skip
+    return next(e for e in run_json(FILLER, request) if isinstance(e, Filled))
+
+
+def rows(text: str) -> list[list[str]]:
+    """The body cells of the first table of ``text``."""
+    table = find_tables(text)[0]
+    return [[r.cell(c) for c in range(1, table.columns + 1)] for r in table.body]
+
+
+def md(header: list[str], body: list[list[str]]) -> str:
+    """A Markdown table of ``header`` and ``body``."""
+    line = lambda cells: "| " + " | ".join(cells) + " |"  # noqa: E731
+    return "\n".join([line(header), "|" + "---|" * len(header), *map(line, body)]) + "\n"

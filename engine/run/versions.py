@@ -48,17 +48,18 @@ from engine.run.retry import widen_to_words
 VERSION_STRIDE = 0xD1B54A32D192ED03
 SEED_BITS = 63
 # Whether versions settle as one batch: not built (above), so one after another through the one
-# path every rewrite takes. ``python -m tools.bench.review --limit 12`` (12 dev rewrite cases,
-# one run on 2 shared cores, median input 56 positions): a whole-window forward over 3
-# sequences took 1872 ms batched against 2326 ms one after another, a cached 8-row step 195
-# against 646 ms, so batching would pay here too; three versions took 2.2x the time of one.
+# path every rewrite takes. ``python -m tools.bench.review`` (the 78 dev rewrites, one run on
+# 2 shared cores, median input 56 positions): a whole-window forward over 3 sequences took
+# 685 ms batched against 744 ms one after another, a cached 8-row step 75 against 184 ms, so
+# batching would pay here too; three versions took 1.39x the time of one.
 BATCH_VERSIONS = False
 # Greedy decoding (temperature 0, the default) turns every seed's canvas into nearly the same
 # text: the seed only chooses which positions start masked, and the argmax fills them alike.
 # Versions after the first sample at least at this temperature, so they offer other words.
-# Tuned on the dev split only (five rewrite cases, every 13th from the fourth, three versions
-# each): versions beyond the first that survived the checks and the merging: 2 at 0, 3 at 0.4,
-# 1 at 0.7 (hotter samples read worse, and the reread puts them back). Little evidence.
+# Tuned on the dev split only, when versions re-settled the whole target (five rewrite cases,
+# every 13th from the fourth, three versions each): versions beyond the first that survived the
+# checks and the merging: 2 at 0, 3 at 0.4, 1 at 0.7 (hotter samples read worse, and the reread
+# puts them back). Little evidence; kept for versions over the first version's changes.
 VERSION_TEMPERATURE = 0.4
 
 

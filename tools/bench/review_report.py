@@ -60,8 +60,8 @@ def alternatives_lines(alt: dict[str, Any]) -> list[str]:
         ],
     ]
     return [
-        "Alternatives on the embedded model (versions settle one after another; the passes "
-        "before the model run once):",
+        "Alternatives on the embedded model (versions settle one after another; versions 2 "
+        "and 3 settle only the first version's changes again):",
         "",
         *table(["three versions", "value"], rows),
         f"Batching: the model's forward over 3 sequences of {batch['length']} positions at "

@@ -175,6 +175,12 @@ def validate_edit(edit: Edit) -> None:
             )
     if edit.mode is EditMode.REWRITE and _locked_length(ordered) == len(t):
         raise BadRequest("The whole selection is locked: there is nothing left to rewrite.")
+    if (
+        edit.mode is EditMode.REWRITE
+        and ordered
+        and not _unlocked_text(edit.text, t, ordered).strip()
+    ):
+        raise BadRequest("Only spaces lie outside the locks: there is nothing left to rewrite.")
     validate_known_words(edit.known_words)
 
 
@@ -195,6 +201,16 @@ def validate_known_words(words: tuple[str, ...]) -> None:
             raise BadRequest(f"known_words: {word!r} holds a space or a control character.")
 
 
+def _unlocked_text(text: str, target: Span, locks: list[Span]) -> str:
+    """The target's text outside its (sorted) locks."""
+    pieces, cursor = [], target.start
+    for lock in locks:
+        pieces.append(text[cursor : lock.start])
+        cursor = lock.end
+    pieces.append(text[cursor : target.end])
+    return "".join(pieces)
+
+
 def _locked_length(locks: list[Span]) -> int:
     return sum(len(lock) for lock in locks)
 
@@ -210,11 +226,12 @@ def plan_edit(edit: Edit) -> EditPlan:
         cursor = t.start
         for lock in sorted(edit.locks):
             if lock.start > cursor:
-                segments.append(Free(seed=edit.text[cursor : lock.start]))
+                segments.append(gap(edit.text[cursor : lock.start]))
             segments.append(Locked(edit.text[lock.start : lock.end]))
             cursor = lock.end
         if cursor < t.end:
-            segments.append(Free(seed=edit.text[cursor : t.end]))
+            rest = edit.text[cursor : t.end]
+            segments.append(gap(rest) if edit.locks else Free(seed=rest))
     return EditPlan(
         target=t,
         segments=tuple(segments),
@@ -224,6 +241,14 @@ def plan_edit(edit: Edit) -> EditPlan:
         mode=edit.mode,
         known_words=edit.known_words,
     )
+
+
+def gap(text: str) -> Segment:
+    """The text between locks: free, unless it is only whitespace. Then it holds no word to
+    rewrite, and a canvas given the space between two locked words ("1843 Ada Lovelace")
+    wrote a mark into it ("1843 - Ada Lovelace"); it stays as the user wrote it (an engine
+    lock, shown as free text)."""
+    return Locked(text, structure=True) if not text.strip() else Free(seed=text)
 
 
 def find_locks(text: str, target: Span, phrases: list[str]) -> tuple[Span, ...]:

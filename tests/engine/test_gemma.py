@@ -103,8 +103,13 @@ def edits(draw: st.DrawFn) -> Edit:
         draw(st.lists(st.integers(0, len(target)), min_size=2 * pairs, max_size=2 * pairs))
     )
     spans = [(a, b) for a, b in zip(cuts[::2], cuts[1::2], strict=False) if a < b]
-    if sum(b - a for a, b in spans) == len(target):
-        spans = spans[:-1]  # at least one character stays free
+    while (
+        spans
+        and not "".join(
+            c for i, c in enumerate(target) if not any(a <= i < b for a, b in spans)
+        ).strip()
+    ):
+        spans = spans[:-1]  # something but spaces stays free (else refused: test_plan)
     base = len(before)
     s = FAST.with_changes(
         steps=draw(st.integers(2, 4)),

@@ -56,6 +56,7 @@ def test_draft_plan_is_one_free_budget() -> None:
         (Span(5, 20), (Span(18, 25),), "outside the selection"),
         (Span(0, 10), (Span(0, 4), Span(4, 10)), "whole selection is locked"),
         (Span(0, 10), (Span(4, 4),), "empty"),
+        (Span(0, 11), (Span(0, 5), Span(6, 11)), "Only spaces lie outside the locks"),
     ],
 )
 def test_bad_selections_and_locks_are_refused_clearly(
@@ -98,3 +99,13 @@ def test_plan_segments_reassemble_the_target(data: st.DataObject) -> None:
     pieces = [s.text if isinstance(s, Locked) else s.seed for s in plan.segments]
     assert "".join(pieces) == text[start:end]
     assert plan.before + "".join(pieces) + plan.after == text
+
+
+def test_only_whitespace_between_locks_stays_as_written() -> None:
+    """A gap of spaces between two locks holds no word: an engine lock, not free text."""
+    text = "In 1843 Ada Lovelace wrote notes."
+    target = Span(0, len(text))
+    plan = plan_edit(Edit(1, text, target, find_locks(text, target, ["1843", "Ada Lovelace"])))
+    between = plan.segments[2]
+    assert isinstance(between, Locked) and between.text == " " and between.structure
+    assert [s.seed for s in plan.segments if isinstance(s, Free)] == ["In ", " wrote notes."]

@@ -6,23 +6,17 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from engine.core.tokens import TokenTable, special_tokens
+from engine.core.tokens import TokenTable
 from engine.language.en.cut_phrases import hedge_openers, side_clauses, simple_verbs
 from engine.language.en.cut_safety import cut_damage, misfit_articles, modifier_before_noun
 from engine.language.en.drops import TIER_CLAUSE, drop_words, word_spans
 from engine.passes.shorten import concise_swaps
-from tests.helpers.tiny import tiny_tokenizer
+from tests.helpers.words import filler_table, words_of
 
 
 @pytest.fixture(scope="module")
 def table() -> TokenTable:
-    tok = tiny_tokenizer()
-    return TokenTable(tok, special_tokens(tok, len(tok), filler_candidates=("<fill>",)))
-
-
-def words_of(text: str) -> list[str]:
-    words = text.split(" ")
-    return [words[0]] + [" " + w for w in words[1:]]
+    return filler_table()
 
 
 def read(text: str, found) -> list[str]:

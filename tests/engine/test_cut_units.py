@@ -12,7 +12,7 @@ from engine.core.canvas import build_canvas
 from engine.core.config import SamplerSettings
 from engine.core.plan import plan_edit
 from engine.core.protocol import Edit, Span
-from engine.core.tokens import TokenTable, special_tokens
+from engine.core.tokens import TokenTable
 from engine.intent import read_intent
 from engine.language.en import cut_units
 from engine.language.en.cut_phrases import hedge_openers, openers_with, side_clauses
@@ -25,20 +25,14 @@ from engine.language.en.rewordings import Rewording
 from engine.passes.base import PassContext, Settled
 from engine.passes.shorten import ASKED_SHARE, Shorten
 from engine.run.answers import LONGER_THAN_ASKED, REASONS
-from tests.helpers.tiny import tiny_tokenizer
+from tests.helpers.words import filler_table, words_of
 
 SETTINGS = SamplerSettings()
 
 
 @pytest.fixture(scope="module")
 def table() -> TokenTable:
-    tok = tiny_tokenizer()
-    return TokenTable(tok, special_tokens(tok, len(tok), filler_candidates=("<fill>",)))
-
-
-def words_of(text: str) -> list[str]:
-    words = text.split(" ")
-    return [words[0]] + [" " + w for w in words[1:]]
+    return filler_table()
 
 
 def read(text: str, found: list[Rewording]) -> list[str]:

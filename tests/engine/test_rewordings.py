@@ -3,13 +3,7 @@
 from __future__ import annotations
 
 from engine.language.en.rewordings import CONCISE, Rewording, rewordings
-
-
-def words_of(text: str) -> list[str]:
-    """Words with their leading space, as :func:`engine.passes.shorten.word_spans` groups tokens."""
-    words = text.split(" ")
-    return [words[0]] + [" " + w for w in words[1:]]
-
+from tests.helpers.words import words_of
 
 # A table of the test's own, as the plain-English guides word it.
 TABLE = (

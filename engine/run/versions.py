@@ -127,7 +127,7 @@ def user_locks(plan: EditPlan) -> list[tuple[int, int]]:
     """The user's locks as spans of the target."""
     spans, at = [], 0
     for segment in plan.segments:
-        if isinstance(segment, Locked):
+        if isinstance(segment, Locked) and not segment.structure:
             spans.append((at, at + len(segment.text)))
         at += len(text_of(segment))
     return spans

@@ -209,3 +209,17 @@ def test_the_versions_note_counts_what_came_back() -> None:
         f"1 version of the 3 asked: {NO_OTHER_READING} (the others were the same).",
     )
     assert NO_OTHER_READING in REASONS
+
+
+def test_spaces_between_two_locks_stay_the_engines_lock_in_every_version() -> None:
+    """The space between two locked words is an engine lock: a later version keeps it as the
+    user's text, never as a lock of the user's (the review aligns versions on the user's)."""
+    backend = llama_backend()
+    text = "In 1843 Ada Lovelace wrote notes on the engine that were long."
+    target = Span(0, len(text))
+    locks = (Span(3, 7), Span(8, 20))
+    edit = Edit(1, text, target, locks, "", EditMode.REWRITE, FAST.with_changes(alternatives=3))
+    proposal = proposal_of(backend, edit)
+    for version in (proposal, *proposal.alternatives):
+        assert [s.text for s in version.segments if s.locked] == ["1843", "Ada Lovelace"]
+        word_diff(text, version.segments, [(3, 7), (8, 20)])  # aligns on the user's locks

@@ -19,7 +19,7 @@ from typing import Protocol
 
 from engine.core.config import SamplerSettings
 from engine.core.errors import BadRequest, InvariantViolation
-from engine.core.plan import EditPlan, Free, Locked, Segment, Slot
+from engine.core.plan import EditPlan, Free, Locked, Segment, Slot, segment_text
 from engine.core.protocol import SegmentText
 from engine.core.tokens import TokenTable
 
@@ -213,7 +213,7 @@ def encoded_texts(segments: Sequence[Segment]) -> list[str]:
     instead, as the model read such text in training. Assembly still returns the user's own
     lock string and :func:`keep_lock_edges` gives the free text its space back.
     """
-    texts = [s.text if isinstance(s, Locked) else s.seed for s in segments]
+    texts = [segment_text(s) for s in segments]
     for index in range(1, len(segments)):
         before, lock = segments[index - 1], segments[index]
         seed = texts[index - 1]

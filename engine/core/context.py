@@ -8,7 +8,7 @@ Long documents are windowed around the target (DESIGN §4): the model sees at mo
 from __future__ import annotations
 
 from engine.core.config import SamplerSettings
-from engine.core.plan import EditPlan, Free, Locked
+from engine.core.plan import EditPlan, Free, plan_text
 from engine.core.protocol import EditMode
 from engine.core.tokens import TokenTable
 
@@ -45,7 +45,7 @@ def passage_ids(plan: EditPlan, table: TokenTable, settings: SamplerSettings) ->
     )
     if not (settings.show_passage and rewrites):
         return []
-    passage = "".join(s.text if isinstance(s, Locked) else s.seed for s in plan.segments)
+    passage = plan_text(plan.segments)
     return table.encode(f"Passage: {passage}\n\n")
 
 

@@ -15,6 +15,7 @@ happens in :func:`plan_edit`, before any model work, and raises :class:`BadReque
 from __future__ import annotations
 
 import unicodedata
+from collections.abc import Sequence
 from dataclasses import dataclass
 from itertools import pairwise
 
@@ -117,6 +118,16 @@ class Slot:
 
 
 Segment = Locked | Free | Slot
+
+
+def segment_text(segment: Segment) -> str:
+    """A segment as the user wrote it: a lock's text, a free or slot segment's seed."""
+    return segment.text if isinstance(segment, Locked) else segment.seed
+
+
+def plan_text(segments: Sequence[Segment]) -> str:
+    """The target as the user wrote it, rebuilt from its segments."""
+    return "".join(segment_text(segment) for segment in segments)
 
 
 @dataclass(frozen=True)

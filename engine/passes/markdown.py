@@ -29,16 +29,12 @@ from collections.abc import Sequence
 from dataclasses import replace
 
 from engine.core.canvas import Kind, assemble
-from engine.core.plan import EditPlan, Free, Locked, Segment
+from engine.core.plan import EditPlan, Free, Locked, Segment, plan_text, segment_text
 from engine.core.protocol import EditMode
 from engine.passes.base import Pass, PassContext, Settled
 from engine.passes.markdown_structure import Span, structure_of, structure_spans
 from engine.passes.reread import changed_runs
 from engine.run.answers import STRUCTURE_PUT_BACK
-
-
-def segment_text(segment: Segment) -> str:
-    return segment.text if isinstance(segment, Locked) else segment.seed
 
 
 def split_free(seed: str, offset: int, spans: Sequence[Span]) -> list[Segment]:
@@ -60,7 +56,7 @@ def split_free(seed: str, offset: int, spans: Sequence[Span]) -> list[Segment]:
 
 def lock_structure(plan: EditPlan) -> EditPlan:
     """``plan`` with the Markdown structure of its free segments locked (as it was if none)."""
-    target = "".join(segment_text(segment) for segment in plan.segments)
+    target = plan_text(plan.segments)
     spans = structure_spans(target)
     if not spans:
         return plan
@@ -87,7 +83,7 @@ class MarkdownLocks(Pass):
     def before(self, plan: EditPlan, ctx: PassContext) -> EditPlan:
         if plan.mode is not EditMode.REWRITE:
             return plan
-        self.structure = structure_of("".join(segment_text(s) for s in plan.segments))
+        self.structure = structure_of(plan_text(plan.segments))
         return lock_structure(plan)
 
     def after(self, settled: Settled, ctx: PassContext) -> Settled:

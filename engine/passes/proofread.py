@@ -46,7 +46,7 @@ from dataclasses import dataclass, field, replace
 
 from engine.backends.base import Reader
 from engine.core.canvas import context_ids
-from engine.core.plan import EditPlan, Free, Locked
+from engine.core.plan import EditPlan, Free, segment_text
 from engine.core.protocol import EditMode
 from engine.core.tokens import TokenTable
 from engine.intent import Intent, read_intent
@@ -203,7 +203,7 @@ def proofread_plan(
     free = [i for i, s in enumerate(plan.segments) if isinstance(s, Free) and s.seed.strip()]
     if style is None or plan.mode is not EditMode.REWRITE or not free:
         return plan
-    texts = [s.text if isinstance(s, Locked) else s.seed for s in plan.segments]
+    texts = [segment_text(s) for s in plan.segments]
     rounds: Rounds = {i: [None] * len(split_words(texts[i])[0]) for i in free}
     context, after = context_ids(plan, [], table), plan.after[:AFTER_CHARS]
     offer = Offer(style, Speller.with_words(plan.known_words, lexicon(table)))

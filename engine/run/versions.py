@@ -35,7 +35,7 @@ from dataclasses import replace
 
 from engine.backends.base import Backend
 from engine.core.config import SamplerSettings
-from engine.core.plan import EditPlan, Free, Locked, Segment
+from engine.core.plan import EditPlan, Free, Locked, Segment, plan_text, segment_text
 from engine.core.protocol import Alternative, EditMode, Frame, Span
 from engine.core.worddiff import Hunk, word_diff
 from engine.run.pipeline import Denoised, RunContext, denoise_plan
@@ -113,7 +113,7 @@ def version_plan(plan: EditPlan, versions: Sequence[Denoised]) -> EditPlan | Non
     """The plan a later version settles: ``plan``'s target with the first version's hunks
     open and every other word locked, avoiding each earlier version's text; ``None`` when the
     first version changed nothing."""
-    target = "".join(text_of(segment) for segment in plan.segments)
+    target = plan_text(plan.segments)
     locks = user_locks(plan)
     hunks = word_diff(target, versions[0].segments, locks).hunks
     if not hunks:
@@ -129,13 +129,8 @@ def user_locks(plan: EditPlan) -> list[tuple[int, int]]:
     for segment in plan.segments:
         if isinstance(segment, Locked) and not segment.structure:
             spans.append((at, at + len(segment.text)))
-        at += len(text_of(segment))
+        at += len(segment_text(segment))
     return spans
-
-
-def text_of(segment: Segment) -> str:
-    """A rewrite plan's segment as the user wrote it."""
-    return segment.text if isinstance(segment, Locked) else segment.seed
 
 
 def open_spans(

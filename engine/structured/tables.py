@@ -27,7 +27,7 @@ from engine.core.tokens import TokenTable, charset
 from engine.run.pipeline import RunContext, never
 from engine.structured.columns import default as column_default
 from engine.structured.columns import fits
-from engine.structured.formats import format_shape
+from engine.structured.formats import STRICT, format_shape
 from engine.structured.markdown import CellKey, MarkdownTable, chosen_cells, find_tables
 from engine.structured.render import literal_slot
 from engine.structured.shapes import Part, Run, Shape, positions
@@ -49,7 +49,7 @@ CELL_WORDS = ExcludingConstraint(
 CELL_MARKS = "-_=*#~+<>[]{}():;/"
 CELL_LEAD = " "  # what a text cell's first token starts with (see TableProblem.writes_space)
 NUMBER = re.compile(r"-?[0-9]+([.,][0-9]+)*")
-DATE = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}")
+DATE = STRICT["date"]  # ISO dates, as the JSON format checks them
 MAX_CHOICES = 6  # a column with more distinct values than this is free text
 TEXT_TOKENS = 4  # a text cell's budget at least (a column with no value yet gets this)
 TEXT_SLACK = 1.5  # a text cell's budget over the column's longest cell, in tokens

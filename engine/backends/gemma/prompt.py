@@ -13,7 +13,7 @@ import json
 
 from engine.core.config import SamplerSettings
 from engine.core.context import after_ids, before_ids, instruction_ids
-from engine.core.plan import EditPlan, Locked
+from engine.core.plan import EditPlan, plan_text
 from engine.core.protocol import EditMode
 from engine.core.tokens import TokenTable
 from engine.language.en.prompts import draft_request
@@ -44,7 +44,7 @@ SHOWS_PASSAGE = (EditMode.REWRITE, EditMode.FILL)
 
 def target_text(plan: EditPlan) -> str:
     """The original text of the target, rebuilt from the plan's segments."""
-    return "".join(s.text if isinstance(s, Locked) else s.seed for s in plan.segments)
+    return plan_text(plan.segments)
 
 
 def chat_prompt(plan: EditPlan, table: TokenTable, settings: SamplerSettings) -> str:

@@ -25,7 +25,7 @@ from pathlib import Path
 
 from engine.structured import periods, vocab
 from engine.structured.shapes import Shape, one, upto
-from engine.structured.words import key_words
+from engine.structured.words import name_words
 
 DIGITS = "0123456789"
 WORDS_FILE = Path(__file__).with_name("field_words.json")
@@ -50,9 +50,17 @@ def field_words() -> dict[str, frozenset[str]]:
     return {k: frozenset(v) for k, v in raw.items() if isinstance(v, list)}
 
 
+@cache
+def unit_adjectives() -> dict[str, str]:
+    """``hourly`` → ``hour``: the adjectives that say what a rate is per."""
+    raw = json.loads(WORDS_FILE.read_text(encoding="utf-8"))
+    return dict(raw["unit_adjectives"])
+
+
 def names(header: str, what: str) -> bool:
-    """Whether a header or property name says ``what`` (see ``field_words.json``)."""
-    return bool(key_words(header) & field_words()[what])
+    """Whether a header or property name says ``what`` (see ``field_words.json``), by its
+    words or their lemmas."""
+    return bool(name_words(header) & field_words()[what])
 
 
 @dataclass(frozen=True)

@@ -8,29 +8,21 @@ the subtotal before the tax, the tax before the total.
 from __future__ import annotations
 
 import datetime as dt
-import math
 from collections.abc import Iterator
 from typing import Any
 
 from engine.structured import agreement, columns
-from engine.structured.json_values import (
-    AMOUNTS,
-    DAYS_PER_YEAR,
-    PRICES,
-    QUANTITIES,
-    Completion,
-    Members,
-    find,
-    is_number,
-)
+from engine.structured.json_sums import RULES as ARITHMETIC
+from engine.structured.json_sums import put
+from engine.structured.json_values import DAYS_PER_YEAR, Completion, Members, is_number
 from engine.structured.tree import Path
 from engine.structured.values import Leaf
 from engine.structured.words import key_words
 
-TAXES = frozenset({"tax", "vat"})
 ADULT_YEARS = (18, 80)  # a generated birth date with no age beside it: an adult's
 ERA_STEP = 7  # days between repaired dates of different properties, so they differ
 ONE_HOUR = 60
+LATER_KINDS = ("later", "end", "birth")  # dates that are not the object's own day
 LAST_MINUTE = 23 * 60 + 59
 
 
@@ -56,86 +48,8 @@ def complete(
 
 def complete_instance(done: Completion, instance: Any) -> None:
     for path, members in objects(instance):
-        arithmetic = (line_product, items_sum, tax, total, net, difference)
-        for rule in (era, agree, *arithmetic, in_order, age):
+        for rule in (era, agree, *ARITHMETIC, in_order, later, age):
             rule(done, path, members)
-
-
-def put(done: Completion, path: Path, members: Members, key: str, value: Any, why: str) -> None:
-    """Write ``members[key]`` where that value was generated and may be computed."""
-    at = (*path, key)
-    if done.may_write(at):
-        done.write(at, value, why)
-        members[key] = done.values[at]
-
-
-def line_product(done: Completion, path: Path, members: Members) -> None:
-    quantity, price = find(members, QUANTITIES), find(members, PRICES)
-    amount = find(members, AMOUNTS - {"subtotal"})
-    if quantity and price and amount and len({quantity, price, amount}) == 3:
-        value = members[quantity] * members[price]
-        put(done, path, members, amount, value, f"{quantity} × {price}")
-
-
-def item_amount(item: Any) -> float | None:
-    """A line item's amount (its result member, not its quantity or price)."""
-    if not isinstance(item, dict):
-        return None
-    key = find({k: v for k, v in item.items() if not key_words(k) & (QUANTITIES | PRICES)}, AMOUNTS)
-    return float(item[key]) if key else None
-
-
-def items_sum(done: Completion, path: Path, members: Members) -> None:
-    target = find(members, frozenset({"subtotal"})) or (
-        find(members, frozenset({"total"})) if not find(members, TAXES) else None
-    )
-    for key, value in members.items():
-        if target and isinstance(value, list) and value:
-            amounts = [item_amount(item) for item in value]
-            if all(a is not None for a in amounts):
-                total_of = math.fsum(a for a in amounts if a is not None)
-                put(done, path, members, target, total_of, f"sum of {key}")
-                return
-
-
-def tax(done: Completion, path: Path, members: Members) -> None:
-    rate = next((k for k in members if {"rate"} <= key_words(k) and is_number(members[k])), None)
-    tax_key = next(
-        (k for k in members if key_words(k) & TAXES and k != rate and is_number(members[k])), None
-    )
-    base = find(members, frozenset({"subtotal"})) or find(members, frozenset({"gross"}))
-    if rate and tax_key and base:
-        share = members[rate] / 100 if members[rate] > 1 else members[rate]
-        put(done, path, members, tax_key, share * members[base], f"{rate} × {base}")
-
-
-def total(done: Completion, path: Path, members: Members) -> None:
-    key = next(
-        (k for k in members if "total" in key_words(k) and "subtotal" not in key_words(k)), None
-    )
-    base = find(members, frozenset({"subtotal"}))
-    if not key or not base or not is_number(members[key]):
-        return
-    plus = [k for k in members if key_words(k) & (TAXES | {"shipping"}) and is_number(members[k])]
-    plus = [k for k in plus if "rate" not in key_words(k)]
-    minus = [k for k in members if "discount" in key_words(k) and is_number(members[k])]
-    value = members[base] + sum(members[k] for k in plus) - sum(members[k] for k in minus)
-    terms = " + ".join([base, *plus]) + "".join(f" − {k}" for k in minus)
-    put(done, path, members, key, value, terms)
-
-
-def net(done: Completion, path: Path, members: Members) -> None:
-    net_key, gross = find(members, frozenset({"net"})), find(members, frozenset({"gross"}))
-    cut = find(members, frozenset({"deductions", "deduction"})) or next(
-        (
-            k
-            for k in members
-            if key_words(k) & TAXES and "rate" not in key_words(k) and is_number(members[k])
-        ),
-        None,
-    )
-    if net_key and gross and cut:
-        put(done, path, members, net_key, members[gross] - members[cut], f"{gross} − {cut}")
 
 
 def agree(done: Completion, path: Path, members: Members) -> None:
@@ -214,15 +128,19 @@ def ordered_pairs(keys: list[str]) -> list[tuple[str, str]]:
     return pairs
 
 
-def difference(done: Completion, path: Path, members: Members) -> None:
-    """A difference-named member (profit, margin, remaining) is its minuend less its
-    subtrahend (revenue − costs, budget − spent, home − away)."""
-    numbers = {k: v for k, v in members.items() if is_number(v)}
-    plus = next((k for k in numbers if columns.names(k, "minuend")), None)
-    minus = next((k for k in numbers if columns.names(k, "subtrahend") and k != plus), None)
-    for key in numbers:
-        if plus and minus and key not in (plus, minus) and columns.names(key, "difference_result"):
-            put(done, path, members, key, members[plus] - members[minus], f"{plus} − {minus}")
+def later(done: Completion, path: Path, members: Members) -> None:
+    """A later date (a renewal, an expiry, the next visit) comes after the object's own dates:
+    on or before one of them, it moves to the day after the last of them. (An end may fall on
+    its start's day, a due date on its issue's: :func:`in_order`.)"""
+    own = [day(v) for k, v in members.items() if not any(columns.names(k, w) for w in LATER_KINDS)]
+    days = [d for d in own if d is not None]
+    for key, value in members.items():
+        at = day(value)
+        if at is None or not days or not columns.names(key, "later") or columns.names(key, "end"):
+            continue
+        if at <= max(days):
+            moved = dt.date.fromordinal(int(max(days)) + 1).isoformat()
+            put(done, path, members, key, moved, "after the object's own dates")
 
 
 def after(first: Any, second: Any) -> Any:

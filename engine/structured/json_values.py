@@ -31,9 +31,6 @@ CHOICE_VALUES = 6
 CENTS = 2  # money is rounded to cents
 DAYS_PER_YEAR = 365.2425
 ERA_DAYS = 60  # a generated date with no era of its own lands this close to the document's
-QUANTITIES = frozenset({"quantity", "qty", "hours", "units", "nights", "count", "shares", "pieces"})
-PRICES = frozenset({"price", "rate", "unitprice", "priceeach", "pricepernight", "fee", "each"})
-AMOUNTS = frozenset({"amount", "linetotal", "cost", "value", "total", "sum", "subtotal"})
 MAX_YEAR_CHOICES = 12  # a year property chooses among at most this many of the era's years
 NOT_A_DATE = "soon"  # text a date pattern refuses
 VOCAB_KINDS = ("country", "currency", "language", "timezone", "subdivision", "phone")
@@ -206,6 +203,7 @@ class Completion:
         self.leaves = leaves
         self.values = values
         self.notes: list[str] = []
+        self.computed: set[Path] = set()  # what a rule wrote, which later rules build on
         # The document's dates (the template's own included), else the year up to today.
         today = float(dt.date.today().toordinal())
         self.era = document_era(document) or (today - DAYS_PER_YEAR, today)
@@ -226,6 +224,7 @@ class Completion:
             value = round(value)
         elif isinstance(value, float):
             value = round(value, CENTS)
+        self.computed.add(path)
         if self.values.get(path) != value:
             self.values[path] = value
             self.notes.append(f"{pointer_text(path)} = {value} ({why})")

@@ -23,10 +23,15 @@ from dataclasses import dataclass
 from functools import cache, lru_cache
 from pathlib import Path
 
+from text_to_num import alpha2digit
+
 WORDS_FILE = Path(__file__).with_name("period_words.json")
 DAY, PART, MONTH, SEASON, YEAR = range(5)  # how precise a stated period is, finest first
 Span = tuple[float, float]
+LAST_MONTH_DAY = 31  # a part's last day; the month's own length caps it
 OLDEST = 130  # an age above this is not a person's ("aged 999" is a typo or a code)
+NUMBER_LANGUAGE = "en"  # the language text2num reads numbers in words in
+HYPHENED_YEAR = re.compile(r"-(?=years?\b)", re.IGNORECASE)
 
 
 @dataclass(frozen=True)
@@ -94,7 +99,9 @@ def iso(n: str) -> str:
 
 
 def part(n: str) -> str:
-    return rf"(?:(?P<{n}>(?i:{alternation(listed('month_parts'))}))\s*)"
+    ordinals, divisions = alternation(listed("quarters")), alternation(listed("month_divisions"))
+    counted = rf"(?:{ordinals})\s+(?:{divisions})"
+    return rf"(?:(?P<{n}>(?i:{alternation(listed('month_parts'))}|{counted}))\s*)"
 
 
 def dash() -> str:
@@ -240,10 +247,24 @@ def month_range(match: re.Match[str], year: int) -> Found:
 
 def part_days(part: str | None) -> tuple[int, int]:
     """The first and last day of a part of a month ("early": 1-10); the whole month else."""
-    parts = words()["month_parts"]
-    assert isinstance(parts, dict)
-    first, last = parts.get((part or "").lower().strip(), (1, 31))
+    kinds = ("month_parts", "month_divisions", "quarters")
+    parts, divisions, ordinals = (words()[kind] for kind in kinds)
+    assert isinstance(parts, dict) and isinstance(divisions, dict) and isinstance(ordinals, dict)
+    said = " ".join((part or "").lower().split())
+    ordinal, _, division = said.partition(" ")
+    if division in divisions:
+        return division_days(int(ordinals[ordinal]), int(divisions[division]))
+    first, last = parts.get(said, (1, 31))
     return int(first), int(last)
+
+
+def division_days(number: int, size: int) -> tuple[int, int]:
+    """The days of the ``number``-th division of ``size`` days of a month; the last one a
+    month holds runs to its end (the second half of a month is days 16-31)."""
+    number = min(number, LAST_MONTH_DAY // size)  # "the last half": the second
+    first = (number - 1) * size + 1
+    last = LAST_MONTH_DAY if first + 2 * size > LAST_MONTH_DAY + 1 else number * size
+    return first, last
 
 
 def quarter_span(match: re.Match[str], year: int) -> Found:
@@ -290,8 +311,18 @@ def ages(document: str) -> tuple[int, ...]:
     before = alternation([w.strip() for w in said["before"]])
     after = alternation([w.strip("-") for w in said["after"]])
     pattern = rf"(?i:\b(?:{before})\s+(?P<a>\d{{1,3}})\b|\b(?P<b>\d{{1,3}})(?:\s+|-)(?:{after})\b)"
-    found = (int(m["a"] or m["b"]) for m in re.finditer(pattern, document))
+    found = (int(m["a"] or m["b"]) for m in re.finditer(pattern, in_digits(document)))
     return tuple(age for age in found if age <= OLDEST)
+
+
+def in_digits(document: str) -> str:
+    """``document`` with its numbers in words written in digits ("a ten-year-old" → "a 10
+    year-old"), by text2num; a hyphen before "year" is a space first, which it needs."""
+    spaced = HYPHENED_YEAR.sub(" ", document)
+    try:
+        return str(alpha2digit(spaced, NUMBER_LANGUAGE, threshold=0))
+    except ValueError:  # text2num refuses some inputs; the digits already there still count
+        return document
 
 
 def birth_span(age: int, on: float) -> Span:

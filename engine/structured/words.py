@@ -12,7 +12,10 @@ from __future__ import annotations
 import re
 import string
 from dataclasses import replace
+from functools import cache
 from typing import Any
+
+from lemminflect import getLemma
 
 from engine.core.plan import ExcludingConstraint
 from engine.structured.schema import Schemas
@@ -48,11 +51,44 @@ PROSE = frozenset(
 PHONES = frozenset({"phone", "telephone", "tel", "mobile", "fax"})
 
 
+def key_parts(key: str) -> list[str]:
+    """``firstName`` / ``first_name`` / ``first-name`` → ``["first", "name"]``."""
+    spaced = re.sub(r"([a-z0-9])([A-Z])", r"\1 \2", key)
+    return [w.lower() for w in re.split(r"[\s_\-.]+", spaced) if w]
+
+
 def key_words(key: str) -> set[str]:
     """``firstName`` / ``first_name`` / ``first-name`` → ``{"first", "name", "firstname"}``."""
-    spaced = re.sub(r"([a-z0-9])([A-Z])", r"\1 \2", key)
-    words = [w.lower() for w in re.split(r"[\s_\-.]+", spaced) if w]
+    words = key_parts(key)
     return set(words) | {"".join(words)}
+
+
+# Inflections whose lemma a name is read by as well: a plural or third person ("renews",
+# "tickets") and a participle ("charged", "purchased"), not a stem change that is another
+# word ("left" is a remainder, not a leaving).
+INFLECTED = ("s", "ed")
+
+
+@cache
+def name_words(key: str) -> frozenset[str]:
+    """:func:`key_words` with each word's lemmas (lemminflect's lexicon), so a list of
+    field words names ``renews_on`` by "renew" and ``tickets`` by "ticket"."""
+    found = key_words(key)
+    for word in list(found):
+        if word.endswith(INFLECTED):
+            found |= set(getLemma(word, upos="NOUN")) | set(getLemma(word, upos="VERB"))
+    return frozenset(found)
+
+
+@cache
+def core_words(key: str) -> frozenset[str]:
+    """The lemma of each of a name's words (``total_hours`` → ``{"total", "hour"}``): what
+    two names share when one counts what the other holds."""
+    return frozenset(lemma(word) for word in key_parts(key))
+
+
+def lemma(word: str) -> str:
+    return getLemma(word, upos="NOUN")[0] if word.endswith(INFLECTED) else word
 
 
 def word_shape(

@@ -37,6 +37,8 @@ def days(span: tuple[float, float] | None) -> tuple[str, str] | None:
         ("Receipts scanned in March 2026.", ("2026-03-01", "2026-03-31")),
         ("Written in 2024.", ("2024-01-01", "2024-12-31")),
         ("Booked 2026-12-01 to 2026-12-05.", ("2026-12-01", "2026-12-05")),
+        ("Away the second week of April 2027.", ("2027-04-08", "2027-04-14")),
+        ("Tasks for the second half of February 2027.", ("2027-02-16", "2027-02-28")),
     ],
 )
 def test_a_stated_period_is_read_in_any_phrasing(document: str, span: tuple[str, str]) -> None:
@@ -89,3 +91,10 @@ def test_any_text_reads_without_error_into_ordered_spans(text: str) -> None:
     assert all(low <= high for _, low, high in reading.periods)
     span = reading.period()
     assert span is None or span[0] <= span[1]
+
+
+def test_an_age_in_words_is_read_as_its_number() -> None:
+    assert periods.ages("Report for a ten-year-old pupil.") == (10,)
+    said = "She is nine years old; her brother is thirty-four years of age."
+    assert periods.ages(said) == (9, 34)
+    assert periods.ages("One of the two pupils.") == ()

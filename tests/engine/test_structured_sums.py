@@ -1,0 +1,112 @@
+"""The arithmetic and date-order rules of a filled JSON instance (engine/structured/json_sums.py,
+json_rules.py): a rate times the quantity its unit names, totals named by what they add up, a
+total as its base plus extras, a later date after the object's own."""
+
+from __future__ import annotations
+
+import datetime as dt
+import math
+from typing import Any
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from engine.structured import json_sums
+from engine.structured.words import core_words, name_words
+from tests.helpers.fills import json_fill
+
+NUM = {"type": "number", "minimum": 0, "maximum": 500}
+COUNT = {"type": "integer", "minimum": 1, "maximum": 20}
+DATE = {"type": "string", "format": "date"}
+
+
+def schema_of(**members: Any) -> dict[str, Any]:
+    return {"type": "object", "required": list(members), "properties": members}
+
+
+def test_names_are_read_by_their_lemmas() -> None:
+    assert "renew" in name_words("renews_on") and "ticket" in name_words("tickets")
+    assert "charge" in name_words("charged")
+    assert "leave" not in name_words("left")  # a remainder, not a leaving
+    assert core_words("total_hours") == {"total", "hour"}
+
+
+def test_a_rate_says_its_unit_and_so_its_quantity() -> None:
+    assert json_sums.unit_of("rate_per_km") == "km"
+    assert json_sums.unit_of("hourlyRate") == "hour"
+    assert json_sums.unit_of("price") is None
+    members = {"tickets": 2, "seats_left": 9, "price_per_ticket": 30.0, "subtotal": 0.0}
+    assert json_sums.quantity_for(members, "price_per_ticket") == "tickets"
+    assert not json_sums.is_rate("total_price") and not json_sums.is_rate("tax_rate")
+    assert json_sums.is_rate("unit_cost") and json_sums.is_rate("daily_rate")
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_hours_times_an_hourly_rate_is_the_amount_due(seed: int) -> None:
+    schema = schema_of(client={"type": "string"}, hours_worked=NUM, hourly_rate=NUM,
+                       amount_due={"type": "number"})  # fmt: skip
+    filled = json_fill(schema, seed=seed)
+    value = filled.value
+    assert math.isclose(value["amount_due"], value["hours_worked"] * value["hourly_rate"],
+                        abs_tol=0.005)  # fmt: skip
+    assert any("hours_worked × hourly_rate" in note for note in filled.proposal.notes)
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_tickets_make_a_subtotal_and_the_fee_is_added_to_the_total(seed: int) -> None:
+    schema = schema_of(tickets=COUNT, price_per_ticket=NUM, subtotal={"type": "number"},
+                       booking_fee=NUM, total={"type": "number"})  # fmt: skip
+    value = json_fill(schema, seed=seed).value
+    assert math.isclose(value["subtotal"], value["tickets"] * value["price_per_ticket"],
+                        abs_tol=0.005)  # fmt: skip
+    assert math.isclose(value["total"], value["subtotal"] + value["booking_fee"], abs_tol=0.005)
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_a_total_named_by_what_it_adds_up_sums_the_items(seed: int) -> None:
+    trip = schema_of(date=DATE, km=NUM)
+    schema = schema_of(trips={"type": "array", "items": trip, "minItems": 3, "maxItems": 3},
+                       total_km={"type": "number"}, rate_per_km=NUM,
+                       reimbursement={"type": "number"})  # fmt: skip
+    value = json_fill(schema, "Mileage for March 2026.\n", seed).value
+    assert math.isclose(value["total_km"], sum(t["km"] for t in value["trips"]), abs_tol=0.005)
+    assert math.isclose(value["reimbursement"], value["total_km"] * value["rate_per_km"],
+                        abs_tol=0.005)  # fmt: skip
+
+
+def test_a_principal_and_interest_make_the_total_repayable() -> None:
+    schema = schema_of(principal=NUM, interest=NUM, total_repayable={"type": "number"})
+    value = json_fill(schema, seed=2).value
+    assert math.isclose(value["total_repayable"], value["principal"] + value["interest"],
+                        abs_tol=0.005)  # fmt: skip
+
+
+def test_a_variance_is_the_budget_less_the_actual() -> None:
+    schema = schema_of(budgeted=NUM, actual=NUM, variance={"type": "number"})
+    value = json_fill(schema, seed=1).value
+    assert math.isclose(value["variance"], value["budgeted"] - value["actual"], abs_tol=0.005)
+
+
+def test_numbers_with_no_rate_or_total_are_left_as_written() -> None:
+    schema = schema_of(guests=COUNT, rooms=COUNT, floor=COUNT)
+    filled = json_fill(schema, seed=0)
+    assert not any("×" in note or "sum of" in note for note in filled.proposal.notes)
+
+
+@settings(max_examples=20, deadline=None)
+@given(st.integers(0, 2**31 - 1))
+def test_a_later_date_comes_after_the_objects_own(seed: int) -> None:
+    schema = schema_of(purchased_on=DATE, renews_on=DATE, warranty_expires=DATE)
+    value = json_fill(schema, "Bought on 14 June 2026.\n", seed).value
+    bought = dt.date.fromisoformat(value["purchased_on"])
+    assert dt.date.fromisoformat(value["renews_on"]) > bought
+    assert dt.date.fromisoformat(value["warranty_expires"]) > bought
+
+
+def test_a_pickup_comes_before_its_drop_off() -> None:
+    from engine.structured.json_rules import ordered_pairs
+
+    assert ordered_pairs(["pickup_date", "dropoff_date"]) == [("pickup_date", "dropoff_date")]
+    assert ordered_pairs(["clock_in", "clock_out"]) == [("clock_in", "clock_out")]
+    assert ordered_pairs(["outbound", "inbound"]) == [("outbound", "inbound")]

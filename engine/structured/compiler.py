@@ -13,6 +13,7 @@ back on it, and an unsatisfiable or unsupported schema is refused up front.
 from __future__ import annotations
 
 import json
+import math
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -105,6 +106,7 @@ class Compiler:
     births: tuple[float, float] | None = None
     written: tuple[float, ...] = ()
     nodes: int = field(default=0)
+    counts: dict[Path, int] = field(default_factory=dict)  # each array's item count
 
     def node(self, raw: list[Conjunct], path: Path, template: Any, done: frozenset[int]) -> Node:
         where = pointer(path)
@@ -210,7 +212,7 @@ class Compiler:
         chosen = vocab_leaf(key, schemas, self.context, path, seed)
         leaf = in_era(
             chosen or string_leaf(schemas, self.context, seed, key),
-            key, self.era, self.context, self.births,
+            key, item_era(self.era, path, self.counts), self.context, self.births,
         )  # fmt: skip
         if seed is not NOTHING:  # the template's own value stays the model's to keep
             return Value(path, leaf)
@@ -255,6 +257,7 @@ class Compiler:
 
     def arr(self, schemas: Schemas, path: Path, template: Any) -> Arr:
         count = item_count(schemas, template)
+        self.counts[path] = count
         items = []
         for index in range(count):
             given = (
@@ -263,6 +266,23 @@ class Compiler:
             raw = item_schemas(schemas, index)
             items.append(self.node(raw, (*path, index), given, frozenset()))
         return Arr(tuple(items))
+
+
+def item_era(
+    era: tuple[float, float] | None, path: Path, counts: dict[Path, int]
+) -> tuple[float, float] | None:
+    """The era of a date in item ``i`` of ``n``: the ``i``-th of ``n`` equal parts of the
+    document's, so a timesheet's days or a programme's events come out in order and
+    different, not as one day repeated; the whole era when it has fewer days than items."""
+    index = next((i for i in range(len(path) - 1, -1, -1) if isinstance(path[i], int)), None)
+    if era is None or index is None:
+        return era
+    count, item = counts.get(path[:index], 1), int(path[index])
+    days = era[1] - era[0] + 1
+    if count < 2 or days < count:
+        return era
+    width = days / count
+    return era[0] + math.ceil(item * width), era[0] + math.ceil((item + 1) * width) - 1
 
 
 def ordered_keys(schemas: Schemas, template: Any, required: set[str]) -> list[str]:

@@ -126,3 +126,25 @@ def test_a_document_that_writes_its_day_gives_that_day_to_its_own_dates(seed: in
     assert all(lap["date"] >= "2027-04-18" for lap in value["laps"])
     stated = json_fill(schema, "Races in May 2027, the first on 2027-05-02.\n\n", seed).value
     assert "2027-05-01" <= stated["race_date"] <= "2027-05-31"  # a stated period bounds it
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_dates_of_array_items_come_in_order_and_differ(seed: int) -> None:
+    day = {"type": "object", "required": ["date", "hours"],
+           "properties": {"date": {"type": "string", "format": "date"},
+                          "hours": {"type": "number", "minimum": 0, "maximum": 12}}}  # fmt: skip
+    schema = {"type": "object", "required": ["days"], "properties": {
+        "days": {"type": "array", "items": day, "minItems": 5, "maxItems": 5}}}  # fmt: skip
+    value = json_fill(schema, "Timesheet for the week of 7-11 December 2026.\n", seed).value
+    dates = [item["date"] for item in value["days"]]
+    assert dates == sorted(set(dates)) and dates[0] >= "2026-12-07" and dates[-1] <= "2026-12-11"
+
+
+def test_an_item_takes_its_share_of_the_era_or_all_of_a_short_one() -> None:
+    from engine.structured.compiler import item_era
+
+    era = (100.0, 149.0)
+    assert item_era(era, ("sessions", 0, "date"), {("sessions",): 2}) == (100.0, 124.0)
+    assert item_era(era, ("sessions", 1, "date"), {("sessions",): 2}) == (125.0, 149.0)
+    assert item_era((100.0, 101.0), ("d", 2, "date"), {("d",): 3}) == (100.0, 101.0)
+    assert item_era(era, ("date",), {}) == era

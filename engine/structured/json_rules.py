@@ -17,11 +17,12 @@ from engine.structured.json_sums import put
 from engine.structured.json_values import DAYS_PER_YEAR, Completion, Members, is_number
 from engine.structured.tree import Path
 from engine.structured.values import Leaf
-from engine.structured.words import key_words
+from engine.structured.words import core_words, key_words
 
 ADULT_YEARS = (18, 80)  # a generated birth date with no age beside it: an adult's
 ERA_STEP = 7  # days between repaired dates of different properties, so they differ
 ONE_HOUR = 60
+NIGHT = "night"  # the count a stay's dates give (see nights)
 LATER_KINDS = ("later", "end", "birth")  # dates that are not the object's own day
 LAST_MINUTE = 23 * 60 + 59
 
@@ -48,7 +49,7 @@ def complete(
 
 def complete_instance(done: Completion, instance: Any) -> None:
     for path, members in objects(instance):
-        for rule in (era, agree, *ARITHMETIC, in_order, later, age):
+        for rule in (era, agree, in_order, later, nights, *ARITHMETIC, age):
             rule(done, path, members)
 
 
@@ -141,6 +142,18 @@ def later(done: Completion, path: Path, members: Members) -> None:
         if at <= max(days):
             moved = dt.date.fromordinal(int(max(days)) + 1).isoformat()
             put(done, path, members, key, moved, "after the object's own dates")
+
+
+def nights(done: Completion, path: Path, members: Members) -> None:
+    """A stay's nights are the days between its start and its end (a check-in and a
+    check-out), so a nightly rate multiplies the nights the dates give. Only nights: whether
+    a count of days includes both ends differs between a hire and a course."""
+    counts = [k for k, v in members.items() if is_number(v) and NIGHT in core_words(k)]
+    for start, end in ordered_pairs(list(members)):
+        first, last = day(members[start]), day(members[end])
+        if counts and first is not None and last is not None and last > first:
+            put(done, path, members, counts[0], int(last - first), f"{end} − {start}")
+            return
 
 
 def after(first: Any, second: Any) -> Any:

@@ -110,3 +110,13 @@ def test_a_pickup_comes_before_its_drop_off() -> None:
     assert ordered_pairs(["pickup_date", "dropoff_date"]) == [("pickup_date", "dropoff_date")]
     assert ordered_pairs(["clock_in", "clock_out"]) == [("clock_in", "clock_out")]
     assert ordered_pairs(["outbound", "inbound"]) == [("outbound", "inbound")]
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_a_stays_nights_are_its_dates_apart_and_priced_by_the_night(seed: int) -> None:
+    schema = schema_of(check_in=DATE, check_out=DATE, nights=COUNT, nightly_rate=NUM,
+                       cost={"type": "number"})  # fmt: skip
+    value = json_fill(schema, "A cottage for 15-20 February 2027.\n", seed).value
+    apart = dt.date.fromisoformat(value["check_out"]) - dt.date.fromisoformat(value["check_in"])
+    assert value["nights"] == apart.days  # the filler's dates differ on every seed here
+    assert math.isclose(value["cost"], value["nights"] * value["nightly_rate"], abs_tol=0.005)

@@ -31,6 +31,9 @@ from engine.structured.words import template_words
 JSON_REPAIR_PASSES = 3  # whole-instance repairs (cross-slot keywords) before the default
 
 
+REFUSED_NOTE = "its computed value breaks the schema, so a value the schema allows stands"
+
+
 def run_json(
     backend: Backend,
     fill: Fill,
@@ -50,13 +53,28 @@ def run_json(
 
     def finish(values: dict[Path, Any], stats: SlotStats, run: RunContext) -> Filled:
         filled = instance_of(compiled.tree, values)
-        notes = complete(problem.leaves, values, filled, fill.text)
+        computed = complete(problem.leaves, values, filled, fill.text)
+        repaired_before = len(stats.repaired)
         instance = validated_instance(problem, values, stats)
+        notes = kept_notes(computed, set(stats.repaired[repaired_before:]))
         done = json_filled(fill, compiled, values, instance, stats, run.elapsed())
-        return replace(done, proposal=replace(done.proposal, notes=tuple(notes)))
+        return replace(done, proposal=replace(done.proposal, notes=notes))
 
     layout = Layout(fill.text, fill.target, instruction, template_words(schema))
     yield from fill_events(backend, fill, problem, layout, finish, run)
+
+
+def kept_notes(computed: list[tuple[Path, str]], repaired: set[str]) -> tuple[str, ...]:
+    """The review's notes on computed values, honest about the ones the schema refused: a
+    computed total above its ``maximum`` is replaced by a valid value, and the note says so
+    instead of naming a number the instance does not hold."""
+    notes = []
+    for path, note in computed:
+        if str(path) in repaired:
+            note = f"{note.split(' = ')[0]}: {REFUSED_NOTE}"
+        if note not in notes:
+            notes.append(note)
+    return tuple(notes)
 
 
 def validated_instance(problem: JsonProblem, values: dict[Path, Any], stats: SlotStats) -> Any:

@@ -40,8 +40,9 @@ def objects(value: Any, path: Path = ()) -> Iterator[tuple[Path, Members]]:
 
 def complete(
     leaves: dict[Path, Leaf], values: dict[Path, Any], instance: Any, document: str
-) -> list[str]:
-    """Compute what follows from the filled values (written into ``values``); the notes."""
+) -> list[tuple[Path, str]]:
+    """Compute what follows from the filled values (written into ``values``); the notes, each
+    with the path it is about."""
     done = Completion(leaves, values, document)
     complete_instance(done, instance)
     return done.notes

@@ -202,7 +202,7 @@ class Completion:
     def __init__(self, leaves: dict[Path, Leaf], values: dict[Path, Any], document: str):
         self.leaves = leaves
         self.values = values
-        self.notes: list[str] = []
+        self.notes: list[tuple[Path, str]] = []  # what was computed where, for the review
         self.computed: set[Path] = set()  # what a rule wrote, which later rules build on
         # The document's dates (the template's own included), else the year up to today.
         today = float(dt.date.today().toordinal())
@@ -227,7 +227,7 @@ class Completion:
         self.computed.add(path)
         if self.values.get(path) != value:
             self.values[path] = value
-            self.notes.append(f"{pointer_text(path)} = {value} ({why})")
+            self.notes.append((path, f"{pointer_text(path)} = {value} ({why})"))
 
 
 def allows_fractions(leaf: Leaf) -> bool:

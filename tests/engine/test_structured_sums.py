@@ -120,3 +120,17 @@ def test_a_stays_nights_are_its_dates_apart_and_priced_by_the_night(seed: int) -
     apart = dt.date.fromisoformat(value["check_out"]) - dt.date.fromisoformat(value["check_in"])
     assert value["nights"] == apart.days  # the filler's dates differ on every seed here
     assert math.isclose(value["cost"], value["nights"] * value["nightly_rate"], abs_tol=0.005)
+
+
+def test_a_computed_value_the_schema_refuses_is_replaced_and_the_note_says_so() -> None:
+    from engine.structured.fill import REFUSED_NOTE
+
+    capped = {"type": "number", "minimum": 0, "maximum": 5}
+    schema = schema_of(hours_worked=COUNT, hourly_rate=COUNT, amount_due=capped)
+    for seed in range(3):
+        filled = json_fill(schema, seed=seed)
+        value = filled.value
+        assert value["hours_worked"] * value["hourly_rate"] > 5  # what the filler writes
+        assert value["amount_due"] <= 5
+        assert f"/amount_due: {REFUSED_NOTE}" in filled.proposal.notes
+        assert not any("/amount_due =" in note for note in filled.proposal.notes)

@@ -51,7 +51,13 @@ from engine.core.protocol import EditMode
 from engine.core.tokens import TokenTable
 from engine.intent import Intent, read_intent
 from engine.language.en.grammar import Fix, fixes, opens_sentence
-from engine.language.en.registers import CASUAL_PHRASES, CONTRACTING, EXPANSIONS, FORMAL_PHRASES
+from engine.language.en.registers import (
+    CASUAL_PHRASES,
+    CONTRACTING,
+    EXPANSIONS,
+    FORMAL_SWAPS,
+    FORMAL_WORDS,
+)
 from engine.language.en.rewordings import CONCISE, Rewording, rewordings
 from engine.language.en.spelling import Lexicon, Speller, misspellings
 from engine.passes.base import Pass, PassContext, Settled, never
@@ -86,6 +92,10 @@ SPELLING_MARGIN = 2.0
 SPELLING_EDIT_NATS = 6.0
 EXPANSION_TOLERANCE = 1e6
 CONTRACTION_TOLERANCE = 4.0
+# Formal writes out a slang word or a casual opener ("gonna", "hey") unless that reads this
+# many nats worse: as far as casual goes to make a contraction (the same reasoning: the
+# register asks for it, the model only vetoes a reading that breaks the sentence).
+SLANG_TOLERANCE = CONTRACTION_TOLERANCE
 # A candidate whose first token reads this many nats worse than the one it replaces is not
 # read on: "we olds", "many old painting" (most candidate forms; see PassageReader.read).
 PRUNE_NATS = 2.0
@@ -126,12 +136,16 @@ def style_for(intent: Intent) -> Style | None:
         return None
     tables = (
         *((CASUAL_PHRASES,) if intent.casual else ()),
-        *((FORMAL_PHRASES,) if intent.formal else ()),
+        *((FORMAL_SWAPS,) if intent.formal else ()),
         *((CONCISE,) if intent.clearer else ()),
     )
     required = (
         *(((CONTRACTING, CONTRACTION_TOLERANCE),) if intent.casual else ()),
-        *(((EXPANSIONS, EXPANSION_TOLERANCE),) if intent.formal else ()),
+        *(
+            ((EXPANSIONS, EXPANSION_TOLERANCE), (FORMAL_WORDS, SLANG_TOLERANCE))
+            if intent.formal
+            else ()
+        ),
     )
     # "fix spelling" alone offers no other forms of correct words: it asks for none.
     return Style(tables, intent.grammar or intent.formal, required, intent.spelling)

@@ -17,6 +17,8 @@ from engine.language.en.registers import (
     CONTRACTING,
     EXPANSIONS,
     FORMAL_PHRASES,
+    FORMAL_SWAPS,
+    FORMAL_WORDS,
 )
 from engine.language.en.rewordings import CONCISE, Rewording
 from engine.passes import proofread
@@ -62,8 +64,12 @@ def style(instruction: str):
 def test_each_instruction_word_asks_for_its_style() -> None:
     assert style("Fix grammar").grammar and not style("fix grammar").tables
     formal = style("make it more formal")
-    assert formal.tables == (FORMAL_PHRASES,) and formal.grammar
-    assert formal.required == ((EXPANSIONS, proofread.EXPANSION_TOLERANCE),)
+    assert formal.tables == (FORMAL_SWAPS,) and formal.grammar
+    assert formal.required == (
+        (EXPANSIONS, proofread.EXPANSION_TOLERANCE),
+        (FORMAL_WORDS, proofread.SLANG_TOLERANCE),
+    )
+    assert set(FORMAL_WORDS) | set(FORMAL_SWAPS) == set(FORMAL_PHRASES)
     casual = style("informal please")  # not "formal"
     assert casual.tables == (CASUAL_PHRASES,)
     assert casual.required == ((CONTRACTING, proofread.CONTRACTION_TOLERANCE),)
@@ -153,7 +159,15 @@ def test_sentences_run_on_through_a_lock() -> None:
     assert sentences(texts, [0, 2]) == {0: [0, 0, 0, 0], 2: [0, 0, 0, 1, 1]}
 
 
-def test_a_register_swap_only_has_to_read_no_worse(table: TokenTable) -> None:
+@pytest.fixture
+def gonna_as_a_swap(monkeypatch):
+    """The word "gonna" as a phrase swap (formal writes a slang word out: see the test after
+    these), so the swap's own rules can be read on it."""
+    monkeypatch.setattr(proofread, "FORMAL_WORDS", ())
+    monkeypatch.setattr(proofread, "FORMAL_SWAPS", FORMAL_PHRASES)
+
+
+def test_a_register_swap_only_has_to_read_no_worse(table: TokenTable, gonna_as_a_swap) -> None:
     text = "So it is gonna be fine."
     flat = WordPriceReader(table, {})  # "going to" is one more token: it reads worse
     assert seeds(proofread_plan(plan_of(text, "formal"), table, flat)) == text
@@ -162,7 +176,9 @@ def test_a_register_swap_only_has_to_read_no_worse(table: TokenTable) -> None:
     assert out == "So it is going to be fine."
 
 
-def test_a_longer_register_swap_may_read_no_worse_per_token(table: TokenTable, monkeypatch) -> None:
+def test_a_longer_register_swap_may_read_no_worse_per_token(
+    table: TokenTable, monkeypatch, gonna_as_a_swap
+) -> None:
     text = "So it is gonna be fine."
     # "gonna"'s last three tokens at 1.2 nats, "going to"'s four at 1: more in total (with the
     # tokens read after them), less per token.
@@ -172,6 +188,16 @@ def test_a_longer_register_swap_may_read_no_worse_per_token(table: TokenTable, m
     )
     monkeypatch.setattr(proofread, "REGISTER_PER_TOKEN", False)
     assert seeds(proofread_plan(plan_of(text, "formal"), table, reader)) == text
+
+
+def test_formal_writes_a_slang_word_out_unless_it_reads_far_worse(table: TokenTable) -> None:
+    text = "So it is gonna be fine."
+    flat = WordPriceReader(table, {})  # "going to" is one more token: it reads a little worse
+    assert seeds(proofread_plan(plan_of(text, "formal"), table, flat)) == (
+        "So it is going to be fine."
+    )
+    far = WordPriceReader(table, {"going": proofread.SLANG_TOLERANCE + 2.0})
+    assert seeds(proofread_plan(plan_of(text, "formal"), table, far)) == text
 
 
 def test_formal_writes_every_contraction_out_however_it_reads(table: TokenTable) -> None:

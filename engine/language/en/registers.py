@@ -119,6 +119,15 @@ EXPANSIONS = (
 )
 # What each register may say otherwise, beyond its contractions (the model reading decides).
 FORMAL_PHRASES: Table = (*SLANG, *pairs("registers.json", "formal"))
+# Of those, the single words (slang, a casual opener) and the phrases that hold one ("hi
+# there"): formal writes them out the way it writes out a contraction, unless that reads far
+# worse there ("diff" is also a noun), the phrase and its word competing on the reading; a
+# phrase of ordinary words ("lots of" → "many") stays a swap the reading must find no worse.
+_SLANG_WORDS = frozenset(short for short, _ in FORMAL_PHRASES if " " not in short)
+FORMAL_WORDS: Table = tuple(
+    (short, long) for short, long in FORMAL_PHRASES if set(short.split()) & _SLANG_WORDS
+)
+FORMAL_SWAPS: Table = tuple(pair for pair in FORMAL_PHRASES if pair not in FORMAL_WORDS)
 CASUAL_PHRASES: Table = pairs("registers.json", "casual")
 FORMAL: Table = (*EXPANSIONS, *FORMAL_PHRASES)
 CASUAL: Table = (*CONTRACTING, *CASUAL_PHRASES)

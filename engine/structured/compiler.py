@@ -13,13 +13,18 @@ back on it, and an unsatisfiable or unsupported schema is refused up front.
 from __future__ import annotations
 
 import json
-import math
 from dataclasses import dataclass, field
 from typing import Any
 
 from engine.core.errors import BadRequest
 from engine.core.protocol import Fill
-from engine.structured.json_values import in_era, the_written_day, vocab_leaf, year_node
+from engine.structured.json_values import (
+    in_era,
+    item_era,
+    the_written_day,
+    vocab_leaf,
+    year_node,
+)
 from engine.structured.schema import (
     Conjunct,
     Context,
@@ -266,23 +271,6 @@ class Compiler:
             raw = item_schemas(schemas, index)
             items.append(self.node(raw, (*path, index), given, frozenset()))
         return Arr(tuple(items))
-
-
-def item_era(
-    era: tuple[float, float] | None, path: Path, counts: dict[Path, int]
-) -> tuple[float, float] | None:
-    """The era of a date in item ``i`` of ``n``: the ``i``-th of ``n`` equal parts of the
-    document's, so a timesheet's days or a programme's events come out in order and
-    different, not as one day repeated; the whole era when it has fewer days than items."""
-    index = next((i for i in range(len(path) - 1, -1, -1) if isinstance(path[i], int)), None)
-    if era is None or index is None:
-        return era
-    count, item = counts.get(path[:index], 1), int(path[index])
-    days = era[1] - era[0] + 1
-    if count < 2 or days < count:
-        return era
-    width = days / count
-    return era[0] + math.ceil(item * width), era[0] + math.ceil((item + 1) * width) - 1
 
 
 def ordered_keys(schemas: Schemas, template: Any, required: set[str]) -> list[str]:

@@ -137,6 +137,23 @@ def the_written_day(
     return choice_leaf(valid, leaf.schemas, valid[0]) if valid else leaf
 
 
+def item_era(
+    era: tuple[float, float] | None, path: Path, counts: dict[Path, int]
+) -> tuple[float, float] | None:
+    """The era of a date in item ``i`` of ``n``: the ``i``-th of ``n`` equal parts of the
+    document's, so a timesheet's days or a programme's events come out in order and
+    different, not as one day repeated; the whole era when it has fewer days than items."""
+    index = next((i for i in range(len(path) - 1, -1, -1) if isinstance(path[i], int)), None)
+    if era is None or index is None:
+        return era
+    count, item = counts.get(path[:index], 1), int(path[index])
+    days = era[1] - era[0] + 1
+    if count < 2 or days < count:
+        return era
+    width = days / count
+    return era[0] + math.ceil(item * width), era[0] + math.ceil((item + 1) * width) - 1
+
+
 def in_era(
     leaf: Leaf,
     key: str,

@@ -72,6 +72,13 @@ def test_names_addresses_code_and_numbers_are_never_candidates(text: str) -> Non
     assert flagged <= {"definately"}, flagged
 
 
+def test_a_capitalised_word_becomes_only_a_proper_word_one_edit_away() -> None:
+    got = {m.word: m.candidates for m in misspellings(split_words(
+        "We fly to Brazill in Febuary with Ingrida and Jonhson, an Itallian."
+    )[0], Speller())}  # fmt: skip
+    assert got == {"Brazill": (" Brazil",), "Febuary": (" February",), "Itallian": (" Italian.",)}
+
+
 def test_the_users_own_words_and_the_models_vocabulary_are_known() -> None:
     assert found("It was recieved.", Speller.with_words(["Recieved"])) == {}
     assert found("It was recieved.", Speller(in_vocabulary=lambda w: w == "recieved")) == {}

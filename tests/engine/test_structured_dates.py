@@ -141,7 +141,7 @@ def test_dates_of_array_items_come_in_order_and_differ(seed: int) -> None:
 
 
 def test_an_item_takes_its_share_of_the_era_or_all_of_a_short_one() -> None:
-    from engine.structured.compiler import item_era
+    from engine.structured.json_values import item_era
 
     era = (100.0, 149.0)
     assert item_era(era, ("sessions", 0, "date"), {("sessions",): 2}) == (100.0, 124.0)

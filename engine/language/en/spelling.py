@@ -19,11 +19,15 @@ American spellings and inflections ("traveled"), which :meth:`Speller.is_known` 
 as forms of a dictionary word by lemminflect's lexicon.
 
 A word is never "corrected" when it is anything but a plain lower-case word of prose: a name (a
-capital anywhere but where a sentence opens), an acronym, anything holding a digit, an inner
-mark (a URL, an e-mail address, a path, ``snake_case``, a hyphenated or contracted word) or a
-code mark. Nor when the dictionary, lemminflect's lexicon, the model's vocabulary (a word it
-holds whole) or the user's own dictionary knows it. Locked text and code spans never reach
-this module: the passes only offer it the free text.
+capital anywhere but where a sentence opens; such a word of six letters or more that no
+dictionary knows may only become a proper word one edit away: a month, a weekday, a major
+language or a country, from the calendar module and babel's CLDR names, so "Itallian" can be
+"Italian" and "Febuary" "February", while a person's name has nothing to become), an
+acronym, anything holding a digit, an inner mark (a URL, an e-mail address, a path,
+``snake_case``, a hyphenated or contracted word) or a code mark. Nor when the dictionary,
+lemminflect's lexicon, the model's vocabulary (a word it holds whole) or the user's own
+dictionary knows it. Locked text and code spans never reach this module: the passes only
+offer it the free text.
 
 Pure functions over word texts, and the dictionary (built once per process, on first use).
 """
@@ -53,6 +57,12 @@ MAX_CANDIDATES = 5
 # Words shorter than this are left alone: "u", "ur" and "im" are chat, not misspellings, and a
 # one-letter word has dozens of words within two edits.
 MIN_LETTERS = 3
+# A capitalised word inside a sentence is a name unless, this long and unknown, it is one edit
+# from a proper word (a shorter name is too often one edit from a month or a language).
+MIN_PROPER_LETTERS = 6
+PROPER_EDITS = 1
+PROPER_LOCALE = "en"
+ISO_CODE_LETTERS = 2  # a major language's (ISO 639-1) or a country's (ISO 3166) code
 # The dictionary symspellpy ships: "word count" per line, counts from a web corpus.
 DICTIONARY_PACKAGE = "symspellpy"
 DICTIONARY_FILE = "frequency_dictionary_en_82_765.txt"
@@ -127,9 +137,12 @@ def misspellings(words: Sequence[str], speller: Speller) -> list[Misspelling]:
     found = []
     for index, word in enumerate(words):
         letters = checkable(words, index)
-        if letters is None:
+        proper = letters is None and capitalised(words, index)
+        if proper:
+            letters = proper
+        if not letters:
             continue
-        ranked = speller.ranked(letters)
+        ranked = proper_candidates(letters, speller) if proper else speller.ranked(letters)
         if ranked:
             spelled = tuple(word.replace(letters, c, 1) for c, _ in ranked)
             found.append(Misspelling(index, letters, spelled, tuple(e for _, e in ranked)))
@@ -144,6 +157,46 @@ def checkable(words: Sequence[str], index: int) -> str | None:
         return None
     letters = match.group("word")
     return letters if is_prose_word(letters, opens_sentence(words, index)) else None
+
+
+def capitalised(words: Sequence[str], index: int) -> str:
+    """The letters of word ``index`` when it is capitalised inside a sentence (a name, or a
+    proper word misspelt) and long enough to be checked as one; empty else."""
+    match = PLAIN_WORD.fullmatch(words[index].strip())
+    letters = match.group("word") if match else ""
+    title = letters[:1].isupper() and letters[1:].islower()
+    return letters if title and len(letters) >= MIN_PROPER_LETTERS else ""
+
+
+def proper_candidates(letters: str, speller: Speller) -> tuple[tuple[str, int], ...]:
+    """The proper words one edit from a capitalised word no dictionary knows."""
+    if speller.is_known(letters):
+        return ()
+    from symspellpy.editdistance import DistanceAlgorithm, EditDistance
+
+    distance = EditDistance(DistanceAlgorithm.DAMERAU_OSA)
+    found = [
+        (word, edits)
+        for word in proper_words()
+        if abs(len(word) - len(letters)) <= PROPER_EDITS
+        and 0 < (edits := distance.compare(letters, word, PROPER_EDITS)) <= PROPER_EDITS
+    ]
+    return tuple(sorted(found, key=lambda pair: pair[1])[:MAX_CANDIDATES])
+
+
+@cache
+def proper_words() -> tuple[str, ...]:
+    """Months, weekdays, major languages (ISO 639-1) and countries, by their English names
+    (calendar; babel's CLDR data): the capitalised words prose most often misspells."""
+    import calendar
+
+    from babel import Locale
+
+    english = Locale(PROPER_LOCALE)
+    names = [*calendar.month_name[1:], *calendar.day_name]
+    names += [n for code, n in english.languages.items() if len(code) == ISO_CODE_LETTERS]
+    names += [n for code, n in english.territories.items() if len(code) == ISO_CODE_LETTERS]
+    return tuple(sorted({n for n in names if n.isalpha() and len(n) >= MIN_PROPER_LETTERS}))
 
 
 def is_prose_word(letters: str, opens: bool) -> bool:

@@ -44,6 +44,7 @@ HEDGES = word_set("word_tiers.json", "hedges")
 COMPLEMENTIZER = "that"
 SENTENCE_ENDS = (".", "!", "?", ":")
 FULL_STOPS = (".", "!", "?")  # the marks that end a sentence itself
+EMPHASIS = "*_"  # Markdown's emphasis marks, which may close after a sentence's end
 CLAUSE_COMMA = ","
 RELATIVES = frozenset(load_json("meaning.json")["relative_pronouns"])
 MODALS = word_set("word_tiers.json", "modals")
@@ -62,8 +63,8 @@ def opens_sentence(words: Sequence[str], index: int) -> bool:
     text's start), or one after a sentence end or a line break."""
     if index == 0:
         return True
-    previous = words[index - 1]
-    return "\n" in words[index] or previous.rstrip().endswith(SENTENCE_ENDS)
+    previous = words[index - 1].rstrip().rstrip(EMPHASIS)  # "*Note:* it": the colon ends it
+    return "\n" in words[index] or previous.endswith(SENTENCE_ENDS)
 
 
 def hedge_openers(words: Sequence[str]) -> list[Rewording]:

@@ -1,0 +1,446 @@
+"""Clause-level units a person cuts to tighten a sentence, found by their shape, not by their words.
+
+Held-out text seldom holds a phrase a table lists ("at the present time"), but it often holds
+a *shape* every plain-English guide teaches to cut. Each function here finds one shape from
+word classes (the closed classes of ``data/word_tiers.json``, a few single words of
+``data/cuts.json``, parts of speech from lemminflect's lexicon) and answers
+:class:`~engine.language.en.rewordings.Rewording` objects, which :mod:`engine.passes.shorten`
+offers as swaps priced by the model and which
+:func:`engine.language.en.cut_safety.cut_damage` checks against the whole passage:
+
+- :func:`announcements`: a sentence's opening that only announces what follows ("It should
+  be noted that", "I wanted to let you know that", "Please be aware that", "A reminder
+  that"), up to its "that", the next word capitalised;
+- :func:`fact_clauses`: "owing to the fact that" as "because", "despite the fact that" as
+  "although", "proud of the fact that" as "proud that";
+- :func:`existentials`: "There are some cooks who prefer" as "Some cooks prefer";
+- :func:`relative_complements`: "the box that is on the shelf" as "the box on the shelf",
+  "a town that is close to the sea" as "a town close to the sea";
+- :func:`object_relatives`: "the songs which we sang" as "the songs we sang";
+- :func:`coordinated_pairs`: "clearly and simply", "warm and very tasty" as their first word;
+- :func:`intensifiers`: "so slowly" as "slowly", "much shorter" as "shorter";
+- :func:`comment_openers`: "As we said before," opening a sentence, dropped;
+- :func:`shell_nouns`: "the job of sorting" as "sorting";
+- :func:`necessity_openers`: "It is vital that you lock it" as "Lock it";
+- :func:`of_all`: "first of all" as "first";
+- :func:`example_asides`: an example set off by commas (", such as plums and figs,") dropped;
+- :func:`purpose_markers`: "in order to check" as "to check".
+
+Pure functions over words, each with its leading whitespace (as
+:func:`engine.language.en.drops.word_spans` splits them).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+
+from lemminflect import getAllLemmas, getInflection
+
+from engine.language.en import meaning
+from engine.language.en.cut_phrases import HEDGES, MODALS, opens_sentence
+from engine.language.en.cut_safety import (
+    ADJECTIVE_TAG,
+    BE_FORMS,
+    CLOSED_CLASSES,
+    COMPARATIVE_TAG,
+    MODIFIERS_KEPT,
+    PREPOSITIONS,
+    VERB_TAG,
+    core,
+    describes,
+    is_plain,
+    may_be_noun,
+    may_be_verb,
+    readings,
+)
+from engine.language.en.cut_units import capitalised_like, is_base_verb, lead, plain_run, tail
+from engine.language.en.data import load_json, word_set
+from engine.language.en.rewordings import Rewording, spelled
+
+DATA = load_json("cuts.json")
+THAT: str = DATA["cleft"]["that"]
+TO: str = DATA["cleft"]["to"]
+OF: str = DATA["quantity_of"]
+AND = "and"
+COMMA = ","
+ANNOUNCING = word_set("cuts.json", "announcing")
+TELL_READER: dict[str, str] = DATA["tell_reader"]  # "let you know": said to the reader only
+COURTESY = word_set("cuts.json", "courtesy")
+THIRD_PERSONS = word_set("cuts.json", "third_persons")  # "he reminded us that": who said it
+OPENER_WORDS = (
+    CLOSED_CLASSES
+    | word_set("word_tiers.json", "function")
+    | MODALS
+    | HEDGES
+    | COURTESY
+    | ANNOUNCING
+    | frozenset(TELL_READER.values())
+)
+# An opener longer than this is no formula but a clause of its own.
+MAX_OPENER_WORDS = 9
+FACT: str = DATA["fact_noun"]
+FACT_CONNECTIVES: dict[str, str] = DATA["fact_connectives"]
+THERE: str = DATA["existential"]
+SUBJECT_RELATIVES = word_set("cuts.json", "subject_relatives_restrictive")
+OBJECT_RELATIVES = word_set("cuts.json", "object_relatives")
+MAX_NOUN_PHRASE = 5
+# Words before a pair that make it part of a list or a range ("between X and Y").
+PAIRED_WITH = word_set("cuts.json", "paired_with")
+DEGREE_WORDS = word_set("cuts.json", "degree_before_adjective")  # "so quickly" → "quickly"
+COMPARISON_WORDS = word_set("cuts.json", "degree_before_comparative")  # "much more" → "more"
+COMPARATIVES = word_set("cuts.json", "comparative_heads")  # "more", "less"
+DEGREE_PHRASES: tuple[tuple[str, ...], ...] = tuple(tuple(p) for p in DATA["degree_phrases"])
+RESULT_WORDS = word_set("cuts.json", "result_after_degree")  # "so tired that": a result clause
+EXAMPLE_OPENERS: tuple[tuple[str, ...], ...] = tuple(tuple(e) for e in DATA["example_openers"])
+AS, IT, YOU, ALL = "as", "it", "you", "all"
+GERUND_TAG = "VBG"
+COMMENT_VERBS = word_set("cuts.json", "comment_verbs")
+SHELLS = word_set("cuts.json", "shell_nouns")
+NECESSITY = word_set("cuts.json", "necessity_adjectives")
+OF_ALL_ORDINALS = word_set("cuts.json", "of_all_ordinals")
+ARTICLES = word_set("word_tiers.json", "articles")
+PURPOSE_MARKERS: tuple[tuple[str, ...], ...] = tuple(tuple(p) for p in DATA["purpose_markers"])
+ADVERB_TAG = "ADV"
+LY, LY_MIN_LETTERS = "ly", 6
+LY_KEPT = word_set("word_tiers.json", "ly_kept")
+
+
+def _cores(words: Sequence[str]) -> list[str]:
+    return [core(w) for w in words]
+
+
+def _opening_word_ok(word: str, following: str) -> bool:
+    """A word an announcing opener may hold: a closed-class word, a hedge, an adjective, a
+    courtesy ("please"), an announcing word, or any word before "to" ("writing to")."""
+    if word in OPENER_WORDS or word == FACT:
+        return word not in THIRD_PERSONS
+    announcing = bool(set(getAllLemmas(word).get(VERB_TAG, ())) & ANNOUNCING)  # "noting"
+    return announcing or following == TO or ADJECTIVE_TAG in readings(word)
+
+
+def _announces(cores: Sequence[str]) -> bool:
+    """Whether an opener's words announce: an announcing word by any of its lemmas, or "let
+    you know" (said to the reader)."""
+    found = {lemma for w in cores for lemma in (w, *getAllLemmas(w).get(VERB_TAG, ()))}
+    tells = [TELL_READER["verb"], TELL_READER["reader"], TELL_READER["then"]]
+    told = any(list(cores[i : i + 3]) == tells for i in range(len(cores)))
+    return bool(found & ANNOUNCING) or told
+
+
+def announcements(words: Sequence[str]) -> list[Rewording]:
+    """Every sentence opening that only announces the clause after its "that" (see the module
+    docstring), read as that clause with its first word capitalised."""
+    cores = _cores(words)
+    found = []
+    for first in range(len(words)):
+        if not opens_sentence(words, first) or not words[first].strip()[:1].isupper():
+            continue
+        last = min(len(words) - 2, first + MAX_OPENER_WORDS)
+        that = next((j for j in range(first, last + 1) if cores[j] == THAT), None)
+        if that is None or that == first or not plain_run(words, first, that + 2):
+            continue
+        span = cores[first:that]
+        nexts = [*span[1:], THAT]
+        if not all(_opening_word_ok(w, n) for w, n in zip(span, nexts, strict=True)):
+            continue
+        if _announces(span) and not words[first].startswith("\n"):
+            said = words[that + 1].strip()
+            text = lead(words[first]) + said[:1].upper() + said[1:]
+            found.append(Rewording(first, that + 2, text))
+    return found
+
+
+def fact_clauses(words: Sequence[str]) -> list[Rewording]:
+    """Every "<connective> the fact that", as the one word it means ("because", "although");
+    after an adjective ("proud of the fact that") as "that"."""
+    cores = _cores(words)
+    found = []
+    for i in range(1, len(words) - 3):
+        if cores[i : i + 3] != ["the", FACT, THAT] or not plain_run(words, i - 1, i + 3):
+            continue
+        head = i - 1
+        if cores[head] not in FACT_CONNECTIVES and cores[head] in PREPOSITIONS and head > 0:
+            head -= 1  # "due to", "in view of": the connective's word before its preposition
+        if cores[head] in FACT_CONNECTIVES and plain_run(words, head, i):
+            start = head - 1 if head > 0 and cores[head - 1] in PREPOSITIONS else head
+            said = FACT_CONNECTIVES[cores[head]]
+            found.append(Rewording(start, i + 3, spelled(words[start], words[i + 2], said)))
+        elif cores[i - 1] == OF and i > 1 and ADJECTIVE_TAG in readings(cores[i - 2]):
+            found.append(Rewording(i - 1, i + 3, spelled(words[i - 1], words[i + 2], THAT)))
+    return found
+
+
+def existentials(words: Sequence[str]) -> list[Rewording]:
+    """Every sentence opening "There is/are <noun phrase> who/that <verb>", as the noun phrase
+    the verb's subject ("There are some cooks who prefer" → "Some cooks prefer")."""
+    cores = _cores(words)
+    found = []
+    for i in range(len(words) - 4):
+        if cores[i] != THERE or not opens_sentence(words, i) or cores[i + 1] not in BE_FORMS:
+            continue
+        stop = min(len(words) - 1, i + 2 + MAX_NOUN_PHRASE)
+        rel = next((j for j in range(i + 3, stop) if cores[j] in SUBJECT_RELATIVES), None)
+        if rel is None or not plain_run(words, i, rel + 1) or not may_be_noun(words[rel - 1]):
+            continue
+        verb = cores[rel + 1]
+        if verb in CLOSED_CLASSES or not may_be_verb(verb) or not is_plain(words[rel + 1]):
+            continue
+        phrase = "".join(words[i + 2 : rel]).strip()
+        text = lead(words[i]) + capitalised_like(words[i], phrase)
+        found.append(Rewording(i, rel + 1, text))
+    return found
+
+
+def relative_complements(words: Sequence[str]) -> list[Rewording]:
+    """Every noun + "that/which/who" + "be" + a place or an adjective with its preposition
+    ("on the shelf", "close to the sea"), as the noun with that phrase right after it."""
+    cores = _cores(words)
+    found = []
+    for i in range(1, len(words) - 3):
+        if cores[i] not in SUBJECT_RELATIVES or cores[i + 1] not in BE_FORMS:
+            continue
+        if words[i - 1].rstrip().endswith(COMMA) or not may_be_noun(words[i - 1]):
+            continue
+        after, then = cores[i + 2], cores[i + 3]
+        place = after in PREPOSITIONS and after != TO
+        adjective = (
+            ADJECTIVE_TAG in readings(after) and then in PREPOSITIONS and is_plain(words[i + 2])
+        )
+        if (place or adjective) and plain_run(words, i, i + 2):
+            found.append(Rewording(i - 1, i + 2, words[i - 1]))
+    return found
+
+
+def object_relatives(words: Sequence[str]) -> list[Rewording]:
+    """Every "which"/"whom" after a noun and before a clause's subject pronoun ("the songs
+    which we sang"), where it may go; after a comma it opens an aside and stays."""
+    cores = _cores(words)
+    found = []
+    for i in range(1, len(words) - 2):
+        if cores[i] not in OBJECT_RELATIVES or not is_plain(words[i]):
+            continue
+        if words[i - 1].rstrip().endswith(COMMA) or not may_be_noun(words[i - 1]):
+            continue
+        if cores[i + 1] in meaning.SUBJECT_PRONOUNS and is_plain(words[i + 1]):
+            found.append(Rewording(i - 1, i + 1, words[i - 1]))
+    return found
+
+
+def _is_adverb(word: str) -> bool:
+    low = core(word)
+    long_ly = low.endswith(LY) and len(low) >= LY_MIN_LETTERS and low not in LY_KEPT
+    return long_ly and ADVERB_TAG in readings(low)
+
+
+def _describing(word: str, before: str) -> bool:
+    """A gradable adjective that stands as one here: after "be" or a degree word, or one that
+    is no verb ("difficult"), so "clean and dry the cups" is never read as a pair."""
+    low = core(word)
+    if low in MODIFIERS_KEPT or ADJECTIVE_TAG not in readings(low) or not describes(low):
+        return False
+    return VERB_TAG not in readings(low) or before in BE_FORMS | HEDGES | DEGREE_WORDS
+
+
+def coordinated_pairs(words: Sequence[str]) -> list[Rewording]:
+    """Every pair of adverbs or of describing adjectives joined by "and" ("clearly and
+    simply", "warm and very tasty"), as its first word with the second's marks. A pair
+    inside a list ("fast, cheap and clean") or a range ("between") stays."""
+    cores = _cores(words)
+    found = []
+    for i in range(2, len(words) - 1):
+        if cores[i] != AND or not is_plain(words[i]) or not is_plain(words[i - 1]):
+            continue
+        degree = cores[i + 1] in HEDGES | DEGREE_WORDS and not _is_adverb(words[i + 1])
+        second = i + 2 if degree and i + 2 < len(words) else i + 1
+        if "\n" in "".join(words[i - 1 : second + 1]) or not plain_run(words, i, second):
+            continue
+        if words[i - 2].rstrip().endswith(COMMA) or set(cores[max(0, i - 4) : i]) & PAIRED_WITH:
+            continue
+        first_word, second_word = words[i - 1], words[second].rstrip(",.;:!?")
+        adverbs = _is_adverb(first_word) and _is_adverb(second_word)
+        adjectives = _describing(first_word, cores[i - 2]) and _describing(
+            second_word, cores[second - 1]
+        )
+        if adverbs or adjectives:
+            found.append(Rewording(i - 1, second + 1, words[i - 1] + tail(words[second])))
+    return found
+
+
+def intensifiers(words: Sequence[str]) -> list[Rewording]:
+    """Every degree word before an adjective or adverb ("so slowly") and every "much"/"far"
+    before a comparative ("much shorter"), as the word it stresses. "so tired that" keeps its
+    "so": the clause after it says how tired."""
+    cores = _cores(words)
+    found = []
+    for i in range(1, len(words) - 2):
+        if not plain_run(words, i, i + 1) or words[i - 1].rstrip().endswith(COMMA):
+            continue
+        stressed = cores[i + 1]
+        phrase = next((p for p in DEGREE_PHRASES if tuple(cores[i : i + len(p)]) == p), None)
+        if phrase and i + len(phrase) < len(words) and plain_run(words, i, i + len(phrase)):
+            after = i + len(phrase)
+            if cores[after] in COMPARATIVES or _comparative(cores[after]):
+                found.append(Rewording(i, after + 1, lead(words[i]) + words[after].strip()))
+            continue
+        if cores[i] in COMPARISON_WORDS:
+            wanted = stressed in COMPARATIVES or _comparative(stressed)
+        elif cores[i] in DEGREE_WORDS:
+            kinds = readings(stressed)
+            graded = ADJECTIVE_TAG in kinds or ADVERB_TAG in kinds
+            wanted = graded and stressed not in MODIFIERS_KEPT | CLOSED_CLASSES
+            result = is_plain(words[i + 1]) and cores[i + 2] in RESULT_WORDS
+            wanted = wanted and stressed not in RESULT_WORDS and not result and cores[i - 1] != AND
+        else:
+            continue
+        if wanted:
+            found.append(Rewording(i, i + 2, lead(words[i]) + words[i + 1].strip()))
+    return found
+
+
+def _comparative(word: str) -> bool:
+    """Whether a word is an adjective's comparative ("longer"), by lemminflect's lexicon."""
+    bases = getAllLemmas(word).get(ADJECTIVE_TAG, ())
+    return any(word in getInflection(base, COMPARATIVE_TAG) for base in bases if base != word)
+
+
+def example_asides(words: Sequence[str]) -> list[Rewording]:
+    """Every aside between commas that gives an example (", such as plums and figs,"),
+    with no negation, number or name in it, as the word before it without its comma."""
+    cores = _cores(words)
+    found = []
+    for i in range(1, len(words) - 2):
+        if not words[i - 1].rstrip().endswith(COMMA):
+            continue
+        opener = next((e for e in EXAMPLE_OPENERS if tuple(cores[i : i + len(e)]) == e), None)
+        if opener is None:
+            continue
+        end = next(
+            (j for j in range(i, len(words) - 1) if words[j].rstrip()[-1:] in ",.;:!?"), None
+        )
+        if (
+            end is None
+            or not words[end].rstrip().endswith(COMMA)
+            or "\n" in "".join(words[i : end + 1])
+        ):
+            continue
+        aside = "".join(words[i : end + 1])
+        if meaning.negations(aside) or meaning.numbers(aside) or meaning.names(" x " + aside):
+            continue
+        if plain_run(words, i, end) and is_plain(words[end].rstrip(COMMA)):
+            found.append(Rewording(i - 1, end + 1, words[i - 1].rstrip()[:-1]))
+    return found
+
+
+def comment_openers(words: Sequence[str]) -> list[Rewording]:
+    """Every sentence opening "As we said before," / "As you may know,": a clause
+    of "as", a pronoun and a verb of saying or knowing, up to its comma, the next word
+    capitalised. "As I was leaving," says when and stays."""
+    cores = _cores(words)
+    found = []
+    for i in range(len(words) - 3):
+        if (
+            cores[i] != AS
+            or not opens_sentence(words, i)
+            or cores[i + 1] not in meaning.SUBJECT_PRONOUNS
+        ):
+            continue
+        end = next((j for j in range(i + 1, len(words) - 1) if not is_plain(words[j])), None)
+        if end is None or end - i > MAX_OPENER_WORDS or not words[end].rstrip().endswith(COMMA):
+            continue
+        verbs = {v for w in cores[i + 2 : end + 1] for v in getAllLemmas(w).get(VERB_TAG, ())}
+        aside = "".join(words[i : end + 1])
+        if not verbs & COMMENT_VERBS or meaning.names(aside) or meaning.numbers(aside):
+            continue
+        if is_plain(words[end].rstrip(COMMA)) and is_plain(words[end + 1].rstrip(",.;:!?")):
+            said = words[end + 1].strip()
+            found.append(Rewording(i, end + 2, lead(words[i]) + said[:1].upper() + said[1:]))
+    return found
+
+
+def shell_nouns(words: Sequence[str]) -> list[Rewording]:
+    """Every "the job of sorting" / "the act of moving", as the "-ing" verb alone."""
+    cores = _cores(words)
+    found = []
+    for i in range(len(words) - 4):
+        if cores[i] not in ARTICLES or cores[i + 1] not in SHELLS or cores[i + 2] != OF:
+            continue
+        gerund = cores[i + 3]
+        bases = getAllLemmas(gerund).get(VERB_TAG, ())
+        if not any(gerund in getInflection(b, GERUND_TAG) for b in bases):
+            continue
+        if plain_run(words, i, i + 3):
+            found.append(Rewording(i, i + 4, lead(words[i]) + words[i + 3].strip()))
+    return found
+
+
+def necessity_openers(words: Sequence[str]) -> list[Rewording]:
+    """Every sentence opening "It is (very) vital that you lock" / "It is essential to water",
+    as the instruction it gives ("Lock", "Water")."""
+    cores = _cores(words)
+    found = []
+    for i in range(len(words) - 4):
+        if cores[i] != IT or not opens_sentence(words, i) or cores[i + 1] not in BE_FORMS:
+            continue
+        at = i + 2
+        while at < len(words) and cores[at] in HEDGES:
+            at += 1
+        if at + 2 >= len(words) or cores[at] not in NECESSITY:
+            continue
+        if cores[at + 1 : at + 3] == [THAT, YOU]:
+            verb = at + 3
+        elif cores[at + 1] == TO:
+            verb = at + 2
+        else:
+            continue
+        if verb < len(words) - 1 and plain_run(words, i, verb + 1) and is_base_verb(cores[verb]):
+            said = capitalised_like(words[i], words[verb].strip())
+            found.append(Rewording(i, verb + 1, lead(words[i]) + said))
+    return found
+
+
+def of_all(words: Sequence[str]) -> list[Rewording]:
+    """Every "first of all", as "first"."""
+    cores = _cores(words)
+    return [
+        Rewording(i, i + 3, words[i] + tail(words[i + 2]))
+        for i in range(len(words) - 3)
+        if cores[i] in OF_ALL_ORDINALS
+        and cores[i + 1 : i + 3] == [OF, ALL]
+        and plain_run(words, i, i + 2)
+    ]
+
+
+def purpose_markers(words: Sequence[str]) -> list[Rewording]:
+    """Every "in order to" / "so as to" before a verb's base form, as "to"."""
+    cores = _cores(words)
+    found = []
+    for i in range(len(words) - 3):
+        marker = next((m for m in PURPOSE_MARKERS if tuple(cores[i : i + len(m)]) == m), None)
+        if marker is None:
+            continue
+        to = i + len(marker)
+        if to + 1 >= len(words) or cores[to] != TO or not is_base_verb(cores[to + 1]):
+            continue
+        if plain_run(words, i, to + 1):
+            found.append(Rewording(i, to + 1, spelled(words[i], words[to], TO)))
+    return found
+
+
+# The finders whose cuts say the same in fewer words (the hedges' tier in the shorten pass),
+# and those that drop a describing word (priced as one).
+CLAUSE_WORDINGS: tuple[Callable[[Sequence[str]], list[Rewording]], ...] = (
+    announcements,
+    fact_clauses,
+    existentials,
+    relative_complements,
+    object_relatives,
+    intensifiers,
+    purpose_markers,
+    comment_openers,
+    shell_nouns,
+    necessity_openers,
+    of_all,
+)
+DESCRIBING_CUTS: tuple[Callable[[Sequence[str]], list[Rewording]], ...] = (coordinated_pairs,)
+# An example is said, not only how: cut at a side clause's tier.
+ASIDES: tuple[Callable[[Sequence[str]], list[Rewording]], ...] = (example_asides,)

@@ -8,12 +8,22 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from engine.backends.base import StepResult
+from engine.core.canvas import build_canvas
+from engine.core.config import SamplerSettings
+from engine.core.plan import plan_edit
+from engine.core.protocol import Edit, Span
+from engine.core.tokens import TokenTable
+from engine.intent import read_intent
 from engine.language.en import cut_clauses as cc
 from engine.language.en import cut_sentences as cs
-from engine.language.en.cut_safety import cut_damage, stranded_degrees
+from engine.language.en.cut_safety import cut_damage, mending_damage, stranded_degrees
 from engine.language.en.cut_units import obligation_openers
 from engine.language.en.rewordings import Rewording
-from tests.helpers.words import words_of
+from engine.passes.base import PassContext, Settled
+from engine.passes.shorten import ASKED_SHARE, Shorten
+from engine.run.answers import LONGER_THAN_ASKED
+from tests.helpers.words import filler_table, words_of
 
 
 def read(text: str, found: list[Rewording]) -> list[str]:
@@ -56,6 +66,8 @@ def cut(finder, text: str) -> list[str]:
         (cc.necessity_openers, "It is vital that you lock the door.", "Lock the door."),
         (cc.necessity_openers, "It is essential to water them daily.", "Water them daily."),
         (cc.of_all, "First of all, boil the water.", "First, boil the water."),
+        (cc.ability_phrases, "She will not be able to come.", "She cannot come."),
+        (cc.ability_phrases, "We would be able to help.", "We could help."),
         (obligation_openers, "To reset it, you need to hold it.", "To reset it, hold it."),
         (obligation_openers, "You really must sign it here.", "Sign it here."),
     ],
@@ -124,6 +136,8 @@ def test_a_degree_word_never_loses_its_adjective() -> None:
     assert stranded_degrees("the most useful tools here", "the most tools here") == 1
     assert cut_damage("It is the most useful tool.", "It is the most tool.") == "degree"
     assert cut_damage("It uses a lot less power.", "It uses less power.") is None
+    assert cut_damage("It was very very busy.", "It was very busy.") is None
+    assert cut_damage("We left so that they could rest.", "We left so they could rest.") is None
 
 
 def test_every_sentence_cut_leaves_the_meaning_check_to_refuse_a_number_or_a_name() -> None:
@@ -160,3 +174,67 @@ def test_every_unit_is_shorter_and_keeps_its_place(tokens: list[str]) -> None:
         assert 0 <= found.first < found.stop <= len(words)
         assert len(found.text) < len(replaced)
         assert found.text[:1].isspace() == replaced[:1].isspace() or found.first == 0
+
+
+@pytest.fixture(scope="module")
+def table() -> TokenTable:
+    return filler_table()
+
+
+def canvas_for(text: str, table: TokenTable, instruction: str = "shorter"):
+    """``text``'s canvas, its seed cut by the shorten pass, and the pass and its context."""
+    shorten = Shorten()
+    ctx = PassContext(table, SamplerSettings(), read_intent(instruction))
+    plan = shorten.before(plan_edit(Edit(1, text, Span(0, len(text)), (), instruction)), ctx)
+    canvas = build_canvas(plan, table, SamplerSettings(), 512, shorten.seed_cut(ctx))
+    return canvas, shorten, ctx
+
+
+def settled_as(canvas, ids: list[int]) -> Settled:
+    return Settled(canvas, StepResult(1, ids, ids, [], [0.0] * len(ids), 1))
+
+
+def without(canvas, table: TokenTable, word: str) -> list[int]:
+    """The canvas's seed with the tokens that spell ``word`` (its first time) left empty."""
+    ids = list(canvas.seed_ids)
+    texts = [table.text(i) for i in ids]
+    starts = [sum(len(t) for t in texts[:k]) for k in range(len(texts))]
+    at = "".join(texts).index(word)
+    gone = [k for k, s in enumerate(starts) if at <= s < at + len(word)]
+    for k in gone:
+        ids[k] = table.specials.filler_id
+    return ids
+
+
+def test_mending_that_loses_a_content_word_is_put_back_to_the_checked_seed(table) -> None:
+    text = "Basically, we really think that a lot of people are going to like it very much."
+    canvas, shorten, ctx = canvas_for(text, table)
+    mended = settled_as(canvas, without(canvas, table, " people"))
+    after = shorten.after(mended, ctx)
+    assert after.last.ids == list(canvas.seed_ids)
+    assert after.put_back == 1
+
+
+def test_mending_that_keeps_what_the_seed_says_stays(table) -> None:
+    text = "Basically, we really think that a lot of people are going to like it very much."
+    canvas, shorten, ctx = canvas_for(text, table)
+    seed = settled_as(canvas, list(canvas.seed_ids))
+    assert shorten.after(seed, ctx).last.ids == list(canvas.seed_ids)
+    assert mending_damage("We left early. We would stay.", "We left early and would stay.") == (
+        "sentence"
+    )
+    assert mending_damage("The blue van left.", "The van left.") == "content"
+    assert mending_damage("The van left.", "The van van left.") == "doubled"
+    assert mending_damage("The van that left.", "The van left.") is None
+
+
+def test_a_held_out_passage_whose_only_cuts_change_its_meaning_says_so(table) -> None:
+    """A paragraph of facts, none of them said twice: no safe cut reaches four fifths."""
+    text = (
+        "Our clinic opens at eight on weekdays and at ten on Saturdays. Bring your card "
+        "and a list of the medicines you take. Parking is free behind the building."
+    )
+    canvas, shorten, ctx = canvas_for(text, table)
+    settled = shorten.after(settled_as(canvas, list(canvas.seed_ids)), ctx)
+    assert shorten.record.kept_share() > ASKED_SHARE
+    assert settled.notes == (f"Shorter: {LONGER_THAN_ASKED}.",)

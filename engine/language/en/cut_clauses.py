@@ -20,6 +20,7 @@ offers as swaps priced by the model and which
 - :func:`coordinated_pairs`: "clearly and simply", "warm and very tasty" as their first word;
 - :func:`intensifiers`: "so slowly" as "slowly", "much shorter" as "shorter";
 - :func:`comment_openers`: "As we said before," opening a sentence, dropped;
+- :func:`ability_phrases`: "will not be able to read" as "cannot read";
 - :func:`shell_nouns`: "the job of sorting" as "sorting";
 - :func:`necessity_openers`: "It is vital that you lock it" as "Lock it";
 - :func:`of_all`: "first of all" as "first";
@@ -92,7 +93,10 @@ COMPARATIVES = word_set("cuts.json", "comparative_heads")  # "more", "less"
 DEGREE_PHRASES: tuple[tuple[str, ...], ...] = tuple(tuple(p) for p in DATA["degree_phrases"])
 RESULT_WORDS = word_set("cuts.json", "result_after_degree")  # "so tired that": a result clause
 EXAMPLE_OPENERS: tuple[tuple[str, ...], ...] = tuple(tuple(e) for e in DATA["example_openers"])
-AS, IT, YOU, ALL = "as", "it", "you", "all"
+AS, IT, YOU, ALL, NOT, BE = "as", "it", "you", "all", "not", "be"
+ABLE: str = DATA["able"]
+ABLE_MODALS: dict[str, dict[str, str]] = DATA["able_modals"]
+PLAIN, NEGATED = "plain", "negated"
 GERUND_TAG = "VBG"
 COMMENT_VERBS = word_set("cuts.json", "comment_verbs")
 SHELLS = word_set("cuts.json", "shell_nouns")
@@ -410,6 +414,23 @@ def of_all(words: Sequence[str]) -> list[Rewording]:
     ]
 
 
+def ability_phrases(words: Sequence[str]) -> list[Rewording]:
+    """Every "will (not) be able to" / "would (not) be able to" before a verb, as "can",
+    "cannot", "could", "could not"."""
+    cores = _cores(words)
+    found = []
+    for i in range(len(words) - 4):
+        forms = ABLE_MODALS.get(cores[i])
+        negated = cores[i + 1] == NOT
+        at = i + 1 + negated
+        if forms is None or cores[at : at + 3] != [BE, ABLE, TO] or at + 3 >= len(words):
+            continue
+        if plain_run(words, i, at + 3) and is_base_verb(cores[at + 3]):
+            said = forms[NEGATED] if negated else forms[PLAIN]
+            found.append(Rewording(i, at + 3, spelled(words[i], words[at + 2], said)))
+    return found
+
+
 def purpose_markers(words: Sequence[str]) -> list[Rewording]:
     """Every "in order to" / "so as to" before a verb's base form, as "to"."""
     cores = _cores(words)
@@ -437,6 +458,7 @@ CLAUSE_WORDINGS: tuple[Callable[[Sequence[str]], list[Rewording]], ...] = (
     intensifiers,
     purpose_markers,
     comment_openers,
+    ability_phrases,
     shell_nouns,
     necessity_openers,
     of_all,

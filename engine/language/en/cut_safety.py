@@ -243,6 +243,9 @@ def stranded_degrees(original: str, candidate: str) -> int:
         1
         for degree, adjective, noun in zip(was, was[1:], was[2:], strict=False)
         if degree in DEGREE_WORDS
+        and adjective not in DEGREE_WORDS
+        and ADJECTIVE_TAG in readings(adjective)
+        and may_be_noun(noun)
         and f" {degree} {noun} " in now
         and f" {degree} {adjective} {noun} " not in now
     )

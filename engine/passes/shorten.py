@@ -28,6 +28,7 @@ from engine.core.canvas import Kind, SeedCut, assemble, encoded_texts
 from engine.core.plan import EditPlan, Free
 from engine.core.tokens import TokenTable
 from engine.language.en.cut_clauses import ASIDES, CLAUSE_WORDINGS, DESCRIBING_CUTS
+from engine.language.en.cut_openers import OPENER_WORDINGS
 from engine.language.en.cut_phrases import (
     hedge_openers,
     openers_with,
@@ -260,7 +261,8 @@ def concise_swaps(
     spans = word_spans(pieces)
     words = ["".join(pieces[i] for i in span) for span in spans]
     wording = [*rewordings(words), *simple_verbs(words)]
-    wording += [r for find in (*WORDING_UNITS, *CLAUSE_WORDINGS) for r in find(words)]
+    finders = (*WORDING_UNITS, *CLAUSE_WORDINGS, *OPENER_WORDINGS)
+    wording += [r for find in finders for r in find(words)]
     openers = hedge_openers(words)
     wording += [*openers, *openers_with(openers, wording)]
     found: list[tuple[Rewording, int]] = [(r, TIER_HEDGE) for r in wording]

@@ -16,6 +16,7 @@ from engine.core.protocol import Edit, Span
 from engine.core.tokens import TokenTable
 from engine.intent import read_intent
 from engine.language.en import cut_clauses as cc
+from engine.language.en import cut_openers as co
 from engine.language.en import cut_sentences as cs
 from engine.language.en.cut_safety import cut_damage, mending_damage, stranded_degrees
 from engine.language.en.cut_units import obligation_openers
@@ -39,17 +40,17 @@ def cut(finder, text: str) -> list[str]:
 @pytest.mark.parametrize(
     ("finder", "text", "expected"),
     [
-        (cc.announcements, "Please note that the lab shuts early.", "The lab shuts early."),
-        (cc.announcements, "It should be noted that fees rose.", "Fees rose."),
-        (cc.announcements, "It is worth noting that fees rose.", "Fees rose."),
-        (cc.announcements, "We would like to remind you that rooms vary.", "Rooms vary."),
-        (cc.announcements, "I wanted to let you know that we moved.", "We moved."),
-        (cc.announcements, "A short reminder that forms close today.", "Forms close today."),
+        (co.announcements, "Please note that the lab shuts early.", "The lab shuts early."),
+        (co.announcements, "It should be noted that fees rose.", "Fees rose."),
+        (co.announcements, "It is worth noting that fees rose.", "Fees rose."),
+        (co.announcements, "We would like to remind you that rooms vary.", "Rooms vary."),
+        (co.announcements, "I wanted to let you know that we moved.", "We moved."),
+        (co.announcements, "A short reminder that forms close today.", "Forms close today."),
         (cc.fact_clauses, "We ran owing to the fact that it hailed.", "We ran because it hailed."),
         (cc.fact_clauses, "Despite the fact that it hailed, I ran.", "Although it hailed, I ran."),
         (cc.fact_clauses, "She is proud of the fact that it works.", "She is proud that it works."),
-        (cc.existentials, "There are some cooks who prefer gas.", "Some cooks prefer gas."),
-        (cc.existentials, "There is a page that lists them.", "A page lists them."),
+        (co.existentials, "There are some cooks who prefer gas.", "Some cooks prefer gas."),
+        (co.existentials, "There is a page that lists them.", "A page lists them."),
         (cc.relative_complements, "Get the box that is on the shelf.", "Get the box on the shelf."),
         (cc.relative_complements, "A town that is close to the sea.", "A town close to the sea."),
         (cc.object_relatives, "The songs which we sang were old.", "The songs we sang were old."),
@@ -61,12 +62,32 @@ def cut(finder, text: str) -> list[str]:
         (cc.purpose_markers, "We met in order to plan it.", "We met to plan it."),
         (cc.purpose_markers, "Stir it so as to mix it.", "Stir it to mix it."),
         (cc.example_asides, "Fruit, such as plums and figs, is sold.", "Fruit is sold."),
-        (cc.comment_openers, "As we said before, the hall is shut.", "The hall is shut."),
+        (co.comment_openers, "As we said before, the hall is shut.", "The hall is shut."),
         (cc.shell_nouns, "She did the job of sorting the mail.", "She did sorting the mail."),
-        (cc.necessity_openers, "It is vital that you lock the door.", "Lock the door."),
-        (cc.necessity_openers, "It is essential to water them daily.", "Water them daily."),
+        (co.necessity_openers, "It is vital that you lock the door.", "Lock the door."),
+        (co.necessity_openers, "It is essential to water them daily.", "Water them daily."),
         (cc.of_all, "First of all, boil the water.", "First, boil the water."),
         (cc.ability_phrases, "She will not be able to come.", "She cannot come."),
+        (
+            co.passives,
+            "The gate was opened by the guard. We left.",
+            "The guard opened the gate. We left.",
+        ),
+        (
+            co.passives,
+            "The files are checked by our tools. They go.",
+            "Our tools check the files. They go.",
+        ),
+        (
+            co.passives,
+            "This form is signed by the tenant. It goes.",
+            "The tenant signs this form. It goes.",
+        ),
+        (
+            co.passives,
+            "The plan was quietly approved by Mia. It won.",
+            "Mia quietly approved the plan. It won.",
+        ),
         (cc.ability_phrases, "We would be able to help.", "We could help."),
         (obligation_openers, "To reset it, you need to hold it.", "To reset it, hold it."),
         (obligation_openers, "You really must sign it here.", "Sign it here."),
@@ -79,12 +100,12 @@ def test_a_wordy_shape_reads_as_the_shorter_text_a_person_writes(finder, text, e
 @pytest.mark.parametrize(
     ("finder", "text"),
     [
-        (cc.announcements, "He reminded us that the lab shuts early."),  # who said it matters
-        (cc.announcements, "The clerk noted that fees rose."),  # a noun: the one who said it
-        (cc.announcements, "Let me know that you arrived."),  # a request, not an announcement
-        (cc.announcements, "It is possible that fees rose."),  # announces nothing: it hedges
+        (co.announcements, "He reminded us that the lab shuts early."),  # who said it matters
+        (co.announcements, "The clerk noted that fees rose."),  # a noun: the one who said it
+        (co.announcements, "Let me know that you arrived."),  # a request, not an announcement
+        (co.announcements, "It is possible that fees rose."),  # announces nothing: it hedges
         (cc.fact_clauses, "In spite of the fact that it snowed, we left."),  # would add a contrast
-        (cc.existentials, "There are many places that tourists visit."),  # no subject relative
+        (co.existentials, "There are many places that tourists visit."),  # no subject relative
         (cc.relative_complements, "The box, which is on the shelf, is red."),  # an aside
         (cc.relative_complements, "A town that is small grew."),  # no phrase after the adjective
         (cc.object_relatives, "The songs, which we sang, were old."),  # an aside
@@ -95,9 +116,9 @@ def test_a_wordy_shape_reads_as_the_shorter_text_a_person_writes(finder, text, e
         (cc.intensifiers, "Thank you so much for it."),  # "much" is a quantity
         (cc.intensifiers, "The film was too long for us."),  # "too" says more than "long"
         (cc.example_asides, "Fruit, such as 4 plums, is sold."),  # a number
-        (cc.comment_openers, "As I was leaving, the phone rang."),  # says when
-        (cc.necessity_openers, "It is important that the team knows."),  # no instruction
-        (cc.necessity_openers, "It is hard to say it."),  # no necessity
+        (co.comment_openers, "As I was leaving, the phone rang."),  # says when
+        (co.necessity_openers, "It is important that the team knows."),  # no instruction
+        (co.necessity_openers, "It is hard to say it."),  # no necessity
     ],
 )
 def test_a_shape_that_only_looks_wordy_is_left_alone(finder, text) -> None:
@@ -164,6 +185,7 @@ def test_every_unit_is_shorter_and_keeps_its_place(tokens: list[str]) -> None:
     words = words_of(" ".join(tokens))
     finders = (
         *cc.CLAUSE_WORDINGS,
+        *co.OPENER_WORDINGS,
         *cc.DESCRIBING_CUTS,
         *cc.ASIDES,
         cs.redundant_sentences,

@@ -8,21 +8,19 @@ word classes (the closed classes of ``data/word_tiers.json``, a few single words
 offers as swaps priced by the model and which
 :func:`engine.language.en.cut_safety.cut_damage` checks against the whole passage:
 
-- :func:`announcements`: a sentence's opening that only announces what follows ("It should
-  be noted that", "I wanted to let you know that", "Please be aware that", "A reminder
-  that"), up to its "that", the next word capitalised;
+
 - :func:`fact_clauses`: "owing to the fact that" as "because", "despite the fact that" as
   "although", "proud of the fact that" as "proud that";
-- :func:`existentials`: "There are some cooks who prefer" as "Some cooks prefer";
+
 - :func:`relative_complements`: "the box that is on the shelf" as "the box on the shelf",
   "a town that is close to the sea" as "a town close to the sea";
 - :func:`object_relatives`: "the songs which we sang" as "the songs we sang";
 - :func:`coordinated_pairs`: "clearly and simply", "warm and very tasty" as their first word;
 - :func:`intensifiers`: "so slowly" as "slowly", "much shorter" as "shorter";
-- :func:`comment_openers`: "As we said before," opening a sentence, dropped;
+
 - :func:`ability_phrases`: "will not be able to read" as "cannot read";
 - :func:`shell_nouns`: "the job of sorting" as "sorting";
-- :func:`necessity_openers`: "It is vital that you lock it" as "Lock it";
+
 - :func:`of_all`: "first of all" as "first";
 - :func:`example_asides`: an example set off by commas (", such as plums and figs,") dropped;
 - :func:`purpose_markers`: "in order to check" as "to check".
@@ -38,7 +36,7 @@ from collections.abc import Callable, Sequence
 from lemminflect import getAllLemmas, getInflection
 
 from engine.language.en import meaning
-from engine.language.en.cut_phrases import HEDGES, MODALS, opens_sentence
+from engine.language.en.cut_phrases import HEDGES
 from engine.language.en.cut_safety import (
     ADJECTIVE_TAG,
     BE_FORMS,
@@ -51,10 +49,9 @@ from engine.language.en.cut_safety import (
     describes,
     is_plain,
     may_be_noun,
-    may_be_verb,
     readings,
 )
-from engine.language.en.cut_units import capitalised_like, is_base_verb, lead, plain_run, tail
+from engine.language.en.cut_units import is_base_verb, lead, plain_run, tail
 from engine.language.en.data import load_json, word_set
 from engine.language.en.rewordings import Rewording, spelled
 
@@ -64,24 +61,8 @@ TO: str = DATA["cleft"]["to"]
 OF: str = DATA["quantity_of"]
 AND = "and"
 COMMA = ","
-ANNOUNCING = word_set("cuts.json", "announcing")
-TELL_READER: dict[str, str] = DATA["tell_reader"]  # "let you know": said to the reader only
-COURTESY = word_set("cuts.json", "courtesy")
-THIRD_PERSONS = word_set("cuts.json", "third_persons")  # "he reminded us that": who said it
-OPENER_WORDS = (
-    CLOSED_CLASSES
-    | word_set("word_tiers.json", "function")
-    | MODALS
-    | HEDGES
-    | COURTESY
-    | ANNOUNCING
-    | frozenset(TELL_READER.values())
-)
-# An opener longer than this is no formula but a clause of its own.
-MAX_OPENER_WORDS = 9
 FACT: str = DATA["fact_noun"]
 FACT_CONNECTIVES: dict[str, str] = DATA["fact_connectives"]
-THERE: str = DATA["existential"]
 SUBJECT_RELATIVES = word_set("cuts.json", "subject_relatives_restrictive")
 OBJECT_RELATIVES = word_set("cuts.json", "object_relatives")
 MAX_NOUN_PHRASE = 5
@@ -98,9 +79,7 @@ ABLE: str = DATA["able"]
 ABLE_MODALS: dict[str, dict[str, str]] = DATA["able_modals"]
 PLAIN, NEGATED = "plain", "negated"
 GERUND_TAG = "VBG"
-COMMENT_VERBS = word_set("cuts.json", "comment_verbs")
 SHELLS = word_set("cuts.json", "shell_nouns")
-NECESSITY = word_set("cuts.json", "necessity_adjectives")
 OF_ALL_ORDINALS = word_set("cuts.json", "of_all_ordinals")
 ARTICLES = word_set("word_tiers.json", "articles")
 PURPOSE_MARKERS: tuple[tuple[str, ...], ...] = tuple(tuple(p) for p in DATA["purpose_markers"])
@@ -109,55 +88,15 @@ LY, LY_MIN_LETTERS = "ly", 6
 LY_KEPT = word_set("word_tiers.json", "ly_kept")
 
 
-def _cores(words: Sequence[str]) -> list[str]:
+def cores_of(words: Sequence[str]) -> list[str]:
+    """Each word's letters, lower-cased (:func:`engine.language.en.cut_safety.core`)."""
     return [core(w) for w in words]
-
-
-def _opening_word_ok(word: str, following: str) -> bool:
-    """A word an announcing opener may hold: a closed-class word, a hedge, an adjective, a
-    courtesy ("please"), an announcing word, or any word before "to" ("writing to")."""
-    if word in OPENER_WORDS or word == FACT:
-        return word not in THIRD_PERSONS
-    announcing = bool(set(getAllLemmas(word).get(VERB_TAG, ())) & ANNOUNCING)  # "noting"
-    return announcing or following == TO or ADJECTIVE_TAG in readings(word)
-
-
-def _announces(cores: Sequence[str]) -> bool:
-    """Whether an opener's words announce: an announcing word by any of its lemmas, or "let
-    you know" (said to the reader)."""
-    found = {lemma for w in cores for lemma in (w, *getAllLemmas(w).get(VERB_TAG, ()))}
-    tells = [TELL_READER["verb"], TELL_READER["reader"], TELL_READER["then"]]
-    told = any(list(cores[i : i + 3]) == tells for i in range(len(cores)))
-    return bool(found & ANNOUNCING) or told
-
-
-def announcements(words: Sequence[str]) -> list[Rewording]:
-    """Every sentence opening that only announces the clause after its "that" (see the module
-    docstring), read as that clause with its first word capitalised."""
-    cores = _cores(words)
-    found = []
-    for first in range(len(words)):
-        if not opens_sentence(words, first) or not words[first].strip()[:1].isupper():
-            continue
-        last = min(len(words) - 2, first + MAX_OPENER_WORDS)
-        that = next((j for j in range(first, last + 1) if cores[j] == THAT), None)
-        if that is None or that == first or not plain_run(words, first, that + 2):
-            continue
-        span = cores[first:that]
-        nexts = [*span[1:], THAT]
-        if not all(_opening_word_ok(w, n) for w, n in zip(span, nexts, strict=True)):
-            continue
-        if _announces(span) and not words[first].startswith("\n"):
-            said = words[that + 1].strip()
-            text = lead(words[first]) + said[:1].upper() + said[1:]
-            found.append(Rewording(first, that + 2, text))
-    return found
 
 
 def fact_clauses(words: Sequence[str]) -> list[Rewording]:
     """Every "<connective> the fact that", as the one word it means ("because", "although");
     after an adjective ("proud of the fact that") as "that"."""
-    cores = _cores(words)
+    cores = cores_of(words)
     found = []
     for i in range(1, len(words) - 3):
         if cores[i : i + 3] != ["the", FACT, THAT] or not plain_run(words, i - 1, i + 3):
@@ -174,31 +113,10 @@ def fact_clauses(words: Sequence[str]) -> list[Rewording]:
     return found
 
 
-def existentials(words: Sequence[str]) -> list[Rewording]:
-    """Every sentence opening "There is/are <noun phrase> who/that <verb>", as the noun phrase
-    the verb's subject ("There are some cooks who prefer" → "Some cooks prefer")."""
-    cores = _cores(words)
-    found = []
-    for i in range(len(words) - 4):
-        if cores[i] != THERE or not opens_sentence(words, i) or cores[i + 1] not in BE_FORMS:
-            continue
-        stop = min(len(words) - 1, i + 2 + MAX_NOUN_PHRASE)
-        rel = next((j for j in range(i + 3, stop) if cores[j] in SUBJECT_RELATIVES), None)
-        if rel is None or not plain_run(words, i, rel + 1) or not may_be_noun(words[rel - 1]):
-            continue
-        verb = cores[rel + 1]
-        if verb in CLOSED_CLASSES or not may_be_verb(verb) or not is_plain(words[rel + 1]):
-            continue
-        phrase = "".join(words[i + 2 : rel]).strip()
-        text = lead(words[i]) + capitalised_like(words[i], phrase)
-        found.append(Rewording(i, rel + 1, text))
-    return found
-
-
 def relative_complements(words: Sequence[str]) -> list[Rewording]:
     """Every noun + "that/which/who" + "be" + a place or an adjective with its preposition
     ("on the shelf", "close to the sea"), as the noun with that phrase right after it."""
-    cores = _cores(words)
+    cores = cores_of(words)
     found = []
     for i in range(1, len(words) - 3):
         if cores[i] not in SUBJECT_RELATIVES or cores[i + 1] not in BE_FORMS:
@@ -218,7 +136,7 @@ def relative_complements(words: Sequence[str]) -> list[Rewording]:
 def object_relatives(words: Sequence[str]) -> list[Rewording]:
     """Every "which"/"whom" after a noun and before a clause's subject pronoun ("the songs
     which we sang"), where it may go; after a comma it opens an aside and stays."""
-    cores = _cores(words)
+    cores = cores_of(words)
     found = []
     for i in range(1, len(words) - 2):
         if cores[i] not in OBJECT_RELATIVES or not is_plain(words[i]):
@@ -249,7 +167,7 @@ def coordinated_pairs(words: Sequence[str]) -> list[Rewording]:
     """Every pair of adverbs or of describing adjectives joined by "and" ("clearly and
     simply", "warm and very tasty"), as its first word with the second's marks. A pair
     inside a list ("fast, cheap and clean") or a range ("between") stays."""
-    cores = _cores(words)
+    cores = cores_of(words)
     found = []
     for i in range(2, len(words) - 1):
         if cores[i] != AND or not is_plain(words[i]) or not is_plain(words[i - 1]):
@@ -274,7 +192,7 @@ def intensifiers(words: Sequence[str]) -> list[Rewording]:
     """Every degree word before an adjective or adverb ("so slowly") and every "much"/"far"
     before a comparative ("much shorter"), as the word it stresses. "so tired that" keeps its
     "so": the clause after it says how tired."""
-    cores = _cores(words)
+    cores = cores_of(words)
     found = []
     for i in range(1, len(words) - 2):
         if not plain_run(words, i, i + 1) or words[i - 1].rstrip().endswith(COMMA):
@@ -310,7 +228,7 @@ def _comparative(word: str) -> bool:
 def example_asides(words: Sequence[str]) -> list[Rewording]:
     """Every aside between commas that gives an example (", such as plums and figs,"),
     with no negation, number or name in it, as the word before it without its comma."""
-    cores = _cores(words)
+    cores = cores_of(words)
     found = []
     for i in range(1, len(words) - 2):
         if not words[i - 1].rstrip().endswith(COMMA):
@@ -335,35 +253,9 @@ def example_asides(words: Sequence[str]) -> list[Rewording]:
     return found
 
 
-def comment_openers(words: Sequence[str]) -> list[Rewording]:
-    """Every sentence opening "As we said before," / "As you may know,": a clause
-    of "as", a pronoun and a verb of saying or knowing, up to its comma, the next word
-    capitalised. "As I was leaving," says when and stays."""
-    cores = _cores(words)
-    found = []
-    for i in range(len(words) - 3):
-        if (
-            cores[i] != AS
-            or not opens_sentence(words, i)
-            or cores[i + 1] not in meaning.SUBJECT_PRONOUNS
-        ):
-            continue
-        end = next((j for j in range(i + 1, len(words) - 1) if not is_plain(words[j])), None)
-        if end is None or end - i > MAX_OPENER_WORDS or not words[end].rstrip().endswith(COMMA):
-            continue
-        verbs = {v for w in cores[i + 2 : end + 1] for v in getAllLemmas(w).get(VERB_TAG, ())}
-        aside = "".join(words[i : end + 1])
-        if not verbs & COMMENT_VERBS or meaning.names(aside) or meaning.numbers(aside):
-            continue
-        if is_plain(words[end].rstrip(COMMA)) and is_plain(words[end + 1].rstrip(",.;:!?")):
-            said = words[end + 1].strip()
-            found.append(Rewording(i, end + 2, lead(words[i]) + said[:1].upper() + said[1:]))
-    return found
-
-
 def shell_nouns(words: Sequence[str]) -> list[Rewording]:
     """Every "the job of sorting" / "the act of moving", as the "-ing" verb alone."""
-    cores = _cores(words)
+    cores = cores_of(words)
     found = []
     for i in range(len(words) - 4):
         if cores[i] not in ARTICLES or cores[i + 1] not in SHELLS or cores[i + 2] != OF:
@@ -377,34 +269,9 @@ def shell_nouns(words: Sequence[str]) -> list[Rewording]:
     return found
 
 
-def necessity_openers(words: Sequence[str]) -> list[Rewording]:
-    """Every sentence opening "It is (very) vital that you lock" / "It is essential to water",
-    as the instruction it gives ("Lock", "Water")."""
-    cores = _cores(words)
-    found = []
-    for i in range(len(words) - 4):
-        if cores[i] != IT or not opens_sentence(words, i) or cores[i + 1] not in BE_FORMS:
-            continue
-        at = i + 2
-        while at < len(words) and cores[at] in HEDGES:
-            at += 1
-        if at + 2 >= len(words) or cores[at] not in NECESSITY:
-            continue
-        if cores[at + 1 : at + 3] == [THAT, YOU]:
-            verb = at + 3
-        elif cores[at + 1] == TO:
-            verb = at + 2
-        else:
-            continue
-        if verb < len(words) - 1 and plain_run(words, i, verb + 1) and is_base_verb(cores[verb]):
-            said = capitalised_like(words[i], words[verb].strip())
-            found.append(Rewording(i, verb + 1, lead(words[i]) + said))
-    return found
-
-
 def of_all(words: Sequence[str]) -> list[Rewording]:
     """Every "first of all", as "first"."""
-    cores = _cores(words)
+    cores = cores_of(words)
     return [
         Rewording(i, i + 3, words[i] + tail(words[i + 2]))
         for i in range(len(words) - 3)
@@ -417,7 +284,7 @@ def of_all(words: Sequence[str]) -> list[Rewording]:
 def ability_phrases(words: Sequence[str]) -> list[Rewording]:
     """Every "will (not) be able to" / "would (not) be able to" before a verb, as "can",
     "cannot", "could", "could not"."""
-    cores = _cores(words)
+    cores = cores_of(words)
     found = []
     for i in range(len(words) - 4):
         forms = ABLE_MODALS.get(cores[i])
@@ -433,7 +300,7 @@ def ability_phrases(words: Sequence[str]) -> list[Rewording]:
 
 def purpose_markers(words: Sequence[str]) -> list[Rewording]:
     """Every "in order to" / "so as to" before a verb's base form, as "to"."""
-    cores = _cores(words)
+    cores = cores_of(words)
     found = []
     for i in range(len(words) - 3):
         marker = next((m for m in PURPOSE_MARKERS if tuple(cores[i : i + len(m)]) == m), None)
@@ -450,17 +317,13 @@ def purpose_markers(words: Sequence[str]) -> list[Rewording]:
 # The finders whose cuts say the same in fewer words (the hedges' tier in the shorten pass),
 # and those that drop a describing word (priced as one).
 CLAUSE_WORDINGS: tuple[Callable[[Sequence[str]], list[Rewording]], ...] = (
-    announcements,
     fact_clauses,
-    existentials,
     relative_complements,
     object_relatives,
     intensifiers,
     purpose_markers,
-    comment_openers,
     ability_phrases,
     shell_nouns,
-    necessity_openers,
     of_all,
 )
 DESCRIBING_CUTS: tuple[Callable[[Sequence[str]], list[Rewording]], ...] = (coordinated_pairs,)

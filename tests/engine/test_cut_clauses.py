@@ -18,8 +18,9 @@ from engine.intent import read_intent
 from engine.language.en import cut_clauses as cc
 from engine.language.en import cut_openers as co
 from engine.language.en import cut_sentences as cs
+from engine.language.en.cut_phrases import hedge_openers
 from engine.language.en.cut_safety import cut_damage, mending_damage, stranded_degrees
-from engine.language.en.cut_units import obligation_openers
+from engine.language.en.cut_units import obligation_openers, reduced_relatives
 from engine.language.en.rewordings import Rewording
 from engine.passes.base import PassContext, Settled
 from engine.passes.shorten import ASKED_SHARE, Shorten
@@ -69,6 +70,11 @@ def cut(finder, text: str) -> list[str]:
         (cc.of_all, "First of all, boil the water.", "First, boil the water."),
         (cc.ability_phrases, "She will not be able to come.", "She cannot come."),
         (
+            cc.compared_auxiliaries,
+            "It ran faster than the old car did.",
+            "It ran faster than the old car.",
+        ),
+        (
             co.passives,
             "The gate was opened by the guard. We left.",
             "The guard opened the gate. We left.",
@@ -91,6 +97,8 @@ def cut(finder, text: str) -> list[str]:
         (cc.ability_phrases, "We would be able to help.", "We could help."),
         (obligation_openers, "To reset it, you need to hold it.", "To reset it, hold it."),
         (obligation_openers, "You really must sign it here.", "Sign it here."),
+        (hedge_openers, "In our own experience, the tool works.", "The tool works."),
+        (reduced_relatives, "Files that were saved early stay.", "Files saved early stay."),
     ],
 )
 def test_a_wordy_shape_reads_as_the_shorter_text_a_person_writes(finder, text, expected) -> None:

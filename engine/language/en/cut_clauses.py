@@ -19,6 +19,7 @@ offers as swaps priced by the model and which
 - :func:`intensifiers`: "so slowly" as "slowly", "much shorter" as "shorter";
 
 - :func:`ability_phrases`: "will not be able to read" as "cannot read";
+- :func:`compared_auxiliaries`: "faster than the old one did." as "faster than the old one.";
 - :func:`shell_nouns`: "the job of sorting" as "sorting";
 
 - :func:`of_all`: "first of all" as "first";
@@ -82,6 +83,8 @@ GERUND_TAG = "VBG"
 SHELLS = word_set("cuts.json", "shell_nouns")
 OF_ALL_ORDINALS = word_set("cuts.json", "of_all_ordinals")
 ARTICLES = word_set("word_tiers.json", "articles")
+THAN: str = DATA["than"]
+ELLIPTIC_AUXILIARIES = word_set("cuts.json", "elliptic_auxiliaries")
 PURPOSE_MARKERS: tuple[tuple[str, ...], ...] = tuple(tuple(p) for p in DATA["purpose_markers"])
 ADVERB_TAG = "ADV"
 LY, LY_MIN_LETTERS = "ly", 6
@@ -298,6 +301,25 @@ def ability_phrases(words: Sequence[str]) -> list[Rewording]:
     return found
 
 
+def compared_auxiliaries(words: Sequence[str]) -> list[Rewording]:
+    """Every auxiliary that closes a comparison ("faster than the old one did."), which the
+    comparison says without it ("faster than the old one.")."""
+    cores = cores_of(words)
+    found = []
+    for i in range(len(words) - 2):
+        if cores[i] != THAN or not is_plain(words[i]):
+            continue
+        stop = min(len(words), i + MAX_NOUN_PHRASE + 2)
+        end = next((j for j in range(i + 1, stop) if not is_plain(words[j])), None)
+        if end is None or end - i < 3 or cores[end] not in ELLIPTIC_AUXILIARIES:
+            continue
+        if cores[i + 1] in meaning.SUBJECT_PRONOUNS or not plain_run(words, i, end):
+            continue  # "than I did": "than I" reads as a fault
+        if words[end].strip()[len(cores[end]) :] in (".", ",", ";"):
+            found.append(Rewording(end - 1, end + 1, words[end - 1] + tail(words[end])))
+    return found
+
+
 def purpose_markers(words: Sequence[str]) -> list[Rewording]:
     """Every "in order to" / "so as to" before a verb's base form, as "to"."""
     cores = cores_of(words)
@@ -323,6 +345,7 @@ CLAUSE_WORDINGS: tuple[Callable[[Sequence[str]], list[Rewording]], ...] = (
     intensifiers,
     purpose_markers,
     ability_phrases,
+    compared_auxiliaries,
     shell_nouns,
     of_all,
 )

@@ -284,7 +284,7 @@ def reduced_relatives(words: Sequence[str]) -> list[Rewording]:
     participle alone ("the bugs that were reported" → "the bugs reported")."""
     cores = [core(w) for w in words]
     found = []
-    for i in range(2, len(words) - 2):
+    for i in range(1, len(words) - 2):
         if cores[i] not in RELATIVES or NOUN_TAG not in getAllLemmas(cores[i - 1]):
             continue
         verb = participle_after(cores, i)

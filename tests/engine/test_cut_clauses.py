@@ -268,3 +268,12 @@ def test_a_held_out_passage_whose_only_cuts_change_its_meaning_says_so(table) ->
     settled = shorten.after(settled_as(canvas, list(canvas.seed_ids)), ctx)
     assert shorten.record.kept_share() > ASKED_SHARE
     assert settled.notes == (f"Shorter: {LONGER_THAN_ASKED}.",)
+
+
+def test_an_adjective_that_picks_out_which_one_stays_though_it_ends_like_a_describing_one() -> None:
+    """ "-ous" marks a describing adjective ("famous"), but "previous" says which version."""
+    from engine.language.en.cut_safety import modifier_before_noun
+
+    assert modifier_before_noun("famous", "bridge")
+    assert not modifier_before_noun("previous", "version")
+    assert not modifier_before_noun("various", "tools")

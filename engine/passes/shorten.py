@@ -7,8 +7,13 @@ is given. The seed is cut down to a character target, :data:`TARGET_SHARE` of th
 first, and stopping there (:func:`engine.language.en.drops.drop_words`): hedges, filler and
 wordy phrases (:mod:`engine.language.en.rewordings`), hedging openers and side clauses
 (:mod:`engine.language.en.cut_phrases`), whole wordy units (:mod:`engine.language.en.
-cut_units`), adverbs and describing words, never the passage's end. Every cut is checked against
-the whole passage (:func:`engine.language.en.cut_safety.cut_damage`). Locks split a passage into
+cut_units`), clause shapes and sentence openings found by their word classes, not by a phrase
+list (:mod:`engine.language.en.cut_clauses`, :mod:`engine.language.en.cut_openers`), whole
+sentences that restate the passage or only thank the reader
+(:mod:`engine.language.en.cut_sentences`), adverbs and describing words, never the passage's
+end. Every cut is checked against the whole passage
+(:func:`engine.language.en.cut_safety.cut_damage`), and so is the model's mending of the
+cuts' joins after the steps (:func:`mended_or_seed`). Locks split a passage into
 runs; the cut is shared by the room each run has for safe cuts (:func:`char_targets`). Where
 the safe cuts run out the passage stays longer, and its proposal says so
 (:data:`engine.run.answers.LONGER_THAN_ASKED`) rather than silently coming back long.

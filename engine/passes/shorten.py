@@ -7,8 +7,13 @@ is given. The seed is cut down to a character target, :data:`TARGET_SHARE` of th
 first, and stopping there (:func:`engine.language.en.drops.drop_words`): hedges, filler and
 wordy phrases (:mod:`engine.language.en.rewordings`), hedging openers and side clauses
 (:mod:`engine.language.en.cut_phrases`), whole wordy units (:mod:`engine.language.en.
-cut_units`), adverbs and describing words, never the passage's end. Every cut is checked against
-the whole passage (:func:`engine.language.en.cut_safety.cut_damage`). Locks split a passage into
+cut_units`), clause shapes and sentence openings found by their word classes, not by a phrase
+list (:mod:`engine.language.en.cut_clauses`, :mod:`engine.language.en.cut_openers`), whole
+sentences that restate the passage or only thank the reader
+(:mod:`engine.language.en.cut_sentences`), adverbs and describing words, never the passage's
+end. Every cut is checked against the whole passage
+(:func:`engine.language.en.cut_safety.cut_damage`), and so is the model's mending of the
+cuts' joins after the steps (:func:`mended_or_seed`). Locks split a passage into
 runs; the cut is shared by the room each run has for safe cuts (:func:`char_targets`). Where
 the safe cuts run out the passage stays longer, and its proposal says so
 (:data:`engine.run.answers.LONGER_THAN_ASKED`) rather than silently coming back long.
@@ -24,21 +29,26 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 
-from engine.core.canvas import SeedCut, encoded_texts
+from engine.core.canvas import Kind, SeedCut, assemble, encoded_texts
 from engine.core.plan import EditPlan, Free
 from engine.core.tokens import TokenTable
+from engine.language.en.cut_clauses import ASIDES, CLAUSE_WORDINGS, DESCRIBING_CUTS
+from engine.language.en.cut_openers import OPENER_WORDINGS
 from engine.language.en.cut_phrases import (
     hedge_openers,
     openers_with,
     side_clauses,
     simple_verbs,
 )
+from engine.language.en.cut_safety import mending_damage
+from engine.language.en.cut_sentences import courtesy_sentences, redundant_sentences
 from engine.language.en.cut_units import WORDING_UNITS, parentheticals, reduced_relatives
 from engine.language.en.drops import (
     TIER_ADVERB,
     TIER_CLAUSE,
     TIER_HEDGE,
     TIER_LIGHT,
+    TIER_MODIFIER,
     Swap,
     TokenCosts,
     drop_words,
@@ -46,6 +56,7 @@ from engine.language.en.drops import (
 )
 from engine.language.en.rewordings import Rewording, rewordings
 from engine.passes.base import Pass, PassContext, Settled
+from engine.passes.reread import changed_runs, was_before
 from engine.run.answers import LONGER_THAN_ASKED
 
 # What a shorter rewrite aims at: its seed cut until the passage is at most this share of its
@@ -105,11 +116,38 @@ class Shorten(Pass):
         return ReaderCut(ctx, self.targets, self.record, self.dearest)
 
     def after(self, settled: Settled, ctx: PassContext) -> Settled:
-        """A shorter rewrite whose seed its safe cuts could not bring to :data:`ASKED_SHARE`
-        of the passage says so."""
-        if not ctx.intent.shorter or self.record.kept_share() <= ASKED_SHARE:
+        """A shorter rewrite whose model mended the cut seed into damage is put back to the
+        seed (:func:`mended_or_seed`); one whose seed its safe cuts could not bring to
+        :data:`ASKED_SHARE` of the passage says so."""
+        if not ctx.intent.shorter:
+            return settled
+        settled = mended_or_seed(settled, ctx.table)
+        if self.record.kept_share() <= ASKED_SHARE:
             return settled
         return replace(settled, notes=(*settled.notes, f"Shorter: {LONGER_THAN_ASKED}."))
+
+
+def mended_or_seed(settled: Settled, table: TokenTable) -> Settled:
+    """``settled``, or its seed where the model's mending of the cuts' joins broke what the
+    seed said (:func:`engine.language.en.cut_safety.mending_damage`: two sentences run
+    together, a content word lost, a sign of meaning changed). Every cut of the seed was
+    checked whole; the mending renoises the words before the joins and may write over more
+    than the join ("left so early like to stay" where the seed read "left early. We would
+    like to stay")."""
+    canvas, filler = settled.canvas, table.specials.filler_id
+    seed = [
+        was_before(canvas, i, filler) if kind is Kind.FREE else token
+        for i, (kind, token) in enumerate(zip(canvas.kinds, settled.last.ids, strict=True))
+    ]
+    if seed == settled.last.ids:
+        return settled
+
+    def text(ids: list[int]) -> str:
+        return "".join(s.text for s in assemble(canvas, ids, table))
+
+    if mending_damage(text(seed), text(settled.last.ids)) is None:
+        return settled
+    return settled.with_ids(seed, len(changed_runs(canvas, settled.last.ids, filler)))
 
 
 class ReaderCut:
@@ -228,12 +266,17 @@ def concise_swaps(
     spans = word_spans(pieces)
     words = ["".join(pieces[i] for i in span) for span in spans]
     wording = [*rewordings(words), *simple_verbs(words)]
-    wording += [r for find in WORDING_UNITS for r in find(words)]
+    finders = (*WORDING_UNITS, *CLAUSE_WORDINGS, *OPENER_WORDINGS)
+    wording += [r for find in finders for r in find(words)]
     openers = hedge_openers(words)
     wording += [*openers, *openers_with(openers, wording)]
     found: list[tuple[Rewording, int]] = [(r, TIER_HEDGE) for r in wording]
     found += [(r, TIER_LIGHT) for r in reduced_relatives(words)]
-    found += [(r, TIER_CLAUSE) for r in (*side_clauses(words), *parentheticals(words))]
+    found += [(r, TIER_MODIFIER) for find in DESCRIBING_CUTS for r in find(words)]
+    asides = [r for find in ASIDES for r in find(words)]
+    asides += [*side_clauses(words), *parentheticals(words)]
+    asides += [*redundant_sentences(words), *courtesy_sentences(words)]
+    found += [(r, TIER_CLAUSE) for r in asides]
     extended, swaps = list(ids), []
     for rewording, tier in found:
         concise = table.encode(rewording.text)

@@ -44,6 +44,7 @@ HEDGES = word_set("word_tiers.json", "hedges")
 COMPLEMENTIZER = "that"
 SENTENCE_ENDS = (".", "!", "?", ":")
 FULL_STOPS = (".", "!", "?")  # the marks that end a sentence itself
+EMPHASIS = "*_"  # Markdown's emphasis marks, which may close after a sentence's end
 CLAUSE_COMMA = ","
 RELATIVES = frozenset(load_json("meaning.json")["relative_pronouns"])
 MODALS = word_set("word_tiers.json", "modals")
@@ -53,6 +54,7 @@ STANCE: frozenset[tuple[str, str]] = frozenset(
 )
 POSSESSIVES = word_set("cuts.json", "possessives")
 STANCE_WORDS = 3
+OWN: str = load_json("cuts.json")["own"]
 PROGRESSIVE_BE = "be"
 BASE_TAG = "VB"  # lemminflect's (Penn) tag of a verb's base form
 
@@ -62,8 +64,8 @@ def opens_sentence(words: Sequence[str], index: int) -> bool:
     text's start), or one after a sentence end or a line break."""
     if index == 0:
         return True
-    previous = words[index - 1]
-    return "\n" in words[index] or previous.rstrip().endswith(SENTENCE_ENDS)
+    previous = words[index - 1].rstrip().rstrip(EMPHASIS)  # "*Note:* it": the colon ends it
+    return "\n" in words[index] or previous.endswith(SENTENCE_ENDS)
 
 
 def hedge_openers(words: Sequence[str]) -> list[Rewording]:
@@ -85,10 +87,12 @@ def hedge_openers(words: Sequence[str]) -> list[Rewording]:
 
 
 def stance_at(cores: Sequence[str], i: int) -> int:
-    """How many words a stance phrase ("in my view") starting at word ``i`` has (0: none)."""
+    """How many words a stance phrase ("in my view", "in our own experience") starting at
+    word ``i`` has (0: none)."""
     if i + 2 >= len(cores) or cores[i + 1] not in POSSESSIVES:
         return 0
-    return STANCE_WORDS if (cores[i], cores[i + 2]) in STANCE else 0
+    own = cores[i + 2] == OWN and i + 3 < len(cores)  # "in my own view"
+    return STANCE_WORDS + own if (cores[i], cores[i + 2 + own]) in STANCE else 0
 
 
 def _opener_end(words: Sequence[str], first: int) -> int | None:

@@ -22,6 +22,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from functools import cache
+from itertools import pairwise
 
 from lemminflect import getAllLemmas, getInflection
 
@@ -58,11 +59,17 @@ COMPARATIVE_TAG = "JJR"
 PERSONAL_OBJECTS = word_set("cuts.json", "personal_objects")
 # "a large number of": the size before a noun of measure is what the phrase says.
 MEASURE_NOUNS = word_set("cuts.json", "measure_nouns")
+# Words that grade the adjective after them: the adjective may not go without them.
+DEGREE_WORDS = word_set("cuts.json", "degree_words")
 # What a cut leaves dangling: a mark after a space or at the text's start, two marks in a row
 # (", ." or ",,"), empty brackets.
 DANGLING = re.compile(r"\s[,;:.!?]|[,;:]\s*[,;:.!?]|\A\s*[,;:.!?]|\(\s*\)")
 # A sentence's first letter: at the text's start, or after an end mark and a space.
 SENTENCE_START = re.compile(r"(?:\A|[.!?]\s+)[\"'(\[]*([A-Za-z])")
+# A sentence's end: a full stop, "!" or "?" before a space or the text's end.
+SENTENCE_BREAK = re.compile(r"[.!?](?=\s|\Z)")
+WORD_RUN = re.compile(r"[a-z]+(?:'[a-z]+)?")
+FUNCTION_WORDS = word_set("word_tiers.json", "function") | word_set("word_tiers.json", "hedges")
 VOWEL_START = re.compile(r"[aeiou]", re.IGNORECASE)
 INDEFINITE = re.compile(r"\b(an?)\s+([A-Za-z]+)", re.IGNORECASE)
 
@@ -211,7 +218,8 @@ def cut_damage(original: str, candidate: str) -> str | None:
     """What cutting ``original`` down to ``candidate`` broke, or ``None``: a sign of meaning
     (:func:`engine.language.en.meaning.meaning_change`: negation, contrast, number, name, a
     sentence's verb), "article" (an "a"/"an" that no longer fits the word now after it),
-    "punctuation" (a mark left dangling) or "capital" (a sentence now opening in lower case)."""
+    "punctuation" (a mark left dangling), "capital" (a sentence now opening in lower case) or
+    "degree" (a "most" or "very" whose adjective went)."""
     changed = meaning.meaning_change(original, candidate)
     if changed is not None:
         return changed
@@ -221,7 +229,26 @@ def cut_damage(original: str, candidate: str) -> str | None:
         return "punctuation"
     if lower_starts(candidate) > lower_starts(original):
         return "capital"
+    if stranded_degrees(original, candidate):
+        return "degree"
     return None
+
+
+def stranded_degrees(original: str, candidate: str) -> int:
+    """How many degree words ("most", "more", "very") the cut left before the noun their
+    adjective stood before ("the most beautiful places" as "the most places")."""
+    was = [core(w) for w in original.split()]
+    now = " " + " ".join(core(w) for w in candidate.split()) + " "
+    return sum(
+        1
+        for degree, adjective, noun in zip(was, was[1:], was[2:], strict=False)
+        if degree in DEGREE_WORDS
+        and adjective not in DEGREE_WORDS
+        and ADJECTIVE_TAG in readings(adjective)
+        and may_be_noun(noun)
+        and f" {degree} {noun} " in now
+        and f" {degree} {adjective} {noun} " not in now
+    )
 
 
 def lower_starts(text: str) -> int:
@@ -237,3 +264,40 @@ def misfit_articles(text: str) -> int:
         vowel = bool(VOWEL_START.match(word))
         found += vowel != (article.lower() == "an")
     return found
+
+
+def mending_damage(seed: str, mended: str) -> str | None:
+    """What the model's mending of a cut seed broke, or ``None``: what :func:`cut_damage`
+    checks, and "sentence" (two sentences run together: "left early like to stay" where the
+    seed said "left early. We would like to stay"), "content" (a word that names something gone: the
+    mending renoises the joins, and a join's word is mostly a function word), "doubled" (a
+    word written twice in a row)."""
+    damage = cut_damage(seed, mended)
+    if damage is not None:
+        return damage
+    if len(SENTENCE_BREAK.findall(mended)) < len(SENTENCE_BREAK.findall(seed)):
+        return "sentence"
+    named = {w for w in WORD_RUN.findall(mended.lower())}
+    known = {lemma for w in named for lemma in all_lemmas(w)}
+    if any(not all_lemmas(w) & known for w in content_of(seed) if w not in named):
+        return "content"
+    if doubled_words(mended) > doubled_words(seed):
+        return "doubled"
+    return None
+
+
+def content_of(text: str) -> list[str]:
+    """The lower-case words of ``text`` that name something (no closed-class word)."""
+    return [w for w in WORD_RUN.findall(text.lower()) if w not in CLOSED_CLASSES | FUNCTION_WORDS]
+
+
+@cache
+def all_lemmas(word: str) -> frozenset[str]:
+    """A word and each lemma lemminflect's lexicon gives it, any part of speech."""
+    return frozenset({word, *(lemma for forms in getAllLemmas(word).values() for lemma in forms)})
+
+
+def doubled_words(text: str) -> int:
+    """How many words of ``text`` repeat the word right before them."""
+    found = WORD_RUN.findall(text.lower())
+    return sum(1 for a, b in pairwise(found) if a == b)

@@ -80,6 +80,7 @@ OPEN_BRACKET, CLOSE_BRACKET = "(", ")"
 COMMA = ","
 # "made a decision"; "made the decision" names one decision, said before
 INDEFINITE = word_set("cuts.json", "indefinite_articles")
+HEDGE_WORDS = word_set("word_tiers.json", "hedges")
 
 
 def lead(word: str) -> str:
@@ -283,7 +284,7 @@ def reduced_relatives(words: Sequence[str]) -> list[Rewording]:
     participle alone ("the bugs that were reported" → "the bugs reported")."""
     cores = [core(w) for w in words]
     found = []
-    for i in range(2, len(words) - 2):
+    for i in range(1, len(words) - 2):
         if cores[i] not in RELATIVES or NOUN_TAG not in getAllLemmas(cores[i - 1]):
             continue
         verb = participle_after(cores, i)
@@ -322,6 +323,8 @@ def obligation_openers(words: Sequence[str]) -> list[Rewording]:
         if cores[i] != OBLIGATION_SUBJECT or not (opening or after_fronted_clause(words, i)):
             continue
         at = i + 1 + (cores[i + 1] == OBLIGATION_FUTURE)
+        while at < len(words) - 1 and cores[at] in HEDGE_WORDS:
+            at += 1  # "you simply need to": the hedge goes with the opener
         shape = next((o for o in OBLIGATIONS if tuple(cores[at : at + len(o)]) == o), None)
         if shape is None:
             continue
@@ -336,11 +339,14 @@ def obligation_openers(words: Sequence[str]) -> list[Rewording]:
 
 def after_fronted_clause(words: Sequence[str], i: int) -> bool:
     """Whether word ``i`` follows the comma of a clause its sentence opens with ("If it
-    fails, you ..."): the main clause starts at ``i``."""
+    fails, you ...", "To reset it, you ..."): the main clause starts at ``i``."""
     if i == 0 or not words[i - 1].rstrip().endswith(COMMA):
         return False
     start = next(j for j in range(i - 1, -1, -1) if opens_sentence(words, j))
-    return core(words[start]) in SUBORDINATORS
+    purpose = (
+        core(words[start]) == CLEFT["to"] and start + 1 < i and is_base_verb(core(words[start + 1]))
+    )
+    return core(words[start]) in SUBORDINATORS or purpose
 
 
 def quantifier_of(words: Sequence[str]) -> list[Rewording]:

@@ -118,16 +118,14 @@ EXPANSIONS = (
     *_other_readings(CONTRACTIONS, load_json("registers.json")["clitic_readings"]),
 )
 # What each register may say otherwise, beyond its contractions (the model reading decides).
-FORMAL_PHRASES: Table = (*SLANG, *pairs("registers.json", "formal"))
-# Of those, the single words (slang, a casual opener) and the phrases that hold one ("hi
-# there"): formal writes them out the way it writes out a contraction, unless that reads far
-# worse there ("diff" is also a noun), the phrase and its word competing on the reading; a
-# phrase of ordinary words ("lots of" → "many") stays a swap the reading must find no worse.
-_SLANG_WORDS = frozenset(short for short, _ in FORMAL_PHRASES if " " not in short)
-FORMAL_WORDS: Table = tuple(
-    (short, long) for short, long in FORMAL_PHRASES if set(short.split()) & _SLANG_WORDS
-)
-FORMAL_SWAPS: Table = tuple(pair for pair in FORMAL_PHRASES if pair not in FORMAL_WORDS)
+# Formal writes out slang and a casual greeting ("gonna", "hey", "hi there") the way it writes
+# out a contraction, unless that reads far worse there ("diff" is also a noun): the package's
+# slang stands for its expansion word for word, and a greeting opens a message. Other casual
+# words and phrases ("thanks" → "thank you", "lots of" → "many") are swaps the reading must find
+# no worse: they are not always drop-in ("thanks a lot", "lots of water").
+FORMAL_WORDS: Table = (*SLANG, *pairs("registers.json", "greetings"))
+FORMAL_SWAPS: Table = pairs("registers.json", "formal")
+FORMAL_PHRASES: Table = (*FORMAL_WORDS, *FORMAL_SWAPS)
 CASUAL_PHRASES: Table = pairs("registers.json", "casual")
 FORMAL: Table = (*EXPANSIONS, *FORMAL_PHRASES)
 CASUAL: Table = (*CONTRACTING, *CASUAL_PHRASES)

@@ -21,21 +21,10 @@ from engine.language.en import cut_sentences as cs
 from engine.language.en.cut_phrases import hedge_openers
 from engine.language.en.cut_safety import cut_damage, mending_damage, stranded_degrees
 from engine.language.en.cut_units import obligation_openers, reduced_relatives
-from engine.language.en.rewordings import Rewording
 from engine.passes.base import PassContext, Settled
 from engine.passes.shorten import ASKED_SHARE, Shorten
 from engine.run.answers import LONGER_THAN_ASKED
-from tests.helpers.words import filler_table, words_of
-
-
-def read(text: str, found: list[Rewording]) -> list[str]:
-    """``text`` with each rewording applied alone."""
-    words = words_of(text)
-    return ["".join(words[: r.first]) + r.text + "".join(words[r.stop :]) for r in found]
-
-
-def cut(finder, text: str) -> list[str]:
-    return read(text, finder(words_of(text)))
+from tests.helpers.words import cut, filler_table, words_of
 
 
 @pytest.mark.parametrize(

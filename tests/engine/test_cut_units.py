@@ -21,11 +21,10 @@ from engine.language.en.cut_safety import (
     modifier_before_noun,
     pronoun_after_preposition,
 )
-from engine.language.en.rewordings import Rewording
 from engine.passes.base import PassContext, Settled
 from engine.passes.shorten import ASKED_SHARE, Shorten
 from engine.run.answers import LONGER_THAN_ASKED, REASONS
-from tests.helpers.words import filler_table, words_of
+from tests.helpers.words import cut, filler_table, read, words_of
 
 SETTINGS = SamplerSettings()
 
@@ -33,16 +32,6 @@ SETTINGS = SamplerSettings()
 @pytest.fixture(scope="module")
 def table() -> TokenTable:
     return filler_table()
-
-
-def read(text: str, found: list[Rewording]) -> list[str]:
-    """``text`` with each rewording applied alone."""
-    words = words_of(text)
-    return ["".join(words[: r.first]) + r.text + "".join(words[r.stop :]) for r in found]
-
-
-def cut(finder, text: str) -> list[str]:
-    return read(text, finder(words_of(text)))
 
 
 @pytest.mark.parametrize(

@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from engine.core.tokens import TokenTable, special_tokens
+from engine.language.en.rewordings import Rewording
 from tests.helpers.tiny import tiny_tokenizer
 
 
@@ -16,3 +19,14 @@ def filler_table() -> TokenTable:
     """The tiny tokenizer's table with a filler and no mask token (the cut and proofread tests)."""
     tok = tiny_tokenizer()
     return TokenTable(tok, special_tokens(tok, len(tok), filler_candidates=("<fill>",)))
+
+
+def read(text: str, found: list[Rewording]) -> list[str]:
+    """``text`` with each rewording applied alone."""
+    words = words_of(text)
+    return ["".join(words[: r.first]) + r.text + "".join(words[r.stop :]) for r in found]
+
+
+def cut(finder: Callable[[list[str]], list[Rewording]], text: str) -> list[str]:
+    """What each of ``finder``'s rewordings of ``text`` makes of it."""
+    return read(text, finder(words_of(text)))

@@ -44,17 +44,23 @@ VOCABS = ("country", "currency", "language", "phone", "email", "timezone", "subd
 
 
 @cache
+def words_file() -> dict[str, object]:
+    """``field_words.json`` as read, once per process."""
+    return dict(json.loads(WORDS_FILE.read_text(encoding="utf-8")))
+
+
+@cache
 def field_words() -> dict[str, frozenset[str]]:
     """The header and property-name words of ``field_words.json`` by what they name."""
-    raw = json.loads(WORDS_FILE.read_text(encoding="utf-8"))
-    return {k: frozenset(v) for k, v in raw.items() if isinstance(v, list)}
+    return {k: frozenset(v) for k, v in words_file().items() if isinstance(v, list)}
 
 
 @cache
 def unit_adjectives() -> dict[str, str]:
     """``hourly`` → ``hour``: the adjectives that say what a rate is per."""
-    raw = json.loads(WORDS_FILE.read_text(encoding="utf-8"))
-    return dict(raw["unit_adjectives"])
+    found = words_file()["unit_adjectives"]
+    assert isinstance(found, dict)
+    return {str(k): str(v) for k, v in found.items()}
 
 
 def names(header: str, what: str) -> bool:

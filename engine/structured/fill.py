@@ -21,7 +21,12 @@ from engine.run.pipeline import RunContext, never
 from engine.structured.compiler import Compiled, compile_json, parse_json_fill
 from engine.structured.json_problem import JsonProblem
 from engine.structured.json_rules import complete
-from engine.structured.json_values import document_births, document_era, written_days
+from engine.structured.json_values import (
+    document_births,
+    document_era,
+    pointer_text,
+    written_days,
+)
 from engine.structured.render import pieces
 from engine.structured.slots import Filled, FillEvents, Layout, SlotStats, fill_events
 from engine.structured.tables import run_table
@@ -71,7 +76,7 @@ def kept_notes(computed: list[tuple[Path, str]], repaired: set[str]) -> tuple[st
     notes = []
     for path, note in computed:
         if str(path) in repaired:
-            note = f"{note.split(' = ')[0]}: {REFUSED_NOTE}"
+            note = f"{pointer_text(path)}: {REFUSED_NOTE}"
         if note not in notes:
             notes.append(note)
     return tuple(notes)

@@ -136,12 +136,15 @@ def later(done: Completion, path: Path, members: Members) -> None:
     its start's day, a due date on its issue's: :func:`in_order`.)"""
     own = [day(v) for k, v in members.items() if not any(columns.names(k, w) for w in LATER_KINDS)]
     days = [d for d in own if d is not None]
+    if not days:
+        return
+    last = max(days)
     for key, value in members.items():
         at = day(value)
-        if at is None or not days or not columns.names(key, "later") or columns.names(key, "end"):
+        if at is None or not columns.names(key, "later") or columns.names(key, "end"):
             continue
-        if at <= max(days):
-            moved = dt.date.fromordinal(int(max(days)) + 1).isoformat()
+        if at <= last:
+            moved = dt.date.fromordinal(int(last) + 1).isoformat()
             put(done, path, members, key, moved, "after the object's own dates")
 
 

@@ -21,7 +21,7 @@ from typing import Any
 from engine.structured import columns
 from engine.structured.json_values import Completion, Members, is_number
 from engine.structured.tree import Path
-from engine.structured.words import core_words, key_parts, key_words, name_words
+from engine.structured.words import core_words, key_parts, key_words, lemma, name_words
 
 RESULT_WORDS = frozenset({"total", "sum"})  # what a total's name says besides what it adds up
 SUMS = RESULT_WORDS | {"subtotal", "amount"}  # a name that says it is a result is not a rate
@@ -62,7 +62,7 @@ def unit_of(key: str) -> str | None:
     parts = key_parts(key)
     for index, word in enumerate(parts[:-1]):
         if word in words_of("per"):
-            return min(core_words(parts[index + 1]))
+            return lemma(parts[index + 1])
     adjectives = columns.unit_adjectives()
     return next((adjectives[w] for w in parts if w in adjectives), None)
 

@@ -25,7 +25,7 @@ from engine.structured import agreement, columns, periods, vocab
 from engine.structured.schema import Context, Schemas
 from engine.structured.tree import Path
 from engine.structured.values import Leaf, choice_leaf
-from engine.structured.words import key_words, suggestions
+from engine.structured.words import suggestions
 
 CHOICE_VALUES = 6
 CENTS = 2  # money is rounded to cents
@@ -258,14 +258,6 @@ def allows_fractions(leaf: Leaf) -> bool:
 
 def pointer_text(path: Path) -> str:
     return "/" + "/".join(str(p) for p in path)
-
-
-def find(members: Members, words: frozenset[str], numeric: bool = True) -> str | None:
-    """The member whose name says one of ``words`` (``unit_price`` says "price")."""
-    for key, value in members.items():
-        if key_words(key) & words and (not numeric or is_number(value)):
-            return key
-    return None
 
 
 def is_number(value: Any) -> bool:

@@ -45,6 +45,7 @@ from lemminflect import getAllLemmas
 
 if TYPE_CHECKING:  # symspellpy itself is imported on first use: its index takes seconds
     from symspellpy import SymSpell
+    from symspellpy.editdistance import EditDistance
 
 # Edits (Damerau-Levenshtein: a swap of two letters is one) a candidate may be from the word:
 # two covers "immidiatly" → "immediately"; three would offer hundreds of words for a short one.
@@ -172,9 +173,7 @@ def proper_candidates(letters: str, speller: Speller) -> tuple[tuple[str, int], 
     """The proper words one edit from a capitalised word no dictionary knows."""
     if speller.is_known(letters):
         return ()
-    from symspellpy.editdistance import DistanceAlgorithm, EditDistance
-
-    distance = EditDistance(DistanceAlgorithm.DAMERAU_OSA)
+    distance = proper_distance()
     found = [
         (word, edits)
         for word in proper_words()
@@ -182,6 +181,14 @@ def proper_candidates(letters: str, speller: Speller) -> tuple[tuple[str, int], 
         and 0 < (edits := distance.compare(letters, word, PROPER_EDITS)) <= PROPER_EDITS
     ]
     return tuple(sorted(found, key=lambda pair: pair[1])[:MAX_CANDIDATES])
+
+
+@cache
+def proper_distance() -> EditDistance:
+    """Damerau-OSA edits (a swap of two letters is one), as the dictionary counts them."""
+    from symspellpy.editdistance import DistanceAlgorithm, EditDistance
+
+    return EditDistance(DistanceAlgorithm.DAMERAU_OSA)
 
 
 @cache

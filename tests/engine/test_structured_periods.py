@@ -98,3 +98,9 @@ def test_an_age_in_words_is_read_as_its_number() -> None:
     said = "She is nine years old; her brother is thirty-four years of age."
     assert periods.ages(said) == (9, 34)
     assert periods.ages("One of the two pupils.") == ()
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.text(max_size=80))
+def test_reading_ages_never_fails_on_any_text(document: str) -> None:
+    assert all(0 <= age <= periods.OLDEST for age in periods.ages(document))

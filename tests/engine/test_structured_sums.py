@@ -134,3 +134,14 @@ def test_a_computed_value_the_schema_refuses_is_replaced_and_the_note_says_so() 
         assert value["amount_due"] <= 5
         assert f"/amount_due: {REFUSED_NOTE}" in filled.proposal.notes
         assert not any("/amount_due =" in note for note in filled.proposal.notes)
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.lists(st.text(min_size=1, max_size=20), min_size=1, max_size=5, unique=True))
+def test_any_property_names_are_read_without_failing(keys: list[str]) -> None:
+    members = {key: 2.0 for key in keys}
+    for key in keys:
+        json_sums.unit_of(key)
+        if json_sums.is_rate(key):
+            json_sums.quantity_for(members, key)
+    assert json_sums.product_target(members, (keys[0], keys[-1])) in (None, *keys)

@@ -32,7 +32,7 @@ Pure functions over words, each with its leading whitespace (as
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 
 from lemminflect import getAllLemmas, getInflection
 
@@ -54,7 +54,7 @@ from engine.language.en.cut_safety import (
 )
 from engine.language.en.cut_units import is_base_verb, lead, plain_run, tail
 from engine.language.en.data import load_json, word_set
-from engine.language.en.rewordings import Rewording, spelled
+from engine.language.en.rewordings import Finder, Rewording, spelled
 
 DATA = load_json("cuts.json")
 THAT: str = DATA["cleft"]["that"]
@@ -338,7 +338,7 @@ def purpose_markers(words: Sequence[str]) -> list[Rewording]:
 
 # The finders whose cuts say the same in fewer words (the hedges' tier in the shorten pass),
 # and those that drop a describing word (priced as one).
-CLAUSE_WORDINGS: tuple[Callable[[Sequence[str]], list[Rewording]], ...] = (
+CLAUSE_WORDINGS: tuple[Finder, ...] = (
     fact_clauses,
     relative_complements,
     object_relatives,
@@ -349,6 +349,6 @@ CLAUSE_WORDINGS: tuple[Callable[[Sequence[str]], list[Rewording]], ...] = (
     shell_nouns,
     of_all,
 )
-DESCRIBING_CUTS: tuple[Callable[[Sequence[str]], list[Rewording]], ...] = (coordinated_pairs,)
+DESCRIBING_CUTS: tuple[Finder, ...] = (coordinated_pairs,)
 # An example is said, not only how: cut at a side clause's tier.
-ASIDES: tuple[Callable[[Sequence[str]], list[Rewording]], ...] = (example_asides,)
+ASIDES: tuple[Finder, ...] = (example_asides,)

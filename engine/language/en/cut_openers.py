@@ -24,7 +24,7 @@ Pure functions over words, each with its leading whitespace (as
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 
 from lemminflect import getAllLemmas, getInflection
 
@@ -63,7 +63,7 @@ from engine.language.en.cut_units import (
     plain_run,
 )
 from engine.language.en.data import word_set
-from engine.language.en.rewordings import Rewording
+from engine.language.en.rewordings import Finder, Rewording
 
 ANNOUNCING = word_set("cuts.json", "announcing")
 TELL_READER: dict[str, str] = DATA["tell_reader"]  # "let you know": said to the reader only
@@ -273,7 +273,7 @@ def passives(words: Sequence[str]) -> list[Rewording]:
     return found
 
 
-OPENER_WORDINGS: tuple[Callable[[Sequence[str]], list[Rewording]], ...] = (
+OPENER_WORDINGS: tuple[Finder, ...] = (
     announcements,
     existentials,
     comment_openers,

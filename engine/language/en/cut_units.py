@@ -28,7 +28,7 @@ whitespace (as :func:`engine.language.en.drops.word_spans` splits them).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from functools import cache
 
 from lemminflect import getAllLemmas, getInflection
@@ -45,7 +45,7 @@ from engine.language.en.cut_safety import (
     is_plain,
 )
 from engine.language.en.data import load_json, word_set
-from engine.language.en.rewordings import Rewording, spelled
+from engine.language.en.rewordings import Finder, Rewording, spelled
 
 DATA = load_json("cuts.json")
 GOING: dict[str, str] = DATA["going_to"]
@@ -382,7 +382,7 @@ def reported_speech(words: Sequence[str]) -> list[Rewording]:
 
 # The finders of units that reword without losing what is said: cut at the hedges' tier
 # (engine.passes.shorten); a reduced relative and a parenthetical are priced on their own.
-WORDING_UNITS: tuple[Callable[[Sequence[str]], list[Rewording]], ...] = (
+WORDING_UNITS: tuple[Finder, ...] = (
     stance_phrases,
     going_to,
     quantity_phrases,

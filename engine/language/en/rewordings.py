@@ -14,7 +14,7 @@ Pure functions over word texts: no tokenizer, no model.
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from engine.language.en.data import pairs
@@ -33,6 +33,10 @@ class Rewording:
     first: int
     stop: int
     text: str
+
+
+# What finds a kind of cut in a passage's words (each with its leading whitespace).
+Finder = Callable[[Sequence[str]], list[Rewording]]
 
 
 def rewordings(

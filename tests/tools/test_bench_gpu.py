@@ -81,7 +81,9 @@ def test_the_whole_run_on_the_cpu_writes_every_part_and_the_page(tmp_path, monke
     settle = parts["settle_overhead"]
     assert settle["vocab"] == gpu_models.TINY_TEXT["vocab_size"]
     assert [e["settle_forwards"] for e in settle["by_steps"].values()] == [2, 6]
-    assert math.isfinite(settle["overhead_per_step"])
+    # A per-step cost is a difference of two timings: on a loaded CPU the stock loop's can come
+    # out zero or negative, and the measure is then not a number, never a made-up one.
+    assert math.isfinite(settle["overhead_per_step"]) or settle["stock_step_ms"] <= 0
     assert parts["embedded"]["forwards"] >= 1 and parts["embedded"]["settle_s"] > 0
     assert results["machine"]["torch"] == torch.__version__
     assert set(results["headline"]["step_over_roofline"]) == {"8", "24"}

@@ -31,6 +31,8 @@ DIGITS = "0123456789"
 WORDS_FILE = Path(__file__).with_name("field_words.json")
 NUMBER = re.compile(r"-?[0-9]+(\.[0-9]+)?")
 TIME = re.compile(r"([01][0-9]|2[0-3]):([0-5][0-9])")
+CLOCK_SECONDS = re.compile(r"([01][0-9]|2[0-3]):([0-5][0-9]):([0-5][0-9])")  # a race's 01:12:44
+SECONDS = "%H:%M:%S"  # the format of a time column whose cells write seconds (counted in seconds)
 DATE_FORMATS = ("%Y-%m-%d", "%d/%m/%Y", "%d.%m.%Y", "%m/%d/%Y")
 DOC_YEAR = re.compile(r"\b(1[89]\d\d|20\d\d)\b")
 YEARS = (1000, 2999)  # four digits starting 1 or 2: what a year column may hold
@@ -71,7 +73,8 @@ def names(header: str, what: str) -> bool:
 
 @dataclass(frozen=True)
 class Column:
-    """A column's kind and what its values allow (bounds as numbers, days or minutes)."""
+    """A column's kind and what its values allow (bounds as numbers, days, or minutes; seconds
+    in a time column whose format is :data:`SECONDS`)."""
 
     kind: str
     header: str
@@ -84,9 +87,11 @@ class Column:
     known: tuple[float, ...] = field(default=(), repr=False)  # each row's value (nan: empty)
 
     def text(self, value: float) -> str:
-        """A number, day ordinal or minute count written as this column writes them."""
+        """A number, day ordinal or minute (or second) count written as this column writes them."""
         if self.kind == "date":
             return dt.date.fromordinal(round(value)).strftime(self.fmt)
+        if self.kind == "time" and self.fmt == SECONDS:
+            return f"{int(value) // 3600:02d}:{int(value) // 60 % 60:02d}:{int(value) % 60:02d}"
         if self.kind == "time":
             return f"{int(value) // 60:02d}:{int(value) % 60:02d}"
         return f"{value:.{self.decimals}f}"
@@ -101,6 +106,11 @@ class Column:
                 return float(dt.datetime.strptime(text, self.fmt).date().toordinal())
             except ValueError:
                 return None
+        if self.kind == "time" and self.fmt == SECONDS:
+            clock = CLOCK_SECONDS.fullmatch(text)
+            if clock is None:
+                return None
+            return float(int(clock[1]) * 3600 + int(clock[2]) * 60 + int(clock[3]))
         found = TIME.fullmatch(text) if self.kind == "time" else None
         return float(int(found[1]) * 60 + int(found[2])) if found else None
 
@@ -184,6 +194,8 @@ def typed_column(header: str, cells: list[str], filled: list[str], document: str
         return number_column(header, cells, numbers, decimals)
     if filled and all(TIME.fullmatch(v) for v in filled):
         return span_column("time", header, cells, "", TIME_SLACK, document)
+    if filled and all(CLOCK_SECONDS.fullmatch(v) for v in filled):
+        return span_column("time", header, cells, SECONDS, TIME_SLACK * 60, document)
     fmt = next((f for f in DATE_FORMATS if filled and all(parses(v, f) for v in filled)), "")
     if fmt:
         return span_column("date", header, cells, fmt, MIN_DATE_SLACK, document)

@@ -116,6 +116,24 @@ def test_an_ordered_column_puts_a_new_date_between_its_neighbours() -> None:
     assert columns.default(column, 1, 3, span) == "2026-12-06"
 
 
+def test_a_race_time_column_keeps_its_seconds_and_its_order() -> None:
+    column = columns.profile("Finish", ["01:12:44", "01:15:02", "", "01:21:30"])
+    assert column.kind == "time" and column.fmt == columns.SECONDS
+    span = columns.cell_span(column, 2)
+    assert column.text(span[0]) == "01:15:02" and column.text(span[1]) == "01:21:30"
+    new = columns.default(column, 2, 4, span)
+    assert columns.fits(column, new, span) == new and new.count(":") == 2
+    assert columns.fits(column, "01:30:00", span) is None
+    assert columns.fits(column, "No", span) is None
+
+
+@given(st.integers(0, 24 * 3600 - 1))
+@settings(max_examples=80, deadline=None)
+def test_a_clock_with_seconds_reads_back_what_it_writes(seconds: int) -> None:
+    column = columns.Column("time", "Time", fmt=columns.SECONDS)
+    assert column.number(column.text(seconds)) == seconds
+
+
 @given(st.lists(st.integers(-500, 5000), min_size=1, max_size=6), st.integers(0, 2))
 @settings(max_examples=60, deadline=None)
 def test_a_number_cell_fits_its_column_or_is_refused(values: list[int], places: int) -> None:

@@ -18,13 +18,16 @@ from typing import Any
 
 from engine.core.errors import BadRequest
 from engine.core.protocol import Fill
+from engine.structured import columns
 from engine.structured.json_values import (
     in_era,
     item_era,
+    schema_births,
     the_written_day,
     vocab_leaf,
     year_node,
 )
+from engine.structured.periods import Span
 from engine.structured.schema import (
     Conjunct,
     Context,
@@ -82,18 +85,21 @@ def compile_json(
     era: tuple[float, float] | None = None,
     births: tuple[float, float] | None = None,
     written: tuple[float, ...] = (),
+    age_on: float | None = None,
 ) -> Compiled:
     """Compile, or raise :class:`~engine.core.errors.BadRequest` (``Refusal``/``Unsatisfiable``).
 
     ``era`` (day ordinals, :func:`engine.structured.json_values.document_era`) is the span a
     generated date is shaped to, ``births`` (:func:`engine.structured.json_values.document_births`)
     the span of a birth date, ``written`` (:func:`engine.structured.json_values.written_days`)
-    the days a document that states no period writes."""
+    the days a document that states no period writes, ``age_on`` the day an age is counted at
+    (:func:`engine.structured.json_values.age_day`: a bounded age then bounds its object's
+    birth date)."""
     context, root = load_context(schema)
     for lock in locks:
         if lookup(template, lock) is NOTHING:
             raise BadRequest(f"Nothing to lock at {lock}: the template has no value there.")
-    compiler = Compiler(context, frozenset(locks), frozenset(include), era, births, written)
+    compiler = Compiler(context, frozenset(locks), frozenset(include), era, births, written, age_on)
     tree = compiler.node([root], (), template, frozenset())
     default = instance_of(tree, {})
     errors = list(context.root_validator().iter_errors(default))
@@ -110,8 +116,10 @@ class Compiler:
     era: tuple[float, float] | None = None
     births: tuple[float, float] | None = None
     written: tuple[float, ...] = ()
+    age_on: float | None = None
     nodes: int = field(default=0)
     counts: dict[Path, int] = field(default_factory=dict)  # each array's item count
+    object_births: dict[Path, Span] = field(default_factory=dict)  # from an age's bounds
 
     def node(self, raw: list[Conjunct], path: Path, template: Any, done: frozenset[int]) -> Node:
         where = pointer(path)
@@ -217,7 +225,8 @@ class Compiler:
         chosen = vocab_leaf(key, schemas, self.context, path, seed)
         leaf = in_era(
             chosen or string_leaf(schemas, self.context, seed, key),
-            key, item_era(self.era, path, self.counts), self.context, self.births,
+            key, item_era(self.era, path, self.counts), self.context,
+            self.object_births.get(path[:-1], self.births),
         )  # fmt: skip
         if seed is not NOTHING:  # the template's own value stays the model's to keep
             return Value(path, leaf)
@@ -232,6 +241,7 @@ class Compiler:
         chosen |= {k for k in keys if pointer((*path, k)) in self.include}
         chosen = with_dependencies(schemas, chosen)
         chosen = self.enough_properties(schemas, keys, chosen, path)
+        self.note_births(schemas, chosen, path)
         members: list[tuple[str, Node]] = []
         for key in [*keys, *sorted(chosen - set(keys))]:
             if key not in chosen:
@@ -240,6 +250,17 @@ class Compiler:
             raw = property_schemas(schemas, key)
             members.append((key, self.node(raw, (*path, key), value, frozenset())))
         return Obj(tuple(members))
+
+    def note_births(self, schemas: Schemas, chosen: set[str], path: Path) -> None:
+        """The births an object's bounded age allows, for its birth date (a date of birth
+        the document's stated age does not already bound)."""
+        ages = [k for k in sorted(chosen) if columns.names(k, "age")]
+        if self.births is not None or self.age_on is None or not ages:
+            return
+        age = flatten(property_schemas(schemas, ages[0]), pointer((*path, ages[0])))
+        found = schema_births(age, self.age_on)
+        if found is not None:
+            self.object_births[path] = found
 
     def enough_properties(
         self, schemas: Schemas, keys: list[str], chosen: set[str], path: Path

@@ -22,6 +22,7 @@ from engine.structured.compiler import Compiled, compile_json, parse_json_fill
 from engine.structured.json_problem import JsonProblem
 from engine.structured.json_rules import complete
 from engine.structured.json_values import (
+    age_day,
     document_births,
     document_era,
     pointer_text,
@@ -51,7 +52,8 @@ def run_json(
     era = document_era(fill.text)
     births = document_births(fill.text)
     written = written_days(fill.text)
-    compiled = compile_json(schema, template, fill.locks, fill.include, era, births, written)
+    on = age_day(fill.text)
+    compiled = compile_json(schema, template, fill.locks, fill.include, era, births, written, on)
     problem = JsonProblem(compiled, backend.table)
     title = schema.get("title", "") if isinstance(schema, dict) else ""
     instruction = f"Fill in realistic values: {title}".rstrip(": ")

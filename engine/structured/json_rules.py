@@ -14,7 +14,13 @@ from typing import Any
 from engine.structured import agreement, columns
 from engine.structured.json_sums import RULES as ARITHMETIC
 from engine.structured.json_sums import put
-from engine.structured.json_values import DAYS_PER_YEAR, Completion, Members, is_number
+from engine.structured.json_values import (
+    DAYS_PER_YEAR,
+    Completion,
+    Members,
+    is_number,
+    schema_births,
+)
 from engine.structured.tree import Path
 from engine.structured.values import Leaf
 from engine.structured.words import core_words, key_words
@@ -202,6 +208,13 @@ def age(done: Completion, path: Path, members: Members) -> None:
         put(done, path, members, birth, born, f"fits {years}")
 
 
+def object_births(done: Completion, path: Path, members: Members) -> tuple[float, float] | None:
+    """The births the bounds of the object's generated age allow (``None``: no such age)."""
+    ages = [k for k in sorted(members) if columns.names(k, "age")]
+    leaf = done.leaves.get((*path, ages[0])) if ages else None
+    return schema_births(leaf.schemas, done.latest) if leaf is not None else None
+
+
 def era(done: Completion, path: Path, members: Members) -> None:
     """A generated date far from the document's dates moves into their span (a birth date
     into the births the document's stated age allows, else an adult's years before them)."""
@@ -213,9 +226,13 @@ def era(done: Completion, path: Path, members: Members) -> None:
         if leaf is None or when is None or leaf.fmt != "date":
             continue
         if columns.names(key, "birth"):
-            first, last = done.births or (
-                high - ADULT_YEARS[1] * DAYS_PER_YEAR,
-                high - ADULT_YEARS[0] * DAYS_PER_YEAR,
+            first, last = (
+                done.births
+                or object_births(done, path, members)
+                or (
+                    high - ADULT_YEARS[1] * DAYS_PER_YEAR,
+                    high - ADULT_YEARS[0] * DAYS_PER_YEAR,
+                )
             )
             if not first <= when <= last:
                 born = dt.date.fromordinal(int((first + last) / 2)).isoformat()

@@ -104,14 +104,31 @@ def document_era(document: str) -> tuple[float, float] | None:
     return (min(days), max(days) + ERA_DAYS) if days else None
 
 
+def age_day(document: str) -> float:
+    """The day an age is counted at: the document's latest date, else today."""
+    today = float(dt.date.today().toordinal())
+    return max(periods.read(document).days(), default=today)
+
+
 def document_births(document: str) -> tuple[float, float] | None:
     """The birth days that fit the one age a document gives ("aged 9"), counted on its latest
     date (today when it has none); ``None`` when it gives no age, or several."""
     said = set(periods.ages(document))
     if len(said) != 1:
         return None
-    today = float(dt.date.today().toordinal())
-    return periods.birth_span(said.pop(), max(periods.read(document).days(), default=today))
+    return periods.birth_span(said.pop(), age_day(document))
+
+
+def schema_births(age: Schemas, on: float) -> tuple[float, float] | None:
+    """The birth days an age property's bounds allow on day ``on`` (a junior squad's ages 8
+    to 16: born between 17 and 8 years before); ``None`` unless it has both bounds. A form
+    that bounds the age says whose birth date it holds, where an unbounded one is an adult's."""
+    lows, highs = age.values("minimum"), age.values("maximum")
+    if not lows or not highs or max(lows) > min(highs) or min(highs) > periods.OLDEST:
+        return None
+    youngest = periods.birth_span(math.ceil(max(lows)), on)[1]
+    oldest = periods.birth_span(math.floor(min(highs)), on)[0]
+    return oldest, youngest
 
 
 def written_days(document: str) -> tuple[float, ...]:
@@ -224,7 +241,7 @@ class Completion:
         # The document's dates (the template's own included), else the year up to today.
         today = float(dt.date.today().toordinal())
         self.era = document_era(document) or (today - DAYS_PER_YEAR, today)
-        self.latest = max(periods.read(document).days(), default=today)  # an age's "now"
+        self.latest = age_day(document)  # an age's "now"
         self.births = document_births(document)
         self.context = agreement.Context(document, [], [], [])
 

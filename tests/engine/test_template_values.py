@@ -356,6 +356,30 @@ def test_an_end_date_is_not_before_its_start_and_an_age_fits_its_birth_date() ->
         assert abs((dt.date(2026, 5, 4) - born).days / 365.2425 - value["age"]) <= 1
 
 
+@pytest.mark.parametrize("seed", range(4))
+def test_a_bounded_age_bounds_its_birth_date(seed: int) -> None:
+    schema = {"type": "object", "required": ["date_of_birth", "age"], "properties": {
+        "date_of_birth": {"type": "string", "format": "date"},
+        "age": {"type": "integer", "minimum": 8, "maximum": 16}}}  # fmt: skip
+    value = json_fill(schema, "Squad registration, spring term 2027.\n", seed).value
+    born = dt.date.fromisoformat(value["date_of_birth"])
+    assert 8 <= value["age"] <= 16
+    assert abs((dt.date(2027, 5, 31) - born).days / 365.2425 - value["age"]) <= 1
+
+
+def test_the_births_of_a_bounded_age_span_its_youngest_to_its_oldest() -> None:
+    from engine.structured.json_values import schema_births
+    from engine.structured.schema import Conjunct, flatten
+
+    on = float(dt.date(2027, 1, 1).toordinal())
+    age = flatten([Conjunct({"type": "integer", "minimum": 2, "maximum": 5}, None)], "/age")
+    first, last = schema_births(age, on) or (0.0, 0.0)
+    assert dt.date.fromordinal(int(first)) == dt.date(2021, 1, 2)  # 5 and a day short of 6
+    assert dt.date.fromordinal(int(last)) == dt.date(2025, 1, 1)  # 2 that day
+    unbounded = flatten([Conjunct({"type": "integer", "minimum": 0}, None)], "/age")
+    assert schema_births(unbounded, on) is None
+
+
 def test_an_enum_named_like_a_vocabulary_keeps_its_enum() -> None:
     schema = {"type": "object", "required": ["country"],
               "properties": {"country": {"enum": ["Atlantis", "Lemuria"]}}}  # fmt: skip

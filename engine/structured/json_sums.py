@@ -84,19 +84,27 @@ def quantity_for(members: Members, rate: str) -> str | None:
     return next(iter(by_unit), None) or next((k for k in others if named(k, "quantity")), None)
 
 
+def is_total(key: str) -> bool:
+    """What the object finally comes to: a total, or what is owed (``amount_due``)."""
+    return bool(name_words(key) & RESULT_WORDS) or named(key, "owed")
+
+
 def product_target(members: Members, factors: tuple[str, str]) -> str | None:
-    """Where a quantity times a rate goes: an amount that is not a total, else a subtotal
-    (unless the object's items add up to it), else a total."""
+    """Where a quantity times a rate goes: an amount that is not a total, else (when a tax is
+    charged on it) the one fee or charge, else a subtotal (unless the object's items add up to
+    it), else a total. A lone ``charge`` beside a tax is what the tax is on; beside no tax a
+    fee is an extra the total adds."""
     listed = any(isinstance(v, list) for v in members.values())
-    found = [
-        k
-        for k in numbers(members)
-        if k not in factors and named(k, "amount") and not is_rate(k) and not is_extra(k)
-    ]
-    subtotals = [k for k in found if "subtotal" in name_words(k)]
-    totals = [k for k in found if name_words(k) & RESULT_WORDS and k not in subtotals]
-    lines = [k for k in found if k not in subtotals and k not in totals]
-    return next(iter(lines + ([] if listed else subtotals) + totals), None)
+    found = [k for k in numbers(members) if k not in factors and not is_rate(k) and not is_tax(k)]
+    amounts = [k for k in found if named(k, "amount") or is_extra(k)]
+    subtotals = [k for k in amounts if "subtotal" in name_words(k)]
+    totals = [k for k in amounts if is_total(k) and k not in subtotals]
+    lines = [k for k in amounts if k not in subtotals + totals and not is_extra(k)]
+    charges = [k for k in amounts if k not in subtotals + totals and is_extra(k)]
+    taxed = any(is_tax(k) for k in numbers(members)) and len(charges) == 1
+    return next(
+        iter(lines + (charges if taxed else []) + ([] if listed else subtotals) + totals), None
+    )
 
 
 def product(done: Completion, path: Path, members: Members) -> None:
@@ -166,10 +174,17 @@ def find_named(members: Members, word: str) -> str | None:
 
 
 def tax(done: Completion, path: Path, members: Members) -> None:
-    """A tax: its rate (a share, or a percentage over 1) times the subtotal or gross."""
-    rate = next((k for k in numbers(members) if {"rate"} <= name_words(k)), None)
-    tax_key = next((k for k in numbers(members) if is_tax(k) and k != rate), None)
-    base = find_named(members, "subtotal") or find_named(members, "gross")
+    """A tax: its rate (a share, or a percentage over 1) times the subtotal or gross, else
+    the amount the object's own arithmetic computed (hours × rate)."""
+    rates = [k for k in numbers(members) if {"rate"} <= name_words(k) and not is_rate(k)]
+    rate = next(iter(rates), None)  # a tax's rate, not an hourly one
+    tax_key = next((k for k in numbers(members) if is_tax(k) and k not in rates), None)
+    computed = [k for k in numbers(members) if (*path, k) in done.computed and not is_total(k)]
+    base = (
+        find_named(members, "subtotal")
+        or find_named(members, "gross")
+        or next(iter(computed), None)
+    )
     if rate and tax_key and base:
         share = members[rate] / 100 if members[rate] > 1 else members[rate]
         put(done, path, members, tax_key, share * members[base], f"{rate} × {base}")
@@ -181,9 +196,9 @@ def total(done: Completion, path: Path, members: Members) -> None:
     keys = numbers(members)
     computed = [k for k in keys if (*path, k) in done.computed]
     base = next((k for k in keys if named(k, "base")), None) or next(iter(computed), None)
-    key = next(
-        (k for k in keys if name_words(k) & {"total"} and k != base and k not in computed), None
-    )
+    key = next((k for k in keys if is_sum_total(k) and k != base and k not in computed), None)
+    if key and not base:
+        amounts_total(done, path, members, key)
     if not key or not base:
         return
     # a fee is an extra, a fee per unit or a rate is not
@@ -194,6 +209,35 @@ def total(done: Completion, path: Path, members: Members) -> None:
     value = members[base] + sum(members[k] for k in plus) - sum(members[k] for k in minus)
     terms = " + ".join([base, *plus]) + "".join(f" − {k}" for k in minus)
     put(done, path, members, key, value, terms)
+
+
+def is_sum_total(key: str) -> bool:
+    """A total the object's parts add up to: named a total or what is owed, not a subtotal."""
+    return bool(name_words(key) & {"total"}) or named(key, "owed")
+
+
+def amounts_total(done: Completion, path: Path, members: Members, key: str) -> None:
+    """A total with no base beside it (a fare and its port fee, labour and parts): the sum of
+    the object's other amounts, when every other number is one. A count, a priced unit, a
+    share or a year among them says the object is not a bill of its parts."""
+    others = [k for k in numbers(members) if k != key]
+    countable = [
+        k
+        for k in others
+        if named(k, "quantity") or unit_of(k) or is_tax(k) or counts(done, path, k)
+    ]
+    unpriced = [k for k in others if "rate" in name_words(k) or "percent" in name_words(k)]
+    if len(others) < 2 or countable or unpriced or any(columns.names(k, "year") for k in others):
+        return
+    value = math.fsum(members[k] for k in others)
+    put(done, path, members, key, value, " + ".join(others))
+
+
+def counts(done: Completion, path: Path, key: str) -> bool:
+    """Whether a member is a count: its schema asks for an integer (guests, seats, nights),
+    where an amount of money is a number."""
+    leaf = done.leaves.get((*path, key))
+    return leaf is not None and leaf.kind == "integer"
 
 
 def net(done: Completion, path: Path, members: Members) -> None:

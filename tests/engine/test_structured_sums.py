@@ -75,6 +75,44 @@ def test_a_total_named_by_what_it_adds_up_sums_the_items(seed: int) -> None:
                         abs_tol=0.005)  # fmt: skip
 
 
+def test_a_fee_is_a_rate_only_when_it_names_its_unit() -> None:
+    assert not json_sums.is_rate("port_fee") and not json_sums.is_rate("fee")
+    assert json_sums.is_rate("monthly_fee") and json_sums.is_rate("fee_per_night")
+    assert json_sums.is_total("balance_due") and json_sums.is_total("amount_payable")
+    assert not json_sums.is_total("deposit")
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_a_charge_from_a_rate_bears_the_tax_and_the_balance_is_both(seed: int) -> None:
+    share = {"type": "number", "minimum": 0.05, "maximum": 0.25}
+    free = {"type": "number"}
+    schema = schema_of(lessons=COUNT, rate_per_lesson=NUM, charge=free, hourly_rate=NUM,
+                       sales_tax_rate=share, sales_tax=free, balance_due=free)  # fmt: skip
+    value = json_fill(schema, seed=seed).value
+    assert math.isclose(value["charge"], value["lessons"] * value["rate_per_lesson"],
+                        abs_tol=0.005)  # fmt: skip
+    assert math.isclose(value["sales_tax"], value["sales_tax_rate"] * value["charge"],
+                        abs_tol=0.005)  # fmt: skip
+    assert math.isclose(value["balance_due"], value["charge"] + value["sales_tax"],
+                        abs_tol=0.005)  # fmt: skip
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_a_total_with_no_base_adds_the_objects_other_amounts(seed: int) -> None:
+    schema = schema_of(customer={"type": "string"}, callout=NUM, materials=NUM,
+                       total_cost={"type": "number"})  # fmt: skip
+    filled = json_fill(schema, seed=seed)
+    value = filled.value
+    assert math.isclose(value["total_cost"], value["callout"] + value["materials"], abs_tol=0.005)
+    assert any("callout + materials" in note for note in filled.proposal.notes)
+
+
+def test_a_total_beside_a_count_is_not_the_sum_of_every_number() -> None:
+    schema = schema_of(guests=COUNT, deposit=NUM, total={"type": "number"})
+    filled = json_fill(schema, seed=0)
+    assert not any(note.startswith("/total =") for note in filled.proposal.notes)
+
+
 def test_a_principal_and_interest_make_the_total_repayable() -> None:
     schema = schema_of(principal=NUM, interest=NUM, total_repayable={"type": "number"})
     value = json_fill(schema, seed=2).value
@@ -102,6 +140,22 @@ def test_a_later_date_comes_after_the_objects_own(seed: int) -> None:
     bought = dt.date.fromisoformat(value["purchased_on"])
     assert dt.date.fromisoformat(value["renews_on"]) > bought
     assert dt.date.fromisoformat(value["warranty_expires"]) > bought
+
+
+@pytest.mark.parametrize(
+    ("document", "ends"),
+    [
+        ("A four-day regatta from 14 July 2027.\n", ("2027-07-14", "2027-07-17")),
+        ("Sailing out on 2026-12-20, home again on 2027-01-03.\n", ("2026-12-20", "2027-01-03")),
+    ],
+)
+def test_the_start_and_end_of_what_a_document_is_about_are_its_first_and_last_day(
+    document: str, ends: tuple[str, str]
+) -> None:
+    schema = schema_of(event={"type": "string"}, starts_on=DATE, ends_on=DATE)
+    for seed in range(3):
+        value = json_fill(schema, document, seed).value
+        assert (value["starts_on"], value["ends_on"]) == ends
 
 
 def test_a_pickup_comes_before_its_drop_off() -> None:

@@ -56,7 +56,7 @@ def complete(
 
 def complete_instance(done: Completion, instance: Any) -> None:
     for path, members in objects(instance):
-        for rule in (era, agree, in_order, later, nights, *ARITHMETIC, age):
+        for rule in (era, agree, period_ends, in_order, later, nights, *ARITHMETIC, age):
             rule(done, path, members)
 
 
@@ -118,6 +118,21 @@ def in_order(done: Completion, path: Path, members: Members) -> None:
             put(done, path, members, end, second, f"not before {start}")
         else:
             put(done, path, members, end, moved, f"not before {start}")
+
+
+def period_ends(done: Completion, path: Path, members: Members) -> None:
+    """The start and end dates of the object a document is about (not an array item's) are
+    the first and last day of its period, when both were generated: a festival's three days,
+    a fair's "9 to 12 March", a journey out and back."""
+    if done.ends is None or any(isinstance(part, int) for part in path):
+        return
+    for start, end in ordered_pairs(list(members)):
+        dates = [k for k in (start, end) if day(members[k]) is not None]
+        if len(dates) == 2 and all(done.may_write((*path, k)) for k in dates):
+            first, last = (dt.date.fromordinal(int(d)).isoformat() for d in done.ends)
+            put(done, path, members, start, first, "the document's first day")
+            put(done, path, members, end, last, "the document's last day")
+            return
 
 
 def ordered_pairs(keys: list[str]) -> list[tuple[str, str]]:

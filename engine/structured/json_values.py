@@ -131,6 +131,15 @@ def schema_births(age: Schemas, on: float) -> tuple[float, float] | None:
     return oldest, youngest
 
 
+def document_ends(document: str) -> tuple[float, float] | None:
+    """The first and last day of what a document is about: the period it states ("from 9 to
+    12 March", "a three-day festival opening on 18 June"), else its first and last written
+    day when it writes two or more ("out on 2 July and back a week later"); else ``None``."""
+    reading = periods.read(document)
+    days = sorted(set(reading.points))
+    return reading.period() or ((days[0], days[-1]) if len(days) > 1 else None)
+
+
 def written_days(document: str) -> tuple[float, ...]:
     """The days a document writes when it states no period ("Order confirmed on
     2026-09-14"): the day it is about, which a date of its own takes; none when it states one."""
@@ -242,6 +251,7 @@ class Completion:
         today = float(dt.date.today().toordinal())
         self.era = document_era(document) or (today - DAYS_PER_YEAR, today)
         self.latest = age_day(document)  # an age's "now"
+        self.ends = document_ends(document)
         self.births = document_births(document)
         self.context = agreement.Context(document, [], [], [])
 

@@ -31,7 +31,7 @@ Span = tuple[float, float]
 LAST_MONTH_DAY = 31  # a part's last day; the month's own length caps it
 OLDEST = 130  # an age above this is not a person's ("aged 999" is a typo or a code)
 NUMBER_LANGUAGE = "en"  # the language text2num reads numbers in words in
-HYPHENED_YEAR = re.compile(r"-(?=years?\b)", re.IGNORECASE)
+HYPHENED_UNIT = re.compile(r"-(?=(?:year|day|night|week)s?\b)", re.IGNORECASE)
 
 
 @dataclass(frozen=True)
@@ -141,7 +141,15 @@ Near = Callable[[int], int | None]  # the nearest year the document names to a p
 
 @lru_cache(maxsize=16)  # a table's columns each read the same document
 def read(document: str) -> Reading:
-    """The periods and dates ``document`` states, each phrase read once (finest first)."""
+    """The periods and dates ``document`` states, each phrase read once (finest first), and
+    the periods and days its durations give (:func:`durations`)."""
+    phrases = read_phrases(document)
+    periods, points = durations(document)
+    return Reading(phrases.periods + periods, phrases.points + points)
+
+
+def read_phrases(document: str) -> Reading:
+    """The periods and dates ``document``'s own phrases state."""
     years = [(m.start(), int(m[0])) for m in re.finditer(r"\b(?:1[89]|20)\d\d\b", document)]
     periods: list[tuple[int, float, float]] = []
     points: list[float] = []
@@ -156,6 +164,45 @@ def read(document: str) -> Reading:
             read_spans.append(match.span())
         text = masked(text, read_spans)
     return Reading(tuple(periods), tuple(points))
+
+
+SENTENCE_END = re.compile(r"(?<=[.!?])\s+|\n+")
+
+
+@cache
+def duration_pattern() -> re.Pattern[str]:
+    """A count (digits, or "a"), a unit, an optional "long" and an optional "later"."""
+    units = alternation(listed("duration_units"))
+    one, after = alternation(listed("duration_one")), alternation(listed("duration_after"))
+    count = rf"(?:(?:(?P<n>\d{{1,3}})|(?P<one>{one}))[\s-]+)?"
+    return re.compile(
+        rf"(?i:\b{count}(?P<unit>{units})s?(?P<long>[\s-]+long)?\b(?P<later>\s+(?:{after}))?)"
+    )
+
+
+def durations(document: str) -> tuple[tuple[tuple[int, float, float], ...], tuple[float, ...]]:
+    """What durations beside a day state, sentence by sentence: a period from the day ("a
+    three-day festival opening on 18 June": 18-20 June), or the day that much later ("out
+    on 2 July and back a week later": 9 July). Only beside exactly one written day, so a
+    duration is never counted from the wrong one."""
+    unit_days = words()["duration_units"]
+    assert isinstance(unit_days, dict)
+    overnight = set(listed("overnight_units"))
+    periods: list[tuple[int, float, float]] = []
+    points: list[float] = []
+    for sentence in SENTENCE_END.split(document):
+        for match in duration_pattern().finditer(in_digits(sentence)):
+            count = int(match["n"]) if match["n"] else 1 if match["one"] or match["long"] else 0
+            days = set(read_phrases(sentence).points)
+            if not count or len(days) != 1:
+                continue
+            start, unit = days.pop(), match["unit"].lower()
+            length = count * int(unit_days[unit])
+            if match["later"]:
+                points.append(start + length)
+            else:
+                periods.append((DAY, start, start + length - (unit not in overnight)))
+    return tuple(periods), tuple(points)
 
 
 def masked(text: str, spans: list[tuple[int, int]]) -> str:
@@ -317,8 +364,9 @@ def ages(document: str) -> tuple[int, ...]:
 
 def in_digits(document: str) -> str:
     """``document`` with its numbers in words written in digits ("a ten-year-old" → "a 10
-    year-old"), by text2num; a hyphen before "year" is a space first, which it needs."""
-    spaced = HYPHENED_YEAR.sub(" ", document)
+    year-old", "a three-day" → "a 3 day"), by text2num; a hyphen before "year" or a
+    duration's unit is a space first, which it needs."""
+    spaced = HYPHENED_UNIT.sub(" ", document)
     try:
         return str(alpha2digit(spaced, NUMBER_LANGUAGE, threshold=0))
     except ValueError:  # text2num refuses some inputs; the digits already there still count

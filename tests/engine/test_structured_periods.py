@@ -39,6 +39,11 @@ def days(span: tuple[float, float] | None) -> tuple[str, str] | None:
         ("Booked 2026-12-01 to 2026-12-05.", ("2026-12-01", "2026-12-05")),
         ("Away the second week of April 2027.", ("2027-04-08", "2027-04-14")),
         ("Tasks for the second half of February 2027.", ("2027-02-16", "2027-02-28")),
+        ("A two-day summit opens on 3 November 2026.", ("2026-11-03", "2026-11-04")),
+        ("Our week-long retreat begins 1 August 2027.", ("2027-08-01", "2027-08-07")),
+        ("Evening classes for six weeks from 7 January 2027.", ("2027-01-07", "2027-02-17")),
+        ("Four nights at the inn from 28 December 2026.", ("2026-12-28", "2027-01-01")),
+        ("A fortnight in Crete starting 2027-05-10.", ("2027-05-10", "2027-05-23")),
     ],
 )
 def test_a_stated_period_is_read_in_any_phrasing(document: str, span: tuple[str, str]) -> None:
@@ -91,6 +96,26 @@ def test_any_text_reads_without_error_into_ordered_spans(text: str) -> None:
     assert all(low <= high for _, low, high in reading.periods)
     span = reading.period()
     assert span is None or span[0] <= span[1]
+
+
+def test_a_duration_later_than_a_day_writes_that_day() -> None:
+    reading = periods.read("Leaves on 6 April 2027 and comes home ten days later.")
+    assert sorted(days((p, p)) for p in reading.points) == [
+        ("2027-04-06", "2027-04-06"), ("2027-04-16", "2027-04-16")
+    ]  # fmt: skip
+    assert reading.period() is None
+
+
+@pytest.mark.parametrize(
+    "document",
+    [
+        "A three-day course, on 4 May or 11 May 2027.",  # two days: which one it counts from?
+        "A three-day course.",  # no day at all
+        "Held on 4 May 2027. It lasts a week.",  # the day is in another sentence
+    ],
+)
+def test_a_duration_with_no_one_day_beside_it_states_nothing(document: str) -> None:
+    assert periods.durations(document) == ((), ())
 
 
 def test_an_age_in_words_is_read_as_its_number() -> None:

@@ -340,12 +340,18 @@ def season_span(match: re.Match[str], year: int) -> Found:
 
 
 def year_span(match: re.Match[str], year: int) -> Found:
-    """A year, or a season of two ("2025/26"): 1 January to 31 December."""
+    """A year (1 January to 31 December), or a season written across two ("2025/26"): the
+    twelve months from ``season_across_years``' month of the first, as a school year or a
+    league season runs, not two whole years."""
     first = int(match["y1"])
     last = int(match["y1"][:2] + match["y2"]) if given(match, "y2") else first
     if last < first:
         return None
     start, end = ordinal(first, 1, 1), ordinal(last, 12, 31)
+    if last == first + 1:
+        opens = int(str(words()["season_across_years"]))
+        start, end = ordinal(first, opens, 1), ordinal(last, opens, 1)
+        end = end - 1 if end is not None else None
     return (YEAR, start, end) if start is not None and end is not None else None
 
 

@@ -36,6 +36,7 @@ def days(span: tuple[float, float] | None) -> tuple[str, str] | None:
         ("From mid-December 2026 to early January 2027.", ("2026-12-11", "2027-01-10")),
         ("Receipts scanned in March 2026.", ("2026-03-01", "2026-03-31")),
         ("Written in 2024.", ("2024-01-01", "2024-12-31")),
+        ("Netball league, season 2026/27.", ("2026-07-01", "2027-06-30")),
         ("Booked 2026-12-01 to 2026-12-05.", ("2026-12-01", "2026-12-05")),
         ("Away the second week of April 2027.", ("2027-04-08", "2027-04-14")),
         ("Tasks for the second half of February 2027.", ("2027-02-16", "2027-02-28")),

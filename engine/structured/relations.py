@@ -137,7 +137,9 @@ def chance(relation: Relation, lines: list[Line], position: int) -> float:
 
 def supported(relation: Relation, lines: list[Line], tried: int = 1) -> bool:
     """Enough positions agree and none disagree (one is enough for a named total of all), and
-    their agreement is more than chance over the ``tried`` relations tested beside it."""
+    their agreement is more than chance over the ``tried`` relations tested beside it; a
+    tally's sum (Played = Won + Drawn + Lost) needs only the positions, as its label already
+    says it is one."""
     results = [holds(relation, lines, p) for p in range(len(lines[0].values))]
     if False in results:
         return False
@@ -146,13 +148,24 @@ def supported(relation: Relation, lines: list[Line], tried: int = 1) -> bool:
     everything = len(relation.terms) == len(lines) - 1
     if agreeing and everything and names(label, "result"):
         return True
+    if relation.kind == "sum" and names(label, "tally") and len(agreeing) >= MIN_EVIDENCE:
+        return True  # the label says what it is: its small counts need not beat chance
     odds = math.prod(chance(relation, lines, p) for p in agreeing)
     return len(agreeing) >= MIN_EVIDENCE and tried * odds <= CHANCE_LIMIT
 
 
+def tested_for(axis: str, lines: list[Line], target: int) -> list[Relation]:
+    """The relations tried with ``target`` as result: only sums for a line named as a tally
+    of the others (games played, votes cast: won + drawn + lost, yes + no)."""
+    found = candidates(axis, lines, target)
+    if names(lines[target].label, "tally"):
+        return [r for r in found if r.kind == "sum"]
+    return found
+
+
 def detect(axis: str, lines: list[Line]) -> list[Relation]:
     """The relations the lines obey, one per set of lines, no line the target of two."""
-    tested = [r for t in range(len(lines)) for r in candidates(axis, lines, t)]
+    tested = [r for t in range(len(lines)) for r in tested_for(axis, lines, t)]
     found = [r for r in tested if supported(r, lines, len(tested))]
     found.sort(key=lambda r: preference(r, lines))
     kept: list[Relation] = []

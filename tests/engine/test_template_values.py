@@ -180,6 +180,17 @@ def test_small_counts_that_agree_by_chance_are_no_relation() -> None:
     assert relations.detect("column", zeros) == []  # 3 - 0 = 3: a zero term is no evidence
 
 
+def test_a_tally_of_small_counts_is_found_by_its_label() -> None:
+    table = [line("Played", 5, 5, None, 5), line("Won", 3, 1, 2, 0), line("Drawn", 1, 2, 0, 1),
+             line("Lost", 1, 2, 2, 4), line("Points", 10, 5, 6, 1)]  # fmt: skip
+    (found,) = relations.detect("column", table)
+    assert (found.kind, found.target, found.terms) == ("sum", 0, (1, 2, 3))
+    unnamed = [line("A", 5, 5, None, 5), *table[1:]]
+    assert relations.detect("column", unnamed) == []  # by chance alone, this is no evidence
+    broken = [line("Played", 5, 6, None, 5), *table[1:]]
+    assert relations.detect("column", broken) == []  # a tally that fails once is none
+
+
 def test_a_relation_of_larger_numbers_needs_two_places() -> None:
     sold = [line("Adults", 84, 132, 57), line("Children", 61, 18, None),
             line("Tickets", 145, 150, None)]  # fmt: skip

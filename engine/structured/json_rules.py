@@ -30,6 +30,7 @@ ERA_STEP = 7  # days between repaired dates of different properties, so they dif
 ONE_HOUR = 60
 NIGHT = "night"  # the count a stay's dates give (see nights)
 LATER_KINDS = ("later", "end", "birth")  # dates that are not the object's own day
+OTHER_DAYS = ("later", "birth")  # dates that are not in the object's own period either
 LAST_MINUTE = 23 * 60 + 59
 
 
@@ -122,13 +123,16 @@ def in_order(done: Completion, path: Path, members: Members) -> None:
 
 def period_ends(done: Completion, path: Path, members: Members) -> None:
     """The start and end dates of the object a document is about (not an array item's) are
-    the first and last day of its period, when both were generated: a festival's three days,
-    a fair's "9 to 12 March", a journey out and back."""
+    the first and last day the document writes, when both were generated: a festival's three
+    days, a fair's "9 to 12 March", a journey out and back. Not a birth date or a later one
+    (a renewal), which are not the object's own days; not a month's or a season's ends,
+    which a document that names no day only approximates."""
     if done.ends is None or any(isinstance(part, int) for part in path):
         return
     for start, end in ordered_pairs(list(members)):
         dates = [k for k in (start, end) if day(members[k]) is not None]
-        if len(dates) == 2 and all(done.may_write((*path, k)) for k in dates):
+        others = any(columns.names(k, w) for k in (start, end) for w in OTHER_DAYS)
+        if len(dates) == 2 and not others and all(done.may_write((*path, k)) for k in dates):
             first, last = (dt.date.fromordinal(int(d)).isoformat() for d in done.ends)
             put(done, path, members, start, first, "the document's first day")
             put(done, path, members, end, last, "the document's last day")

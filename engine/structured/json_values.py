@@ -132,12 +132,9 @@ def schema_births(age: Schemas, on: float) -> tuple[float, float] | None:
 
 
 def document_ends(document: str) -> tuple[float, float] | None:
-    """The first and last day of what a document is about: the period it states ("from 9 to
-    12 March", "a three-day festival opening on 18 June"), else its first and last written
-    day when it writes two or more ("out on 2 July and back a week later"); else ``None``."""
-    reading = periods.read(document)
-    days = sorted(set(reading.points))
-    return reading.period() or ((days[0], days[-1]) if len(days) > 1 else None)
+    """The first and last day of what a document is about, when it writes them
+    (:meth:`engine.structured.periods.Reading.written_span`)."""
+    return periods.read(document).written_span()
 
 
 def written_days(document: str) -> tuple[float, ...]:

@@ -52,6 +52,15 @@ class Reading:
         ends = [e for p in chosen if p[0] == level for e in p[1:]] + list(self.points)
         return min(ends), max(ends)
 
+    def written_span(self) -> Span | None:
+        """The span of the days the document writes itself: its day ranges and durations
+        ("9 to 12 March", "a three-day festival from 18 June") with its dates, else its first
+        and last date when it writes two or more; ``None`` when it writes fewer days than
+        that (a month, a season or a week of a month is not a day the document names)."""
+        ranges = [e for p in self.periods if p[0] == DAY for e in p[1:]]
+        days = sorted({*ranges, *self.points})
+        return (days[0], days[-1]) if len(days) > 1 else None
+
     def days(self) -> list[float]:
         """Every day the document writes or ends a period on."""
         return [*self.points, *(e for p in self.periods for e in p[1:])]

@@ -7,7 +7,10 @@ words (:func:`~engine.passes.reread.hunks`) is read in its sentence twice, as re
 back as it was, and goes back when the two differ in a sign of meaning
 (:func:`engine.language.en.meaning.meaning_change`): a negation added or dropped, a
 contrastive connective swapped for another kind, a number or a name changed, or a sentence
-left without a verb. Stretches are judged in order, each with the others as they stand.
+left without a verb. Asked only to correct (fix grammar, fix spelling), a stretch also goes
+back when it puts another word for a content word
+(:func:`engine.language.en.content.reworded`): "every night" fixed as "every day" is no
+correction. Stretches are judged in order, each with the others as they stand.
 
 It needs no model, so it runs for every backend and at every strength: new words are what
 a strength-1 rewrite asks for, another meaning never is. Drafts are not checked (all of a
@@ -20,6 +23,8 @@ from collections.abc import Callable, Sequence
 
 from engine.core.canvas import Canvas
 from engine.core.protocol import EditMode
+from engine.intent import Intent
+from engine.language.en.content import reworded
 from engine.language.en.meaning import meaning_change
 from engine.passes.base import Pass, PassContext, Settled
 from engine.passes.reread import changed_runs, hunks, was_before
@@ -28,15 +33,19 @@ Decode = Callable[[Sequence[int]], str]
 SENTENCE_ENDS = (".", "!", "?")
 
 
-def check_meaning(canvas: Canvas, ids: Sequence[int], filler: int, decode: Decode) -> list[int]:
-    """``ids`` with every changed stretch that changes its sentence's meaning put back."""
+def check_meaning(
+    canvas: Canvas, ids: Sequence[int], filler: int, decode: Decode, corrections: bool = False
+) -> list[int]:
+    """``ids`` with every changed stretch that changes its sentence's meaning put back (for a
+    correction, also one that puts another word for a content word)."""
     out = list(ids)
     for run in hunks(changed_runs(canvas, ids, filler)):
         window = sentence_around(out, run, filler, decode)
         was = list(out)
         for i in run:
             was[i] = was_before(canvas, i, filler)
-        if meaning_change(_text(was, window, filler, decode), _text(out, window, filler, decode)):
+        before, after = _text(was, window, filler, decode), _text(out, window, filler, decode)
+        if meaning_change(before, after) or (corrections and reworded(before, after)):
             out[run.start : run.stop] = was[run.start : run.stop]
     return out
 
@@ -71,10 +80,18 @@ def _text(ids: Sequence[int], window: range, filler: int, decode: Decode) -> str
     return decode([ids[i] for i in window if ids[i] != filler])
 
 
+def corrects_only(intent: Intent) -> bool:
+    """Whether the instruction asks only for corrections (grammar, spelling): then a changed
+    word must be the same word, corrected."""
+    restyled = intent.casual or intent.formal or intent.clearer or intent.shorter
+    return (intent.grammar or intent.spelling) and not (restyled or intent.polish or intent.free)
+
+
 class MeaningCheck(Pass):
     """After the reread: every changed stretch that adds or drops a negation, swaps a
-    contrastive connective, changes a number or a name, or leaves a sentence without a verb is
-    put back; how many it put back is counted apart, for the review's note."""
+    contrastive connective, changes a number or a name, leaves a sentence without a verb, or
+    (asked only to correct) puts another word for a content word is put back; how many it
+    put back is counted apart, for the review's note."""
 
     name = "meaning"
 
@@ -83,7 +100,7 @@ class MeaningCheck(Pass):
         if canvas.plan.mode is not EditMode.REWRITE:
             return settled
         filler = ctx.table.specials.filler_id
-        ids = check_meaning(canvas, last.ids, filler, ctx.table.decode)
+        ids = check_meaning(canvas, last.ids, filler, ctx.table.decode, corrects_only(ctx.intent))
         if ids == last.ids:
             return settled
         put_back = len(changed_runs(canvas, last.ids, filler)) - len(

@@ -13,8 +13,9 @@ from engine.core.config import SamplerSettings
 from engine.core.plan import find_locks, plan_edit
 from engine.core.protocol import Edit, EditMode, Proposal, Span
 from engine.intent import read_intent
+from engine.language.en.content import reworded
 from engine.language.en.meaning import is_verb, meaning_change, names, numbers
-from engine.passes.meaning import check_meaning, sentence_around
+from engine.passes.meaning import check_meaning, corrects_only, sentence_around
 from engine.run.answers import MEANING_PUT_BACK, REASONS, Outcome, rewrite_notes
 from engine.run.edit_run import run_edit
 from tests.helpers.backends import llama_backend
@@ -171,6 +172,42 @@ def test_text_written_into_the_room_is_checked_too() -> None:
     assert out == ids_of("It is ready . It fails")  # a new sentence with a verb: kept
     out = check_meaning(c, ids_of("It is ready . not 38"), FILLER, decode)
     assert out == list(c.seed_ids)
+
+
+def test_asked_only_to_correct_another_word_goes_back_and_a_form_stays() -> None:
+    c = canvas_of("The tool fails on Tuesday . It is broken .")
+    other = ids_of("The tool fails on Tuesday . It is ready .")  # another word, no correction
+    assert check_meaning(c, other, FILLER, decode) == other  # a restyling may say "ready"
+    assert check_meaning(c, other, FILLER, decode, corrections=True) == list(c.seed_ids)
+    form = ids_of("The tool fails on Tuesday . It was broken .")  # a form of "is": kept
+    assert check_meaning(c, form, FILLER, decode, corrections=True) == form
+
+
+@pytest.mark.parametrize(
+    ("was", "now"),
+    [
+        ("he sign it tomorrow", "he will sign it tomorrow"),
+        ("we sended the parcel", "we sent the parcel"),
+        ("the feild was wet", "the field was wet"),
+        ("childs were playing", "children were playing"),
+        ("i was tired", "I was tired"),
+    ],
+)
+def test_a_form_or_a_spelling_of_the_same_word_is_no_other_word(was: str, now: str) -> None:
+    assert not reworded(was, now)
+
+
+def test_another_word_for_a_content_word_is_reworded() -> None:
+    assert reworded("cleared every night", "cleared every day")
+    assert reworded("the garden was quiet", "the kitchen was quiet")
+    assert not reworded("the garden was quiet", "the garden was quiet")
+
+
+def test_only_a_correction_asks_for_the_same_words() -> None:
+    assert corrects_only(read_intent("fix grammar"))
+    assert corrects_only(read_intent("fix the spelling"))
+    assert not corrects_only(read_intent("fix grammar and make it formal"))
+    assert not corrects_only(read_intent("make it shorter"))
 
 
 def test_a_sentence_is_read_from_after_one_end_to_the_next() -> None:

@@ -4,20 +4,26 @@ A word of :data:`CONTENT_LETTERS` letters or more that is not a function word, a
 connective or one of the other topic-free words of ``data/content.json`` ("should", "there",
 "because"). Shorter words are mostly function words ("the", "was", "its"): changing one is no new
 content. The reread pass uses it to tell a rewrite that says other things from one that says
-the same things better, and verified drafts to tell a topic word said again from "the".
+the same things better, verified drafts to tell a topic word said again from "the", and the
+meaning check to tell a correction ("sign" → "signed") from another word (:func:`reworded`).
 """
 
 from __future__ import annotations
 
 import re
+from difflib import SequenceMatcher
 
 from engine.language.en.data import word_set
 from engine.language.en.drops import FUNCTION, HEDGES, LIGHT
+from engine.language.en.forms import readings
 
 CONTENT_LETTERS = 4
 # Longer words that say nothing of the topic: swapping "should" for "would" is no new content.
 NOT_CONTENT = FUNCTION | HEDGES | LIGHT | word_set("content.json", "not_content")
 WORD = re.compile(r"[a-z']+")
+# A word and its spelling fixed are this alike or more (difflib's ratio): "becuse" and
+# "because" 0.92, "definately" and "definitely" 0.9, "night" and "day" 0.25.
+RESPELLED_SIMILARITY = 0.75
 
 
 def is_content_word(word: str) -> bool:
@@ -37,3 +43,24 @@ def replaces_content(was: str, now: str) -> bool:
     and gains another."""
     lost, gained = content_words(was) - content_words(now), content_words(now) - content_words(was)
     return bool(lost and gained)
+
+
+def lemmas(word: str) -> set[str]:
+    """Every lemma ``word`` may be a form of, over-regularised forms ("sended") included."""
+    lower = word.lower()
+    return {lower} | {r.lemma for r in readings(lower)}
+
+
+def related(word: str, other: str) -> bool:
+    """Whether ``other`` is a form of ``word`` ("signed", "sign") or its spelling fixed."""
+    similar = SequenceMatcher(None, word.lower(), other.lower()).ratio() >= RESPELLED_SIMILARITY
+    return similar or bool(lemmas(word) & lemmas(other))
+
+
+def reworded(was: str, now: str) -> bool:
+    """Whether ``now`` puts another word where ``was`` had a content word. A correction (fix
+    grammar, fix spelling) changes a word's form or its spelling ("sign" → "signed",
+    "becuse" → "because"), never the word ("every night" → "every day")."""
+    lost = content_words(was) - content_words(now)
+    new = {w for w in WORD.findall(now.lower())} - set(WORD.findall(was.lower()))
+    return bool(new) and any(not any(related(w, n) for n in new) for w in lost)

@@ -11,7 +11,7 @@ import datetime as dt
 from collections.abc import Iterator
 from typing import Any
 
-from engine.structured import agreement, columns
+from engine.structured import agreement, columns, vocab
 from engine.structured.json_sums import RULES as ARITHMETIC
 from engine.structured.json_sums import put
 from engine.structured.json_values import (
@@ -57,8 +57,28 @@ def complete(
 
 def complete_instance(done: Completion, instance: Any) -> None:
     for path, members in objects(instance):
-        for rule in (era, agree, period_ends, in_order, later, nights, *ARITHMETIC, age):
+        rules = (era, named_place, agree, period_ends, in_order, later, nights, *ARITHMETIC, age)
+        for rule in rules:
             rule(done, path, members)
+
+
+def named_place(done: Completion, path: Path, members: Members) -> None:
+    """The one city the document names ("in Lisbon") is the generated city of the object it
+    is about (not an array item's: a list of offices has many), and its country the city's;
+    :func:`agree` then derives the rest from them."""
+    cities = vocab.named_cities(done.document)
+    if len(cities) != 1 or any(isinstance(part, int) for part in path):
+        return
+    city = next((k for k in members if kind_of(k) == "city" and done.may_write((*path, k))), None)
+    place = vocab.country_of_city(cities[0])
+    if city is None or place is None:
+        return
+    put(done, path, members, city, cities[0], "the city the document names")
+    for key, value in members.items():
+        if kind_of(key) == "country" and isinstance(value, str):
+            style = "alpha_2" if len(value) == 2 else "alpha_3" if len(value) == 3 else "name"
+            named = agreement.write("country", place, style)
+            put(done, path, members, key, named, f"the country of {cities[0]}")
 
 
 def agree(done: Completion, path: Path, members: Members) -> None:
@@ -76,6 +96,7 @@ def agree(done: Completion, path: Path, members: Members) -> None:
             or not isinstance(value, str)
             or kind not in agreement.ORDER
             or kind == "country"
+            or (*path, key) in done.computed  # the document's city, say: already decided
         ):
             continue
         style = "alpha_2" if len(value) == 2 and kind == "language" else ""

@@ -21,7 +21,7 @@ from typing import Any
 from engine.structured import columns
 from engine.structured.json_values import Completion, Members, is_number
 from engine.structured.tree import Path
-from engine.structured.words import core_words, key_parts, key_words, lemma, name_words
+from engine.structured.words import core_words, key_parts, lemma, name_words, noun_words
 
 RESULT_WORDS = frozenset({"total", "sum"})  # what a total's name says besides what it adds up
 SUMS = RESULT_WORDS | {"subtotal", "amount"}  # a name that says it is a result is not a rate
@@ -53,8 +53,9 @@ def is_tax(key: str) -> bool:
 
 
 def is_extra(key: str) -> bool:
-    """An extra a total adds, by the name's own words ("service_charge", not "charged")."""
-    return bool(key_words(key) & words_of("extra"))
+    """An extra a total adds, by the name's nouns ("service_charge", "surcharges", not
+    "charged")."""
+    return bool(noun_words(key) & words_of("extra"))
 
 
 def unit_of(key: str) -> str | None:

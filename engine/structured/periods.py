@@ -54,11 +54,12 @@ class Reading:
 
     def written_span(self) -> Span | None:
         """The span of the days the document writes itself: its day ranges and durations
-        ("9 to 12 March", "a three-day festival from 18 June") with its dates, else its first
-        and last date when it writes two or more; ``None`` when it writes fewer days than
-        that (a month, a season or a week of a month is not a day the document names)."""
+        ("9 to 12 March", "a three-day festival from 18 June"; a deadline written beside
+        them is another day), else its first and last date when it writes two or more;
+        ``None`` when it writes fewer days than that (a month, a season or a week of a month
+        is not a day the document names)."""
         ranges = [e for p in self.periods if p[0] == DAY for e in p[1:]]
-        days = sorted({*ranges, *self.points})
+        days = sorted(set(ranges or self.points))
         return (days[0], days[-1]) if len(days) > 1 else None
 
     def days(self) -> list[float]:

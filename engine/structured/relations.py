@@ -177,10 +177,19 @@ def detect(axis: str, lines: list[Line]) -> list[Relation]:
     return kept
 
 
-def preference(relation: Relation, lines: list[Line]) -> tuple[int, int, int]:
-    """A result-named target first, then fewer terms, then the later target."""
-    named = names(lines[relation.target].label, "result")
-    return (0 if named else 1, len(relation.terms), -relation.target)
+def preference(relation: Relation, lines: list[Line]) -> tuple[int, int, int, int]:
+    """A result-named target first, then the kind its name says (a "Total" adds, a "Margin"
+    subtracts: 2 × 2 is 2 + 2 too), then fewer terms, then the later target."""
+    label = lines[relation.target].label
+    said = "sum" if names(label, "tally") or names(label, "sum_result") else ""
+    said = said or ("difference" if names(label, "difference_result") else "")
+    named = names(label, "result")
+    return (
+        0 if named else 1,
+        0 if relation.kind == said else 1,
+        len(relation.terms),
+        -relation.target,
+    )
 
 
 Known = Callable[[int, int], float | None]  # (line, position) → the value there, or None

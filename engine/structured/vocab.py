@@ -138,8 +138,10 @@ def zones_of(alpha_2: str) -> tuple[str, ...]:
 
 @cache
 def zone_city(zone: str) -> str:
-    """A zone's exemplar city ("America/Sao_Paulo" → "São Paulo")."""
-    return str(babel.dates.get_timezone_location(zone, locale=LOCALE, return_city=True))
+    """A zone's exemplar city ("America/Sao_Paulo" → "São Paulo"). CLDR names a few with
+    their region ("Argentina/Buenos Aires", "Knox, Indiana"): the city alone is the name."""
+    named = str(babel.dates.get_timezone_location(zone, locale=LOCALE, return_city=True))
+    return named.rsplit("/", 1)[-1].split(", ", 1)[0]
 
 
 def cities_of(alpha_2: str) -> tuple[str, ...]:
@@ -155,6 +157,39 @@ def _city_countries() -> dict[str, str]:
             found.setdefault(fold(zone_city(zone)), alpha_2)
             found.setdefault(fold(zone.rsplit("/", 1)[-1].replace("_", " ")), alpha_2)
     return found
+
+
+# A run of capitalised words in a document ("New York", "Lisbon"): a city it names when the
+# whole run is one CLDR names, so "Casey Smith" names no city, nor "Paris Fashion Week".
+CAPITALISED_RUN = re.compile(r"\b[A-Z][\w'’-]*(?: [A-Z][\w'’-]*)*")
+NO_PLACE = "AQ"  # Antarctica's stations (Casey, Davis, Palmer) are as often people's names
+
+
+@cache
+def named_cities(document: str) -> tuple[str, ...]:
+    """The cities ``document`` names that CLDR knows (its zones' exemplar cities), each once,
+    as CLDR writes them ("Lisbon", "São Paulo"); a run that opens a sentence is tried without
+    its first word too ("Then Paris")."""
+    found: dict[str, None] = {}
+    for match in CAPITALISED_RUN.finditer(document):
+        words = match[0].split(" ")
+        for run in (" ".join(words), " ".join(words[1:])):
+            name = _city_names().get(fold(run))
+            if name is not None:
+                found[name] = None
+                break
+    return tuple(found)
+
+
+@cache
+def _city_names() -> dict[str, str]:
+    """Each exemplar city outside Antarctica, folded, → its name as CLDR writes it."""
+    return {
+        fold(zone_city(zone)): zone_city(zone)
+        for alpha_2 in _territory_zones()
+        if alpha_2 != NO_PLACE
+        for zone in zones_of(alpha_2)
+    }
 
 
 def country_of_city(city: str) -> Any | None:

@@ -81,6 +81,14 @@ def name_words(key: str) -> frozenset[str]:
 
 
 @cache
+def noun_words(key: str) -> frozenset[str]:
+    """:func:`key_words` with each plural's singular ("surcharges" → "surcharge") but no
+    verb's lemma ("charged" stays: an amount charged is not a charge added)."""
+    found = key_words(key)
+    return frozenset(found | {lemma(word) for word in found})
+
+
+@cache
 def core_words(key: str) -> frozenset[str]:
     """The lemma of each of a name's words (``total_hours`` → ``{"total", "hour"}``): what
     two names share when one counts what the other holds."""

@@ -99,6 +99,15 @@ def test_any_text_reads_without_error_into_ordered_spans(text: str) -> None:
     assert span is None or span[0] <= span[1]
 
 
+def test_the_days_a_document_writes_are_its_ranges_before_its_other_dates() -> None:
+    said = periods.read("Papers are due 1 March; the workshop is 9-10 April 2027.")
+    assert days(said.written_span()) == ("2027-04-09", "2027-04-10")
+    assert days(periods.read("Sent 2027-01-04, paid 2027-01-20.").written_span()) == (
+        "2027-01-04", "2027-01-20"
+    )  # fmt: skip
+    assert periods.read("Plans for March 2027.").written_span() is None  # no day written
+
+
 def test_a_duration_later_than_a_day_writes_that_day() -> None:
     reading = periods.read("Leaves on 6 April 2027 and comes home ten days later.")
     assert sorted(days((p, p)) for p in reading.points) == [

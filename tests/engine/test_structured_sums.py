@@ -75,6 +75,11 @@ def test_a_total_named_by_what_it_adds_up_sums_the_items(seed: int) -> None:
                         abs_tol=0.005)  # fmt: skip
 
 
+def test_extras_are_read_by_their_nouns_plural_or_not() -> None:
+    assert json_sums.is_extra("surcharges") and json_sums.is_extra("taxes")
+    assert json_sums.is_extra("service_charge") and not json_sums.is_extra("amount_charged")
+
+
 def test_a_fee_is_a_rate_only_when_it_names_its_unit() -> None:
     assert not json_sums.is_rate("port_fee") and not json_sums.is_rate("fee")
     assert json_sums.is_rate("monthly_fee") and json_sums.is_rate("fee_per_night")

@@ -191,6 +191,12 @@ def test_a_tally_of_small_counts_is_found_by_its_label() -> None:
     assert relations.detect("column", broken) == []  # a tally that fails once is none
 
 
+def test_a_total_that_is_also_a_product_is_read_as_a_sum() -> None:
+    lines = [line("A", 2, 1, None), line("B", 2, 1, 1), line("Total", 4, None, 2)]
+    (found,) = relations.detect("column", lines)  # 2 × 2 = 2 + 2 = 4: a "Total" adds
+    assert (found.kind, found.target, found.terms) == ("sum", 2, (0, 1))
+
+
 def test_a_relation_of_larger_numbers_needs_two_places() -> None:
     sold = [line("Adults", 84, 132, 57), line("Children", 61, 18, None),
             line("Tickets", 145, 150, None)]  # fmt: skip
@@ -389,6 +395,27 @@ def test_the_births_of_a_bounded_age_span_its_youngest_to_its_oldest() -> None:
     assert dt.date.fromordinal(int(last)) == dt.date(2025, 1, 1)  # 2 that day
     unbounded = flatten([Conjunct({"type": "integer", "minimum": 0}, None)], "/age")
     assert schema_births(unbounded, on) is None
+
+
+def test_the_city_a_document_names_is_the_objects_and_the_rest_agree() -> None:
+    schema = {"type": "object", "required": ["venue_city", "country", "timezone", "offices"],
+              "properties": {"venue_city": {"type": "string"}, "country": {"type": "string"},
+                             "timezone": {"type": "string"},
+                             "offices": {"type": "array", "minItems": 2, "maxItems": 2,
+                                         "items": {"type": "object", "required": ["city"],
+                                                   "properties": {"city": {"type": "string"}}}}}}  # fmt: skip
+    for seed in range(3):
+        value = json_fill(schema, "Our meetup is in Lisbon on 3 May 2027.\n", seed).value
+        assert (value["venue_city"], value["country"]) == ("Lisbon", "Portugal")
+        assert value["timezone"] == "Europe/Lisbon"
+        assert [o["city"] for o in value["offices"]] != ["Lisbon", "Lisbon"]  # items: their own
+
+
+def test_a_document_names_a_city_only_by_a_whole_run_of_capitalised_words() -> None:
+    assert vocab.named_cities("Casey Smith met Davis in New York.") == ("New York",)
+    assert vocab.named_cities("Paris Fashion Week. Then Paris.") == ("Paris",)
+    assert vocab.named_cities("Buenos Aires and Oslo") == ("Buenos Aires", "Oslo")
+    assert all("/" not in city for city in vocab.cities_of("AR"))  # not "Argentina/Cordoba"
 
 
 def test_an_enum_named_like_a_vocabulary_keeps_its_enum() -> None:

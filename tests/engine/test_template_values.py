@@ -398,12 +398,12 @@ def test_the_births_of_a_bounded_age_span_its_youngest_to_its_oldest() -> None:
 
 
 def test_the_city_a_document_names_is_the_objects_and_the_rest_agree() -> None:
+    text = {"type": "string"}
+    office = {"type": "object", "required": ["city"], "properties": {"city": text}}
+    offices = {"type": "array", "minItems": 2, "maxItems": 2, "items": office}
     schema = {"type": "object", "required": ["venue_city", "country", "timezone", "offices"],
-              "properties": {"venue_city": {"type": "string"}, "country": {"type": "string"},
-                             "timezone": {"type": "string"},
-                             "offices": {"type": "array", "minItems": 2, "maxItems": 2,
-                                         "items": {"type": "object", "required": ["city"],
-                                                   "properties": {"city": {"type": "string"}}}}}}  # fmt: skip
+              "properties": {"venue_city": text, "country": text, "timezone": text,
+                             "offices": offices}}  # fmt: skip
     for seed in range(3):
         value = json_fill(schema, "Our meetup is in Lisbon on 3 May 2027.\n", seed).value
         assert (value["venue_city"], value["country"]) == ("Lisbon", "Portugal")

@@ -98,6 +98,13 @@ def test_a_lone_lower_case_i_and_a_sentences_first_word_get_a_capital() -> None:
     assert certain("Then I left. (see above) and so") == []  # no letter opens "(see"
 
 
+def test_weekdays_months_languages_and_countries_get_their_capital() -> None:
+    assert certain("See you on tuesdays in june, in english or norwegian.") == [
+        " Tuesdays", " June,", " English", " Norwegian."
+    ]  # fmt: skip
+    assert certain("We march in may and eat turkey off china.") == []  # common words too
+
+
 def test_words_after_a_lock_inside_a_sentence_open_nothing() -> None:
     """A free run after a link's text or an emphasis mark ("[install guide](...)") starts
     where the lock ends, not a sentence: its first word keeps its case, and a capitalised one

@@ -25,11 +25,15 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import cache
+
+from lemminflect import getAllLemmas
 
 from engine.language.en.data import load_json, pairs, word_set
 from engine.language.en.forms import comparative, number_changes, other_forms, past_changes
 from engine.language.en.forms import tense as form_tense
 from engine.language.en.rewordings import Rewording, rewordings, spelled
+from engine.language.en.spelling import proper_names as english_proper_names
 
 # Closed classes no inflection library covers (any member may stand for any other of its
 # set) and a learner's word pairs ("could of" is "could have"): data in ``data/grammar.json``.
@@ -43,6 +47,7 @@ DEGREE_WORDS = word_set("grammar.json", "degree_words")
 DETERMINERS = word_set("grammar.json", "determiners")
 # The first person singular pronoun, written with a capital wherever it stands ("i'm" too).
 FIRST_PERSON = "i"
+PLURAL_S = "s"  # "mondays": a proper word's plural keeps its capital
 # Nats a fix must save beyond the margin when it changes what the sentence says, not only
 # how: a verb's tense ("who won" → "who wins"), a noun's number ("the buttons" → "the button").
 # An agreement fix ("the buttons is" → "are") is preferred to either.
@@ -126,12 +131,27 @@ def _cased(text: str, form: str, letters: str, opens: bool) -> str:
 
 
 def _capitals(word: str, letters: str, opens: bool, index: int) -> list[Fix]:
-    """The rules of capitals: a lone "i" (or "i'm") anywhere, a sentence's first word."""
-    if letters[0].isupper() or not (opens or _is_first_person(letters)):
+    """The rules of capitals: a lone "i" (or "i'm") anywhere, a sentence's first word, and a
+    proper word written in lower case ("mondays", "english")."""
+    if letters[0].isupper() or not (opens or _is_first_person(letters) or is_proper(letters)):
         return []
     at = word.index(letters[0])
     capital = word[:at] + letters[0].upper() + word[at + 1 :]
     return [Fix(Rewording(index, index + 1, capital), certain=True)]
+
+
+def is_proper(letters: str) -> bool:
+    """Whether a lower-case word is a weekday, a month, a language or a country (or one's
+    plural, "mondays"), always written with a capital: one English has no common word for
+    (lemminflect's lexicon of common words knows "march", "may", "turkey" and "china")."""
+    names = lower_proper_names()
+    singular = letters[:-1] if letters.endswith(PLURAL_S) else letters
+    return any(w in names and not getAllLemmas(w) for w in {letters, singular})
+
+
+@cache
+def lower_proper_names() -> frozenset[str]:
+    return frozenset(word.lower() for word in english_proper_names())
 
 
 def _degree(words: Sequence[str], index: int) -> list[Fix]:

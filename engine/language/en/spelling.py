@@ -192,9 +192,9 @@ def proper_distance() -> EditDistance:
 
 
 @cache
-def proper_words() -> tuple[str, ...]:
+def proper_names() -> tuple[str, ...]:
     """Months, weekdays, major languages (ISO 639-1) and countries, by their English names
-    (calendar; babel's CLDR data): the capitalised words prose most often misspells."""
+    (calendar; babel's CLDR data), words of letters only, any length."""
     import calendar
 
     from babel import Locale
@@ -203,7 +203,14 @@ def proper_words() -> tuple[str, ...]:
     names = [*calendar.month_name[1:], *calendar.day_name]
     names += [n for code, n in english.languages.items() if len(code) == ISO_CODE_LETTERS]
     names += [n for code, n in english.territories.items() if len(code) == ISO_CODE_LETTERS]
-    return tuple(sorted({n for n in names if n.isalpha() and len(n) >= MIN_PROPER_LETTERS}))
+    return tuple(sorted({n for n in names if n.isalpha()}))
+
+
+@cache
+def proper_words() -> tuple[str, ...]:
+    """The :func:`proper_names` of :data:`MIN_PROPER_LETTERS` or more: the capitalised words
+    prose most often misspells."""
+    return tuple(n for n in proper_names() if len(n) >= MIN_PROPER_LETTERS)
 
 
 def is_prose_word(letters: str, opens: bool) -> bool:

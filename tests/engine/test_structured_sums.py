@@ -21,6 +21,11 @@ COUNT = {"type": "integer", "minimum": 1, "maximum": 20}
 DATE = {"type": "string", "format": "date"}
 
 
+def close(got: float, want: float) -> bool:
+    """Equal to the cent, as a computed amount is written."""
+    return math.isclose(got, want, abs_tol=0.005)
+
+
 def schema_of(**members: Any) -> dict[str, Any]:
     return {"type": "object", "required": list(members), "properties": members}
 
@@ -48,8 +53,7 @@ def test_hours_times_an_hourly_rate_is_the_amount_due(seed: int) -> None:
                        amount_due={"type": "number"})  # fmt: skip
     filled = json_fill(schema, seed=seed)
     value = filled.value
-    assert math.isclose(value["amount_due"], value["hours_worked"] * value["hourly_rate"],
-                        abs_tol=0.005)  # fmt: skip
+    assert close(value["amount_due"], value["hours_worked"] * value["hourly_rate"])
     assert any("hours_worked × hourly_rate" in note for note in filled.proposal.notes)
 
 
@@ -58,9 +62,8 @@ def test_tickets_make_a_subtotal_and_the_fee_is_added_to_the_total(seed: int) ->
     schema = schema_of(tickets=COUNT, price_per_ticket=NUM, subtotal={"type": "number"},
                        booking_fee=NUM, total={"type": "number"})  # fmt: skip
     value = json_fill(schema, seed=seed).value
-    assert math.isclose(value["subtotal"], value["tickets"] * value["price_per_ticket"],
-                        abs_tol=0.005)  # fmt: skip
-    assert math.isclose(value["total"], value["subtotal"] + value["booking_fee"], abs_tol=0.005)
+    assert close(value["subtotal"], value["tickets"] * value["price_per_ticket"])
+    assert close(value["total"], value["subtotal"] + value["booking_fee"])
 
 
 @pytest.mark.parametrize("seed", range(3))
@@ -70,9 +73,8 @@ def test_a_total_named_by_what_it_adds_up_sums_the_items(seed: int) -> None:
                        total_km={"type": "number"}, rate_per_km=NUM,
                        reimbursement={"type": "number"})  # fmt: skip
     value = json_fill(schema, "Mileage for March 2026.\n", seed).value
-    assert math.isclose(value["total_km"], sum(t["km"] for t in value["trips"]), abs_tol=0.005)
-    assert math.isclose(value["reimbursement"], value["total_km"] * value["rate_per_km"],
-                        abs_tol=0.005)  # fmt: skip
+    assert close(value["total_km"], sum(t["km"] for t in value["trips"]))
+    assert close(value["reimbursement"], value["total_km"] * value["rate_per_km"])
 
 
 def test_extras_are_read_by_their_nouns_plural_or_not() -> None:
@@ -94,12 +96,9 @@ def test_a_charge_from_a_rate_bears_the_tax_and_the_balance_is_both(seed: int) -
     schema = schema_of(lessons=COUNT, rate_per_lesson=NUM, charge=free, hourly_rate=NUM,
                        sales_tax_rate=share, sales_tax=free, balance_due=free)  # fmt: skip
     value = json_fill(schema, seed=seed).value
-    assert math.isclose(value["charge"], value["lessons"] * value["rate_per_lesson"],
-                        abs_tol=0.005)  # fmt: skip
-    assert math.isclose(value["sales_tax"], value["sales_tax_rate"] * value["charge"],
-                        abs_tol=0.005)  # fmt: skip
-    assert math.isclose(value["balance_due"], value["charge"] + value["sales_tax"],
-                        abs_tol=0.005)  # fmt: skip
+    assert close(value["charge"], value["lessons"] * value["rate_per_lesson"])
+    assert close(value["sales_tax"], value["sales_tax_rate"] * value["charge"])
+    assert close(value["balance_due"], value["charge"] + value["sales_tax"])
 
 
 @pytest.mark.parametrize("seed", range(3))
@@ -108,7 +107,7 @@ def test_a_total_with_no_base_adds_the_objects_other_amounts(seed: int) -> None:
                        total_cost={"type": "number"})  # fmt: skip
     filled = json_fill(schema, seed=seed)
     value = filled.value
-    assert math.isclose(value["total_cost"], value["callout"] + value["materials"], abs_tol=0.005)
+    assert close(value["total_cost"], value["callout"] + value["materials"])
     assert any("callout + materials" in note for note in filled.proposal.notes)
 
 
@@ -121,14 +120,13 @@ def test_a_total_beside_a_count_is_not_the_sum_of_every_number() -> None:
 def test_a_principal_and_interest_make_the_total_repayable() -> None:
     schema = schema_of(principal=NUM, interest=NUM, total_repayable={"type": "number"})
     value = json_fill(schema, seed=2).value
-    assert math.isclose(value["total_repayable"], value["principal"] + value["interest"],
-                        abs_tol=0.005)  # fmt: skip
+    assert close(value["total_repayable"], value["principal"] + value["interest"])
 
 
 def test_a_variance_is_the_budget_less_the_actual() -> None:
     schema = schema_of(budgeted=NUM, actual=NUM, variance={"type": "number"})
     value = json_fill(schema, seed=1).value
-    assert math.isclose(value["variance"], value["budgeted"] - value["actual"], abs_tol=0.005)
+    assert close(value["variance"], value["budgeted"] - value["actual"])
 
 
 def test_numbers_with_no_rate_or_total_are_left_as_written() -> None:
@@ -178,7 +176,7 @@ def test_a_stays_nights_are_its_dates_apart_and_priced_by_the_night(seed: int) -
     value = json_fill(schema, "A cottage for 15-20 February 2027.\n", seed).value
     apart = dt.date.fromisoformat(value["check_out"]) - dt.date.fromisoformat(value["check_in"])
     assert value["nights"] == apart.days  # the filler's dates differ on every seed here
-    assert math.isclose(value["cost"], value["nights"] * value["nightly_rate"], abs_tol=0.005)
+    assert close(value["cost"], value["nights"] * value["nightly_rate"])
 
 
 def test_a_computed_value_the_schema_refuses_is_replaced_and_the_note_says_so() -> None:

@@ -47,14 +47,30 @@ def test_a_rate_says_its_unit_and_so_its_quantity() -> None:
     assert json_sums.is_rate("unit_cost") and json_sums.is_rate("daily_rate")
 
 
+COMPUTED = [
+    # hours times an hourly rate is the amount due
+    (schema_of(client={"type": "string"}, hours_worked=NUM, hourly_rate=NUM,
+               amount_due={"type": "number"}),
+     "amount_due", ("hours_worked", "*", "hourly_rate")),
+    # a total with no base beside it adds the object's other amounts
+    (schema_of(customer={"type": "string"}, callout=NUM, materials=NUM,
+               total_cost={"type": "number"}),
+     "total_cost", ("callout", "+", "materials")),
+]  # fmt: skip
+
+
 @pytest.mark.parametrize("seed", range(3))
-def test_hours_times_an_hourly_rate_is_the_amount_due(seed: int) -> None:
-    schema = schema_of(client={"type": "string"}, hours_worked=NUM, hourly_rate=NUM,
-                       amount_due={"type": "number"})  # fmt: skip
+@pytest.mark.parametrize(("schema", "target", "terms"), COMPUTED)
+def test_a_computed_member_is_its_terms_and_the_note_names_them(
+    schema: dict[str, Any], target: str, terms: tuple[str, str, str], seed: int
+) -> None:
+    first, operator, second = terms
     filled = json_fill(schema, seed=seed)
     value = filled.value
-    assert close(value["amount_due"], value["hours_worked"] * value["hourly_rate"])
-    assert any("hours_worked × hourly_rate" in note for note in filled.proposal.notes)
+    want = value[first] * value[second] if operator == "*" else value[first] + value[second]
+    assert close(value[target], want)
+    shown = f"{first} {'×' if operator == '*' else '+'} {second}"
+    assert any(shown in note for note in filled.proposal.notes)
 
 
 @pytest.mark.parametrize("seed", range(3))
@@ -99,16 +115,6 @@ def test_a_charge_from_a_rate_bears_the_tax_and_the_balance_is_both(seed: int) -
     assert close(value["charge"], value["lessons"] * value["rate_per_lesson"])
     assert close(value["sales_tax"], value["sales_tax_rate"] * value["charge"])
     assert close(value["balance_due"], value["charge"] + value["sales_tax"])
-
-
-@pytest.mark.parametrize("seed", range(3))
-def test_a_total_with_no_base_adds_the_objects_other_amounts(seed: int) -> None:
-    schema = schema_of(customer={"type": "string"}, callout=NUM, materials=NUM,
-                       total_cost={"type": "number"})  # fmt: skip
-    filled = json_fill(schema, seed=seed)
-    value = filled.value
-    assert close(value["total_cost"], value["callout"] + value["materials"])
-    assert any("callout + materials" in note for note in filled.proposal.notes)
 
 
 def test_a_total_beside_a_count_is_not_the_sum_of_every_number() -> None:

@@ -178,18 +178,15 @@ def detect(axis: str, lines: list[Line]) -> list[Relation]:
 
 
 def preference(relation: Relation, lines: list[Line]) -> tuple[int, int, int, int]:
-    """A result-named target first, then the kind its name says (a "Total" adds, a "Margin"
-    subtracts: 2 × 2 is 2 + 2 too), then fewer terms, then the later target."""
+    """A result-named target first, then fewer terms, then the later target; of relations
+    over the same lines, the kind the target's name says (a "Total" adds, a "Margin"
+    subtracts: 2 × 2 is 2 + 2 too, and one place cannot tell them apart)."""
     label = lines[relation.target].label
     said = "sum" if names(label, "tally") or names(label, "sum_result") else ""
     said = said or ("difference" if names(label, "difference_result") else "")
     named = names(label, "result")
-    return (
-        0 if named else 1,
-        0 if relation.kind == said else 1,
-        len(relation.terms),
-        -relation.target,
-    )
+    kind = 0 if relation.kind == said else 1
+    return (0 if named else 1, len(relation.terms), -relation.target, kind)
 
 
 Known = Callable[[int, int], float | None]  # (line, position) → the value there, or None

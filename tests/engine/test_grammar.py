@@ -105,6 +105,13 @@ def test_weekdays_months_languages_and_countries_get_their_capital() -> None:
     assert certain("We march in may and eat turkey off china.") == []  # common words too
 
 
+def test_a_bare_verb_before_a_future_word_may_take_the_future_auxiliary() -> None:
+    assert " will sign" in offered("We agreed and he sign the lease tomorrow.")["sign"]
+    assert " will call" in offered("Maybe they call us next week.")["call"]
+    assert " will sign" not in offered("He sign it. Tomorrow is fine.").get("sign", [])
+    assert " will sign" not in offered("The sign is new tomorrow.").get("sign", [])
+
+
 def test_words_after_a_lock_inside_a_sentence_open_nothing() -> None:
     """A free run after a link's text or an emphasis mark ("[install guide](...)") starts
     where the lock ends, not a sentence: its first word keeps its case, and a capitalised one

@@ -32,6 +32,7 @@ from lemminflect import getAllLemmas
 from engine.language.en.data import load_json, pairs, word_set
 from engine.language.en.forms import comparative, number_changes, other_forms, past_changes
 from engine.language.en.forms import tense as form_tense
+from engine.language.en.meaning import SUBJECT_PRONOUNS
 from engine.language.en.rewordings import Rewording, rewordings, spelled
 from engine.language.en.spelling import proper_names as english_proper_names
 
@@ -45,6 +46,10 @@ GRAMMAR_PHRASES = pairs("grammar.json", "learner_phrases")
 DEGREE_WORDS = word_set("grammar.json", "degree_words")
 # Words before a noun: a fix that adds or drops its plural changes how many things it says.
 DETERMINERS = word_set("grammar.json", "determiners")
+# Words that set a clause in the future, and the auxiliary a bare verb then takes.
+FUTURE_WORDS = word_set("grammar.json", "future_words")
+FUTURE_AUXILIARY: str = load_json("grammar.json")["future_auxiliary"]
+VERB_CLASS = "VERB"
 # The first person singular pronoun, written with a capital wherever it stands ("i'm" too).
 FIRST_PERSON = "i"
 PLURAL_S = "s"  # "mondays": a proper word's plural keeps its capital
@@ -112,6 +117,7 @@ def fixes(words: Sequence[str], opens: bool = True) -> list[Fix]:
             continue
         found += _capitals(word, letters, opens, index)
         found += _degree(words, index)
+        found += _future(words, index, letters)
         before = words[index - 1].strip().lower() if index else ""
         lower = letters.lower()
         for form in alternatives(lower):
@@ -152,6 +158,31 @@ def is_proper(letters: str) -> bool:
 @cache
 def lower_proper_names() -> frozenset[str]:
     return frozenset(word.lower() for word in english_proper_names())
+
+
+def _future(words: Sequence[str], index: int, letters: str) -> list[Fix]:
+    """ "he sign tomorrow" → "he will sign tomorrow": a bare verb right after a subject
+    pronoun, in a sentence a future word ("tomorrow", "next") comes later in, may take the
+    future auxiliary (its other forms, "signs" or "signed", are offered as ever)."""
+    before = words[index - 1].strip().lower() if index else ""
+    if before not in SUBJECT_PRONOUNS or letters.lower() not in getAllLemmas(letters).get(
+        VERB_CLASS, ()
+    ):
+        return []
+    for word in words[index + 1 :]:
+        if TRAILING_MARKS.sub("", word.strip()).lower() in FUTURE_WORDS:
+            lead = word_lead(words[index])
+            return [
+                Fix(Rewording(index, index + 1, f"{lead}{FUTURE_AUXILIARY} {words[index].strip()}"))
+            ]
+        if word.rstrip().endswith(SENTENCE_ENDS):
+            return []
+    return []
+
+
+def word_lead(word: str) -> str:
+    """The whitespace a word text opens with."""
+    return word[: len(word) - len(word.lstrip())]
 
 
 def _degree(words: Sequence[str], index: int) -> list[Fix]:

@@ -123,6 +123,7 @@ def dash() -> str:
 def patterns() -> list[tuple[re.Pattern[str], Callable[[re.Match[str], int], Found]]]:
     """The phrasings, most specific first: each match is masked before the next is tried."""
     to, m1, m2, d1, d2 = dash(), month("m1"), month("m2"), day("d1"), day("d2")
+    listed_days = r"(?:,\s*[0-3]?\d(?:st|nd|rd|th)?(?!\d))*,?"  # the days between: "3, 4 and 5"
     y1, y2 = rf"(?:,?\s+{year('y1')})?", rf"(?:,?\s+{year('y2')})?"
     season = rf"(?P<season>(?i:{alternation(listed('seasons'))}))"
     quarter = rf"(?:Q(?P<q>[1-4])|(?P<qw>(?i:{alternation(listed('quarters'))}))\s+quarter)"
@@ -130,9 +131,17 @@ def patterns() -> list[tuple[re.Pattern[str], Callable[[re.Match[str], int], Fou
         (rf"\b{iso('a')}{to}{iso('b')}\b", iso_range),  # 2026-12-01 to 2026-12-05
         (rf"\b{iso('a')}\b", iso_point),
         (rf"\b{d1}\s+{m1}{y1}{to}{d2}\s+{m2}{y2}", day_range),  # 7 September to 18 December
-        (rf"\b{d1}{to}{d2}\s+{m2}{y2}", day_range),  # 4-20 March 2027
+        (
+            rf"\bthe\s+{d1}{to}(?:the\s+)?{d2}\s+of\s+{m2}{y2}",
+            day_range,
+        ),  # the 9th to the 11th of May
+        (
+            rf"\b{d1}{listed_days}{to}{d2}\s+{m2}{y2}",
+            day_range,
+        ),  # 4-20 March 2027; 3, 4 and 5 March
         (rf"\b{m1}\s+{d1}{to}(?:{m2}\s+)?{d2}{y2}", day_range),  # March 4-20, 2027
         (rf"\b{d1}\s+{m1}{y1}\b", day_point),  # 3 June 2025, 15 March
+        (rf"\bthe\s+{d1}\s+of\s+{m1}{y1}\b", day_point),  # the 3rd of June
         (rf"\b{m1}\s+{d1},?\s+{year('y1')}", day_point),  # March 4, 2027
         (rf"\b{part('p1')}?{m1}{y1}{to}{part('p2')}?{m2}{y2}\b", month_range),  # March to May
         (rf"\b{part('p1')}{m1}{y1}\b", month_range),  # early January 2027

@@ -41,6 +41,8 @@ def days(span: tuple[float, float] | None) -> tuple[str, str] | None:
         ("Away the second week of April 2027.", ("2027-04-08", "2027-04-14")),
         ("Tasks for the second half of February 2027.", ("2027-02-16", "2027-02-28")),
         ("A two-day summit opens on 3 November 2026.", ("2026-11-03", "2026-11-04")),
+        ("Camp runs from the 6th to the 10th of July 2027.", ("2027-07-06", "2027-07-10")),
+        ("Talks on 2, 3 and 4 September 2026.", ("2026-09-02", "2026-09-04")),
         ("Our week-long retreat begins 1 August 2027.", ("2027-08-01", "2027-08-07")),
         ("Evening classes for six weeks from 7 January 2027.", ("2027-01-07", "2027-02-17")),
         ("Four nights at the inn from 28 December 2026.", ("2026-12-28", "2027-01-01")),

@@ -58,11 +58,22 @@ def allowed_mask(canvas: Canvas, table: TokenTable, vocab_size: int) -> torch.Te
             marks = free_constraint(segment, canvas.plan.before, canvas.plan.after)
             if marks is not None:
                 mask[positions] &= allowed_row(table, marks, vocab_size)
+            if segment.vary:
+                ban_seed_tokens(mask, canvas, positions)
     if opens_without_space(canvas):
         mask[0, table.starting_with_whitespace()] = False
     if opens_prose(canvas):  # its first line, which may start after a line break token
         mask[:PROSE_OPENING, table.list_openers()] = False
     return mask
+
+
+def ban_seed_tokens(mask: torch.Tensor, canvas: Canvas, positions: list[int]) -> None:
+    """A varied segment's seeded positions may not hold their own seed token (a seed token
+    its position may not hold is renoised whatever the strength: the model writes its next
+    choice there)."""
+    for position in positions:
+        if canvas.seeded[position]:
+            mask[position, canvas.seed_ids[position]] = False
 
 
 def opens_prose(canvas: Canvas) -> bool:

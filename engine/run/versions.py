@@ -38,6 +38,8 @@ from engine.core.config import SamplerSettings
 from engine.core.plan import EditPlan, Free, Locked, Segment, plan_text, segment_text
 from engine.core.protocol import Alternative, EditMode, Frame, Span
 from engine.core.worddiff import Hunk, word_diff
+from engine.run.answers import Merged
+from engine.run.near_misses import NearMiss, near_misses, varies_content, version_misses
 from engine.run.pipeline import Denoised, RunContext, denoise_plan
 from engine.run.retry import widen_to_words
 
@@ -91,13 +93,17 @@ def denoise_versions(
     run: RunContext,
 ) -> Generator[Frame, None, list[Denoised] | None]:
     """Settle every version of ``plan``: frames of each in turn, then their checked results
-    (version 1 first), or ``None`` when cancelled."""
+    (version 1 first), or ``None`` when cancelled. A version with nowhere to differ (a first
+    version that changed nothing and has no near miss left for it) is not settled."""
     first = yield from denoise_plan(backend, plan, version_settings(settings, 1), document, run)
     if first is None:
         return None
     versions = [first]
-    for version in range(2, version_count(plan, settings) + 1):
-        again = version_plan(plan, versions)
+    count = version_count(plan, settings)
+    target, content = plan_text(plan.segments), varies_content(settings)
+    misses = near_misses(target, first, backend.table, user_locks(plan), content)
+    for version in range(2, count + 1):
+        again = version_plan(plan, versions, version_misses_of(plan, first, misses, version, count))
         if again is None:
             break
         done = yield from denoise_plan(
@@ -109,18 +115,33 @@ def denoise_versions(
     return versions
 
 
-def version_plan(plan: EditPlan, versions: Sequence[Denoised]) -> EditPlan | None:
+def version_misses_of(
+    plan: EditPlan, first: Denoised, misses: Sequence[NearMiss], version: int, count: int
+) -> list[tuple[int, int]]:
+    """The near misses version ``version`` of ``count`` varies, clear of the first version's
+    opened hunks."""
+    target = plan_text(plan.segments)
+    locks = user_locks(plan)
+    opened = open_spans(target, word_diff(target, first.segments, locks).hunks, locks)
+    return version_misses(misses, version, count - 1, opened)
+
+
+def version_plan(
+    plan: EditPlan, versions: Sequence[Denoised], varied: Sequence[tuple[int, int]] = ()
+) -> EditPlan | None:
     """The plan a later version settles: ``plan``'s target with the first version's hunks
-    open and every other word locked, avoiding each earlier version's text; ``None`` when the
-    first version changed nothing."""
+    open, the ``varied`` near misses open as varied segments (:attr:`Free.vary`) and every
+    other word locked, avoiding each earlier version's text; ``None`` when it has nowhere to
+    differ (the first version changed nothing and no near miss is left)."""
     target = plan_text(plan.segments)
     locks = user_locks(plan)
     hunks = word_diff(target, versions[0].segments, locks).hunks
-    if not hunks:
+    if not hunks and not varied:
         return None
     opened = open_spans(target, hunks, locks)
     earlier = tuple("".join(s.text for s in v.segments) for v in versions)
-    return replace(plan, segments=segments_over(target, opened, locks), avoid=earlier)
+    segments = segments_over(target, opened, locks, varied)
+    return replace(plan, segments=segments, avoid=earlier)
 
 
 def user_locks(plan: EditPlan) -> list[tuple[int, int]]:
@@ -160,18 +181,26 @@ def open_spans(
 
 
 def segments_over(
-    target: str, opened: Sequence[tuple[int, int]], locks: Sequence[tuple[int, int]]
+    target: str,
+    opened: Sequence[tuple[int, int]],
+    locks: Sequence[tuple[int, int]],
+    varied: Sequence[tuple[int, int]] = (),
 ) -> tuple[Segment, ...]:
     """``target`` as segments: the opened spans free (seeded with the user's words), the
-    user's locks locked, every other stretch an engine lock (shown to the user as free)."""
-    marks = sorted([(a, b, "open") for a, b in opened] + [(a, b, "lock") for a, b in locks])
+    ``varied`` ones free and varied, the user's locks locked, every other stretch an engine
+    lock (shown to the user as free)."""
+    marks = sorted(
+        [(a, b, "open") for a, b in opened]
+        + [(a, b, "vary") for a, b in varied]
+        + [(a, b, "lock") for a, b in locks]
+    )
     segments: list[Segment] = []
     at = 0
     for start, end, kind in marks:
         if start > at:
             segments.append(Locked(target[at:start], structure=True))
         text = target[start:end]
-        segments.append(Free(seed=text) if kind == "open" else Locked(text))
+        segments.append(Locked(text) if kind == "lock" else Free(seed=text, vary=kind == "vary"))
         at = end
     if at < len(target):
         segments.append(Locked(target[at:], structure=True))
@@ -189,3 +218,16 @@ def alternatives(versions: Sequence[Denoised], original: str) -> tuple[Alternati
         seen.add(version.text)
         offered.append(Alternative(version.text, version.segments, version.notes))
     return tuple(offered)
+
+
+def merged(versions: Sequence[Denoised], original: str, asked: int) -> tuple[Merged, ...]:
+    """What became of each of the ``asked`` versions that :func:`alternatives` does not
+    offer: the version it came back as (0: ``original``), or not settled at all."""
+    texts = {original: 0, versions[0].text: 1}
+    fates: list[Merged] = []
+    for number, version in enumerate(versions[1:], start=2):
+        same = texts.setdefault(version.text, number)
+        if same != number:
+            fates.append(Merged(number, same, version.put_back))
+    fates += [Merged(number, None) for number in range(len(versions) + 1, asked + 1)]
+    return tuple(fates)

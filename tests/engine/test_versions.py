@@ -14,17 +14,21 @@ from hypothesis import strategies as st
 from engine.backends.base import Backend
 from engine.core.config import SamplerSettings
 from engine.core.plan import Locked, plan_edit
-from engine.core.protocol import Cancelled, Edit, EditMode, Frame, Proposal, Span
+from engine.core.protocol import Cancelled, Edit, EditMode, Frame, Proposal, SegmentText, Span
 from engine.core.worddiff import word_diff
-from engine.run.answers import NO_OTHER_READING, REASONS, versions_note
+from engine.run.answers import NO_OTHER_READING, REASONS, Merged, versions_note
 from engine.run.edit_run import run_edit
-from engine.run.pipeline import RunContext
+from engine.run.near_misses import near_misses
+from engine.run.pipeline import Denoised, RunContext
 from engine.run.versions import (
     SEED_BITS,
     VERSION_TEMPERATURE,
+    alternatives,
     denoise_versions,
+    merged,
     open_spans,
     segments_over,
+    version_misses_of,
     version_seed,
     version_settings,
 )
@@ -36,6 +40,8 @@ LOCK = Span(TEXT.index("fox"), TEXT.index("fox") + 3)
 # No passes after the model: the tiny random model's every change would be put back.
 FAST = SamplerSettings(steps=8, strength=1.0, temperature=1.0, seed=4, passes=())
 CHECKED = FAST.with_changes(passes=SamplerSettings().passes)
+# Greedy at half strength: the canvas keeps words it predicted, so there are near misses.
+KEEPING = CHECKED.with_changes(strength=0.5, temperature=0.0)
 BACKENDS: dict[str, Callable[[], Backend]] = {"masked": llama_backend, "gemma": gemma_backend}
 
 
@@ -88,30 +94,31 @@ def test_versions_are_distinct_checked_and_keep_every_lock(family: str) -> None:
     assert offered, "sixteen random versions of a tiny model should not all match"
 
 
-def opened_by(proposal: Proposal, locks: list[tuple[int, int]]) -> list[tuple[int, int]]:
-    """Where the later versions of ``proposal`` may write: its hunks (words opened beside an
-    insertion), as :mod:`engine.run.versions` opens them."""
-    return open_spans(TEXT, word_diff(TEXT, proposal.segments, locks).hunks, locks)
-
-
 @pytest.mark.parametrize(
-    ("family", "base"), [(f, s) for f in sorted(BACKENDS) for s in (FAST, CHECKED)]
+    ("family", "base"), [(f, s) for f in sorted(BACKENDS) for s in (FAST, CHECKED, KEEPING)]
 )
 @given(seed=st.integers(0, 50))
 @settings(max_examples=4, deadline=None)
-def test_a_later_version_changes_only_what_the_first_changed(
+def test_a_later_version_changes_only_its_openings(
     family: str, base: SamplerSettings, seed: int
 ) -> None:
-    """Every later version settles the first version's changes again, every other word kept:
-    none of its hunks lies outside the first version's (opened) hunks."""
+    """Every later version settles the first version's changes again and varies its own near
+    misses, every other word kept: none of its hunks lies elsewhere, the user's lock stays,
+    and (``check_proposal``) nothing outside the target changes."""
     backend = BACKENDS[family]()
-    proposal = proposal_of(backend, rewrite(base.with_changes(alternatives=3, seed=seed)))
-    locks = [(LOCK.start, LOCK.end)]
-    kept = segments_over(TEXT, opened_by(proposal, locks), locks)
-    # Every word the first version kept, in order, byte for byte; anything where it changed.
-    shape = "".join(re.escape(s.text) if isinstance(s, Locked) else "(.*?)" for s in kept)
-    for version in proposal.alternatives:
+    edit = rewrite(base.with_changes(alternatives=3, seed=seed))
+    plan = plan_edit(edit)
+    versions = drain(denoise_versions(backend, plan, edit.settings, TEXT, RunContext(1)))
+    first, locks = versions[0], [(LOCK.start, LOCK.end)]
+    misses = near_misses(TEXT, first, backend.table, locks)
+    opened = open_spans(TEXT, word_diff(TEXT, first.segments, locks).hunks, locks)
+    for number, version in enumerate(versions[1:], start=2):
+        varied = version_misses_of(plan, first, misses, number, 3)
+        kept = segments_over(TEXT, opened, locks, varied)
+        # Every word the first version kept, in order, byte for byte; anything where it opens.
+        shape = "".join(re.escape(s.text) if isinstance(s, Locked) else "(.*?)" for s in kept)
         assert re.fullmatch(shape, version.text, re.DOTALL), version.text
+        assert [s.text for s in version.segments if s.locked] == ["fox"]
 
 
 def test_the_first_version_is_the_rewrite_one_version_gives() -> None:
@@ -193,20 +200,48 @@ def test_a_draft_settles_one_version_whatever_the_setting() -> None:
 
 def test_fewer_versions_than_asked_say_so() -> None:
     """Versions merged away are never silent: the proposal's notes say how many of the asked
-    came back, and the answer's reason is one of the fixed list."""
+    came back and what became of each one missing, with the reason from the fixed list."""
     backend = llama_backend()
     for strength in (0.01, 1.0):
         asked = FAST.with_changes(alternatives=4, strength=strength, temperature=0.0)
         proposal = proposal_of(backend, rewrite(asked))
         offered = 1 + len(proposal.alternatives)
         said = [note for note in proposal.notes if NO_OTHER_READING in note]
-        assert said == ([] if offered == 4 else [versions_note(4, offered)[0]])
+        assert len(said) == (0 if offered == 4 else 1)
+        for note in said:
+            assert note.startswith(f"{offered} version")
+            assert len(re.findall(r"version \d (came back|had nowhere)", note)) == 4 - offered
+
+
+def denoised(text: str, put_back: int = 0) -> Denoised:
+    """A settled version as :func:`merged` reads it: its text and what the checks put back."""
+    segments = (SegmentText(text, False),)
+    return Denoised(None, None, segments, text, 0.0, 0.0, 0, {}, put_back=put_back)  # type: ignore[arg-type]
+
+
+def test_each_version_not_offered_is_accounted_for() -> None:
+    """Version 2 equal to the user's text, 3 to version 1 after the checks put back two of
+    its changes, 4 distinct, and a fifth asked that was never settled."""
+    versions = [denoised("b"), denoised("a"), denoised("b", put_back=2), denoised("c")]
+    fates = merged(versions, "a", 5)
+    assert fates == (Merged(2, 0), Merged(3, 1, 2), Merged(5, None))
+    assert len(alternatives(versions, "a")) == 1
+    (note,) = versions_note(5, 2, fates)
+    assert note == (
+        f"2 versions of the 5 asked: {NO_OTHER_READING} (version 2 came back as your text; "
+        "version 3 came back as version 1 once the checks put back 2 changes; version 5 had "
+        "nowhere to differ)."
+    )
 
 
 def test_the_versions_note_counts_what_came_back() -> None:
     assert versions_note(3, 3) == () and versions_note(1, 1) == ()
     assert versions_note(3, 1) == (
         f"1 version of the 3 asked: {NO_OTHER_READING} (the others were the same).",
+    )
+    assert versions_note(2, 1, (Merged(2, 1, 1),)) == (
+        f"1 version of the 2 asked: {NO_OTHER_READING} (version 2 came back as version 1 once "
+        "the checks put back 1 change).",
     )
     assert NO_OTHER_READING in REASONS
 

@@ -16,8 +16,10 @@ The backends report the chosen token's confidence, not the margin to the runner-
 distribution this flat (a 135M model's top choice is mostly below one half) the two rank
 positions alike, and the confidence needs no new field in either family's step.
 
-Versions 2..N take turns down the list (version 2 the least sure, version 3 the next, ...),
-so no two versions vary the same place and each offers its own reading somewhere.
+Each try of a later version takes the next few down the list, so no two versions vary the
+same place and each offers its own reading somewhere; a version that came back as an earlier
+one is tried again over the next ones, within a few tries a request may spend
+(:data:`engine.run.versions.EXTRA_TRIES`).
 """
 
 from __future__ import annotations
@@ -36,7 +38,7 @@ from engine.run.pipeline import Denoised
 
 # Near misses a later version varies. Tuned on the dev split only (``python -m
 # tools.bench.review --only alternatives --limit 26``): see :data:`PER_VERSION_MEASURED`.
-NEAR_MISSES_PER_VERSION = 4
+NEAR_MISSES_PER_VERSION = 2
 # The confidence of a position the canvas never predicted (a seed token kept unmasked): the
 # model was not asked there, so it is no near miss.
 UNASKED = 1.0
@@ -140,17 +142,21 @@ def touches(span: tuple[int, int], hunks: Sequence[Hunk]) -> bool:
     return any(span[0] <= hunk.end and hunk.start <= span[1] for hunk in hunks)
 
 
-def version_misses(
-    misses: Sequence[NearMiss], version: int, later: int, opened: Spans
-) -> list[tuple[int, int]]:
-    """The near misses version ``version`` (of ``later`` versions after the first) varies:
-    every ``later``-th from its turn, :data:`NEAR_MISSES_PER_VERSION` at most, none touching
-    ``opened`` or one another; as target spans in order."""
+def next_misses(
+    misses: Sequence[NearMiss], opened: Spans
+) -> tuple[list[tuple[int, int]], list[NearMiss]]:
+    """The near misses the next try varies (the least sure, :data:`NEAR_MISSES_PER_VERSION`
+    at most, none touching ``opened`` or one another), as target spans in order, and those
+    left for later tries (one touching ``opened`` never can be varied: it is dropped)."""
     taken: list[tuple[int, int]] = []
-    for miss in misses[version - 2 :: max(later, 1)]:
+    left: list[NearMiss] = []
+    for miss in misses:
         span = (miss.start, miss.end)
-        if not any(span[0] <= b and a <= span[1] for a, b in [*opened, *taken]):
+        if any(span[0] <= b and a <= span[1] for a, b in opened):
+            continue
+        full = len(taken) == NEAR_MISSES_PER_VERSION
+        if full or any(span[0] <= b and a <= span[1] for a, b in taken):
+            left.append(miss)
+        else:
             taken.append(span)
-        if len(taken) == NEAR_MISSES_PER_VERSION:
-            break
-    return sorted(taken)
+    return sorted(taken), left

@@ -31,7 +31,7 @@ first version that changed nothing has nothing to vary: it is the only one.
 from __future__ import annotations
 
 from collections.abc import Generator, Sequence
-from dataclasses import replace
+from dataclasses import dataclass, replace
 
 from engine.backends.base import Backend
 from engine.core.config import SamplerSettings
@@ -39,7 +39,7 @@ from engine.core.plan import EditPlan, Free, Locked, Segment, plan_text, segment
 from engine.core.protocol import Alternative, EditMode, Frame, Span
 from engine.core.worddiff import Hunk, word_diff
 from engine.run.answers import Merged
-from engine.run.near_misses import NearMiss, near_misses, varies_content, version_misses
+from engine.run.near_misses import NearMiss, near_misses, next_misses, varies_content
 from engine.run.pipeline import Denoised, RunContext, denoise_plan
 from engine.run.retry import widen_to_words
 
@@ -55,6 +55,11 @@ SEED_BITS = 63
 # 685 ms batched against 744 ms one after another, a cached 8-row step 75 against 184 ms, so
 # batching would pay here too; three versions took 1.39x the time of one.
 BATCH_VERSIONS = False
+# Tries a request may spend, over one settling per version, on versions that came back as an
+# earlier one: each settles the next near misses instead. Tuned on the dev split only (see
+# docs/benchmarks.md's review section): more tries find more distinct versions, and each one
+# costs about what a later version costs.
+EXTRA_TRIES = 2
 # Greedy decoding (temperature 0, the default) turns every seed's canvas into nearly the same
 # text: the seed only chooses which positions start masked, and the argmax fills them alike.
 # Versions after the first sample at least at this temperature, so they offer other words.
@@ -98,32 +103,57 @@ def denoise_versions(
     first = yield from denoise_plan(backend, plan, version_settings(settings, 1), document, run)
     if first is None:
         return None
+    target, locks = plan_text(plan.segments), user_locks(plan)
+    misses = near_misses(target, first, backend.table, locks, varies_content(settings))
+    tries = Tries(misses, open_spans(target, word_diff(target, first.segments, locks).hunks, locks))
     versions = [first]
-    count = version_count(plan, settings)
-    target, content = plan_text(plan.segments), varies_content(settings)
-    misses = near_misses(target, first, backend.table, user_locks(plan), content)
-    for version in range(2, count + 1):
-        again = version_plan(plan, versions, version_misses_of(plan, first, misses, version, count))
-        if again is None:
-            break
-        done = yield from denoise_plan(
-            backend, again, version_settings(settings, version), document, run
-        )
+    while len(versions) < version_count(plan, settings):
+        done = yield from settle_version(backend, plan, settings, document, run, versions, tries)
         if done is None:
-            return None
+            return None if run.cancelled() else versions
         versions.append(done)
     return versions
 
 
-def version_misses_of(
-    plan: EditPlan, first: Denoised, misses: Sequence[NearMiss], version: int, count: int
-) -> list[tuple[int, int]]:
-    """The near misses version ``version`` of ``count`` varies, clear of the first version's
-    opened hunks."""
-    target = plan_text(plan.segments)
-    locks = user_locks(plan)
-    opened = open_spans(target, word_diff(target, first.segments, locks).hunks, locks)
-    return version_misses(misses, version, count - 1, opened)
+@dataclass
+class Tries:
+    """The near misses later versions have not varied yet, what is open in every one of them,
+    and the tries left over what the versions take (:data:`EXTRA_TRIES`)."""
+
+    misses: list[NearMiss]
+    opened: list[tuple[int, int]]
+    extra: int = EXTRA_TRIES
+
+
+def settle_version(
+    backend: Backend,
+    plan: EditPlan,
+    settings: SamplerSettings,
+    document: str,
+    run: RunContext,
+    versions: list[Denoised],
+    tries: Tries,
+) -> Generator[Frame, None, Denoised | None]:
+    """The next version: settled over the first version's hunks and the next near misses,
+    and settled again over the next ones (while ``tries`` has extra tries) when it came back
+    as an earlier version or the user's text. ``None`` when it has nowhere to differ or the
+    run was cancelled; a version settled more than once counts every try's forwards."""
+    number, spent = len(versions) + 1, 0
+    seen = {plan_text(plan.segments), *(v.text for v in versions)}
+    while True:
+        varied, tries.misses = next_misses(tries.misses, tries.opened)
+        again = version_plan(plan, versions, varied)
+        if again is None:
+            return None
+        done = yield from denoise_plan(
+            backend, again, version_settings(settings, number), document, run
+        )
+        if done is None:
+            return None
+        if done.text not in seen or not tries.misses or not tries.extra:
+            return replace(done, retried=spent) if spent else done
+        tries.extra -= 1
+        spent += done.forwards
 
 
 def version_plan(

@@ -12,21 +12,24 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from engine.backends.base import Backend, StepResult
-from engine.core.canvas import Kind, assemble, build_canvas
+from engine.backends.base import Backend
+from engine.core.canvas import Kind, build_canvas
 from engine.core.config import SamplerSettings
 from engine.core.plan import EditPlan, Free, Locked, plan_edit
-from engine.core.protocol import Edit, EditMode, SegmentText, Span, TokenState
+from engine.core.protocol import Edit, EditMode, SegmentText, Span
 from engine.core.worddiff import word_diff
 from engine.decode.allowed import allowed_mask
+from engine.language.en.content import content_words
 from engine.run.near_misses import (
     NEAR_MISSES_PER_VERSION,
     NearMiss,
     in_target,
     near_misses,
+    next_misses,
     token_ends,
     touches,
-    version_misses,
+    varies_content,
+    word_around,
 )
 from engine.run.pipeline import Denoised, RunContext, denoise_plan
 from engine.run.versions import (
@@ -37,6 +40,7 @@ from engine.run.versions import (
 )
 from tests.helpers.backends import llama_backend, tiny_table
 from tests.helpers.gemma import gemma_backend
+from tests.helpers.settled import settled_as_seeded
 
 BEFORE, AFTER = "A note first. ", " And a last word."
 TEXT = "The quick brown fox jumps over the lazy dog near the old river bank."
@@ -68,22 +72,6 @@ def target_of(done: Denoised) -> str:
     return done.text
 
 
-def settled_as_seeded(
-    plan: EditPlan, confidence: Callable[[int], float], changed: frozenset[int] = frozenset()
-) -> Denoised:
-    """A first version that kept every seed token but those at ``changed`` (which hold the
-    filler), committed with ``confidence(position)``: near misses without trusting a model."""
-    table = tiny_table()
-    canvas = build_canvas(plan, table, KEEPING, 512)
-    filler = table.specials.filler_id
-    ids = [filler if i in changed else token for i, token in enumerate(canvas.seed_ids)]
-    sure = [1.0 if k is Kind.LOCKED else confidence(i) for i, k in enumerate(canvas.kinds)]
-    last = StepResult(8, ids, ids, [TokenState.SETTLED] * len(ids), sure, 8, True)
-    segments = assemble(canvas, ids, table)
-    text = "".join(segment.text for segment in segments)
-    return Denoised(canvas, last, segments, text, 0.0, 0.0, len(ids), {})
-
-
 @given(st.lists(st.floats(0.01, 1.0), min_size=40, max_size=40), st.sets(st.integers(0, 30)))
 @settings(max_examples=25, deadline=None)
 def test_near_misses_are_kept_tokens_least_sure_first(
@@ -95,9 +83,11 @@ def test_near_misses_are_kept_tokens_least_sure_first(
     plan = plan_edit(rewrite(KEEPING))
     locks = user_locks(plan)
     first = settled_as_seeded(plan, lambda i: confidences[i % 40], frozenset(changed))
-    misses = near_misses(TEXT, first, tiny_table(), locks)
+    misses = near_misses(TEXT, first, tiny_table(), locks, content=True)
     hunks = word_diff(TEXT, first.segments, locks).hunks
     assert [m.confidence for m in misses] == sorted(m.confidence for m in misses)
+    plain = near_misses(TEXT, first, tiny_table(), locks)  # below strength 1: no content word
+    assert plain == [m for m in misses if not content_words(word_around(TEXT, m.start, m.end))]
     for miss in misses:
         assert 0 <= miss.start < miss.end <= len(TEXT) and miss.confidence < 1
         assert TEXT[miss.start : miss.end].strip()
@@ -120,7 +110,7 @@ def test_a_first_version_that_changed_nothing_has_its_least_sure_token_first() -
     canvas = build_canvas(plan, table, KEEPING, 512)
     position = canvas.segment_positions(2)[3]  # a word piece after the lock
     first = settled_as_seeded(plan, lambda i: 0.2 if i == position else 0.9)
-    misses = near_misses(TEXT, first, table, user_locks(plan))
+    misses = near_misses(TEXT, first, table, user_locks(plan), content=True)
     assert misses[0].confidence == pytest.approx(0.2)
     assert TEXT[misses[0].start : misses[0].end] == table.decode([canvas.seed_ids[position]])
     assert all(m.confidence == pytest.approx(0.9) for m in misses[1:])
@@ -144,19 +134,30 @@ def test_a_span_a_pass_changed_is_not_in_the_target() -> None:
     assert in_target(0, 2, moved) == (0, 2)
 
 
-@given(st.lists(st.floats(0.0, 0.99), min_size=0, max_size=12), st.integers(2, 4))
-def test_versions_take_their_own_near_misses(confidences: list[float], count: int) -> None:
-    """Versions 2..N never vary the same place, each at most its share, none touching what
-    is already open or another of its own."""
-    misses = [NearMiss(10 * i, 10 * i + 4, c) for i, c in enumerate(sorted(confidences))]
-    opened = [(20, 24)] if len(misses) > 2 else []
-    taken = [version_misses(misses, v, count - 1, opened) for v in range(2, count + 1)]
-    flat = [span for spans in taken for span in spans]
-    assert len(flat) == len(set(flat))
-    assert all(len(spans) <= NEAR_MISSES_PER_VERSION for spans in taken)
-    assert not any(touches_span(span, opened) for span in flat)
-    if len(misses) >= 4 * count:  # enough for everyone: each version varies somewhere
-        assert all(taken)
+@given(st.lists(st.floats(0.0, 0.99), min_size=0, max_size=16), st.integers(0, 3))
+def test_each_try_takes_the_next_near_misses(confidences: list[float], blocked: int) -> None:
+    """Tries one after another never vary the same place: each takes the least sure left, at
+    most its share, none touching what is open or one another; a near miss beside an opened
+    hunk is never taken and not kept for later."""
+    # Tokens 5 characters apart in runs of two that touch: a try takes one of each pair.
+    misses = [NearMiss(5 * i, 5 * i + 5 - i % 2, c) for i, c in enumerate(sorted(confidences))]
+    opened = [(5 * i, 5 * i + 1) for i in range(0, 4 * blocked, 4)]
+    seen: list[tuple[int, int]] = []
+    left = misses
+    while left:
+        taken, after = next_misses(left, opened)
+        assert taken == sorted(taken) and len(taken) <= NEAR_MISSES_PER_VERSION
+        assert not any(touches_span(span, opened) for span in taken)
+        assert not any(touches_span(a, [b]) for i, a in enumerate(taken) for b in taken[i + 1 :])
+        least = [(m.start, m.end) for m in left if not touches_span((m.start, m.end), opened)]
+        assert not least or least[0] in taken  # the least sure one free to take goes first
+        assert len(after) < len(left) or not taken
+        seen += taken
+        if not taken:
+            break
+        left = after
+    assert len(seen) == len(set(seen))
+    assert not any(touches_span(span, opened) for span in seen)
 
 
 def touches_span(span: tuple[int, int], others: list[tuple[int, int]]) -> bool:
@@ -217,7 +218,7 @@ def test_varied_near_misses_change_nothing_else(family: str, seed: int, picks: s
     locks = user_locks(plan)
     opened = open_spans(TEXT, word_diff(TEXT, first.segments, locks).hunks, locks)
     misses = [NearMiss(*WORDS[i], 0.5) for i in sorted(picks) if TEXT[slice(*WORDS[i])] != " fox"]
-    varied = version_misses(misses, 2, 1, opened)
+    varied, _ = next_misses(misses, opened)
     again = version_plan(plan, [first], varied)
     if again is None:
         assert not opened and not varied
@@ -227,3 +228,10 @@ def test_varied_near_misses_change_nothing_else(family: str, seed: int, picks: s
     shape = "".join(re.escape(s.text) if isinstance(s, Locked) else "(.*?)" for s in kept)
     assert re.fullmatch(shape, target_of(version), re.DOTALL), version.text
     assert [s.text for s in version.segments if s.locked] == ["fox"]
+
+
+def test_a_word_around_a_token_is_its_whole_run() -> None:
+    assert word_around("the gutters, then", 7, 11) == "gutters,"
+    assert word_around("the gutters", 0, 3) == "the"
+    assert varies_content(SamplerSettings(strength=1.0))
+    assert not varies_content(SamplerSettings(strength=0.5))

@@ -6,6 +6,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 from dataclasses import replace
+from itertools import groupby
 
 import pytest
 from hypothesis import given, settings
@@ -13,27 +14,29 @@ from hypothesis import strategies as st
 
 from engine.backends.base import Backend
 from engine.core.config import SamplerSettings
-from engine.core.plan import Locked, plan_edit
+from engine.core.plan import plan_edit
 from engine.core.protocol import Cancelled, Edit, EditMode, Frame, Proposal, SegmentText, Span
 from engine.core.worddiff import word_diff
 from engine.run.answers import NO_OTHER_READING, REASONS, Merged, versions_note
 from engine.run.edit_run import run_edit
-from engine.run.near_misses import near_misses
+from engine.run.near_misses import near_misses, varies_content
 from engine.run.pipeline import Denoised, RunContext
 from engine.run.versions import (
+    EXTRA_TRIES,
     SEED_BITS,
     VERSION_TEMPERATURE,
+    Tries,
     alternatives,
     denoise_versions,
     merged,
     open_spans,
-    segments_over,
-    version_misses_of,
+    settle_version,
     version_seed,
     version_settings,
 )
-from tests.helpers.backends import llama_backend
+from tests.helpers.backends import counting_forwards, llama_backend
 from tests.helpers.gemma import gemma_backend
+from tests.helpers.settled import settled_as_seeded
 
 TEXT = "The quick brown fox jumps over the lazy dog near the old river bank."
 LOCK = Span(TEXT.index("fox"), TEXT.index("fox") + 3)
@@ -110,13 +113,17 @@ def test_a_later_version_changes_only_its_openings(
     plan = plan_edit(edit)
     versions = drain(denoise_versions(backend, plan, edit.settings, TEXT, RunContext(1)))
     first, locks = versions[0], [(LOCK.start, LOCK.end)]
-    misses = near_misses(TEXT, first, backend.table, locks)
+    misses = near_misses(TEXT, first, backend.table, locks, varies_content(edit.settings))
     opened = open_spans(TEXT, word_diff(TEXT, first.segments, locks).hunks, locks)
-    for number, version in enumerate(versions[1:], start=2):
-        varied = version_misses_of(plan, first, misses, number, 3)
-        kept = segments_over(TEXT, opened, locks, varied)
-        # Every word the first version kept, in order, byte for byte; anything where it opens.
-        shape = "".join(re.escape(s.text) if isinstance(s, Locked) else "(.*?)" for s in kept)
+    may_change = [*opened, *((m.start, m.end) for m in misses)]
+    # Every character no opening holds stays, in order, byte for byte; anything in them.
+    shape = "".join(
+        "(.*?)" if free else re.escape("".join(TEXT[i] for i, _ in run))
+        for free, run in groupby(
+            enumerate(TEXT), lambda item: any(a <= item[0] < b for a, b in may_change)
+        )
+    )
+    for version in versions[1:]:
         assert re.fullmatch(shape, version.text, re.DOTALL), version.text
         assert [s.text for s in version.segments if s.locked] == ["fox"]
 
@@ -258,3 +265,45 @@ def test_spaces_between_two_locks_stay_the_engines_lock_in_every_version() -> No
     for version in (proposal, *proposal.alternatives):
         assert [s.text for s in version.segments if s.locked] == ["1843", "Ada Lovelace"]
         word_diff(text, version.segments, [(3, 7), (8, 20)])  # aligns on the user's locks
+
+
+def settles(frames: list[Frame]) -> int:
+    """How many canvases the frames show settling (each starts with a frame of every one;
+    the opening frame shown while a pass reads names that pass)."""
+    return sum(1 for f in frames if f.step == 0 and len(f.updates) == f.length and not f.stage)
+
+
+def try_version(settings: SamplerSettings, instruction: str) -> tuple[Denoised, list[Frame], int]:
+    """Version 2 after a first version that changed nothing and was unsure of every word:
+    the version, its frames, and every forward the model ran for it."""
+    backend = llama_backend()
+    edit = replace(rewrite(settings.with_changes(alternatives=2)), instruction=instruction)
+    plan = plan_edit(edit)
+    first = settled_as_seeded(plan, lambda _: 0.5, settings=settings)
+    misses = near_misses(TEXT, first, backend.table, [(LOCK.start, LOCK.end)], content=True)
+    tries = Tries(misses, [])
+    frames: list[Frame] = []
+    steps = settle_version(backend, plan, edit.settings, TEXT, RunContext(1), [first], tries)
+    with counting_forwards(backend.model) as counted:
+        while True:
+            try:
+                frames.append(next(steps))
+            except StopIteration as done:
+                return done.value, frames, counted.count
+
+
+def test_a_version_that_differs_is_settled_once() -> None:
+    """No pass to put anything back: the varied words differ at once, one try."""
+    version, frames, forwards = try_version(FAST.with_changes(strength=0.5), "")
+    assert version.text != TEXT and settles(frames) == 1
+    assert version.retried == 0 and version.forwards == forwards
+
+
+def test_a_version_that_came_back_the_same_is_tried_again_within_the_budget() -> None:
+    """Spelling alone puts back every change the canvas makes, so each try comes back as the
+    user's text: the version is tried again over the next near misses, as many times as
+    the extra tries allow, and every try's forwards count."""
+    version, frames, forwards = try_version(CHECKED.with_changes(strength=0.5), "fix spelling")
+    assert version.text == TEXT
+    assert settles(frames) == 1 + EXTRA_TRIES
+    assert version.retried > 0 and version.forwards == forwards

@@ -159,19 +159,29 @@ def settle_version(
 def version_plan(
     plan: EditPlan, versions: Sequence[Denoised], varied: Sequence[tuple[int, int]] = ()
 ) -> EditPlan | None:
-    """The plan a later version settles: ``plan``'s target with the first version's hunks
-    open, the ``varied`` near misses open as varied segments (:attr:`Free.vary`) and every
-    other word locked, avoiding each earlier version's text; ``None`` when it has nowhere to
-    differ (the first version changed nothing and no near miss is left)."""
+    """The plan a later version settles: ``plan``'s target with the first version's cuts
+    made, its other hunks open, the ``varied`` near misses open as varied segments
+    (:attr:`Free.vary`) and every other word locked, avoiding each earlier version's text;
+    ``None`` when it has nowhere to differ (no hunk to settle again, no near miss left)."""
     target = plan_text(plan.segments)
     locks = user_locks(plan)
     hunks = word_diff(target, versions[0].segments, locks).hunks
-    if not hunks and not varied:
+    cut = [(h.start, h.end) for h in hunks if only_cuts(h)]
+    again = [h for h in hunks if not only_cuts(h)]
+    if not again and not varied:
         return None
-    opened = open_spans(target, hunks, locks)
+    opened = open_spans(target, again, sorted([*locks, *cut]))
     earlier = tuple("".join(s.text for s in v.segments) for v in versions)
-    segments = segments_over(target, opened, locks, varied)
+    segments = segments_over(target, opened, locks, varied, cut)
     return replace(plan, segments=segments, avoid=earlier)
+
+
+def only_cuts(hunk: Hunk) -> bool:
+    """Whether ``hunk`` only took words out. Settled again from the user's words it can only
+    come back cut the same way or as the user's words (what rejecting it gives): a shorter
+    rewrite's cut is chosen over the whole passage, and a lone hunk's words have nothing
+    around them to cut against. So later versions keep it as the first version made it."""
+    return not hunk.new.strip() and bool(hunk.old.strip())
 
 
 def user_locks(plan: EditPlan) -> list[tuple[int, int]]:
@@ -215,13 +225,15 @@ def segments_over(
     opened: Sequence[tuple[int, int]],
     locks: Sequence[tuple[int, int]],
     varied: Sequence[tuple[int, int]] = (),
+    cut: Sequence[tuple[int, int]] = (),
 ) -> tuple[Segment, ...]:
     """``target`` as segments: the opened spans free (seeded with the user's words), the
-    ``varied`` ones free and varied, the user's locks locked, every other stretch an engine
-    lock (shown to the user as free)."""
+    ``varied`` ones free and varied, the ``cut`` ones gone, the user's locks locked, every
+    other stretch an engine lock (shown to the user as free)."""
     marks = sorted(
         [(a, b, "open") for a, b in opened]
         + [(a, b, "vary") for a, b in varied]
+        + [(a, b, "cut") for a, b in cut]
         + [(a, b, "lock") for a, b in locks]
     )
     segments: list[Segment] = []
@@ -230,7 +242,10 @@ def segments_over(
         if start > at:
             segments.append(Locked(target[at:start], structure=True))
         text = target[start:end]
-        segments.append(Locked(text) if kind == "lock" else Free(seed=text, vary=kind == "vary"))
+        if kind == "lock":
+            segments.append(Locked(text))
+        elif kind != "cut":
+            segments.append(Free(seed=text, vary=kind == "vary"))
         at = end
     if at < len(target):
         segments.append(Locked(target[at:], structure=True))

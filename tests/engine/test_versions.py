@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 
 from engine.backends.base import Backend
 from engine.core.config import SamplerSettings
-from engine.core.plan import plan_edit
+from engine.core.plan import Locked, plan_edit
 from engine.core.protocol import Cancelled, Edit, EditMode, Frame, Proposal, SegmentText, Span
 from engine.core.worddiff import word_diff
 from engine.run.answers import NO_OTHER_READING, REASONS, Merged, versions_note
@@ -29,8 +29,10 @@ from engine.run.versions import (
     alternatives,
     denoise_versions,
     merged,
+    only_cuts,
     open_spans,
     settle_version,
+    version_plan,
     version_seed,
     version_settings,
 )
@@ -307,3 +309,23 @@ def test_a_version_that_came_back_the_same_is_tried_again_within_the_budget() ->
     assert version.text == TEXT
     assert settles(frames) == 1 + EXTRA_TRIES
     assert version.retried > 0 and version.forwards == forwards
+
+
+def test_a_cut_stays_as_the_first_version_made_it() -> None:
+    """Later versions keep the first version's cuts (a cut settled again from a lone hunk can
+    only come back cut or as the user's words) and open its other changes."""
+    text = "This week we basically spent most of our time on a number of small bugs."
+    first = "This week we spent most of our time on several bugs."
+    hunks = word_diff(text, [SegmentText(first, False)]).hunks
+    cuts = [h for h in hunks if only_cuts(h)]
+    assert [h.old.strip() for h in cuts] == ["basically"]
+    plan = plan_edit(Edit(1, text, Span(0, len(text)), (), "tighter", EditMode.REWRITE))
+    version = version_plan(plan, [denoised(first)])
+    assert version is not None
+    free = [s.seed for s in version.segments if not isinstance(s, Locked)]
+    assert [seed.strip() for seed in free] == ["a number of small"]
+    kept = "".join(s.text if isinstance(s, Locked) else s.seed for s in version.segments)
+    assert kept == text.replace(" basically", "", 1) or kept == text.replace("basically ", "", 1)
+    only_cut = "This week we spent most of our time on a number of small bugs."
+    assert version_plan(plan, [denoised(only_cut)]) is None  # nowhere to differ
+    assert version_plan(plan, [denoised(only_cut)], [(text.index(" our"), text.index(" our") + 4)])

@@ -12,9 +12,18 @@ first version kept the user's words are its *near misses*; a later version opens
 as varied segments (:attr:`engine.core.plan.Free.vary`: the seed token is banned there, so
 the canvas commits its next choice), and the same passes judge the result as any change.
 
-The backends report the chosen token's confidence, not the margin to the runner-up; for a
-distribution this flat (a 135M model's top choice is mostly below one half) the two rank
-positions alike, and the confidence needs no new field in either family's step.
+The backends report the chosen token's confidence, not the margin to the runner-up; the two
+rank positions alike where the top choice is below one half, and the confidence needs no new
+field in either family's step. Only positions the canvas predicted count (at strength 0.5 half
+the seed stays unmasked, with nothing to say), and below strength 1 none in a content word:
+the reread puts back any other content word where the user's stood, so a near miss there has
+nowhere to go (:func:`varies_content`).
+
+What it found on the dev split: the embedded model is mostly sure (the least sure kept token
+of a rewrite is often above 0.8), and its next choice at a kept word mostly reads worse than
+the user's word ("a machine" for "the machine", "Would that like to come with you?"), which
+the reread rightly puts back, even allowed :data:`engine.passes.reread.VARIED_NATS` of slack.
+Near misses give a version somewhere to differ; they rarely give it a reading that survives.
 
 Each try of a later version takes the next few down the list, so no two versions vary the
 same place and each offers its own reading somewhere; a version that came back as an earlier
@@ -36,8 +45,10 @@ from engine.core.worddiff import Hunk, word_diff
 from engine.language.en.content import content_words
 from engine.run.pipeline import Denoised
 
-# Near misses a later version varies. Tuned on the dev split only (``python -m
-# tools.bench.review --only alternatives --limit 26``): see :data:`PER_VERSION_MEASURED`.
+# Near misses one try of a later version varies. Tuned on the dev split only (``python -m
+# tools.bench.review --only alternatives --limit 26``, 26 of its rewrites): 2 a try gave three
+# distinct versions in 3 of 26, 4 a try (with the content-word rule below) in 2; each varied
+# word that survives is one more change for the user to judge, so the fewer.
 NEAR_MISSES_PER_VERSION = 2
 # The confidence of a position the canvas never predicted (a seed token kept unmasked): the
 # model was not asked there, so it is no near miss.

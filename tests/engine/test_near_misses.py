@@ -165,7 +165,8 @@ def touches_span(span: tuple[int, int], others: list[tuple[int, int]]) -> bool:
 
 
 def test_a_varied_segment_may_not_hold_its_seed_tokens() -> None:
-    """A varied segment bans each seed token at its own position, and only there."""
+    """A varied segment bans each seed token at its own position, and nothing there (the
+    filler, a token of spaces); nothing else anywhere."""
     table = tiny_table()
     plan = plan_edit(rewrite(KEEPING))
     segments = segments_over(TEXT, [], user_locks(plan), [(3, 9)])  # " quick"
@@ -183,7 +184,15 @@ def test_a_varied_segment_may_not_hold_its_seed_tokens() -> None:
         table,
         len(table.tokenizer),
     )
-    banned = {(p, canvas.seed_ids[p]) for p in canvas.segment_positions(index) if canvas.seeded[p]}
+    blank = [i for i in table.starting_with(" ") if table.is_blank(i)]
+    nothing = [table.specials.filler_id, *blank]
+    banned = {
+        (p, token)
+        for p in canvas.segment_positions(index)
+        if canvas.seeded[p]
+        for token in (canvas.seed_ids[p], *nothing)
+        if plain[p, token]
+    }
     assert {tuple(pair) for pair in (plain & ~mask).nonzero().tolist()} == banned
     assert not (mask & ~plain).any()
 
@@ -197,7 +206,7 @@ def test_a_varied_word_is_written_otherwise() -> None:
     segments = segments_over(TEXT, [], user_locks(plan), [span])
     varied = EditPlan(plan.target, segments, plan.before, plan.after, "", EditMode.REWRITE)
     done = drain(denoise_plan(backend, varied, KEEPING, DOCUMENT, RunContext.starting(1)))
-    assert " lazy" not in target_of(done)
+    assert " lazy" not in target_of(done) and "  " not in target_of(done)
     assert target_of(done).startswith(TEXT[: span[0]])
     assert target_of(done).endswith(TEXT[span[1] :])
 

@@ -34,17 +34,12 @@ from collections.abc import Callable, Sequence
 
 from engine.backends.base import Reader
 from engine.core.canvas import Canvas, Kind, context_ids
-from engine.core.plan import Free
 from engine.core.protocol import EditMode
 from engine.language.en.content import replaces_content
 from engine.passes.base import Pass, PassContext, Settled
 
 # Tokens after a run that are read with it: a change shows its cost in how the text goes on.
 READ_AFTER = 4
-# How much worse a later version's varied near miss may read than the user's words and stay
-# (its run and the tokens after it, in nats). Tuned on the dev split only (``python -m
-# tools.bench.review --only alternatives --limit 26``): see docs/benchmarks.md.
-VARIED_NATS = 1.0
 
 
 def changed_runs(canvas: Canvas, ids: Sequence[int], filler: int) -> list[range]:
@@ -118,24 +113,10 @@ def reread(
             decode([t for t in was if t != filler]),
             decode([ids[i] for i in run if ids[i] != filler]),
         )
-        if other or sum(written[at:stop]) > sum(nlls) + slack(canvas, run):
+        if other or sum(written[at:stop]) > sum(nlls):
             for i, token in zip(run, was, strict=True):
                 out[i] = token
     return out
-
-
-def slack(canvas: Canvas, run: range) -> float:
-    """How many nats worse than the original a changed run may read and stay: none, but
-    :data:`VARIED_NATS` for a run wholly in varied segments (a later version's near misses,
-    :attr:`engine.core.plan.Free.vary`), which offer a second reading nearly as good, as the
-    proofreader's later versions do (:data:`engine.passes.proofread.VERSION_NATS`)."""
-    segments = canvas.plan.segments
-    varied = all(
-        isinstance(s := segments[canvas.segment_of[i]], Free) and s.vary
-        for i in run
-        if canvas.kinds[i] is Kind.FREE
-    )
-    return VARIED_NATS if varied else 0.0
 
 
 def was_before(canvas: Canvas, position: int, filler: int) -> int:

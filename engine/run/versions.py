@@ -1,31 +1,41 @@
 """Several versions of one rewrite (``SamplerSettings.alternatives``, issue 29).
 
 The review offers, per hunk, every version that differs there, and the user picks per hunk, so
-the applied text can combine them. Version 1 is the rewrite as one version settles it. Every
-later version settles *the first version's changes* again: the target as the user wrote it,
-with each word the first version kept locked (an engine lock the review shows as free text) and
-each of its hunks open, from the user's words, with its own seed and sampled at least at
-:data:`VERSION_TEMPERATURE`. It is an ordinary plan through the one pipeline, so the same passes
-and checks run (proofreading, the Markdown locks, the reread, the meaning check,
-``check_proposal``) and its frames are yielded as it settles; and the proofreader does not offer
-an earlier version's text again (``EditPlan.avoid``: it gives up its least saving change
-instead), so each version reads another way at some change.
+the applied text can combine them. Version 1 is the rewrite as one version settles it, bit for
+bit. Every later version settles *the first version's changes* again and varies a few of its
+*near misses*: the target as the user wrote it, with each word the first version kept locked
+(an engine lock the review shows as free text), its cuts made as it made them
+(:func:`only_cuts`), each of its other hunks open from the user's words, and the next near
+misses (:mod:`engine.run.near_misses`: the tokens it kept where its canvas was least sure)
+open as varied segments, where the canvas must commit its next choice. Each later version
+has its own seed and samples at least at :data:`VERSION_TEMPERATURE`. It is an ordinary plan
+through the one pipeline, so the same passes and checks run (proofreading, the Markdown locks,
+the reread, the meaning check, ``check_proposal``) and its frames are yielded as it settles;
+the proofreader does not offer an earlier version's text again (``EditPlan.avoid``: it gives
+up its least saving change instead), and a version that still comes back as an earlier one
+is settled again over the next near misses while the request has :data:`EXTRA_TRIES` left.
 
 Why not the whole target with another seed: on the embedded model the passes before the canvas
 are deterministic and the reread puts back nearly every change the canvas samples, so the
 versions collapsed into the first (on 12 dev rewrites, three distinct versions in 1) and cost
-2.2x one. Only the first version's changes are where the model chose something, and a version
-settling only those positions costs about what trying one change again costs.
+2.2x one. Only the first version's changes and its near misses are where the model had a
+choice, and a version settling only those positions costs about what trying one change again
+costs. Why near misses: a first version that changed little or nothing gave later versions
+nowhere to differ (three distinct versions in 11 of the 102 dev rewrites before them). What
+they gave is measured in ``docs/benchmarks.md``'s review section: the model's next choice at a
+kept word mostly reads worse, and the reread puts it back.
 
 Versions settle one after another. A batch of N canvases is what pays on an accelerator, and
 one forward over 3 sequences is cheaper than 3 on this CPU too (``make bench``'s review
 section; :data:`BATCH_VERSIONS`), but every per-canvas part of a masked step (the locked keys
-and values, the guards, the commit read back to the host) would need a batch dimension; it is
-not built.
+and values, the guards, the commit read back to the host) would need a batch dimension, and a
+version tried again depends on how the one before it came back; it is not built.
 
 Identical versions are merged: a version whose text equals the proposal's, an earlier
-version's, or the user's own text (what rejecting every hunk gives) is not offered again. A
-first version that changed nothing has nothing to vary: it is the only one.
+version's, or the user's own text (what rejecting every hunk gives) is not offered again, and
+:func:`merged` says what became of each one asked for and not offered (the proposal's note,
+:func:`engine.run.answers.versions_note`). A first version with no hunk to settle again and no
+near miss has nowhere to differ: its later versions are not settled.
 """
 
 from __future__ import annotations
@@ -50,15 +60,17 @@ from engine.run.retry import widen_to_words
 VERSION_STRIDE = 0xD1B54A32D192ED03
 SEED_BITS = 63
 # Whether versions settle as one batch: not built (above), so one after another through the one
-# path every rewrite takes. ``python -m tools.bench.review`` (the 78 dev rewrites, one run on
-# 2 shared cores, median input 56 positions): a whole-window forward over 3 sequences took
-# 685 ms batched against 744 ms one after another, a cached 8-row step 75 against 184 ms, so
-# batching would pay here too; three versions took 1.39x the time of one.
+# path every rewrite takes. ``python -m tools.bench.review`` (the 102 dev rewrites, one run on
+# 2 shared cores, median input 70 positions): a whole-window forward over 3 sequences took
+# 664 ms batched against 829 ms one after another, a cached 8-row step 107 against 257 ms, so
+# batching would still pay here; three versions took 1.31x the time of one without it.
 BATCH_VERSIONS = False
 # Tries a request may spend, over one settling per version, on versions that came back as an
-# earlier one: each settles the next near misses instead. Tuned on the dev split only (see
-# docs/benchmarks.md's review section): more tries find more distinct versions, and each one
-# costs about what a later version costs.
+# earlier one: each settles the next near misses instead, and costs about what a later version
+# costs. Measured on the dev split only (26 of its rewrites, ``--limit 26``): three distinct
+# versions in 2 of 26 with 2 tries as without, at 1.41x the time of one against 1.30x (the
+# near misses are few and mostly put back); kept, as it only runs when a version merged and
+# the whole request stays well inside 2x one.
 EXTRA_TRIES = 2
 # Greedy decoding (temperature 0, the default) turns every seed's canvas into nearly the same
 # text: the seed only chooses which positions start masked, and the argmax fills them alike.

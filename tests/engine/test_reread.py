@@ -2,16 +2,14 @@
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 from hypothesis import given
 from hypothesis import strategies as st
 
 from engine.core.canvas import Canvas, Kind
-from engine.core.plan import Free, Locked, find_locks, plan_edit
+from engine.core.plan import find_locks, plan_edit
 from engine.core.protocol import Edit, Span
 from engine.language.en.content import content_words, replaces_content
-from engine.passes.reread import READ_AFTER, VARIED_NATS, changed_runs, hunks, reread, slack
+from engine.passes.reread import READ_AFTER, changed_runs, hunks, reread
 from tests.helpers.readers import TokenPriceReader
 
 FILLER = 0
@@ -127,25 +125,3 @@ def test_content_words_are_long_words_that_are_not_function_words() -> None:
     assert not replaces_content("which is about two weeks", "which is two weeks")
     assert not replaces_content("we should have", "we would have")
     assert not replaces_content("", "new words here")  # added text: read by fluency alone
-
-
-def varied_canvas(vary: bool) -> Canvas:
-    """Two free words around a lock: the first a varied segment (a later version's near
-    miss) when ``vary``, the second plain."""
-    plan = replace(PLAN, segments=(Free(seed="a", vary=vary), Locked(" "), Free(seed="b")))
-    return Canvas(plan, (10, 90, 11), (F, L, F), (0, 1, 2), (True, True, True))
-
-
-def test_a_varied_near_miss_may_read_a_little_worse_and_stay() -> None:
-    """A varied run reading less than VARIED_NATS worse than the user's word stays; the same
-    run in a plain segment, or one reading further off, goes back."""
-    close = TokenPriceReader({20: 1.0 + VARIED_NATS / 2})  # the seed tokens cost 1 nat
-    assert reread(varied_canvas(True), [20, 90, 11], FILLER, close, [], []) == [20, 90, 11]
-    assert reread(varied_canvas(False), [20, 90, 11], FILLER, close, [], []) == [10, 90, 11]
-    far = TokenPriceReader({20: 1.0 + 2 * VARIED_NATS})
-    assert reread(varied_canvas(True), [20, 90, 11], FILLER, far, [], []) == [10, 90, 11]
-    # The plain word beside it gets no slack, varied neighbour or not.
-    dearer = TokenPriceReader({21: 1.2})
-    assert reread(varied_canvas(True), [10, 90, 21], FILLER, dearer, [], []) == [10, 90, 11]
-    assert slack(varied_canvas(True), range(0, 1)) == VARIED_NATS
-    assert slack(varied_canvas(True), range(2, 3)) == 0.0

@@ -62,15 +62,15 @@ SEED_BITS = 63
 # Whether versions settle as one batch: not built (above), so one after another through the one
 # path every rewrite takes. ``python -m tools.bench.review`` (the 102 dev rewrites, one run on
 # 2 shared cores, median input 70 positions): a whole-window forward over 3 sequences took
-# 664 ms batched against 829 ms one after another, a cached 8-row step 107 against 257 ms, so
-# batching would still pay here; three versions took 1.31x the time of one without it.
+# 660 ms batched against 815 ms one after another, a cached 8-row step 88 against 221 ms, so
+# batching would still pay here; three versions took 1.32x the time of one without it.
 BATCH_VERSIONS = False
 # Tries a request may spend, over one settling per version, on versions that came back as an
 # earlier one: each settles the next near misses instead, and costs about what a later version
-# costs. Measured on the dev split only (26 of its rewrites, ``--limit 26``): three distinct
-# versions in 2 of 26 with 2 tries as without, at 1.41x the time of one against 1.30x (the
-# near misses are few and mostly put back); kept, as it only runs when a version merged and
-# the whole request stays well inside 2x one.
+# costs. Measured on the dev split only (26 of its rewrites, ``--limit 26``, 4 near misses a
+# try): three distinct versions in 2 of 26 with 2 tries as without, at 1.41x the time of one
+# against 1.30x (the near misses are few and mostly put back); kept, as it only runs when a
+# version merged and the whole request stays well inside 2x one.
 EXTRA_TRIES = 2
 # Greedy decoding (temperature 0, the default) turns every seed's canvas into nearly the same
 # text: the seed only chooses which positions start masked, and the argmax fills them alike.

@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from engine.core.config import SamplerSettings, settings_from_values
-from engine.core.protocol import Edit, Proposal, SegmentText, Span
+from engine.core.protocol import Edit, EditMode, Proposal, SegmentText, Span
 from engine.core.worddiff import Hunk, word_diff
 
 # The keys a saved proposal must have for a retry to rebuild its request.
@@ -86,6 +86,9 @@ def rewrite_json(edit: Edit, proposal: Proposal, model_name: str, diff: str) -> 
         "notes": list(proposal.notes),
         "hunks": listed[0]["hunks"],
         "versions": listed,
+        # Versions asked for: ``versions`` holds fewer when some were merged, and ``notes``
+        # then says what became of each.
+        "versions_asked": edit.settings.alternatives if edit.mode is EditMode.REWRITE else 1,
         "source": {
             "sha256": digest(edit.text),
             "instruction": edit.instruction,

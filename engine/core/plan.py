@@ -98,10 +98,16 @@ class Locked:
 
 @dataclass(frozen=True)
 class Free:
-    """Generated text. ``seed`` is the original text (rewrites start from it at strength < 1)."""
+    """Generated text. ``seed`` is the original text (rewrites start from it at strength < 1).
+
+    ``vary``: the canvas writes other tokens than the seed's here (each seeded position may not
+    hold its own seed token, so it is renoised and settles on the model's next choice): a later
+    version of a rewrite at a word where the first version nearly chose another
+    (:mod:`engine.run.near_misses`)."""
 
     seed: str = ""
     budget: int | None = None
+    vary: bool = False
 
 
 @dataclass(frozen=True)

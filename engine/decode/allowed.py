@@ -58,11 +58,28 @@ def allowed_mask(canvas: Canvas, table: TokenTable, vocab_size: int) -> torch.Te
             marks = free_constraint(segment, canvas.plan.before, canvas.plan.after)
             if marks is not None:
                 mask[positions] &= allowed_row(table, marks, vocab_size)
+            if segment.vary:
+                ban_seed_tokens(mask, canvas, positions, table)
     if opens_without_space(canvas):
         mask[0, table.starting_with_whitespace()] = False
     if opens_prose(canvas):  # its first line, which may start after a line break token
         mask[:PROSE_OPENING, table.list_openers()] = False
     return mask
+
+
+def ban_seed_tokens(
+    mask: torch.Tensor, canvas: Canvas, positions: list[int], table: TokenTable
+) -> None:
+    """A varied segment's seeded positions may not hold their own seed token (a seed token
+    its position may not hold is renoised whatever the strength: the model writes its next
+    choice there), nor nothing: not the filler and no token of spaces alone. A varied word
+    is another word: one dropped between two locked stretches left their spaces side by side
+    ("slow and  sometimes"), and a dropped first word a space opening the paragraph."""
+    blank = [i for i in table.starting_with(" ") if table.is_blank(i) and i < mask.shape[1]]
+    for position in positions:
+        if canvas.seeded[position]:
+            mask[position, canvas.seed_ids[position]] = False
+            mask[position, [table.specials.filler_id, *blank]] = False
 
 
 def opens_prose(canvas: Canvas) -> bool:

@@ -37,8 +37,9 @@ from engine.passes.reread import changed_runs
 from engine.run.answers import STRUCTURE_PUT_BACK
 
 
-def split_free(seed: str, offset: int, spans: Sequence[Span]) -> list[Segment]:
-    """A free ``seed`` (at ``offset`` in the target) cut at ``spans``: structure locked."""
+def split_free(seed: str, offset: int, spans: Sequence[Span], vary: bool = False) -> list[Segment]:
+    """A free ``seed`` (at ``offset`` in the target) cut at ``spans``: structure locked, each
+    free piece varied as the segment was (:attr:`Free.vary`)."""
     pieces: list[Segment] = []
     at = 0
     for begin, end in spans:
@@ -46,11 +47,11 @@ def split_free(seed: str, offset: int, spans: Sequence[Span]) -> list[Segment]:
         if end <= begin:
             continue
         if begin > at:
-            pieces.append(Free(seed=seed[at:begin]))
+            pieces.append(Free(seed=seed[at:begin], vary=vary))
         pieces.append(Locked(seed[begin:end], structure=True))
         at = end
     if at < len(seed):
-        pieces.append(Free(seed=seed[at:]))
+        pieces.append(Free(seed=seed[at:], vary=vary))
     return pieces
 
 
@@ -65,7 +66,7 @@ def lock_structure(plan: EditPlan) -> EditPlan:
     for segment in plan.segments:
         text = segment_text(segment)
         if isinstance(segment, Free) and segment.budget is None:
-            segments += split_free(text, offset, spans)
+            segments += split_free(text, offset, spans, segment.vary)
         else:
             segments.append(segment)
         offset += len(text)

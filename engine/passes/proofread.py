@@ -234,7 +234,7 @@ def proofread_plan(
             break
         texts = applied(texts, chosen, rounds, round_)
     segments = tuple(
-        Free(texts[i], s.budget) if isinstance(s, Free) else s for i, s in enumerate(plan.segments)
+        replace(s, seed=texts[i]) if isinstance(s, Free) else s for i, s in enumerate(plan.segments)
     )
     return replace(plan, segments=segments)
 

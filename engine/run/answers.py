@@ -127,10 +127,35 @@ def retry_notes(previous: str, settled: str) -> tuple[str, ...]:
     return (f"No change: {SAME_AS_BEFORE}.",) if settled == previous else ()
 
 
-def versions_note(asked: int, offered: int) -> tuple[str, ...]:
+@dataclass(frozen=True)
+class Merged:
+    """Why version ``version`` of a rewrite is not offered: it came back as version
+    ``same_as`` (0: the user's own text) after the checks put back ``put_back`` of its
+    changes, or (``same_as`` ``None``) it had nowhere to differ and was not settled."""
+
+    version: int
+    same_as: int | None
+    put_back: int = 0
+
+
+def versions_note(asked: int, offered: int, merged: tuple[Merged, ...] = ()) -> tuple[str, ...]:
     """A rewrite asked for ``asked`` versions that offers fewer (``offered``, the first
-    included): the others matched an earlier one or the user's text and were merged."""
+    included): how many, and what became of each version that is not offered."""
     if offered >= asked:
         return ()
     got = "1 version" if offered == 1 else f"{offered} versions"
-    return (f"{got} of the {asked} asked: {NO_OTHER_READING} (the others were the same).",)
+    why = "; ".join(merged_text(m) for m in merged) or "the others were the same"
+    return (f"{got} of the {asked} asked: {NO_OTHER_READING} ({why}).",)
+
+
+def merged_text(merged: Merged) -> str:
+    """One merged version, in words: "version 3 came back as version 1 once the checks put
+    back 2 changes", "version 2 had nowhere to differ"."""
+    name = f"version {merged.version}"
+    if merged.same_as is None:
+        return f"{name} had nowhere to differ"
+    like = "your text" if merged.same_as == 0 else f"version {merged.same_as}"
+    if not merged.put_back:
+        return f"{name} came back as {like}"
+    changes = "1 change" if merged.put_back == 1 else f"{merged.put_back} changes"
+    return f"{name} came back as {like} once the checks put back {changes}"

@@ -19,7 +19,7 @@ from engine.core.plan import plan_edit
 from engine.core.protocol import Cancelled, Edit, Frame, Proposal
 from engine.run.answers import versions_note
 from engine.run.pipeline import RunContext, make_metrics, never
-from engine.run.versions import alternatives, denoise_versions, version_count
+from engine.run.versions import alternatives, denoise_versions, merged, version_count
 
 EditEvent = Frame | Proposal | Cancelled
 
@@ -46,7 +46,9 @@ def run_edit(
     )
     original = edit.text[edit.target.start : edit.target.end]
     others = alternatives(versions, original)
-    notes = (*done.notes, *versions_note(version_count(plan, edit.settings), 1 + len(others)))
+    asked = version_count(plan, edit.settings)
+    note = versions_note(asked, 1 + len(others), merged(versions, original, asked))
+    notes = (*done.notes, *note)
     yield Proposal(
         edit.request_id, edit.target, done.text, done.segments, plan.locked_texts, metrics,
         notes, others,

@@ -81,11 +81,13 @@ class Denoised:
     put_back: int = 0  # changed runs the self-check put back as they were
     altered_meaning: int = 0  # of those, the runs the meaning check put back
     notes: tuple[str, ...] = ()  # a rewrite's: why it is unchanged, what it could not follow
+    retried: int = 0  # a later version's forwards on tries that came back as an earlier one
 
     @property
     def forwards(self) -> int:
-        """Every forward the request cost: its denoising steps and the passage reads."""
-        return self.last.forwards + self.reads
+        """Every forward the request cost: its denoising steps, the passage reads, and the
+        forwards of a version's earlier tries (:mod:`engine.run.versions`)."""
+        return self.last.forwards + self.reads + self.retried
 
 
 class DraftTracker:

@@ -1,43 +1,55 @@
 """Several versions of one rewrite (``SamplerSettings.alternatives``, issue 29).
 
 The review offers, per hunk, every version that differs there, and the user picks per hunk, so
-the applied text can combine them. Version 1 is the rewrite as one version settles it. Every
-later version settles *the first version's changes* again: the target as the user wrote it,
-with each word the first version kept locked (an engine lock the review shows as free text) and
-each of its hunks open, from the user's words, with its own seed and sampled at least at
-:data:`VERSION_TEMPERATURE`. It is an ordinary plan through the one pipeline, so the same passes
-and checks run (proofreading, the Markdown locks, the reread, the meaning check,
-``check_proposal``) and its frames are yielded as it settles; and the proofreader does not offer
-an earlier version's text again (``EditPlan.avoid``: it gives up its least saving change
-instead), so each version reads another way at some change.
+the applied text can combine them. Version 1 is the rewrite as one version settles it, bit for
+bit. Every later version settles *the first version's changes* again and varies a few of its
+*near misses*: the target as the user wrote it, with each word the first version kept locked
+(an engine lock the review shows as free text), its cuts made as it made them
+(:func:`only_cuts`), each of its other hunks open from the user's words, and the next near
+misses (:mod:`engine.run.near_misses`: the tokens it kept where its canvas was least sure)
+open as varied segments, where the canvas must commit its next choice. Each later version
+has its own seed and samples at least at :data:`VERSION_TEMPERATURE`. It is an ordinary plan
+through the one pipeline, so the same passes and checks run (proofreading, the Markdown locks,
+the reread, the meaning check, ``check_proposal``) and its frames are yielded as it settles;
+the proofreader does not offer an earlier version's text again (``EditPlan.avoid``: it gives
+up its least saving change instead), and a version that still comes back as an earlier one
+is settled again over the next near misses while the request has :data:`EXTRA_TRIES` left.
 
 Why not the whole target with another seed: on the embedded model the passes before the canvas
 are deterministic and the reread puts back nearly every change the canvas samples, so the
 versions collapsed into the first (on 12 dev rewrites, three distinct versions in 1) and cost
-2.2x one. Only the first version's changes are where the model chose something, and a version
-settling only those positions costs about what trying one change again costs.
+2.2x one. Only the first version's changes and its near misses are where the model had a
+choice, and a version settling only those positions costs about what trying one change again
+costs. Why near misses: a first version that changed little or nothing gave later versions
+nowhere to differ (three distinct versions in 11 of the 102 dev rewrites before them). What
+they gave is measured in ``docs/benchmarks.md``'s review section: the model's next choice at a
+kept word mostly reads worse, and the reread puts it back.
 
 Versions settle one after another. A batch of N canvases is what pays on an accelerator, and
 one forward over 3 sequences is cheaper than 3 on this CPU too (``make bench``'s review
 section; :data:`BATCH_VERSIONS`), but every per-canvas part of a masked step (the locked keys
-and values, the guards, the commit read back to the host) would need a batch dimension; it is
-not built.
+and values, the guards, the commit read back to the host) would need a batch dimension, and a
+version tried again depends on how the one before it came back; it is not built.
 
 Identical versions are merged: a version whose text equals the proposal's, an earlier
-version's, or the user's own text (what rejecting every hunk gives) is not offered again. A
-first version that changed nothing has nothing to vary: it is the only one.
+version's, or the user's own text (what rejecting every hunk gives) is not offered again, and
+:func:`merged` says what became of each one asked for and not offered (the proposal's note,
+:func:`engine.run.answers.versions_note`). A first version with no hunk to settle again and no
+near miss has nowhere to differ: its later versions are not settled.
 """
 
 from __future__ import annotations
 
 from collections.abc import Generator, Sequence
-from dataclasses import replace
+from dataclasses import dataclass, replace
 
 from engine.backends.base import Backend
 from engine.core.config import SamplerSettings
 from engine.core.plan import EditPlan, Free, Locked, Segment, plan_text, segment_text
 from engine.core.protocol import Alternative, EditMode, Frame, Span
 from engine.core.worddiff import Hunk, word_diff
+from engine.run.answers import Merged
+from engine.run.near_misses import NearMiss, near_misses, next_misses, varies_content
 from engine.run.pipeline import Denoised, RunContext, denoise_plan
 from engine.run.retry import widen_to_words
 
@@ -48,11 +60,18 @@ from engine.run.retry import widen_to_words
 VERSION_STRIDE = 0xD1B54A32D192ED03
 SEED_BITS = 63
 # Whether versions settle as one batch: not built (above), so one after another through the one
-# path every rewrite takes. ``python -m tools.bench.review`` (the 78 dev rewrites, one run on
-# 2 shared cores, median input 56 positions): a whole-window forward over 3 sequences took
-# 685 ms batched against 744 ms one after another, a cached 8-row step 75 against 184 ms, so
-# batching would pay here too; three versions took 1.39x the time of one.
+# path every rewrite takes. ``python -m tools.bench.review`` (the 102 dev rewrites, one run on
+# 2 shared cores, median input 70 positions): a whole-window forward over 3 sequences took
+# 660 ms batched against 815 ms one after another, a cached 8-row step 88 against 221 ms, so
+# batching would still pay here; three versions took 1.32x the time of one without it.
 BATCH_VERSIONS = False
+# Tries a request may spend, over one settling per version, on versions that came back as an
+# earlier one: each settles the next near misses instead, and costs about what a later version
+# costs. Measured on the dev split only (26 of its rewrites, ``--limit 26``, 4 near misses a
+# try): three distinct versions in 2 of 26 with 2 tries as without, at 1.41x the time of one
+# against 1.30x (the near misses are few and mostly put back); kept, as it only runs when a
+# version merged and the whole request stays well inside 2x one.
+EXTRA_TRIES = 2
 # Greedy decoding (temperature 0, the default) turns every seed's canvas into nearly the same
 # text: the seed only chooses which positions start masked, and the argmax fills them alike.
 # Versions after the first sample at least at this temperature, so they offer other words.
@@ -91,36 +110,90 @@ def denoise_versions(
     run: RunContext,
 ) -> Generator[Frame, None, list[Denoised] | None]:
     """Settle every version of ``plan``: frames of each in turn, then their checked results
-    (version 1 first), or ``None`` when cancelled."""
+    (version 1 first), or ``None`` when cancelled. A version with nowhere to differ (a first
+    version that changed nothing and has no near miss left for it) is not settled."""
     first = yield from denoise_plan(backend, plan, version_settings(settings, 1), document, run)
     if first is None:
         return None
+    target, locks = plan_text(plan.segments), user_locks(plan)
+    misses = near_misses(target, first, backend.table, locks, varies_content(settings))
+    tries = Tries(misses, open_spans(target, word_diff(target, first.segments, locks).hunks, locks))
     versions = [first]
-    for version in range(2, version_count(plan, settings) + 1):
-        again = version_plan(plan, versions)
-        if again is None:
-            break
-        done = yield from denoise_plan(
-            backend, again, version_settings(settings, version), document, run
-        )
+    while len(versions) < version_count(plan, settings):
+        done = yield from settle_version(backend, plan, settings, document, run, versions, tries)
         if done is None:
-            return None
+            return None if run.cancelled() else versions
         versions.append(done)
     return versions
 
 
-def version_plan(plan: EditPlan, versions: Sequence[Denoised]) -> EditPlan | None:
-    """The plan a later version settles: ``plan``'s target with the first version's hunks
-    open and every other word locked, avoiding each earlier version's text; ``None`` when the
-    first version changed nothing."""
+@dataclass
+class Tries:
+    """The near misses later versions have not varied yet, what is open in every one of them,
+    and the tries left over what the versions take (:data:`EXTRA_TRIES`)."""
+
+    misses: list[NearMiss]
+    opened: list[tuple[int, int]]
+    extra: int = EXTRA_TRIES
+
+
+def settle_version(
+    backend: Backend,
+    plan: EditPlan,
+    settings: SamplerSettings,
+    document: str,
+    run: RunContext,
+    versions: list[Denoised],
+    tries: Tries,
+) -> Generator[Frame, None, Denoised | None]:
+    """The next version: settled over the first version's hunks and the next near misses,
+    and settled again over the next ones (while ``tries`` has extra tries) when it came back
+    as an earlier version or the user's text. ``None`` when it has nowhere to differ or the
+    run was cancelled; a version settled more than once counts every try's forwards."""
+    number, spent = len(versions) + 1, 0
+    seen = {plan_text(plan.segments), *(v.text for v in versions)}
+    while True:
+        varied, tries.misses = next_misses(tries.misses, tries.opened)
+        again = version_plan(plan, versions, varied)
+        if again is None:
+            return None
+        done = yield from denoise_plan(
+            backend, again, version_settings(settings, number), document, run
+        )
+        if done is None:
+            return None
+        if done.text not in seen or not tries.misses or not tries.extra:
+            return replace(done, retried=spent) if spent else done
+        tries.extra -= 1
+        spent += done.forwards
+
+
+def version_plan(
+    plan: EditPlan, versions: Sequence[Denoised], varied: Sequence[tuple[int, int]] = ()
+) -> EditPlan | None:
+    """The plan a later version settles: ``plan``'s target with the first version's cuts
+    made, its other hunks open, the ``varied`` near misses open as varied segments
+    (:attr:`Free.vary`) and every other word locked, avoiding each earlier version's text;
+    ``None`` when it has nowhere to differ (no hunk to settle again, no near miss left)."""
     target = plan_text(plan.segments)
     locks = user_locks(plan)
     hunks = word_diff(target, versions[0].segments, locks).hunks
-    if not hunks:
+    cut = [(h.start, h.end) for h in hunks if only_cuts(h)]
+    again = [h for h in hunks if not only_cuts(h)]
+    if not again and not varied:
         return None
-    opened = open_spans(target, hunks, locks)
+    opened = open_spans(target, again, sorted([*locks, *cut]))
     earlier = tuple("".join(s.text for s in v.segments) for v in versions)
-    return replace(plan, segments=segments_over(target, opened, locks), avoid=earlier)
+    segments = segments_over(target, opened, locks, varied, cut)
+    return replace(plan, segments=segments, avoid=earlier)
+
+
+def only_cuts(hunk: Hunk) -> bool:
+    """Whether ``hunk`` only took words out. Settled again from the user's words it can only
+    come back cut the same way or as the user's words (what rejecting it gives): a shorter
+    rewrite's cut is chosen over the whole passage, and a lone hunk's words have nothing
+    around them to cut against. So later versions keep it as the first version made it."""
+    return not hunk.new.strip() and bool(hunk.old.strip())
 
 
 def user_locks(plan: EditPlan) -> list[tuple[int, int]]:
@@ -160,18 +233,31 @@ def open_spans(
 
 
 def segments_over(
-    target: str, opened: Sequence[tuple[int, int]], locks: Sequence[tuple[int, int]]
+    target: str,
+    opened: Sequence[tuple[int, int]],
+    locks: Sequence[tuple[int, int]],
+    varied: Sequence[tuple[int, int]] = (),
+    cut: Sequence[tuple[int, int]] = (),
 ) -> tuple[Segment, ...]:
     """``target`` as segments: the opened spans free (seeded with the user's words), the
-    user's locks locked, every other stretch an engine lock (shown to the user as free)."""
-    marks = sorted([(a, b, "open") for a, b in opened] + [(a, b, "lock") for a, b in locks])
+    ``varied`` ones free and varied, the ``cut`` ones gone, the user's locks locked, every
+    other stretch an engine lock (shown to the user as free)."""
+    marks = sorted(
+        [(a, b, "open") for a, b in opened]
+        + [(a, b, "vary") for a, b in varied]
+        + [(a, b, "cut") for a, b in cut]
+        + [(a, b, "lock") for a, b in locks]
+    )
     segments: list[Segment] = []
     at = 0
     for start, end, kind in marks:
         if start > at:
             segments.append(Locked(target[at:start], structure=True))
         text = target[start:end]
-        segments.append(Free(seed=text) if kind == "open" else Locked(text))
+        if kind == "lock":
+            segments.append(Locked(text))
+        elif kind != "cut":
+            segments.append(Free(seed=text, vary=kind == "vary"))
         at = end
     if at < len(target):
         segments.append(Locked(target[at:], structure=True))
@@ -189,3 +275,16 @@ def alternatives(versions: Sequence[Denoised], original: str) -> tuple[Alternati
         seen.add(version.text)
         offered.append(Alternative(version.text, version.segments, version.notes))
     return tuple(offered)
+
+
+def merged(versions: Sequence[Denoised], original: str, asked: int) -> tuple[Merged, ...]:
+    """What became of each of the ``asked`` versions that :func:`alternatives` does not
+    offer: the version it came back as (0: ``original``), or not settled at all."""
+    texts = {original: 0, versions[0].text: 1}
+    fates: list[Merged] = []
+    for number, version in enumerate(versions[1:], start=2):
+        same = texts.setdefault(version.text, number)
+        if same != number:
+            fates.append(Merged(number, same, version.put_back))
+    fates += [Merged(number, None) for number in range(len(versions) + 1, asked + 1)]
+    return tuple(fates)

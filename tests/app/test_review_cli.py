@@ -68,7 +68,9 @@ def test_the_json_numbers_hunks_as_the_review_does_and_holds_every_version(saved
     assert 1 < len(versions) <= 3 and len({v["text"] for v in versions}) == len(versions)
     assert all(v["hunks"] for v in versions)  # each differs from the user's text somewhere
     assert data["source"]["sha256"] == digest(DOC)
-    assert data["source"]["settings"]["alternatives"] == 3
+    assert data["source"]["settings"]["alternatives"] == 3 and data["versions_asked"] == 3
+    merged = [note for note in data["notes"] if "of the 3 asked" in note]
+    assert len(merged) == (len(versions) < 3)  # fewer than asked: the notes say what became
 
 
 def retried(saved, *args: str) -> tuple[int, str, str]:

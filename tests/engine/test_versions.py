@@ -6,6 +6,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 from dataclasses import replace
+from itertools import groupby
 
 import pytest
 from hypothesis import given, settings
@@ -14,28 +15,38 @@ from hypothesis import strategies as st
 from engine.backends.base import Backend
 from engine.core.config import SamplerSettings
 from engine.core.plan import Locked, plan_edit
-from engine.core.protocol import Cancelled, Edit, EditMode, Frame, Proposal, Span
+from engine.core.protocol import Cancelled, Edit, EditMode, Frame, Proposal, SegmentText, Span
 from engine.core.worddiff import word_diff
-from engine.run.answers import NO_OTHER_READING, REASONS, versions_note
+from engine.run.answers import NO_OTHER_READING, REASONS, Merged, versions_note
 from engine.run.edit_run import run_edit
-from engine.run.pipeline import RunContext
+from engine.run.near_misses import near_misses, varies_content
+from engine.run.pipeline import Denoised, RunContext
 from engine.run.versions import (
+    EXTRA_TRIES,
     SEED_BITS,
     VERSION_TEMPERATURE,
+    Tries,
+    alternatives,
     denoise_versions,
+    merged,
+    only_cuts,
     open_spans,
-    segments_over,
+    settle_version,
+    version_plan,
     version_seed,
     version_settings,
 )
-from tests.helpers.backends import llama_backend
+from tests.helpers.backends import counting_forwards, llama_backend
 from tests.helpers.gemma import gemma_backend
+from tests.helpers.settled import settled_as_seeded
 
 TEXT = "The quick brown fox jumps over the lazy dog near the old river bank."
 LOCK = Span(TEXT.index("fox"), TEXT.index("fox") + 3)
 # No passes after the model: the tiny random model's every change would be put back.
 FAST = SamplerSettings(steps=8, strength=1.0, temperature=1.0, seed=4, passes=())
 CHECKED = FAST.with_changes(passes=SamplerSettings().passes)
+# Greedy at half strength: the canvas keeps words it predicted, so there are near misses.
+KEEPING = CHECKED.with_changes(strength=0.5, temperature=0.0)
 BACKENDS: dict[str, Callable[[], Backend]] = {"masked": llama_backend, "gemma": gemma_backend}
 
 
@@ -88,30 +99,35 @@ def test_versions_are_distinct_checked_and_keep_every_lock(family: str) -> None:
     assert offered, "sixteen random versions of a tiny model should not all match"
 
 
-def opened_by(proposal: Proposal, locks: list[tuple[int, int]]) -> list[tuple[int, int]]:
-    """Where the later versions of ``proposal`` may write: its hunks (words opened beside an
-    insertion), as :mod:`engine.run.versions` opens them."""
-    return open_spans(TEXT, word_diff(TEXT, proposal.segments, locks).hunks, locks)
-
-
 @pytest.mark.parametrize(
-    ("family", "base"), [(f, s) for f in sorted(BACKENDS) for s in (FAST, CHECKED)]
+    ("family", "base"), [(f, s) for f in sorted(BACKENDS) for s in (FAST, CHECKED, KEEPING)]
 )
 @given(seed=st.integers(0, 50))
 @settings(max_examples=4, deadline=None)
-def test_a_later_version_changes_only_what_the_first_changed(
+def test_a_later_version_changes_only_its_openings(
     family: str, base: SamplerSettings, seed: int
 ) -> None:
-    """Every later version settles the first version's changes again, every other word kept:
-    none of its hunks lies outside the first version's (opened) hunks."""
+    """Every later version settles the first version's changes again and varies its own near
+    misses, every other word kept: none of its hunks lies elsewhere, the user's lock stays,
+    and (``check_proposal``) nothing outside the target changes."""
     backend = BACKENDS[family]()
-    proposal = proposal_of(backend, rewrite(base.with_changes(alternatives=3, seed=seed)))
-    locks = [(LOCK.start, LOCK.end)]
-    kept = segments_over(TEXT, opened_by(proposal, locks), locks)
-    # Every word the first version kept, in order, byte for byte; anything where it changed.
-    shape = "".join(re.escape(s.text) if isinstance(s, Locked) else "(.*?)" for s in kept)
-    for version in proposal.alternatives:
+    edit = rewrite(base.with_changes(alternatives=3, seed=seed))
+    plan = plan_edit(edit)
+    versions = drain(denoise_versions(backend, plan, edit.settings, TEXT, RunContext(1)))
+    first, locks = versions[0], [(LOCK.start, LOCK.end)]
+    misses = near_misses(TEXT, first, backend.table, locks, varies_content(edit.settings))
+    opened = open_spans(TEXT, word_diff(TEXT, first.segments, locks).hunks, locks)
+    may_change = [*opened, *((m.start, m.end) for m in misses)]
+    # Every character no opening holds stays, in order, byte for byte; anything in them.
+    shape = "".join(
+        "(.*?)" if free else re.escape("".join(TEXT[i] for i, _ in run))
+        for free, run in groupby(
+            enumerate(TEXT), lambda item: any(a <= item[0] < b for a, b in may_change)
+        )
+    )
+    for version in versions[1:]:
         assert re.fullmatch(shape, version.text, re.DOTALL), version.text
+        assert [s.text for s in version.segments if s.locked] == ["fox"]
 
 
 def test_the_first_version_is_the_rewrite_one_version_gives() -> None:
@@ -193,20 +209,48 @@ def test_a_draft_settles_one_version_whatever_the_setting() -> None:
 
 def test_fewer_versions_than_asked_say_so() -> None:
     """Versions merged away are never silent: the proposal's notes say how many of the asked
-    came back, and the answer's reason is one of the fixed list."""
+    came back and what became of each one missing, with the reason from the fixed list."""
     backend = llama_backend()
     for strength in (0.01, 1.0):
         asked = FAST.with_changes(alternatives=4, strength=strength, temperature=0.0)
         proposal = proposal_of(backend, rewrite(asked))
         offered = 1 + len(proposal.alternatives)
         said = [note for note in proposal.notes if NO_OTHER_READING in note]
-        assert said == ([] if offered == 4 else [versions_note(4, offered)[0]])
+        assert len(said) == (0 if offered == 4 else 1)
+        for note in said:
+            assert note.startswith(f"{offered} version")
+            assert len(re.findall(r"version \d (came back|had nowhere)", note)) == 4 - offered
+
+
+def denoised(text: str, put_back: int = 0) -> Denoised:
+    """A settled version as :func:`merged` reads it: its text and what the checks put back."""
+    segments = (SegmentText(text, False),)
+    return Denoised(None, None, segments, text, 0.0, 0.0, 0, {}, put_back=put_back)  # type: ignore[arg-type]
+
+
+def test_each_version_not_offered_is_accounted_for() -> None:
+    """Version 2 equal to the user's text, 3 to version 1 after the checks put back two of
+    its changes, 4 distinct, and a fifth asked that was never settled."""
+    versions = [denoised("b"), denoised("a"), denoised("b", put_back=2), denoised("c")]
+    fates = merged(versions, "a", 5)
+    assert fates == (Merged(2, 0), Merged(3, 1, 2), Merged(5, None))
+    assert len(alternatives(versions, "a")) == 1
+    (note,) = versions_note(5, 2, fates)
+    assert note == (
+        f"2 versions of the 5 asked: {NO_OTHER_READING} (version 2 came back as your text; "
+        "version 3 came back as version 1 once the checks put back 2 changes; version 5 had "
+        "nowhere to differ)."
+    )
 
 
 def test_the_versions_note_counts_what_came_back() -> None:
     assert versions_note(3, 3) == () and versions_note(1, 1) == ()
     assert versions_note(3, 1) == (
         f"1 version of the 3 asked: {NO_OTHER_READING} (the others were the same).",
+    )
+    assert versions_note(2, 1, (Merged(2, 1, 1),)) == (
+        f"1 version of the 2 asked: {NO_OTHER_READING} (version 2 came back as version 1 once "
+        "the checks put back 1 change).",
     )
     assert NO_OTHER_READING in REASONS
 
@@ -223,3 +267,65 @@ def test_spaces_between_two_locks_stay_the_engines_lock_in_every_version() -> No
     for version in (proposal, *proposal.alternatives):
         assert [s.text for s in version.segments if s.locked] == ["1843", "Ada Lovelace"]
         word_diff(text, version.segments, [(3, 7), (8, 20)])  # aligns on the user's locks
+
+
+def settles(frames: list[Frame]) -> int:
+    """How many canvases the frames show settling (each starts with a frame of every one;
+    the opening frame shown while a pass reads names that pass)."""
+    return sum(1 for f in frames if f.step == 0 and len(f.updates) == f.length and not f.stage)
+
+
+def try_version(settings: SamplerSettings, instruction: str) -> tuple[Denoised, list[Frame], int]:
+    """Version 2 after a first version that changed nothing and was unsure of every word:
+    the version, its frames, and every forward the model ran for it."""
+    backend = llama_backend()
+    edit = replace(rewrite(settings.with_changes(alternatives=2)), instruction=instruction)
+    plan = plan_edit(edit)
+    first = settled_as_seeded(plan, lambda _: 0.5, settings=settings)
+    misses = near_misses(TEXT, first, backend.table, [(LOCK.start, LOCK.end)], content=True)
+    tries = Tries(misses, [])
+    frames: list[Frame] = []
+    steps = settle_version(backend, plan, edit.settings, TEXT, RunContext(1), [first], tries)
+    with counting_forwards(backend.model) as counted:
+        while True:
+            try:
+                frames.append(next(steps))
+            except StopIteration as done:
+                return done.value, frames, counted.count
+
+
+def test_a_version_that_differs_is_settled_once() -> None:
+    """No pass to put anything back: the varied words differ at once, one try."""
+    version, frames, forwards = try_version(FAST.with_changes(strength=0.5), "")
+    assert version.text != TEXT and settles(frames) == 1
+    assert version.retried == 0 and version.forwards == forwards
+
+
+def test_a_version_that_came_back_the_same_is_tried_again_within_the_budget() -> None:
+    """Spelling alone puts back every change the canvas makes, so each try comes back as the
+    user's text: the version is tried again over the next near misses, as many times as
+    the extra tries allow, and every try's forwards count."""
+    version, frames, forwards = try_version(CHECKED.with_changes(strength=0.5), "fix spelling")
+    assert version.text == TEXT
+    assert settles(frames) == 1 + EXTRA_TRIES
+    assert version.retried > 0 and version.forwards == forwards
+
+
+def test_a_cut_stays_as_the_first_version_made_it() -> None:
+    """Later versions keep the first version's cuts (a cut settled again from a lone hunk can
+    only come back cut or as the user's words) and open its other changes."""
+    text = "This week we basically spent most of our time on a number of small bugs."
+    first = "This week we spent most of our time on several bugs."
+    hunks = word_diff(text, [SegmentText(first, False)]).hunks
+    cuts = [h for h in hunks if only_cuts(h)]
+    assert [h.old.strip() for h in cuts] == ["basically"]
+    plan = plan_edit(Edit(1, text, Span(0, len(text)), (), "tighter", EditMode.REWRITE))
+    version = version_plan(plan, [denoised(first)])
+    assert version is not None
+    free = [s.seed for s in version.segments if not isinstance(s, Locked)]
+    assert [seed.strip() for seed in free] == ["a number of small"]
+    kept = "".join(s.text if isinstance(s, Locked) else s.seed for s in version.segments)
+    assert kept == text.replace(" basically", "", 1) or kept == text.replace("basically ", "", 1)
+    only_cut = "This week we spent most of our time on a number of small bugs."
+    assert version_plan(plan, [denoised(only_cut)]) is None  # nowhere to differ
+    assert version_plan(plan, [denoised(only_cut)], [(text.index(" our"), text.index(" our") + 4)])

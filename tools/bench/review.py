@@ -9,11 +9,12 @@ median of their ratio is the headline (the goal: at most 0.3), and the judge (th
 model, as :mod:`tools.eval` judges) reads the paragraph as the rewrite proposed it and as it
 stands after the re-roll (mean nats per token; the goal: no worse).
 
-``alternatives``: the same cases rewritten with one version and with three: the time of three
-against one (the goal: at most 2x), how many distinct versions came back, and how many of
-them differ from every other in at least one word-level hunk. Then what batching would save:
-the model's forward over 3 sequences at once against 3 forwards one after another, at the
-cases' median input length, for a whole-window forward and for a cached step (a few open rows
+``alternatives``: the same cases rewritten with one version and with three: the time and the
+model reads of three against one (the goal: at most 2x the time), how many distinct versions
+came back, and how many of them differ from every other in at least one word-level hunk (each
+record keeps the notes that say what became of a version not offered). Then what batching
+would save: the model's forward over 3 sequences at once against 3 forwards one after another,
+at the cases' median input length, for a whole-window forward and for a cached step (a few open rows
 against the stored keys and values, as a step inside a block runs).
 
 ``python -m tools.bench.review`` runs it alone (``--limit N``: N cases spread over the split).
@@ -114,7 +115,7 @@ def reroll(backend: Any, judge: Any, cases: list[Rewrite], settings: SamplerSett
 
 def alternatives_case(backend: Any, case: Rewrite, settings: SamplerSettings) -> Any:
     edit = rewrite_edit(case, settings)
-    _, one_s = proposal_of(backend, edit)
+    one, one_s = proposal_of(backend, edit)
     three, three_s = proposal_of(
         backend, rewrite_edit(case, settings.with_changes(alternatives=VERSIONS))
     )
@@ -124,9 +125,12 @@ def alternatives_case(backend: Any, case: Rewrite, settings: SamplerSettings) ->
         "one_s": one_s,
         "three_s": three_s,
         "ratio": three_s / max(one_s, 1e-9),
+        "one_forwards": one.metrics.forwards,
+        "three_forwards": three.metrics.forwards,
         "versions": len(texts),
         "each_differs": each_differs(edit, texts),
         "texts": texts,
+        "notes": list(three.notes),
     }
 
 
@@ -153,6 +157,9 @@ def alternatives(backend: Any, cases: list[Rewrite], settings: SamplerSettings) 
         "median_ratio": median([r["ratio"] for r in records]),
         "median_one_s": median([r["one_s"] for r in records]),
         "median_three_s": median([r["three_s"] for r in records]),
+        "median_one_forwards": median([r["one_forwards"] for r in records]),
+        "median_three_forwards": median([r["three_forwards"] for r in records]),
+        "two_distinct": sum(r["versions"] == VERSIONS - 1 for r in records),
         "three_distinct": sum(r["versions"] == VERSIONS for r in records),
         "each_differs": sum(r["each_differs"] for r in records),
         "records": records,

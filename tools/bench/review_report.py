@@ -48,6 +48,9 @@ def alternatives_lines(alt: dict[str, Any]) -> list[str]:
         ["median time, one version (s)", fmt(alt["median_one_s"])],
         ["median time, three versions (s)", fmt(alt["median_three_s"])],
         [f"median three / one (goal <= {GOAL_TIME})", fmt(alt["median_ratio"])],
+        ["median model reads, one version", fmt(alt.get("median_one_forwards"))],
+        ["median model reads, three versions", fmt(alt.get("median_three_forwards"))],
+        ["cases with two distinct versions", alt.get("two_distinct", "–")],
         ["cases with three distinct versions", alt["three_distinct"]],
         ["cases whose three versions each differ in a hunk", alt["each_differs"]],
     ]
@@ -61,7 +64,8 @@ def alternatives_lines(alt: dict[str, Any]) -> list[str]:
     ]
     return [
         "Alternatives on the embedded model (versions settle one after another; versions 2 "
-        "and 3 settle only the first version's changes again):",
+        "and 3 settle the first version's changes again and vary its near misses, tried "
+        "again while the request has tries left when one comes back as an earlier version):",
         "",
         *table(["three versions", "value"], rows),
         f"Batching: the model's forward over 3 sequences of {batch['length']} positions at "

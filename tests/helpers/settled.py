@@ -1,0 +1,35 @@
+"""A settled first version made without a model, so near misses can be tested exactly."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from engine.backends.base import StepResult
+from engine.core.canvas import Kind, assemble, build_canvas
+from engine.core.config import SamplerSettings
+from engine.core.plan import EditPlan
+from engine.core.protocol import TokenState
+from engine.run.pipeline import Denoised
+from tests.helpers.backends import tiny_table
+
+MAX_TOKENS = 512  # room for any test passage
+
+
+def settled_as_seeded(
+    plan: EditPlan,
+    confidence: Callable[[int], float],
+    changed: frozenset[int] = frozenset(),
+    settings: SamplerSettings | None = None,
+) -> Denoised:
+    """A first version of ``plan`` that kept every seed token but those at ``changed``
+    (which hold the filler), each committed with ``confidence(position)`` (locked ones at 1),
+    on the tiny tokenizer's table."""
+    table = tiny_table()
+    canvas = build_canvas(plan, table, settings or SamplerSettings(), MAX_TOKENS)
+    filler = table.specials.filler_id
+    ids = [filler if i in changed else token for i, token in enumerate(canvas.seed_ids)]
+    sure = [1.0 if k is Kind.LOCKED else confidence(i) for i, k in enumerate(canvas.kinds)]
+    last = StepResult(8, ids, ids, [TokenState.SETTLED] * len(ids), sure, 8, True)
+    segments = assemble(canvas, ids, table)
+    text = "".join(segment.text for segment in segments)
+    return Denoised(canvas, last, segments, text, 0.0, 0.0, len(ids), {})

@@ -40,7 +40,7 @@ from engine.run.versions import (
 )
 from tests.helpers.backends import llama_backend, tiny_table
 from tests.helpers.gemma import gemma_backend
-from tests.helpers.settled import settled_as_seeded
+from tests.helpers.settled import drain, settled_as_seeded
 
 BEFORE, AFTER = "A note first. ", " And a last word."
 TEXT = "The quick brown fox jumps over the lazy dog near the old river bank."
@@ -55,15 +55,6 @@ BACKENDS: dict[str, Callable[[], Backend]] = {"masked": llama_backend, "gemma": 
 
 def rewrite(settings: SamplerSettings, locks: tuple[Span, ...] = (LOCK,)) -> Edit:
     return Edit(1, DOCUMENT, TARGET, locks, "", EditMode.REWRITE, settings)
-
-
-def drain(steps):
-    """The return value of a generator of frames."""
-    while True:
-        try:
-            next(steps)
-        except StopIteration as done:
-            return done.value
 
 
 def target_of(done: Denoised) -> str:

@@ -38,7 +38,7 @@ from engine.run.versions import (
 )
 from tests.helpers.backends import counting_forwards, llama_backend
 from tests.helpers.gemma import gemma_backend
-from tests.helpers.settled import settled_as_seeded
+from tests.helpers.settled import drain, settled_as_seeded
 
 TEXT = "The quick brown fox jumps over the lazy dog near the old river bank."
 LOCK = Span(TEXT.index("fox"), TEXT.index("fox") + 3)
@@ -149,15 +149,6 @@ def test_the_cost_of_every_version_is_counted() -> None:
     forwards = proposal_of(backend, edit).metrics.forwards
     assert forwards == sum(version.forwards for version in versions)
     assert all(version.forwards > 0 for version in versions)
-
-
-def drain(steps):
-    """The return value of a generator of frames."""
-    while True:
-        try:
-            next(steps)
-        except StopIteration as done:
-            return done.value
 
 
 def test_every_version_is_shown_as_it_settles() -> None:

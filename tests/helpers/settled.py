@@ -1,8 +1,10 @@
-"""A settled first version made without a model, so near misses can be tested exactly."""
+"""A settled first version made without a model, so near misses can be tested exactly; and
+the value a pipeline's generator of frames returns."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Generator
+from typing import Any
 
 from engine.backends.base import StepResult
 from engine.core.canvas import Kind, assemble, build_canvas
@@ -33,3 +35,12 @@ def settled_as_seeded(
     segments = assemble(canvas, ids, table)
     text = "".join(segment.text for segment in segments)
     return Denoised(canvas, last, segments, text, 0.0, 0.0, len(ids), {})
+
+
+def drain(steps: Generator[Any, None, Any]) -> Any:
+    """The return value of a generator of frames (a pipeline's settled versions)."""
+    while True:
+        try:
+            next(steps)
+        except StopIteration as done:
+            return done.value

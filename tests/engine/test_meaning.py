@@ -110,6 +110,14 @@ def test_verb_forms_come_from_the_lexicon() -> None:
     assert not any(is_verb(w) for w in ("cost", "bridge", "dollars", "the", "Tuesday", "late"))
 
 
+def test_a_speaker_swapped_for_the_addressee_is_a_change() -> None:
+    assert meaning_change("That is fine to me.", "That is fine to you.") == "person"
+    assert meaning_change("I think it works.", "You think it works.") == "person"
+    assert meaning_change("Mary and me left.", "Mary and I left.") is None
+    assert meaning_change("You are right.", "You're right.") is None
+    assert meaning_change("All visitors must sign in.", "You must sign in.") is None
+
+
 def test_an_unchanged_text_changes_nothing() -> None:
     text = "Ada did not meet Babbage in 1833, but she wrote to him."
     assert meaning_change(text, text) is None

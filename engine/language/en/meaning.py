@@ -14,6 +14,9 @@ meaning are compared between a passage as it was and as rewritten:
 - **names**: capitalised words that do not open a sentence (a case fix, "english" to
   "English", is no new name, nor a spelling fix, "Babage" to "Babbage"; a name moved to a
   sentence's start is still there);
+- **persons**: a sentence that speaks of "I" or "you" must not gain the other ("fine to me"
+  is not "fine to you"; "Mary and me" → "Mary and I" keeps the first person), while one that
+  speaks of neither may address its reader ("All visitors must sign in" → "You'll sign in");
 - **a verb**: a sentence with a verb must not become one without (a fragment). Which words
   are verb forms is lemminflect's lexicon of English inflections (no tagger model can be
   downloaded here): a word counts when it is an auxiliary or its only readings are verbs, so
@@ -42,6 +45,9 @@ CONTRASTIVE = word_set("meaning.json", "contrastive")
 NUMBER_WORDS: dict[str, str] = load_json("meaning.json")["number_words"]
 ALWAYS_CAPITALISED = word_set("meaning.json", "always_capitalised")
 SUBJECT_PRONOUNS = word_set("meaning.json", "subject_pronouns")
+PERSONS: dict[str, frozenset[str]] = {
+    person: frozenset(pronouns) for person, pronouns in load_json("meaning.json")["persons"].items()
+}
 VERB_CONTRACTIONS = tuple(load_json("meaning.json")["verb_contractions"])  # "n't", "'re", ...
 # lemminflect's universal parts of speech: a word with only verb readings, or any auxiliary
 # reading ("can", "will", nouns too), is a verb form.
@@ -155,9 +161,18 @@ def same_name(a: str, b: str) -> bool:
     return SequenceMatcher(None, a.lower(), b.lower()).ratio() >= SAME_NAME_SIMILARITY
 
 
+def persons(text: str) -> set[str]:
+    """The grammatical persons ``text`` speaks of ("first": I, we; "second": you), by its
+    pronouns, contracted ones too ("you're")."""
+    found = {w.lower().split("'")[0] for w in words(text)}
+    return {person for person, pronouns in PERSONS.items() if found & pronouns}
+
+
 def meaning_change(was: str, now: str) -> str | None:
     """Which sign of meaning rewording ``was`` as ``now`` changed, or ``None``: "negation",
-    "contrast", "number", "name" or "verb" (a sentence left without one)."""
+    "contrast", "number", "name", "person" (in a sentence that speaks of a person, a speaker or
+    addressee it did not have: "fine to me" → "fine to you") or "verb" (a sentence left
+    without one)."""
     if negations(was) != negations(now):
         return "negation"
     if contrasts(was) != contrasts(now):
@@ -166,6 +181,8 @@ def meaning_change(was: str, now: str) -> str | None:
         return "number"
     if names_changed(was, now):
         return "name"
+    if persons(was) and persons(now) - persons(was):
+        return "person"  # a sentence with no "I" or "you" may address its reader (casual)
     if verbless(now) > verbless(was):
         return "verb"
     return None

@@ -37,7 +37,7 @@ from collections.abc import Sequence
 from lemminflect import getAllLemmas, getInflection
 
 from engine.language.en import meaning
-from engine.language.en.cut_phrases import HEDGES
+from engine.language.en.cut_phrases import HEDGES, opens_sentence
 from engine.language.en.cut_safety import (
     ADJECTIVE_TAG,
     BE_FORMS,
@@ -257,18 +257,25 @@ def example_asides(words: Sequence[str]) -> list[Rewording]:
 
 
 def shell_nouns(words: Sequence[str]) -> list[Rewording]:
-    """Every "the job of sorting" / "the act of moving", as the "-ing" verb alone."""
+    """Every "The act of moving" opening a sentence, as the "-ing" verb alone ("Moving the
+    piano took an hour"). Only as a sentence's subject: after a verb or a preposition the
+    bare "-ing" is no noun phrase ("She did sorting the mail", "still in reviewing")."""
     cores = cores_of(words)
     found = []
     for i in range(len(words) - 4):
         if cores[i] not in ARTICLES or cores[i + 1] not in SHELLS or cores[i + 2] != OF:
+            continue
+        if not opens_sentence(words, i):
             continue
         gerund = cores[i + 3]
         bases = getAllLemmas(gerund).get(VERB_TAG, ())
         if not any(gerund in getInflection(b, GERUND_TAG) for b in bases):
             continue
         if plain_run(words, i, i + 3):
-            found.append(Rewording(i, i + 4, lead(words[i]) + words[i + 3].strip()))
+            gerund_text = words[i + 3].strip()
+            if words[i].strip()[:1].isupper():
+                gerund_text = gerund_text[:1].upper() + gerund_text[1:]
+            found.append(Rewording(i, i + 4, lead(words[i]) + gerund_text))
     return found
 
 

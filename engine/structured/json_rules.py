@@ -21,7 +21,7 @@ from engine.structured.json_values import (
     is_number,
     schema_births,
 )
-from engine.structured.tree import Path
+from engine.structured.tree import Path, in_item
 from engine.structured.values import Leaf
 from engine.structured.words import core_words, key_words
 
@@ -66,8 +66,8 @@ def named_place(done: Completion, path: Path, members: Members) -> None:
     """The one city the document names ("in Lisbon") is the generated city of the object it
     is about (not an array item's: a list of offices has many), and its country the city's;
     :func:`agree` then derives the rest from them."""
-    cities = vocab.named_cities(done.document)
-    if len(cities) != 1 or any(isinstance(part, int) for part in path):
+    cities = done.cities
+    if len(cities) != 1 or in_item(path):
         return
     city = next((k for k in members if kind_of(k) == "city" and done.may_write((*path, k))), None)
     place = vocab.country_of_city(cities[0])
@@ -76,8 +76,7 @@ def named_place(done: Completion, path: Path, members: Members) -> None:
     put(done, path, members, city, cities[0], "the city the document names")
     for key, value in members.items():
         if kind_of(key) == "country" and isinstance(value, str):
-            style = "alpha_2" if len(value) == 2 else "alpha_3" if len(value) == 3 else "name"
-            named = agreement.write("country", place, style)
+            named = agreement.write("country", place, columns.vocab_style("country", [value]))
             put(done, path, members, key, named, f"the country of {cities[0]}")
 
 
@@ -148,7 +147,7 @@ def period_ends(done: Completion, path: Path, members: Members) -> None:
     days, a fair's "9 to 12 March", a journey out and back. Not a birth date or a later one
     (a renewal), which are not the object's own days; not a month's or a season's ends,
     which a document that names no day only approximates."""
-    if done.ends is None or any(isinstance(part, int) for part in path):
+    if done.ends is None or in_item(path):
         return
     for start, end in ordered_pairs(list(members)):
         dates = [k for k in (start, end) if day(members[k]) is not None]

@@ -23,7 +23,7 @@ from typing import Any
 
 from engine.structured import agreement, columns, periods, vocab
 from engine.structured.schema import Context, Schemas
-from engine.structured.tree import Path
+from engine.structured.tree import Path, in_item
 from engine.structured.values import Leaf, choice_leaf
 from engine.structured.words import suggestions
 
@@ -149,7 +149,7 @@ def the_written_day(
 ) -> Leaf | str:
     """A date of the object a document is about (not an end, a later date, a birth, or an
     array item's) as one of the days it writes: the day itself, or a choice of them."""
-    alone = not any(isinstance(p, int) for p in path)
+    alone = not in_item(path)
     named = any(columns.names(key, what) for what in ("end", "later", "birth"))
     if not written or leaf.fmt != "date" or not alone or named:
         return leaf
@@ -242,7 +242,7 @@ class Completion:
     def __init__(self, leaves: dict[Path, Leaf], values: dict[Path, Any], document: str):
         self.leaves = leaves
         self.values = values
-        self.document = document
+        self.cities = vocab.named_cities(document)  # the places it names, read once
         self.notes: list[tuple[Path, str]] = []  # what was computed where, for the review
         self.computed: set[Path] = set()  # what a rule wrote, which later rules build on
         # The document's dates (the template's own included), else the year up to today.

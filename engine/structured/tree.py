@@ -43,6 +43,12 @@ class Arr:
 Node = Fixed | Value | Obj | Arr
 
 
+def in_item(path: Path) -> bool:
+    """Whether ``path`` runs through an array item (an office of a list, not the object the
+    document is about)."""
+    return any(isinstance(part, int) for part in path)
+
+
 def walk_values(node: Node) -> list[Value]:
     if isinstance(node, Value):
         return [node]

@@ -210,12 +210,16 @@ def durations(document: str) -> tuple[tuple[tuple[int, float, float], ...], tupl
     periods: list[tuple[int, float, float]] = []
     points: list[float] = []
     for sentence in SENTENCE_END.split(document):
-        for match in duration_pattern().finditer(in_digits(sentence)):
+        matches = list(duration_pattern().finditer(in_digits(sentence)))
+        days = set(read_phrases(sentence).points) if matches else set()
+        if len(days) != 1:
+            continue
+        start = next(iter(days))
+        for match in matches:
             count = int(match["n"]) if match["n"] else 1 if match["one"] or match["long"] else 0
-            days = set(read_phrases(sentence).points)
-            if not count or len(days) != 1:
+            if not count:
                 continue
-            start, unit = days.pop(), match["unit"].lower()
+            unit = match["unit"].lower()
             length = count * int(unit_days[unit])
             if match["later"]:
                 points.append(start + length)

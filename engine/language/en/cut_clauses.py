@@ -52,9 +52,9 @@ from engine.language.en.cut_safety import (
     may_be_noun,
     readings,
 )
-from engine.language.en.cut_units import is_base_verb, lead, plain_run, tail
+from engine.language.en.cut_units import is_base_verb, plain_run, tail
 from engine.language.en.data import load_json, word_set
-from engine.language.en.rewordings import Finder, Rewording, spelled
+from engine.language.en.rewordings import Finder, Rewording, lead, spelled
 
 DATA = load_json("cuts.json")
 THAT: str = DATA["cleft"]["that"]

@@ -59,11 +59,10 @@ from engine.language.en.cut_units import (
     capitalised_like,
     is_base_verb,
     is_plural,
-    lead,
     plain_run,
 )
 from engine.language.en.data import word_set
-from engine.language.en.rewordings import Finder, Rewording
+from engine.language.en.rewordings import Finder, Rewording, lead
 
 ANNOUNCING = word_set("cuts.json", "announcing")
 TELL_READER: dict[str, str] = DATA["tell_reader"]  # "let you know": said to the reader only

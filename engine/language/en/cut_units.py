@@ -45,7 +45,7 @@ from engine.language.en.cut_safety import (
     is_plain,
 )
 from engine.language.en.data import load_json, word_set
-from engine.language.en.rewordings import Finder, Rewording, spelled
+from engine.language.en.rewordings import Finder, Rewording, lead, spelled
 
 DATA = load_json("cuts.json")
 GOING: dict[str, str] = DATA["going_to"]
@@ -81,11 +81,6 @@ COMMA = ","
 # "made a decision"; "made the decision" names one decision, said before
 INDEFINITE = word_set("cuts.json", "indefinite_articles")
 HEDGE_WORDS = word_set("word_tiers.json", "hedges")
-
-
-def lead(word: str) -> str:
-    """The whitespace before a word."""
-    return word[: len(word) - len(word.lstrip())]
 
 
 def tail(word: str) -> str:

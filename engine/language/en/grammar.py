@@ -33,7 +33,7 @@ from engine.language.en.data import load_json, pairs, word_set
 from engine.language.en.forms import comparative, number_changes, other_forms, past_changes
 from engine.language.en.forms import tense as form_tense
 from engine.language.en.meaning import SUBJECT_PRONOUNS
-from engine.language.en.rewordings import Rewording, rewordings, spelled
+from engine.language.en.rewordings import Rewording, lead, rewordings, spelled
 from engine.language.en.spelling import proper_names as english_proper_names
 
 # Closed classes no inflection library covers (any member may stand for any other of its
@@ -171,18 +171,11 @@ def _future(words: Sequence[str], index: int, letters: str) -> list[Fix]:
         return []
     for word in words[index + 1 :]:
         if TRAILING_MARKS.sub("", word.strip()).lower() in FUTURE_WORDS:
-            lead = word_lead(words[index])
-            return [
-                Fix(Rewording(index, index + 1, f"{lead}{FUTURE_AUXILIARY} {words[index].strip()}"))
-            ]
+            future = f"{lead(words[index])}{FUTURE_AUXILIARY} {words[index].strip()}"
+            return [Fix(Rewording(index, index + 1, future))]
         if word.rstrip().endswith(SENTENCE_ENDS):
             return []
     return []
-
-
-def word_lead(word: str) -> str:
-    """The whitespace a word text opens with."""
-    return word[: len(word) - len(word.lstrip())]
 
 
 def _degree(words: Sequence[str], index: int) -> list[Fix]:

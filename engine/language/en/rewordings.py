@@ -83,3 +83,8 @@ def spelled(first_word: str, last_word: str, concise: str) -> str:
         concise = concise[0].upper() + concise[1:]
     tail = re.sub(r"^.*[A-Za-z']", "", last_word.strip())  # marks after the last letter
     return lead + concise + tail
+
+
+def lead(word: str) -> str:
+    """The whitespace before a word."""
+    return word[: len(word) - len(word.lstrip())]

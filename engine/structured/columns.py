@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
 
-from engine.structured import periods, vocab
+from engine.structured import periods, stated, vocab
 from engine.structured.shapes import Shape, one, upto
 from engine.structured.words import name_words
 
@@ -42,6 +42,7 @@ MIN_YEAR_SLACK = 10
 ERA_DAYS = 60  # a date column with no value yet: this many days around the document's dates
 TIME_SLACK = 120  # minutes a time column's span reaches beyond its values
 MAX_CHOICES = 6  # a column with more distinct values than this is not categorical
+LABEL_WORDS = 3  # a category column's labels are this many words at most ("In progress")
 VOCABS = ("country", "currency", "language", "phone", "email", "timezone", "subdivision")
 
 
@@ -132,7 +133,21 @@ def profile(header: str, cells: list[str], document: str = "") -> Column:
         return Column("person", header, distinct)
     if 1 <= len(distinct) <= MAX_CHOICES and len(filled) > len(distinct):  # a repeated value too
         return Column("choice", header, distinct)
+    if is_category(header, distinct):
+        return Column("choice", header, distinct)
     return Column("text", header, distinct)
+
+
+def is_category(header: str, distinct: tuple[str, ...]) -> bool:
+    """Whether a column whose values do not repeat yet is still a few labels: its header
+    names a category (Level, Status, Type) and it holds two to :data:`MAX_CHOICES` short
+    labels. A new cell is then one of them; written freely, a level came out as a word cut
+    short ("Le") or one of another scale ("High" among Easy, Medium, Hard)."""
+    return (
+        names(header, "category")
+        and 2 <= len(distinct) <= MAX_CHOICES
+        and all(len(v.split()) <= LABEL_WORDS for v in distinct)
+    )
 
 
 def shared_values(texts: list[list[str]], col: int, row: int) -> tuple[str, ...]:
@@ -255,10 +270,10 @@ def span_column(
 ) -> Column:
     base = Column(kind, header, fmt=fmt)
     values = [v for v in known_values(base, cells) if not math.isnan(v)]
-    reading = periods.read(document) if kind == "date" else periods.Reading((), ())
-    stated = reading.period()
-    if not values and stated is not None:  # a column with no date yet: the stated period
-        return replace_known(Column(kind, header, (), *stated, fmt=fmt), cells)
+    reading = stated.read(document) if kind == "date" else periods.Reading((), ())
+    said = reading.period()
+    if not values and said is not None:  # a column with no date yet: the stated period
+        return replace_known(Column(kind, header, (), *said, fmt=fmt), cells)
     values = values or list(reading.points)
     if not values:
         today = float(dt.date.today().toordinal())
@@ -266,8 +281,8 @@ def span_column(
     low, high = min(values), max(values)
     reach = max(slack, SPAN_SHARE * (high - low))
     low, high = low - reach, high + reach
-    if stated is not None and stated[0] <= min(values) and max(values) <= stated[1]:
-        low, high = max(low, stated[0]), min(high, stated[1])  # the period bounds its dates
+    if said is not None and said[0] <= min(values) and max(values) <= said[1]:
+        low, high = max(low, said[0]), min(high, said[1])  # the period bounds its dates
     return replace_known(Column(kind, header, (), low, high, fmt=fmt), cells)
 
 

@@ -21,7 +21,7 @@ from collections.abc import Callable
 from dataclasses import replace
 from typing import Any
 
-from engine.structured import agreement, columns, periods, vocab
+from engine.structured import agreement, columns, periods, stated, vocab
 from engine.structured.schema import Context, Schemas
 from engine.structured.tree import Path, in_item
 from engine.structured.values import Leaf, choice_leaf
@@ -96,10 +96,10 @@ def vocab_leaf(key: str, schemas: Schemas, context: Context, path: Path, seed: A
 def document_era(document: str) -> tuple[float, float] | None:
     """The days new dates of a document fall in (day ordinals): the period it states, else
     from its first date to ``ERA_DAYS`` past its last; ``None`` when it says no when."""
-    reading = periods.read(document)
-    stated = reading.period()
-    if stated is not None:
-        return stated
+    reading = stated.read(document)
+    said = reading.period()
+    if said is not None:
+        return said
     days = reading.points
     return (min(days), max(days) + ERA_DAYS) if days else None
 
@@ -107,7 +107,7 @@ def document_era(document: str) -> tuple[float, float] | None:
 def age_day(document: str) -> float:
     """The day an age is counted at: the document's latest date, else today."""
     today = float(dt.date.today().toordinal())
-    return max(periods.read(document).days(), default=today)
+    return max(stated.read(document).days(), default=today)
 
 
 def document_births(document: str) -> tuple[float, float] | None:
@@ -134,13 +134,13 @@ def schema_births(age: Schemas, on: float) -> tuple[float, float] | None:
 def document_ends(document: str) -> tuple[float, float] | None:
     """The first and last day of what a document is about, when it writes them
     (:meth:`engine.structured.periods.Reading.written_span`)."""
-    return periods.read(document).written_span()
+    return stated.read(document).written_span()
 
 
 def written_days(document: str) -> tuple[float, ...]:
     """The days a document writes when it states no period ("Order confirmed on
     2026-09-14"): the day it is about, which a date of its own takes; none when it states one."""
-    reading = periods.read(document)
+    reading = stated.read(document)
     return () if reading.period() is not None else tuple(sorted(set(reading.points)))
 
 
@@ -269,6 +269,9 @@ class Completion:
         self.computed.add(path)
         if self.values.get(path) != value:
             self.values[path] = value
+            # A value written again (an era's repair, then the document's first day) keeps only
+            # its last reason: the review names the value it offers, never one it replaced.
+            self.notes = [n for n in self.notes if n[0] != path]
             self.notes.append((path, f"{pointer_text(path)} = {value} ({why})"))
 
 

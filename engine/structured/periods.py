@@ -158,15 +158,6 @@ Found = tuple[int, float, float] | float | None  # a period, a written day, or n
 Near = Callable[[int], int | None]  # the nearest year the document names to a position
 
 
-@lru_cache(maxsize=16)  # a table's columns each read the same document
-def read(document: str) -> Reading:
-    """The periods and dates ``document`` states, each phrase read once (finest first), and
-    the periods and days its durations give (:func:`durations`)."""
-    phrases = read_phrases(document)
-    periods, points = durations(document)
-    return Reading(phrases.periods + periods, phrases.points + points)
-
-
 def read_phrases(document: str) -> Reading:
     """The periods and dates ``document``'s own phrases state."""
     years = [(m.start(), int(m[0])) for m in re.finditer(r"\b(?:1[89]|20)\d\d\b", document)]
@@ -183,49 +174,6 @@ def read_phrases(document: str) -> Reading:
             read_spans.append(match.span())
         text = masked(text, read_spans)
     return Reading(tuple(periods), tuple(points))
-
-
-SENTENCE_END = re.compile(r"(?<=[.!?])\s+|\n+")
-
-
-@cache
-def duration_pattern() -> re.Pattern[str]:
-    """A count (digits, or "a"), a unit, an optional "long" and an optional "later"."""
-    units = alternation(listed("duration_units"))
-    one, after = alternation(listed("duration_one")), alternation(listed("duration_after"))
-    count = rf"(?:(?:(?P<n>\d{{1,3}})|(?P<one>{one}))[\s-]+)?"
-    return re.compile(
-        rf"(?i:\b{count}(?P<unit>{units})s?(?P<long>[\s-]+long)?\b(?P<later>\s+(?:{after}))?)"
-    )
-
-
-def durations(document: str) -> tuple[tuple[tuple[int, float, float], ...], tuple[float, ...]]:
-    """What durations beside a day state, sentence by sentence: a period from the day ("a
-    three-day festival opening on 18 June": 18-20 June), or the day that much later ("out
-    on 2 July and back a week later": 9 July). Only beside exactly one written day, so a
-    duration is never counted from the wrong one."""
-    unit_days = words()["duration_units"]
-    assert isinstance(unit_days, dict)
-    overnight = set(listed("overnight_units"))
-    periods: list[tuple[int, float, float]] = []
-    points: list[float] = []
-    for sentence in SENTENCE_END.split(document):
-        matches = list(duration_pattern().finditer(in_digits(sentence)))
-        days = set(read_phrases(sentence).points) if matches else set()
-        if len(days) != 1:
-            continue
-        start = next(iter(days))
-        for match in matches:
-            count = int(match["n"]) if match["n"] else 1 if match["one"] or match["long"] else 0
-            if not count:
-                continue
-            unit = match["unit"].lower()
-            length = count * int(unit_days[unit])
-            if match["later"]:
-                points.append(start + length)
-            else:
-                periods.append((DAY, start, start + length - (unit not in overnight)))
-    return tuple(periods), tuple(points)
 
 
 def masked(text: str, spans: list[tuple[int, int]]) -> str:

@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from engine.structured import columns, periods
+from engine.structured import columns, periods, stated
 from engine.structured.json_values import document_era
 
 
@@ -50,26 +50,26 @@ def days(span: tuple[float, float] | None) -> tuple[str, str] | None:
     ],
 )
 def test_a_stated_period_is_read_in_any_phrasing(document: str, span: tuple[str, str]) -> None:
-    assert days(periods.read(document).period()) == span
+    assert days(stated.read(document).period()) == span
 
 
 def test_the_finest_period_stated_counts_and_a_yearless_day_takes_the_nearest_year() -> None:
     term = "Autumn term 2026 runs from 7 September to 18 December."
-    assert days(periods.read(term).period()) == ("2026-09-07", "2026-12-18")
+    assert days(stated.read(term).period()) == ("2026-09-07", "2026-12-18")
     spring = "Spring season 2027 (March to May)."
-    assert days(periods.read(spring).period()) == ("2027-03-01", "2027-05-31")
+    assert days(stated.read(spring).period()) == ("2027-03-01", "2027-05-31")
     closing = "Entries close on 15 March; the show is on 2-4 June 2027."
-    assert days(periods.read(closing).period()) == ("2027-03-15", "2027-06-04")
+    assert days(stated.read(closing).period()) == ("2027-03-15", "2027-06-04")
 
 
 def test_written_dates_anchor_the_era_with_slack_and_state_no_period() -> None:
-    reading = periods.read("Invoice 2026-118, issued 2026-11-20.")
+    reading = stated.read("Invoice 2026-118, issued 2026-11-20.")
     assert reading.period() is None and days((reading.points[0],) * 2)[0] == "2026-11-20"
     assert days(document_era("Issued 2026-11-20.")) == ("2026-11-20", "2027-01-19")
 
 
 def test_words_that_are_also_month_abbreviations_state_nothing_alone() -> None:
-    assert periods.read("Jan may come; we march on. | Jan | 500 | Mar |").periods == ()
+    assert stated.read("Jan may come; we march on. | Jan | 500 | Mar |").periods == ()
     assert document_era("No dates here at all.") is None
 
 
@@ -89,29 +89,29 @@ def test_a_written_day_range_is_read_as_itself(start: dt.date, length: int) -> N
     end = start.replace(day=min(start.day + length, last))
     name = calendar.month_name[start.month]
     text = f"Open {start.day}-{end.day} {name} {start.year}, all welcome."
-    assert days(periods.read(text).period()) == (start.isoformat(), end.isoformat())
+    assert days(stated.read(text).period()) == (start.isoformat(), end.isoformat())
 
 
 @given(st.text(max_size=200))
 @settings(max_examples=120, deadline=None)
 def test_any_text_reads_without_error_into_ordered_spans(text: str) -> None:
-    reading = periods.read(text)
+    reading = stated.read(text)
     assert all(low <= high for _, low, high in reading.periods)
     span = reading.period()
     assert span is None or span[0] <= span[1]
 
 
 def test_the_days_a_document_writes_are_its_ranges_before_its_other_dates() -> None:
-    said = periods.read("Papers are due 1 March; the workshop is 9-10 April 2027.")
+    said = stated.read("Papers are due 1 March; the workshop is 9-10 April 2027.")
     assert days(said.written_span()) == ("2027-04-09", "2027-04-10")
-    assert days(periods.read("Sent 2027-01-04, paid 2027-01-20.").written_span()) == (
+    assert days(stated.read("Sent 2027-01-04, paid 2027-01-20.").written_span()) == (
         "2027-01-04", "2027-01-20"
     )  # fmt: skip
-    assert periods.read("Plans for March 2027.").written_span() is None  # no day written
+    assert stated.read("Plans for March 2027.").written_span() is None  # no day written
 
 
 def test_a_duration_later_than_a_day_writes_that_day() -> None:
-    reading = periods.read("Leaves on 6 April 2027 and comes home ten days later.")
+    reading = stated.read("Leaves on 6 April 2027 and comes home ten days later.")
     assert sorted(days((p, p)) for p in reading.points) == [
         ("2027-04-06", "2027-04-06"), ("2027-04-16", "2027-04-16")
     ]  # fmt: skip
@@ -127,7 +127,7 @@ def test_a_duration_later_than_a_day_writes_that_day() -> None:
     ],
 )
 def test_a_duration_with_no_one_day_beside_it_states_nothing(document: str) -> None:
-    assert periods.durations(document) == ((), ())
+    assert stated.durations(document) == ((), ())
 
 
 def test_an_age_in_words_is_read_as_its_number() -> None:

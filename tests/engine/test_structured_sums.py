@@ -163,8 +163,13 @@ def test_the_start_and_end_of_what_a_document_is_about_are_its_first_and_last_da
 ) -> None:
     schema = schema_of(event={"type": "string"}, starts_on=DATE, ends_on=DATE)
     for seed in range(3):
-        value = json_fill(schema, document, seed).value
+        filled = json_fill(schema, document, seed)
+        value = filled.value
         assert (value["starts_on"], value["ends_on"]) == ends
+        # one note per value, naming the value offered (not an era's repair it replaced)
+        notes = [n for n in filled.proposal.notes if n.startswith(("/starts_on", "/ends_on"))]
+        assert len(notes) == len({n.split(" = ")[0] for n in notes})
+        assert all(n.split(" = ")[1].split(" ")[0] in ends for n in notes)
 
 
 def test_a_pickup_comes_before_its_drop_off() -> None:

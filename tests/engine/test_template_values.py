@@ -89,6 +89,17 @@ def test_column_kinds_come_from_header_and_values() -> None:
     assert columns.profile("Status", ["open", "done", "open", ""]).kind == "choice"
 
 
+def test_a_category_column_offers_its_labels_before_any_repeats() -> None:
+    level = columns.profile("Level", ["Beginner", "Intermediate", "", "Advanced"])
+    assert (level.kind, level.values) == ("choice", ("Beginner", "Intermediate", "Advanced"))
+    assert columns.profile("Room type", ["Single", "Suite", ""]).kind == "choice"
+    assert columns.profile("Status", ["In progress", "Done", ""]).kind == "choice"
+    assert columns.profile("Level", ["Beginner", ""]).kind == "text"  # one label is no set
+    assert columns.profile("Topic", ["Knots", "Maps", ""]).kind == "text"  # not a category
+    said = ["Runs every morning before work", "Short walk after lunch", ""]
+    assert columns.profile("Type", said).kind == "text"  # sentences, not labels
+
+
 def test_a_column_that_repeats_one_value_offers_that_value() -> None:
     assert columns.profile("From", ["Oban", "Oban", "", "Oban"]).kind == "choice"
     assert columns.profile("Note", ["late", ""]).kind == "text"  # once is no pattern

@@ -1,0 +1,134 @@
+"""What a document states about when, as :class:`~engine.structured.periods.Reading`: its own
+phrases (:mod:`.periods`: "4-20 March 2027", "issued 2026-11-20"), and what a sentence counts
+from the one day it writes.
+
+A sentence that writes exactly one day may go on to state a period from it without writing a
+second date: a duration ("a three-day festival opening on 18 June", "back a week later"), or a
+later day named only by its weekday or its ordinal ("opens on Monday 15 March and closes on
+Wednesday", "starts 8 February and lasts until the 12th"). Both count only beside exactly one
+written day, so neither is ever counted from the wrong one. The words come from
+``period_words.json``; weekday names from :mod:`calendar`.
+"""
+
+from __future__ import annotations
+
+import calendar
+import datetime as dt
+import re
+from functools import cache, lru_cache
+
+from engine.structured.periods import (
+    DAY,
+    Reading,
+    alternation,
+    in_digits,
+    listed,
+    ordinal,
+    read_phrases,
+    words,
+)
+
+SENTENCE_END = re.compile(r"(?<=[.!?])\s+|\n+")
+WEEK = 7
+Periods = tuple[tuple[int, float, float], ...]
+
+
+@lru_cache(maxsize=16)  # a table's columns each read the same document
+def read(document: str) -> Reading:
+    """The periods and dates ``document`` states, each phrase read once (finest first), the
+    periods and days its durations give (:func:`durations`), and the periods a later weekday
+    or ordinal ends (:func:`later_days`)."""
+    phrases = read_phrases(document)
+    periods, points = durations(document)
+    return Reading(phrases.periods + periods + later_days(document), phrases.points + points)
+
+
+@cache
+def duration_pattern() -> re.Pattern[str]:
+    """A count (digits, or "a"), a unit, an optional "long" and an optional "later"."""
+    units = alternation(listed("duration_units"))
+    one, after = alternation(listed("duration_one")), alternation(listed("duration_after"))
+    count = rf"(?:(?:(?P<n>\d{{1,3}})|(?P<one>{one}))[\s-]+)?"
+    return re.compile(
+        rf"(?i:\b{count}(?P<unit>{units})s?(?P<long>[\s-]+long)?\b(?P<later>\s+(?:{after}))?)"
+    )
+
+
+def durations(document: str) -> tuple[Periods, tuple[float, ...]]:
+    """What durations beside a day state, sentence by sentence: a period from the day ("a
+    three-day festival opening on 18 June": 18-20 June), or the day that much later ("out
+    on 2 July and back a week later": 9 July)."""
+    unit_days = words()["duration_units"]
+    assert isinstance(unit_days, dict)
+    overnight = set(listed("overnight_units"))
+    periods: list[tuple[int, float, float]] = []
+    points: list[float] = []
+    for sentence in SENTENCE_END.split(document):
+        matches = list(duration_pattern().finditer(in_digits(sentence)))
+        start = only_day(sentence) if matches else None
+        if start is None:
+            continue
+        for match in matches:
+            count = int(match["n"]) if match["n"] else 1 if match["one"] or match["long"] else 0
+            if not count:
+                continue
+            unit = match["unit"].lower()
+            length = count * int(unit_days[unit])
+            if match["later"]:
+                points.append(start + length)
+            else:
+                periods.append((DAY, start, start + length - (unit not in overnight)))
+    return tuple(periods), tuple(points)
+
+
+def only_day(sentence: str) -> float | None:
+    """The one day ``sentence`` writes, or ``None`` when it writes none or several."""
+    days = set(read_phrases(sentence).points)
+    return next(iter(days)) if len(days) == 1 else None
+
+
+@cache
+def later_day_pattern() -> re.Pattern[str]:
+    """A ``later_day_cues`` word, then a weekday ("until Friday") or "the" and an ordinal
+    that ends its phrase ("to the 12th", "until the 12th and"): a word after it that is not a
+    ``later_day_followers`` word makes it another thing's ordinal ("to the 12th floor"), and
+    "the 12th of May" is a whole date."""
+    cues = alternation(listed("later_day_cues"))
+    weekdays = alternation([*calendar.day_name, *calendar.day_abbr])
+    followers = alternation(listed("later_day_followers"))
+    ends = rf"(?=\s*(?:[^\w\s]|$)|\s+(?:{followers})\b)"
+    ordinal_day = rf"the\s+(?P<day>[0-3]?\d)(?:st|nd|rd|th)\b{ends}"
+    return re.compile(rf"(?<![\w-])(?i:{cues})\s+(?:(?P<weekday>{weekdays})\b|{ordinal_day})")
+
+
+def later_days(document: str) -> Periods:
+    """The periods from a sentence's one written day to a later day it names by weekday or
+    ordinal only, written after that day ("opens on Monday 15 March 2027 and closes on
+    Wednesday": 15-17 March). A sentence that writes a day range already says its end."""
+    found: list[tuple[int, float, float]] = []
+    for sentence in SENTENCE_END.split(document):
+        matches = list(later_day_pattern().finditer(sentence))
+        start = only_day(sentence) if matches else None
+        if start is None or any(p[0] == DAY for p in read_phrases(sentence).periods):
+            continue
+        for match in matches:
+            end = named_day_after(start, match)
+            if end is not None and start in read_phrases(sentence[: match.start()]).points:
+                found.append((DAY, start, end))
+    return tuple(found)
+
+
+def named_day_after(start: float, match: re.Match[str]) -> float | None:
+    """The first day after ``start`` that a weekday or a day of the month names (the 12th
+    after 8 February is 12 February; after 20 February, 12 March)."""
+    day = dt.date.fromordinal(int(start))
+    if match["weekday"]:
+        names = [n.lower() for n in calendar.day_name], [n.lower() for n in calendar.day_abbr]
+        said = match["weekday"].lower()
+        weekday = names[0].index(said) if said in names[0] else names[1].index(said)
+        return start + (weekday - day.weekday() - 1) % WEEK + 1
+    number = int(match["day"])
+    if number > day.day:
+        return ordinal(day.year, day.month, number)
+    following = day.replace(day=1) + dt.timedelta(days=32)
+    return ordinal(following.year, following.month, number)

@@ -8,6 +8,9 @@ later day named only by its weekday or its ordinal ("opens on Monday 15 March an
 Wednesday", "starts 8 February and lasts until the 12th"). Both count only beside exactly one
 written day, so neither is ever counted from the wrong one. The words come from
 ``period_words.json``; weekday names from :mod:`calendar`.
+
+Days written in numbers ("03/11/2027") are read only where the document shows which part is
+the day (:func:`numeric_order`), never guessed.
 """
 
 from __future__ import annotations
@@ -17,6 +20,9 @@ import datetime as dt
 import re
 from functools import cache, lru_cache
 
+import babel
+
+from engine.structured import vocab
 from engine.structured.periods import (
     DAY,
     Reading,
@@ -29,6 +35,13 @@ from engine.structured.periods import (
 )
 
 SENTENCE_END = re.compile(r"(?<=[.!?])\s+|\n+")
+# A date written in numbers, day and month in either order ("03/11/2027", "3.11.2027").
+NUMERIC_DAY = re.compile(
+    r"(?<![\d/.])(?P<a>[0-3]?\d)(?P<sep>[/.])(?P<b>[0-3]?\d)(?P=sep)(?P<y>(?:1[89]|20)\d\d)"
+    r"(?![\d/]|\.\d)"
+)
+MONTHS = 12
+DAY_FIRST, MONTH_FIRST = "day first", "month first"
 WEEK = 7
 Periods = tuple[tuple[int, float, float], ...]
 
@@ -40,7 +53,61 @@ def read(document: str) -> Reading:
     or ordinal ends (:func:`later_days`)."""
     phrases = read_phrases(document)
     periods, points = durations(document)
-    return Reading(phrases.periods + periods + later_days(document), phrases.points + points)
+    numeric = numeric_days(document)
+    return Reading(
+        phrases.periods + periods + later_days(document), phrases.points + points + numeric
+    )
+
+
+def numeric_days(document: str) -> tuple[float, ...]:
+    """The days ``document`` writes in numbers, in the order :func:`numeric_order` reads;
+    none when it cannot tell the day from the month (3/11 is 3 November in Lyon and March 11
+    in Denver, and a wrong guess would be a wrong date, not a missing one)."""
+    found = list(NUMERIC_DAY.finditer(document))
+    order = numeric_order(document, found) if found else None
+    if order is None:
+        return ()
+    days = []
+    for match in found:
+        first, second = int(match["a"]), int(match["b"])
+        day, month = (first, second) if order == DAY_FIRST else (second, first)
+        when = ordinal(int(match["y"]), month, day) if month <= MONTHS else None
+        days += [] if when is None else [when]
+    return tuple(days)
+
+
+def numeric_order(document: str, found: list[re.Match[str]]) -> str | None:
+    """Whether a document's numeric dates write the day first: dots always do (3.11.2027);
+    a first part above 12 says day first and a second part above 12 month first; else the
+    order the countries of the cities it names write dates in (CLDR's short date pattern,
+    by babel); else ``None``."""
+    if all(m["sep"] == "." for m in found):
+        return DAY_FIRST
+    day_first = any(int(m["a"]) > MONTHS for m in found)
+    month_first = any(int(m["b"]) > MONTHS for m in found)
+    if day_first != month_first:
+        return DAY_FIRST if day_first else MONTH_FIRST
+    if day_first:
+        return None  # both orders at once: not dates this reading can trust
+    orders = {country_order(city) for city in vocab.named_cities(document)} - {None}
+    return orders.pop() if len(orders) == 1 else None
+
+
+@cache
+def country_order(city: str) -> str | None:
+    """The order the country of ``city`` writes a date's day and month in, from the short
+    date pattern of its likeliest locale ("dd/MM/y" in France, "M/d/yy" in the US)."""
+    country = vocab.country_of_city(city)
+    if country is None:
+        return None
+    try:
+        pattern = babel.Locale.parse(f"und_{country.alpha_2}").date_formats["short"].pattern
+    except (ValueError, babel.UnknownLocaleError):  # a territory CLDR has no locale for
+        return None
+    day, month = pattern.find("d"), pattern.find("M")
+    if day < 0 or month < 0:
+        return None
+    return DAY_FIRST if day < month else MONTH_FIRST
 
 
 @cache

@@ -81,3 +81,38 @@ def test_a_later_ordinal_is_that_day_of_this_month_or_the_next(day: dt.date, num
         end_day = dt.date.fromordinal(int(end))
         assert start < end <= start + 31
         assert end_day.day == number
+
+
+@pytest.mark.parametrize(
+    ("document", "expected"),
+    [
+        ("Held 13/11/2027 to 15/11/2027.", ("2027-11-13", "2027-11-15")),  # 13 is no month
+        ("Due 11/25/2027, paid 11/02/2027.", ("2027-11-02", "2027-11-25")),  # 25 is no month
+        ("Held 3.11.2027 to 5.11.2027.", ("2027-11-03", "2027-11-05")),  # dots: day first
+        ("Workshop, 03/11/2027 - 05/11/2027, Paris.", ("2027-11-03", "2027-11-05")),
+        ("Workshop, 03/11/2027 - 05/11/2027, Denver.", ("2027-03-11", "2027-05-11")),
+    ],
+)
+def test_days_written_in_numbers_are_read_in_the_order_the_document_shows(
+    document: str, expected: tuple[str, str]
+) -> None:
+    assert span(document) == expected
+
+
+@pytest.mark.parametrize(
+    "document",
+    [
+        "Workshop, 03/11/2027 - 05/11/2027.",  # nothing says which is the day
+        "Seen 13/11/2027 and 11/25/2027.",  # both orders at once
+        "Workshop, 03/11/2027, Paris, and 04/11/2027, Denver.",  # two countries' orders
+    ],
+)
+def test_numeric_days_are_not_guessed(document: str) -> None:
+    assert stated.numeric_days(document) == ()
+
+
+@given(st.dates(min_value=dt.date(1990, 1, 1), max_value=dt.date(2090, 12, 31)))
+def test_a_day_above_twelve_fixes_the_order(day: dt.date) -> None:
+    anchor = f"{day.day:02d}/{day.month:02d}/{day.year}"
+    found = stated.numeric_days(f"From 28/01/{day.year} and {anchor}.")
+    assert day.toordinal() in found

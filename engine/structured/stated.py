@@ -112,21 +112,23 @@ def country_order(city: str) -> str | None:
 
 @cache
 def duration_pattern() -> re.Pattern[str]:
-    """A count (digits, or "a"), a unit, an optional "long" and an optional "later"."""
-    units = alternation(listed("duration_units"))
+    """A count (digits, or "a"), perhaps a word that only stresses it ("two full days"), a
+    unit, an optional "long" and an optional "later"; or one unit after "the next" or before
+    "after" ("the following day", "the day after": one unit later)."""
+    units = alternation([*listed("duration_units"), *listed("hour_units")])
     one, after = alternation(listed("duration_one")), alternation(listed("duration_after"))
-    count = rf"(?:(?:(?P<n>\d{{1,3}})|(?P<one>{one}))[\s-]+)?"
-    return re.compile(
-        rf"(?i:\b{count}(?P<unit>{units})s?(?P<long>[\s-]+long)?\b(?P<later>\s+(?:{after}))?)"
-    )
+    stress, nexts = alternation(listed("duration_stress")), alternation(listed("duration_next"))
+    count = rf"(?:(?:(?P<n>\d{{1,3}})|(?P<one>{one}))[\s-]+(?:(?:{stress})\s+)?)?"
+    counted = rf"\b{count}(?P<unit>{units})s?(?P<long>[\s-]+long)?\b(?P<later>\s+(?:{after}))?"
+    following = rf"\b(?:the\s+)?(?:{nexts})\s+(?P<next>{units})\b"
+    before = rf"\bthe\s+(?P<before>{units})\s+(?:{after})\b"
+    return re.compile(rf"(?i:{following}|{before}|{counted})")
 
 
 def durations(document: str) -> tuple[Periods, tuple[float, ...]]:
     """What durations beside a day state, sentence by sentence: a period from the day ("a
     three-day festival opening on 18 June": 18-20 June), or the day that much later ("out
-    on 2 July and back a week later": 9 July)."""
-    unit_days = words()["duration_units"]
-    assert isinstance(unit_days, dict)
+    on 2 July and back a week later": 9 July; "the following day")."""
     overnight = set(listed("overnight_units"))
     periods: list[tuple[int, float, float]] = []
     points: list[float] = []
@@ -136,16 +138,31 @@ def durations(document: str) -> tuple[Periods, tuple[float, ...]]:
         if start is None:
             continue
         for match in matches:
+            one_later = match["next"] or match["before"]
+            if one_later:
+                points.append(start + unit_days(one_later.lower(), 1))
+                continue
             count = int(match["n"]) if match["n"] else 1 if match["one"] or match["long"] else 0
             if not count:
                 continue
             unit = match["unit"].lower()
-            length = count * int(unit_days[unit])
+            length = unit_days(unit, count)
             if match["later"]:
                 points.append(start + length)
             else:
                 periods.append((DAY, start, start + length - (unit not in overnight)))
     return tuple(periods), tuple(points)
+
+
+def unit_days(unit: str, count: int) -> float:
+    """``count`` units in whole days: a week is 7; an hour unit counts the days its hours
+    fill (48 hours: 2; a two-hour talk ends the day it starts)."""
+    per_day = words()["hour_units"]
+    days = words()["duration_units"]
+    assert isinstance(per_day, dict) and isinstance(days, dict)
+    if unit in per_day:
+        return float(count // int(per_day[unit]))
+    return float(count * int(days[unit]))
 
 
 def only_day(sentence: str) -> float | None:

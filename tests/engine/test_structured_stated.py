@@ -116,3 +116,19 @@ def test_a_day_above_twelve_fixes_the_order(day: dt.date) -> None:
     anchor = f"{day.day:02d}/{day.month:02d}/{day.year}"
     found = stated.numeric_days(f"From 28/01/{day.year} and {anchor}.")
     assert day.toordinal() in found
+
+
+@pytest.mark.parametrize(
+    ("document", "expected"),
+    [
+        ("Talks on 4 March 2027, and site visits the following day.", ("2027-03-04", "2027-03-05")),
+        ("Practice is on 9 May 2027 and again the day after.", ("2027-05-09", "2027-05-10")),
+        ("A course of three whole days from 6 April 2027.", ("2027-04-06", "2027-04-08")),
+        ("A 36-hour relay starting 2 June 2027.", ("2027-06-02", "2027-06-03")),
+        ("A two-hour talk on 2 June 2027, then drinks.", None),  # the day it starts: one day
+    ],
+)
+def test_an_end_stated_relatively_counts_from_the_one_day(
+    document: str, expected: tuple[str, str] | None
+) -> None:
+    assert span(document) == expected

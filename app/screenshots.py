@@ -4,9 +4,10 @@ Runs the real window, the real spawned worker and the embedded model on the samp
 ``resources/samples/``, and grabs PNGs into ``docs/screenshots/``: the editor with locks, a
 draft mid-settle, the diff review, a draft continuing the sample and its review, the model
 picker, a table fill from the template panel under review, a "Fix grammar" rewrite of a
-note with errors under review, and the review loop: a rewrite in three versions with a
-change's versions offered, and one change rejected with a note and tried again. Needs a
-display: ``make screenshots`` runs it under ``xvfb-run``.
+note with errors under review, and the review loop: a casual update made formal in three
+versions, with the versions offered on a change where they differ (the picker open), and one
+change rejected with a note and tried again. Needs a display: ``make screenshots`` runs it
+under ``xvfb-run``.
 """
 
 from __future__ import annotations
@@ -35,6 +36,12 @@ GRAMMAR_PARAGRAPH = "Yesterday"
 MID_SETTLE_STEP = 6
 MID_DRAFT_STEP = 40  # forwards: two per round of a verified draft, about half of 64 tokens
 VERSIONS = 3  # the versions the review-loop screenshot asks for
+# A casual paragraph whose formal rewrite the embedded model settles in three distinct
+# versions (tried with `settle rewrite --alternatives 3` first): where a register change has
+# more than one reading, the versions differ on a change.
+VERSIONS_SAMPLE = ROOT / "resources" / "samples" / "friday-update.md"
+VERSIONS_PARAGRAPH = "hey folks"
+VERSIONS_INSTRUCTION = "make it formal"
 RETRY_NOTE = "keep it short"
 
 
@@ -159,12 +166,12 @@ async def shoot_grammar(session: Session) -> None:
     window.review.cancel()
 
 
-async def rewrite_sample(session: Session, versions: int) -> None:
-    """The sample's locked paragraph rewritten "tighter" in ``versions`` versions, reviewed."""
+async def rewrite(session: Session, span: tuple[int, int], instruction: str, versions: int) -> None:
+    """``span`` of the open file rewritten with ``instruction`` in ``versions`` versions."""
     window = session.window
-    select(session, *target_paragraph(window.editor.plain_text()))
+    select(session, *span)
     session.edits.begin_rewrite()
-    window.bar.set_instruction("tighter")
+    window.bar.set_instruction(instruction)
     window.bar.set_alternatives(versions)
     window.bar.submit()
     await wait_for(session.client.proposal, 600)
@@ -173,25 +180,53 @@ async def rewrite_sample(session: Session, versions: int) -> None:
 async def shoot_review_loop(session: Session) -> None:
     """A change offered in several versions, then a change rejected with a note and tried
     again: "trying again…" while it settles, and the try in place of the change."""
+    await shoot_versions(session)
+    await shoot_retry(session)
+
+
+async def shoot_versions(session: Session) -> None:
+    """The casual sample made formal in :data:`VERSIONS` versions, on the change whose
+    versions disagree the most, with its picker open on the versions offered there."""
     review, editor = session.window.review, session.window.editor
-    session.files.open_path(SAMPLE)
-    for phrase in LOCKS:
-        at = editor.plain_text().index(phrase)
-        select(session, at, at + len(phrase))
-        editor.toggle_lock()
-    await rewrite_sample(session, VERSIONS)
+    session.files.open_path(VERSIONS_SAMPLE)
+    text = editor.plain_text()
+    start = text.index(VERSIONS_PARAGRAPH)
+    await rewrite(session, (start, text.index("\n\n", start)), VERSIONS_INSTRUCTION, VERSIONS)
     versions = review.versions()
     offered = max(
         range(len(versions.slots)),
         key=lambda i: (len(versions.slots[i].options), versions.slots[i].differs(versions.count)),
         default=0,
     )
-    review.accept_current()
     review.select_hunk(offered)
-    review.next_version()
-    await grab(session.window, "review-alternatives")
+    picker = review.tools.picker
+    picker.showPopup()
+    await grab_screen(session.window, "review-alternatives")
+    picker.hidePopup()
     review.cancel()
-    await rewrite_sample(session, 1)
+
+
+async def grab_screen(window: QWidget, name: str) -> None:
+    """Like :func:`grab`, but from the screen, so an open popup (a picker's list, its own
+    window) is in the picture too."""
+    await asyncio.sleep(0.3)
+    frame = window.frameGeometry()
+    shot = window.screen().grabWindow(0, frame.x(), frame.y(), frame.width(), frame.height())
+    path = OUT / f"{name}.png"
+    shot.save(str(path))
+    print(f"wrote {path.relative_to(ROOT)}")
+
+
+async def shoot_retry(session: Session) -> None:
+    """The locked paragraph of the sample made "tighter", its last worded change rejected
+    with a note and tried again."""
+    review, editor = session.window.review, session.window.editor
+    session.files.open_path(SAMPLE)
+    for phrase in LOCKS:
+        at = editor.plain_text().index(phrase)
+        select(session, at, at + len(phrase))
+        editor.toggle_lock()
+    await rewrite(session, target_paragraph(editor.plain_text()), "tighter", 1)
     worded = [i for i, h in enumerate(review.diff().hunks) if h.old.strip()]
     review.accept_all()
     review.select_hunk(worded[-1] if worded else 0)

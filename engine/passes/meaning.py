@@ -10,7 +10,12 @@ contrastive connective swapped for another kind, a number or a name changed, or 
 left without a verb. Asked only to correct (fix grammar, fix spelling), a stretch also goes
 back when it puts another word for a content word
 (:func:`engine.language.en.content.reworded`): "every night" fixed as "every day" is no
-correction. Stretches are judged in order, each with the others as they stand.
+correction. A stretch in a varied segment (a later version's near miss, :attr:`Free.vary`:
+one of the user's words the canvas had to write otherwise) also goes back when it changes a
+pronoun, determiner, quantifier or preposition
+(:func:`engine.language.en.meaning.closed_words_changed`): "have it by" written "have more
+by", "the" written "a", "fine to me" written "fine for me". Stretches are judged in order,
+each with the others as they stand.
 
 It needs no model, so it runs for every backend and at every strength: new words are what
 a strength-1 rewrite asks for, another meaning never is. Drafts are not checked (all of a
@@ -22,10 +27,11 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 
 from engine.core.canvas import Canvas
+from engine.core.plan import Free
 from engine.core.protocol import EditMode
 from engine.intent import Intent
 from engine.language.en.content import reworded
-from engine.language.en.meaning import meaning_change
+from engine.language.en.meaning import closed_words_changed, meaning_change
 from engine.passes.base import Pass, PassContext, Settled
 from engine.passes.reread import changed_runs, hunks, was_before
 
@@ -45,9 +51,29 @@ def check_meaning(
         for i in run:
             was[i] = was_before(canvas, i, filler)
         before, after = _text(was, window, filler, decode), _text(out, window, filler, decode)
-        if meaning_change(before, after) or (corrections and reworded(before, after)):
+        if changes_meaning(before, after, corrections, in_varied(canvas, run)):
             out[run.start : run.stop] = was[run.start : run.stop]
     return out
+
+
+def changes_meaning(before: str, after: str, corrections: bool, varied: bool) -> bool:
+    """Whether a stretch's sentence reads ``after`` in another meaning than ``before``: a sign
+    of meaning changed, another word for a content word where only a correction was asked,
+    or, in a varied segment, another pronoun, determiner, quantifier or preposition."""
+    if meaning_change(before, after) is not None:
+        return True
+    return (corrections and reworded(before, after)) or (
+        varied and closed_words_changed(before, after)
+    )
+
+
+def in_varied(canvas: Canvas, run: range) -> bool:
+    """Whether ``run`` writes in a varied segment: a word the canvas had to write otherwise,
+    where no rewording of a phrase was asked for."""
+    segments = canvas.plan.segments
+    return any(
+        isinstance(segment := segments[canvas.segment_of[i]], Free) and segment.vary for i in run
+    )
 
 
 def sentence_around(ids: Sequence[int], run: range, filler: int, decode: Decode) -> range:
@@ -89,9 +115,10 @@ def corrects_only(intent: Intent) -> bool:
 
 class MeaningCheck(Pass):
     """After the reread: every changed stretch that adds or drops a negation, swaps a
-    contrastive connective, changes a number or a name, leaves a sentence without a verb, or
-    (asked only to correct) puts another word for a content word is put back; how many it
-    put back is counted apart, for the review's note."""
+    contrastive connective, changes a number or a name, leaves a sentence without a verb,
+    (asked only to correct) puts another word for a content word, or (in a varied segment)
+    changes a pronoun, determiner, quantifier or preposition is put back; how many it put
+    back is counted apart, for the review's note."""
 
     name = "meaning"
 

@@ -17,7 +17,11 @@ rank positions alike where the top choice is below one half, and the confidence 
 field in either family's step. Only positions the canvas predicted count (at strength 0.5 half
 the seed stays unmasked, with nothing to say), and below strength 1 none in a content word:
 the reread puts back any other content word where the user's stood, so a near miss there has
-nowhere to go (:func:`varies_content`).
+nowhere to go (:func:`varies_content`). Never one in a pronoun, determiner, quantifier or
+preposition: any other word there says another thing ("have more by" for "have it by", "fine
+to you" for "fine to me"), so the meaning check puts back every closed-class word a varied
+segment changes (:func:`engine.language.en.meaning.closed_words_changed`), and a near miss
+there could only come back as the user's word.
 
 What it found on the dev split: the embedded model is mostly sure (the least sure kept token
 of a rewrite is often above 0.8), and its next choice at a kept word mostly reads worse than
@@ -45,6 +49,7 @@ from engine.core.protocol import SegmentText
 from engine.core.tokens import TokenTable
 from engine.core.worddiff import Hunk, word_diff
 from engine.language.en.content import content_words
+from engine.language.en.meaning import closed_words
 from engine.run.pipeline import Denoised
 
 # Near misses one try of a later version varies. Tuned on the dev split only (``python -m
@@ -74,7 +79,8 @@ def near_misses(
 ) -> list[NearMiss]:
     """The tokens of ``target`` the first version kept where its canvas was least sure, least
     sure first; none inside or beside one of the first version's hunks (``locks``: the user's
-    locks, as spans of ``target``), and unless ``content``, none in a content word."""
+    locks, as spans of ``target``), none in a closed-class word, and unless ``content``, none
+    in a content word (:func:`may_vary`)."""
     shaped = plan_text(first.canvas.plan.segments)  # the target after the passes before
     moved = word_diff(target, [SegmentText(shaped, False)]).hunks
     changed = word_diff(target, first.segments, locks).hunks
@@ -83,9 +89,18 @@ def near_misses(
         at = in_target(start, end, moved)
         if at is None or touches(at, changed) or not target[at[0] : at[1]].strip():
             continue
-        if content or not content_words(word_around(target, *at)):
+        if may_vary(word_around(target, *at), content):
             misses.append(NearMiss(at[0], at[1], confidence))
     return sorted(misses, key=lambda miss: (miss.confidence, miss.start))
+
+
+def may_vary(word: str, content: bool) -> bool:
+    """Whether a near miss in ``word`` (a whitespace-free run) may be varied: never in a
+    pronoun, determiner, quantifier or preposition (the meaning check puts back any other
+    word a varied one writes there), and unless ``content``, never in a content word."""
+    if closed_words(word):
+        return False
+    return content or not content_words(word)
 
 
 def varies_content(settings: SamplerSettings) -> bool:

@@ -6,8 +6,10 @@ bit. Every later version settles *the first version's changes* again and varies 
 *near misses*: the target as the user wrote it, with each word the first version kept locked
 (an engine lock the review shows as free text), its cuts made as it made them
 (:func:`only_cuts`), each of its other hunks open from the user's words, and the next near
-misses (:mod:`engine.run.near_misses`: the tokens it kept where its canvas was least sure)
-open as varied segments, where the canvas must commit its next choice. Each later version
+misses (:mod:`engine.run.near_misses`: the tokens it kept where its canvas was least sure,
+never in a pronoun, determiner, quantifier or preposition) open as varied segments, where the
+canvas must commit its next choice; the meaning check puts back a varied segment that changes
+one of those words ("have more by" for "have it by"). Each later version
 has its own seed and samples at least at :data:`VERSION_TEMPERATURE`. It is an ordinary plan
 through the one pipeline, so the same passes and checks run (proofreading, the Markdown locks,
 the reread, the meaning check, ``check_proposal``) and its frames are yielded as it settles;

@@ -15,15 +15,18 @@ from hypothesis import strategies as st
 from engine.backends.base import Backend
 from engine.core.canvas import Kind, build_canvas
 from engine.core.config import SamplerSettings
-from engine.core.plan import EditPlan, Free, Locked, plan_edit
+from engine.core.plan import EditPlan, Free, Locked, plan_edit, segment_text
 from engine.core.protocol import Edit, EditMode, SegmentText, Span
+from engine.core.tokens import TokenTable
 from engine.core.worddiff import word_diff
 from engine.decode.allowed import allowed_mask
 from engine.language.en.content import content_words
+from engine.language.en.meaning import closed_words
 from engine.run.near_misses import (
     NEAR_MISSES_PER_VERSION,
     NearMiss,
     in_target,
+    may_vary,
     near_misses,
     next_misses,
     token_ends,
@@ -84,6 +87,7 @@ def test_near_misses_are_kept_tokens_least_sure_first(
         assert TEXT[miss.start : miss.end].strip()
         assert not touches((miss.start, miss.end), hunks)
         assert not any(a < miss.end and miss.start < b for a, b in locks)
+        assert not closed_words(word_around(TEXT, miss.start, miss.end))
     if not changed:  # every token kept: each word piece the canvas predicted is one
         canvas, table = first.canvas, tiny_table()
         asked = [
@@ -91,15 +95,30 @@ def test_near_misses_are_kept_tokens_least_sure_first(
             for i, sure in enumerate(first.last.confidence)
             if sure < 1.0 and canvas.seeded[i] and canvas.kinds[i] is Kind.FREE
             if table.decode([canvas.seed_ids[i]]).strip()
+            if not closed_words(seed_word(first, table, i))
         ]
         assert len(misses) == len(asked)
+
+
+def seed_word(first: Denoised, table: TokenTable, position: int) -> str:
+    """The word of ``TEXT`` that seed position ``position`` of a free segment spells part of:
+    its segment's seed decoded up to it and through it, placed where the segment starts."""
+    canvas = first.canvas
+    index = canvas.segment_of[position]
+    at = sum(len(segment_text(s)) for s in canvas.plan.segments[:index])
+    start = canvas.segment_positions(index).start
+    before = table.decode([canvas.seed_ids[i] for i in range(start, position)])
+    through = table.decode([canvas.seed_ids[i] for i in range(start, position + 1)])
+    return word_around(TEXT, at + len(before), at + len(through))
 
 
 def test_a_first_version_that_changed_nothing_has_its_least_sure_token_first() -> None:
     plan = plan_edit(rewrite(KEEPING))
     table = tiny_table()
     canvas = build_canvas(plan, table, KEEPING, 512)
-    position = canvas.segment_positions(2)[3]  # a word piece after the lock
+    sure = settled_as_seeded(plan, lambda i: 0.9)
+    after_lock = canvas.segment_positions(2)  # a word piece of "lazy", after the lock
+    position = next(p for p in after_lock if seed_word(sure, table, p) == "lazy")
     first = settled_as_seeded(plan, lambda i: 0.2 if i == position else 0.9)
     misses = near_misses(TEXT, first, table, user_locks(plan), content=True)
     assert misses[0].confidence == pytest.approx(0.2)
@@ -228,6 +247,16 @@ def test_varied_near_misses_change_nothing_else(family: str, seed: int, picks: s
     shape = "".join(re.escape(s.text) if isinstance(s, Locked) else "(.*?)" for s in kept)
     assert re.fullmatch(shape, target_of(version), re.DOTALL), version.text
     assert [s.text for s in version.segments if s.locked] == ["fox"]
+
+
+def test_no_near_miss_is_varied_in_a_closed_class_word() -> None:
+    """A pronoun, determiner, quantifier or preposition is never varied (any other word
+    there says another thing, and the meaning check puts it back); a content word only where
+    the reread lets content words change."""
+    for word in ("it", "it's", "the", "more", "to", "me,"):
+        assert not may_vary(word, content=True) and not may_vary(word, content=False)
+    assert may_vary("and", content=False) and may_vary("so,", content=False)
+    assert may_vary("quick", content=True) and not may_vary("quick", content=False)
 
 
 def test_a_word_around_a_token_is_its_whole_run() -> None:

@@ -64,8 +64,9 @@ def alternatives_lines(alt: dict[str, Any]) -> list[str]:
     ]
     return [
         "Alternatives on the embedded model (versions settle one after another; versions 2 "
-        "and 3 settle the first version's changes again and vary its near misses, tried "
-        "again while the request has tries left when one comes back as an earlier version):",
+        "and 3 settle the first version's changes again and vary its near misses, none in a "
+        "pronoun, determiner, quantifier or preposition, tried again while the request has "
+        "tries left when one comes back as an earlier version):",
         "",
         *table(["three versions", "value"], rows),
         f"Batching: the model's forward over 3 sequences of {batch['length']} positions at "

@@ -17,6 +17,10 @@ meaning are compared between a passage as it was and as rewritten:
 - **persons**: a sentence that speaks of "I" or "you" must not gain the other ("fine to me"
   is not "fine to you"; "Mary and me" → "Mary and I" keeps the first person), while one that
   speaks of neither may address its reader ("All visitors must sign in" → "You'll sign in");
+- **closed-class words** (:func:`closed_words_changed`, not one of :func:`meaning_change`'s
+  signs: a rewording of a phrase may trade them): a word written otherwise where the rewrite
+  had no choice of phrase (a later version's near miss) must keep every pronoun, determiner,
+  quantifier and preposition ("have it by" is not "have more by", "the" not "a");
 - **a verb**: a sentence with a verb must not become one without (a fragment). Which words
   are verb forms is lemminflect's lexicon of English inflections (no tagger model can be
   downloaded here): a word counts when it is an auxiliary or its only readings are verbs, so
@@ -45,10 +49,21 @@ CONTRASTIVE = word_set("meaning.json", "contrastive")
 NUMBER_WORDS: dict[str, str] = load_json("meaning.json")["number_words"]
 ALWAYS_CAPITALISED = word_set("meaning.json", "always_capitalised")
 SUBJECT_PRONOUNS = word_set("meaning.json", "subject_pronouns")
+CLOSED_TIERS = ("determiners", "object_pronouns", "reflexives", "prepositions")
 PERSONS: dict[str, frozenset[str]] = {
     person: frozenset(pronouns) for person, pronouns in load_json("meaning.json")["persons"].items()
 }
 VERB_CONTRACTIONS = tuple(load_json("meaning.json")["verb_contractions"])  # "n't", "'re", ...
+# Pronouns, determiners, quantifiers and prepositions: one of them for another says another
+# thing ("have it by" is not "have more by", "the plan" not "a plan", "fine to me" not
+# "fine for me"), though a rewording of a phrase may trade them ("a lot of" for "many").
+CLOSED_CLASS = frozenset().union(
+    SUBJECT_PRONOUNS,
+    *PERSONS.values(),
+    word_set("meaning.json", "closed_class_pronouns"),
+    word_set("meaning.json", "quantifiers"),
+    *(word_set("word_tiers.json", key) for key in CLOSED_TIERS),
+)
 # lemminflect's universal parts of speech: a word with only verb readings, or any auxiliary
 # reading ("can", "will", nouns too), is a verb form.
 VERB_TAGS = frozenset({"VERB", "AUX"})
@@ -166,6 +181,20 @@ def persons(text: str) -> set[str]:
     pronouns, contracted ones too ("you're")."""
     found = {w.lower().split("'")[0] for w in words(text)}
     return {person for person, pronouns in PERSONS.items() if found & pronouns}
+
+
+def closed_words(text: str) -> Counter[str]:
+    """The pronouns, determiners, quantifiers and prepositions of ``text``, lower-cased, a
+    contracted one by its word ("it's" is "it")."""
+    found = (w.lower().split("'")[0] for w in words(text))
+    return Counter(w for w in found if w in CLOSED_CLASS)
+
+
+def closed_words_changed(was: str, now: str) -> bool:
+    """Whether ``now`` has other pronouns, determiners, quantifiers or prepositions than
+    ``was`` (one more, one fewer or one for another). Too strict for a rewording of a phrase;
+    right for one word written otherwise, which has no other word of these that means it."""
+    return closed_words(was) != closed_words(now)
 
 
 def meaning_change(was: str, now: str) -> str | None:

@@ -11,13 +11,7 @@ from hypothesis import strategies as st
 
 from engine.structured import columns, periods, stated
 from engine.structured.json_values import document_era
-
-
-def days(span: tuple[float, float] | None) -> tuple[str, str] | None:
-    if span is None:
-        return None
-    low, high = (dt.date.fromordinal(int(v)).isoformat() for v in span)
-    return low, high
+from tests.helpers.fills import iso_span as days
 
 
 @pytest.mark.parametrize(

@@ -11,14 +11,11 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from engine.structured import stated
+from tests.helpers.fills import iso_span
 
 
 def span(document: str) -> tuple[str, str] | None:
-    found = stated.read(document).written_span()
-    if found is None:
-        return None
-    low, high = (dt.date.fromordinal(int(v)).isoformat() for v in found)
-    return low, high
+    return iso_span(stated.read(document).written_span())
 
 
 @pytest.mark.parametrize(

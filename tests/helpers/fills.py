@@ -3,6 +3,7 @@ write: shared by the template-values, relation and date tests."""
 
 from __future__ import annotations
 
+import datetime as dt
 import json
 from typing import Any
 
@@ -44,3 +45,11 @@ def md(header: list[str], body: list[list[str]]) -> str:
     """A Markdown table of ``header`` and ``body``."""
     line = lambda cells: "| " + " | ".join(cells) + " |"  # noqa: E731
     return "\n".join([line(header), "|" + "---|" * len(header), *map(line, body)]) + "\n"
+
+
+def iso_span(span: tuple[float, float] | None) -> tuple[str, str] | None:
+    """A span of day ordinals as ISO dates (``None`` stays ``None``)."""
+    if span is None:
+        return None
+    low, high = (dt.date.fromordinal(int(v)).isoformat() for v in span)
+    return low, high

@@ -8,7 +8,15 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from engine.language.en.registers import CASUAL, CONTRACTIONS, EXPANSIONS, FORMAL, SLANG
+from engine.language.en.registers import (
+    CASUAL,
+    CONTRACTIONS,
+    EXPANSIONS,
+    FORMAL,
+    FORMAL_SWAPS,
+    FORMAL_WORDS,
+    SLANG,
+)
 from engine.language.en.rewordings import rewordings
 from engine.passes.proofread import reworded, split_words
 
@@ -24,6 +32,16 @@ def test_formal_expands_contractions_and_slang_keeping_case_and_marks() -> None:
     assert ("Hey,", "Hello,") in found
     assert (" gonna", " going to") in found
     assert (" it'll", " it will") in found
+
+
+def test_a_colloquial_word_is_written_out_like_slang_with_a_word_per_sense() -> None:
+    found = offered("Yeah, the plan looks ok and the chart is awesome.", FORMAL_WORDS)
+    assert ("Yeah,", "Yes,") in found
+    assert (" ok", " all right") in found and (" ok", " acceptable") in found
+    assert (" awesome.", " excellent.") in found
+    # a phrase that is not always drop-in stays a swap the reading must find no worse
+    assert (" lots of", " many") in offered("We have lots of time.", FORMAL_SWAPS)
+    assert not offered("We have lots of time.", FORMAL_WORDS)
 
 
 def test_a_contraction_that_opens_a_sentence_keeps_its_capital_both_ways() -> None:

@@ -10,10 +10,7 @@ contrastive connective swapped for another kind, a number or a name changed, or 
 left without a verb. Asked only to correct (fix grammar, fix spelling), a stretch also goes
 back when it puts another word for a content word
 (:func:`engine.language.en.content.reworded`): "every night" fixed as "every day" is no
-correction. Asked for anything else, a stretch goes back when a noun of its sentence stands in
-another number (:func:`engine.language.en.meaning.noun_number_changed`: "the flaky tests"
-written "the flaky test" by a formal rewrite); only a grammar fix may change that. A stretch
-in a varied segment (a later version's near miss, :attr:`Free.vary`:
+correction. A stretch in a varied segment (a later version's near miss, :attr:`Free.vary`:
 one of the user's words the canvas had to write otherwise) also goes back when it changes a
 pronoun, determiner, quantifier or preposition
 (:func:`engine.language.en.meaning.closed_words_changed`): "have it by" written "have more
@@ -34,7 +31,7 @@ from engine.core.plan import Free
 from engine.core.protocol import EditMode
 from engine.intent import Intent
 from engine.language.en.content import reworded
-from engine.language.en.meaning import closed_words_changed, meaning_change, noun_number_changed
+from engine.language.en.meaning import closed_words_changed, meaning_change
 from engine.passes.base import Pass, PassContext, Settled
 from engine.passes.reread import changed_runs, hunks, was_before
 
@@ -61,14 +58,13 @@ def check_meaning(
 
 def changes_meaning(before: str, after: str, corrections: bool, varied: bool) -> bool:
     """Whether a stretch's sentence reads ``after`` in another meaning than ``before``: a sign
-    of meaning changed, another word for a content word where only a correction was asked, a
-    noun in another number where none was ("tests" written "test" by a formal rewrite), or, in
-    a varied segment, another pronoun, determiner, quantifier or preposition."""
+    of meaning changed, another word for a content word where only a correction was asked,
+    or, in a varied segment, another pronoun, determiner, quantifier or preposition."""
     if meaning_change(before, after) is not None:
         return True
-    if reworded(before, after) if corrections else noun_number_changed(before, after):
-        return True
-    return varied and closed_words_changed(before, after)
+    return (corrections and reworded(before, after)) or (
+        varied and closed_words_changed(before, after)
+    )
 
 
 def in_varied(canvas: Canvas, run: range) -> bool:

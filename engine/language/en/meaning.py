@@ -197,24 +197,6 @@ def closed_words_changed(was: str, now: str) -> bool:
     return closed_words(was) != closed_words(now)
 
 
-def noun_numbers(text: str) -> dict[str, Counter[bool]]:
-    """Each noun lemma of ``text``'s lower-case words, and how often it stands in the plural
-    (``True``) and the singular, by lemminflect's lexicon ("tests": test, plural)."""
-    found: dict[str, Counter[bool]] = {}
-    for word in words(text):
-        lemmas = getAllLemmas(word) if word.islower() else {}
-        for lemma in lemmas.get(NOUN_TAG, ())[:1]:
-            found.setdefault(lemma, Counter())[lemma != word] += 1
-    return found
-
-
-def noun_number_changed(was: str, now: str) -> bool:
-    """Whether a noun both texts have stands in another number in ``now`` ("the flaky tests"
-    written "the flaky test"): not what a rewording asks for, only what a grammar fix may."""
-    before, after = noun_numbers(was), noun_numbers(now)
-    return any(before[lemma] != after[lemma] for lemma in before.keys() & after.keys())
-
-
 def meaning_change(was: str, now: str) -> str | None:
     """Which sign of meaning rewording ``was`` as ``now`` changed, or ``None``: "negation",
     "contrast", "number", "name", "person" (in a sentence that speaks of a person, a speaker or

@@ -79,8 +79,8 @@ def numeric_days(document: str) -> tuple[float, ...]:
 def numeric_order(document: str, found: list[re.Match[str]]) -> str | None:
     """Whether a document's numeric dates write the day first: dots always do (3.11.2027);
     a first part above 12 says day first and a second part above 12 month first; else the
-    order the countries of the cities it names write dates in (CLDR's short date pattern,
-    by babel); else ``None``."""
+    order the countries it names, or the countries of the cities it names, write dates in
+    (CLDR's short date pattern, by babel), when they agree; else ``None``."""
     if all(m["sep"] == "." for m in found):
         return DAY_FIRST
     day_first = any(int(m["a"]) > MONTHS for m in found)
@@ -89,24 +89,23 @@ def numeric_order(document: str, found: list[re.Match[str]]) -> str | None:
         return DAY_FIRST if day_first else MONTH_FIRST
     if day_first:
         return None  # both orders at once: not dates this reading can trust
-    orders = {country_order(city) for city in vocab.named_cities(document)} - {None}
+    places = [vocab.country_of_city(city) for city in vocab.named_cities(document)]
+    places += vocab.named_countries(document)
+    orders = {territory_order(p.alpha_2) for p in places if p is not None} - {None}
     return orders.pop() if len(orders) == 1 else None
 
 
 @cache
-def country_order(city: str) -> str | None:
-    """The order the country of ``city`` writes a date's day and month in, from the short
-    date pattern of its likeliest locale ("dd/MM/y" in France, "M/d/yy" in the US)."""
-    country = vocab.country_of_city(city)
-    if country is None:
-        return None
+def territory_order(alpha_2: str) -> str | None:
+    """The order a country writes a date's day and month in, from the short date pattern of
+    its likeliest locale ("dd/MM/y" in France, "M/d/yy" in the US)."""
     try:
-        pattern = babel.Locale.parse(f"und_{country.alpha_2}").date_formats["short"].pattern
+        pattern = babel.Locale.parse(f"und_{alpha_2}").date_formats["short"].pattern
     except (ValueError, babel.UnknownLocaleError):  # a territory CLDR has no locale for
         return None
     day, month = pattern.find("d"), pattern.find("M")
-    if day < 0 or month < 0:
-        return None
+    if day < 0 or month < 0 or pattern.find("y") < min(day, month):
+        return None  # a year-first pattern ("y-MM-dd", Canada's) says nothing of 3/11/2027
     return DAY_FIRST if day < month else MONTH_FIRST
 
 

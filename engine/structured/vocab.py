@@ -181,6 +181,22 @@ def named_cities(document: str) -> tuple[str, ...]:
     return tuple(found)
 
 
+def named_countries(document: str) -> tuple[Any, ...]:
+    """The countries ``document`` names by name, each once ("Nantes, France", "in the United
+    States"): a run of capitalised words or its last words, never a code ("IT" and "US" are
+    as often words)."""
+    found: dict[str, Any] = {}
+    for match in CAPITALISED_RUN.finditer(document):
+        words = match[0].split(" ")
+        for start in range(len(words)):
+            run = " ".join(words[start:])
+            item = None if run.isupper() else country(run)
+            if item is not None:
+                found[item.alpha_2] = item
+                break
+    return tuple(found.values())
+
+
 @cache
 def _city_names() -> dict[str, str]:
     """Each exemplar city outside Antarctica, folded, → its name as CLDR writes it."""

@@ -129,3 +129,22 @@ def test_an_end_stated_relatively_counts_from_the_one_day(
     document: str, expected: tuple[str, str] | None
 ) -> None:
     assert span(document) == expected
+
+
+@pytest.mark.parametrize(
+    ("document", "expected"),
+    [
+        ("Seminar, 04/10/2027 - 06/10/2027, in Nantes, France.", ("2027-10-04", "2027-10-06")),
+        ("Meetup, 10/04/2027 - 10/06/2027, Austin, United States.", ("2027-10-04", "2027-10-06")),
+    ],
+)
+def test_a_named_country_says_the_order_of_numeric_days(
+    document: str, expected: tuple[str, str]
+) -> None:
+    assert span(document) == expected
+
+
+def test_a_code_or_a_year_first_country_says_no_order() -> None:
+    assert stated.numeric_days("Held 03/11/2027 by the IT team.") == ()  # a code, not Italy
+    assert stated.numeric_days("Held 03/11/2027 in Canada.") == ()  # Canada writes 2027-11-03
+    assert stated.numeric_days("Held 03/11/2027 in Nantes, France or Canada.") != ()

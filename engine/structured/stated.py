@@ -164,9 +164,15 @@ def unit_days(unit: str, count: int) -> float:
     return float(count * int(days[unit]))
 
 
+@lru_cache(maxsize=256)
+def sentence_phrases(sentence: str) -> Reading:
+    """One sentence's own phrases, read once: its durations and its later days both ask."""
+    return read_phrases(sentence)
+
+
 def only_day(sentence: str) -> float | None:
     """The one day ``sentence`` writes, or ``None`` when it writes none or several."""
-    days = set(read_phrases(sentence).points)
+    days = set(sentence_phrases(sentence).points)
     return next(iter(days)) if len(days) == 1 else None
 
 
@@ -192,7 +198,7 @@ def later_days(document: str) -> Periods:
     for sentence in SENTENCE_END.split(document):
         matches = list(later_day_pattern().finditer(sentence))
         start = only_day(sentence) if matches else None
-        if start is None or any(p[0] == DAY for p in read_phrases(sentence).periods):
+        if start is None or any(p[0] == DAY for p in sentence_phrases(sentence).periods):
             continue
         for match in matches:
             end = named_day_after(start, match)

@@ -14,7 +14,7 @@ from __future__ import annotations
 import re
 import unicodedata
 import zoneinfo
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from functools import cache
 from typing import Any
 
@@ -39,6 +39,11 @@ def fold(text: str) -> str:
 @cache
 def country(text: str) -> Any | None:
     """The pycountry country a name, official name or ISO code names (``None``: not one)."""
+    return lookup_country(text)
+
+
+def lookup_country(text: str) -> Any | None:
+    """:func:`country`, uncached."""
     if not text.strip():
         return None
     try:
@@ -170,31 +175,31 @@ def named_cities(document: str) -> tuple[str, ...]:
     """The cities ``document`` names that CLDR knows (its zones' exemplar cities), each once,
     as CLDR writes them ("Lisbon", "São Paulo"); a run that opens a sentence is tried without
     its first word too ("Then Paris")."""
-    found: dict[str, None] = {}
-    for match in CAPITALISED_RUN.finditer(document):
-        words = match[0].split(" ")
-        for run in (" ".join(words), " ".join(words[1:])):
-            name = _city_names().get(fold(run))
-            if name is not None:
-                found[name] = None
-                break
-    return tuple(found)
+    found = named_in(document, lambda run: _city_names().get(fold(run)), tails=2)
+    return tuple(dict.fromkeys(found))
 
 
 def named_countries(document: str) -> tuple[Any, ...]:
     """The countries ``document`` names by name, each once ("Nantes, France", "in the United
     States"): a run of capitalised words or its last words, never a code ("IT" and "US" are
-    as often words)."""
-    found: dict[str, Any] = {}
+    as often words). Looked up uncached: a document's runs are any text, and :func:`country`
+    keeps every text it is asked."""
+    found = named_in(document, lambda run: None if run.isupper() else lookup_country(run))
+    return tuple({item.alpha_2: item for item in found}.values())
+
+
+def named_in(document: str, name: Callable[[str], Any | None], tails: int = 0) -> list[Any]:
+    """What ``name`` finds in each run of capitalised words of ``document``: the whole run,
+    else the run without its first words (the first ``tails`` tries; 0: every one)."""
+    found = []
     for match in CAPITALISED_RUN.finditer(document):
         words = match[0].split(" ")
-        for start in range(len(words)):
-            run = " ".join(words[start:])
-            item = None if run.isupper() else country(run)
+        for start in range(min(tails or len(words), len(words))):
+            item = name(" ".join(words[start:]))
             if item is not None:
-                found[item.alpha_2] = item
+                found.append(item)
                 break
-    return tuple(found.values())
+    return found
 
 
 @cache

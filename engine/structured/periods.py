@@ -115,8 +115,12 @@ def part(n: str) -> str:
 
 
 def dash() -> str:
-    joins = [j for j in listed("range_joins") if j.isalpha()]
-    return rf"(?:\s*[-–—]\s*|\s+(?:{alternation(joins)})\s+)"
+    """A range's join, and the weekday a day after it may carry ("Tue 12 – Thu 14 Oct"): the
+    day before a join is read without its weekday, which stands before it."""
+    joins = listed("range_joins")
+    words, marks = [j for j in joins if j.isalpha()], [j for j in joins if not j.isalpha()]
+    weekday = rf"(?:(?:{alternation([*calendar.day_name, *calendar.day_abbr])})\.?,?\s+)?"
+    return rf"(?:\s*(?:{alternation(marks)})\s*|\s+(?:{alternation(words)})\s+){weekday}"
 
 
 @cache

@@ -41,6 +41,9 @@ from tests.helpers.fills import iso_span as days
         ("Evening classes for six weeks from 7 January 2027.", ("2027-01-07", "2027-02-17")),
         ("Four nights at the inn from 28 December 2026.", ("2026-12-28", "2027-01-01")),
         ("A fortnight in Crete starting 2027-05-10.", ("2027-05-10", "2027-05-23")),
+        ("Open days Fri 4 – Sun 6 June 2027.", ("2027-06-04", "2027-06-06")),
+        ("Sales run Monday 1 to Friday, 5 March 2027.", ("2027-03-01", "2027-03-05")),
+        ("Tastings on 9 & 10 October 2026.", ("2026-10-09", "2026-10-10")),
     ],
 )
 def test_a_stated_period_is_read_in_any_phrasing(document: str, span: tuple[str, str]) -> None:

@@ -59,6 +59,8 @@ def test_an_unknown_split_or_check_is_a_clear_error() -> None:
         ("Czechia", {"type": "country"}, True),
         ("NO", {"type": "country", "code": "alpha_2"}, True),
         ("Norway", {"type": "country", "code": "alpha_2"}, False),
+        ("Belgium", {"type": "country", "is": "BE"}, True),
+        ("Netherlands", {"type": "country", "is": "BE"}, False),
         ("PLN", {"type": "currency"}, True),
         ("Zloty", {"type": "currency"}, False),
         ("Polish", {"type": "language"}, True),

@@ -89,8 +89,9 @@ def check_country(value: Any, check: dict[str, Any]) -> bool:
         found = pycountry.countries.lookup(str(value).strip())
     except LookupError:
         return False
-    code = check.get("code")
-    return code is None or str(value).strip() == getattr(found, code)
+    code, named = check.get("code"), check.get("is")  # the format asked; the country meant
+    written = code is None or str(value).strip() == getattr(found, code)
+    return written and (named is None or found.alpha_2 == named)
 
 
 def check_currency(value: Any, check: dict[str, Any]) -> bool:

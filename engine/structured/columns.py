@@ -123,7 +123,7 @@ def profile(header: str, cells: list[str], document: str = "") -> Column:
     for kind in VOCABS:
         if in_vocab(kind, header, filled):
             return Column(kind, header, distinct, style=vocab_style(kind, filled))
-    known_cities = filled and all(vocab.country_of_city(v) is not None for v in filled)
+    known_cities = filled and all(vocab.country_of_exemplar(v) is not None for v in filled)
     if (names(header, "city") or known_cities) and not any(c.isdigit() for v in filled for c in v):
         return Column("city", header, distinct)
     typed = typed_column(header, cells, filled, document)

@@ -25,6 +25,8 @@ import babel.numbers
 import phonenumbers
 import pycountry
 
+from engine.structured import places
+
 LOCALE = "en"  # the names a table uses ("Japan", "Polish"); CLDR's English display names
 PHONE_VARIANTS = 40  # numbers tried near a region's example before giving up on variety
 LAST_DIGITS = 4  # how many trailing digits of the example number a variant changes
@@ -172,11 +174,15 @@ NO_PLACE = "AQ"  # Antarctica's stations (Casey, Davis, Palmer) are as often peo
 
 @cache
 def named_cities(document: str) -> tuple[str, ...]:
-    """The cities ``document`` names that CLDR knows (its zones' exemplar cities), each once,
-    as CLDR writes them ("Lisbon", "São Paulo"); a run that opens a sentence is tried without
-    its first word too ("Then Paris")."""
+    """The cities ``document`` names, each once: those CLDR knows (its zones' exemplar cities)
+    anywhere, as CLDR writes them ("Lisbon", "São Paulo"; a run that opens a sentence is tried
+    without its first word too, "Then Paris"), and those only GeoNames knows where the document
+    names a place ("in Ghent", :mod:`engine.structured.places`), as the document writes them."""
     found = named_in(document, lambda run: _city_names().get(fold(run)), tails=2)
-    return tuple(dict.fromkeys(found))
+    once: dict[str, str] = {}
+    for city in [*found, *places.named_cities(document)]:
+        once.setdefault(fold(city), city)
+    return tuple(once.values())
 
 
 def named_countries(document: str) -> tuple[Any, ...]:
@@ -214,7 +220,15 @@ def _city_names() -> dict[str, str]:
 
 
 def country_of_city(city: str) -> Any | None:
-    """The country of a city CLDR knows (an exemplar city of one of its zones)."""
+    """The country of a city CLDR knows (an exemplar city of one of its zones), else of one
+    GeoNames knows (a city the document named after a place cue: "in Ghent")."""
+    code = places.country_code(city)
+    return country_of_exemplar(city) or (pycountry.countries.get(alpha_2=code) if code else None)
+
+
+def country_of_exemplar(city: str) -> Any | None:
+    """The country of a city CLDR knows: what a column's values alone may be read by, as a
+    bare capitalised word is as often a person ("Florence", "Charlotte")."""
     code = _city_countries().get(fold(city))
     return pycountry.countries.get(alpha_2=code) if code else None
 

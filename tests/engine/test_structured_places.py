@@ -1,0 +1,60 @@
+"""Cities beyond CLDR's exemplars (engine/structured/places.py, vocab.named_cities): GeoNames'
+cities, named only where a document names a place."""
+
+from __future__ import annotations
+
+from hypothesis import given
+from hypothesis import strategies as st
+
+from engine.structured import places, vocab
+from tests.helpers.fills import json_fill
+
+VENUE = {"type": "object", "required": ["city", "country"],
+         "properties": {"city": {"type": "string"}, "country": {"type": "string"}}}  # fmt: skip
+
+
+def test_a_city_only_geonames_knows_is_named_after_a_place_cue_or_label() -> None:
+    assert vocab.named_cities("The jury meets in Salzburg on Friday.") == ("Salzburg",)
+    assert vocab.named_cities("Venue: Basel, the old fire station") == ("Basel",)
+    assert vocab.named_cities("We land near Aarhus at noon.") == ("Aarhus",)
+    assert vocab.country_of_city("Salzburg").alpha_2 == "AT"
+
+
+def test_a_bare_capitalised_word_is_not_a_city_without_a_cue() -> None:
+    # Mary, Charlotte and Florence are GeoNames cities too, and as often a person
+    assert vocab.named_cities("Ask Mary or Charlotte; Florence has the keys.") == ()
+    assert vocab.named_cities("Thanks, Salzburg team.") == ()
+
+
+def test_an_english_word_month_or_short_name_is_never_a_city() -> None:
+    # March (England), Reading and Split are cities; "in March" is a month
+    assert places.named_cities("Due in March, in Reading order, in Split mode.") == []
+    assert places.named_cities("in Of the") == []
+
+
+def test_the_longest_known_run_after_the_cue_is_the_city() -> None:
+    assert places.named_cities("lunch in Ghent Town Hall") == ["Ghent"]
+    assert places.named_cities("flying in San Sebastián tonight") == ["San Sebastián"]
+
+
+def test_a_city_keeps_the_documents_spelling_in_any_of_its_names() -> None:
+    assert vocab.named_cities("a week in Malmö") == ("Malmö",)
+    assert vocab.named_cities("a week in Malmo") == ("Malmo",)
+    assert places.country_code("Ghent") == places.country_code("Gent") == "BE"  # English, Dutch
+    assert vocab.named_cities("in Lisbon, and later in Lisbon") == ("Lisbon",)
+
+
+def test_a_template_takes_the_city_the_document_names_and_its_country() -> None:
+    filled = json_fill(VENUE, "The choir sings in Salzburg next spring.\n\n")
+    assert filled.value == {"city": "Salzburg", "country": "Austria"}
+
+
+def test_a_people_column_is_not_read_as_cities_by_its_values() -> None:
+    assert vocab.country_of_exemplar("Florence") is None
+    assert vocab.country_of_exemplar("Oslo").alpha_2 == "NO"
+
+
+@given(st.text(max_size=200))
+def test_finding_places_never_fails_on_any_text(text: str) -> None:
+    found = vocab.named_cities(text)
+    assert all(vocab.country_of_city(city) is not None for city in found)

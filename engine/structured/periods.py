@@ -32,6 +32,7 @@ LAST_MONTH_DAY = 31  # a part's last day; the month's own length caps it
 OLDEST = 130  # an age above this is not a person's ("aged 999" is a typo or a code)
 NUMBER_LANGUAGE = "en"  # the language text2num reads numbers in words in
 HYPHENED_UNIT = re.compile(r"-(?=(?:year|day|night|week|hour)s?\b)", re.IGNORECASE)
+HYPHENED_HALF = re.compile(r"-(?=and-a-half\b)|(?<=\band)-(?=a-half\b)|(?<=\band-a)-(?=half\b)")
 
 
 @dataclass(frozen=True)
@@ -105,7 +106,9 @@ def year(n: str) -> str:
 
 
 def iso(n: str) -> str:
-    return rf"(?P<{n}>\d{{4}}-\d{{2}}-\d{{2}})"
+    """An ISO 8601 day, with the time of day it may carry ("2027-02-06T22:00"): the day counts."""
+    clock = r"(?:T\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{2}:?\d{2})?)?"
+    return rf"(?P<{n}>\d{{4}}-\d{{2}}-\d{{2}}){clock}"
 
 
 def part(n: str) -> str:
@@ -136,9 +139,9 @@ def patterns() -> list[tuple[re.Pattern[str], Callable[[re.Match[str], int], Fou
         (rf"\b{iso('a')}\b", iso_point),
         (rf"\b{d1}\s+{m1}{y1}{to}{d2}\s+{m2}{y2}", day_range),  # 7 September to 18 December
         (
-            rf"\bthe\s+{d1}{to}(?:the\s+)?{d2}\s+of\s+{m2}{y2}",
+            rf"\b(?:the\s+)?{d1}{to}(?:the\s+)?{d2}\s+of\s+{m2}{y2}",
             day_range,
-        ),  # the 9th to the 11th of May
+        ),  # the 9th to the 11th of May; 9th - 11th of May
         (
             rf"\b{d1}{listed_days}{to}{d2}\s+{m2}{y2}",
             day_range,
@@ -347,7 +350,7 @@ def in_digits(document: str) -> str:
     """``document`` with its numbers in words written in digits ("a ten-year-old" → "a 10
     year-old", "a three-day" → "a 3 day"), by text2num; a hyphen before "year" or a
     duration's unit is a space first, which it needs."""
-    spaced = HYPHENED_UNIT.sub(" ", document)
+    spaced = HYPHENED_HALF.sub(" ", HYPHENED_UNIT.sub(" ", document))
     try:
         return str(alpha2digit(spaced, NUMBER_LANGUAGE, threshold=0))
     except ValueError:  # text2num refuses some inputs; the digits already there still count

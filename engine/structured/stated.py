@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import calendar
 import datetime as dt
+import math
 import re
 from functools import cache, lru_cache
 
@@ -111,13 +112,14 @@ def territory_order(alpha_2: str) -> str | None:
 
 @cache
 def duration_pattern() -> re.Pattern[str]:
-    """A count (digits, or "a"), perhaps a word that only stresses it ("two full days"), a
-    unit, an optional "long" and an optional "later"; or one unit after "the next" or before
-    "after" ("the following day", "the day after": one unit later)."""
+    """A count (digits, perhaps with a half, or "a"), perhaps a word that only stresses it
+    ("two full days"), a unit, an optional "long" and an optional "later"; or one unit after
+    "the next" or before "after" ("the following day", "the day after": one unit later)."""
     units = alternation([*listed("duration_units"), *listed("hour_units")])
     one, after = alternation(listed("duration_one")), alternation(listed("duration_after"))
     stress, nexts = alternation(listed("duration_stress")), alternation(listed("duration_next"))
-    count = rf"(?:(?:(?P<n>\d{{1,3}})|(?P<one>{one}))[\s-]+(?:(?:{stress})\s+)?)?"
+    half = rf"(?P<half>\s*(?:{alternation(listed('duration_half'))}))?"
+    count = rf"(?:(?:(?P<n>\d{{1,3}}){half}|(?P<one>{one}))[\s-]+(?:(?:{stress})\s+)?)?"
     counted = rf"\b{count}(?P<unit>{units})s?(?P<long>[\s-]+long)?\b(?P<later>\s+(?:{after}))?"
     following = rf"\b(?:the\s+)?(?:{nexts})\s+(?P<next>{units})\b"
     before = rf"\bthe\s+(?P<before>{units})\s+(?:{after})\b"
@@ -145,7 +147,10 @@ def durations(document: str) -> tuple[Periods, tuple[float, ...]]:
             if not count:
                 continue
             unit = match["unit"].lower()
-            length = unit_days(unit, count)
+            # a half more of a unit ends in the unit's next day: 2.5 days span three
+            length = unit_days(unit, count) + (
+                math.ceil(unit_days(unit, 1) / 2) if match["half"] else 0
+            )
             if match["later"]:
                 points.append(start + length)
             else:

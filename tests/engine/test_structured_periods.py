@@ -44,6 +44,8 @@ from tests.helpers.fills import iso_span as days
         ("Open days Fri 4 – Sun 6 June 2027.", ("2027-06-04", "2027-06-06")),
         ("Sales run Monday 1 to Friday, 5 March 2027.", ("2027-03-01", "2027-03-05")),
         ("Tastings on 9 & 10 October 2026.", ("2026-10-09", "2026-10-10")),
+        ("Stocktake 2026-10-05T08:00 to 2026-10-07T18:30.", ("2026-10-05", "2026-10-07")),
+        ("Open 20th - 23rd of April 2027.", ("2027-04-20", "2027-04-23")),
     ],
 )
 def test_a_stated_period_is_read_in_any_phrasing(document: str, span: tuple[str, str]) -> None:

@@ -123,6 +123,8 @@ def test_a_day_above_twelve_fixes_the_order(day: dt.date) -> None:
         ("A course of three whole days from 6 April 2027.", ("2027-04-06", "2027-04-08")),
         ("A 36-hour relay starting 2 June 2027.", ("2027-06-02", "2027-06-03")),
         ("A two-hour talk on 2 June 2027, then drinks.", None),  # the day it starts: one day
+        ("A one-and-a-half-day clinic from 8 May 2027.", ("2027-05-08", "2027-05-09")),
+        ("Two and a half weeks of trials from 1 March 2027.", ("2027-03-01", "2027-03-18")),
     ],
 )
 def test_an_end_stated_relatively_counts_from_the_one_day(

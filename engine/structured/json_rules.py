@@ -69,7 +69,9 @@ def named_place(done: Completion, path: Path, members: Members) -> None:
     cities = done.cities
     if len(cities) != 1 or in_item(path):
         return
-    city = next((k for k in members if kind_of(k) == "city" and done.may_write((*path, k))), None)
+    city = next(
+        (k for k, v in members.items() if is_place(k, v) and done.may_write((*path, k))), None
+    )
     place = vocab.country_of_city(cities[0])
     if city is None or place is None:
         return
@@ -78,6 +80,11 @@ def named_place(done: Completion, path: Path, members: Members) -> None:
         if kind_of(key) == "country" and isinstance(value, str):
             named = agreement.write("country", place, columns.vocab_style("country", [value]))
             put(done, path, members, key, named, f"the country of {cities[0]}")
+
+
+def is_place(key: str, value: Any) -> bool:
+    """Whether a member is a city the rule may name: a string, as a ``city_tax`` is a number."""
+    return kind_of(key) == "city" and isinstance(value, str)
 
 
 def agree(done: Completion, path: Path, members: Members) -> None:

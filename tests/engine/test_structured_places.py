@@ -58,3 +58,11 @@ def test_a_people_column_is_not_read_as_cities_by_its_values() -> None:
 def test_finding_places_never_fails_on_any_text(text: str) -> None:
     found = vocab.named_cities(text)
     assert all(vocab.country_of_city(city) is not None for city in found)
+
+
+def test_a_number_named_for_a_city_is_not_the_named_city() -> None:
+    schema = {"type": "object", "required": ["city_tax", "town"],
+              "properties": {"city_tax": {"type": "number"}, "town": {"type": "string"}}}  # fmt: skip
+    filled = json_fill(schema, "Guest bill for two nights in Salzburg.\n\n")
+    assert isinstance(filled.value["city_tax"], int | float)
+    assert filled.value["town"] == "Salzburg"

@@ -57,7 +57,18 @@ def complete(
 
 def complete_instance(done: Completion, instance: Any) -> None:
     for path, members in objects(instance):
-        rules = (era, named_place, agree, period_ends, in_order, later, nights, *ARITHMETIC, age)
+        rules = (
+            era,
+            named_place,
+            agree,
+            period_ends,
+            lasting_end,
+            in_order,
+            later,
+            nights,
+            *ARITHMETIC,
+            age,
+        )
         for rule in rules:
             rule(done, path, members)
 
@@ -163,6 +174,21 @@ def period_ends(done: Completion, path: Path, members: Members) -> None:
             first, last = (dt.date.fromordinal(int(d)).isoformat() for d in done.ends)
             put(done, path, members, start, first, "the document's first day")
             put(done, path, members, end, last, "the document's last day")
+            return
+
+
+def lasting_end(done: Completion, path: Path, members: Members) -> None:
+    """An end counted from the object's start (the template's own, or generated) by the length
+    the document states alone ("the summit lasts three days"), when it writes no days of its
+    own to take both ends from (:func:`period_ends`)."""
+    if done.ends is not None or done.lasts is None or in_item(path):
+        return
+    for start, end in ordered_pairs(list(members)):
+        first = day(members[start])
+        others = any(columns.names(k, w) for k in (start, end) for w in OTHER_DAYS)
+        if first is not None and not others and done.may_write((*path, end)):
+            last = dt.date.fromordinal(int(first + done.lasts)).isoformat()
+            put(done, path, members, end, last, f"{start} and the length the document states")
             return
 
 

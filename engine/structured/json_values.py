@@ -250,6 +250,7 @@ class Completion:
         self.era = document_era(document) or (today - DAYS_PER_YEAR, today)
         self.latest = age_day(document)  # an age's "now"
         self.ends = document_ends(document)
+        self.lasts = stated.lasting(document)  # a length it states with no day beside it
         self.births = document_births(document)
         self.context = agreement.Context(document, [], [], [])
 

@@ -130,7 +130,6 @@ def durations(document: str) -> tuple[Periods, tuple[float, ...]]:
     """What durations beside a day state, sentence by sentence: a period from the day ("a
     three-day festival opening on 18 June": 18-20 June), or the day that much later ("out
     on 2 July and back a week later": 9 July; "the following day")."""
-    overnight = set(listed("overnight_units"))
     periods: list[tuple[int, float, float]] = []
     points: list[float] = []
     for sentence in SENTENCE_END.split(document):
@@ -143,19 +142,42 @@ def durations(document: str) -> tuple[Periods, tuple[float, ...]]:
             if one_later:
                 points.append(start + unit_days(one_later.lower(), 1))
                 continue
-            count = int(match["n"]) if match["n"] else 1 if match["one"] or match["long"] else 0
-            if not count:
+            length = spanned(match)
+            if length is None:
                 continue
-            unit = match["unit"].lower()
-            # a half more of a unit ends in the unit's next day: 2.5 days span three
-            length = unit_days(unit, count) + (
-                math.ceil(unit_days(unit, 1) / 2) if match["half"] else 0
-            )
             if match["later"]:
-                points.append(start + length)
+                points.append(start + length[0])
             else:
-                periods.append((DAY, start, start + length - (unit not in overnight)))
+                periods.append((DAY, start, start + length[1]))
     return tuple(periods), tuple(points)
+
+
+def spanned(match: re.Match[str]) -> tuple[float, float] | None:
+    """A counted duration's length in days, and how many days after its first its last day
+    is (a three-day course: 3 and 2; four nights: 4 and 4); ``None`` for no count."""
+    count = int(match["n"]) if match["n"] else 1 if match["one"] or match["long"] else 0
+    if not count or not match["unit"]:
+        return None
+    unit = match["unit"].lower()
+    # a half more of a unit ends in the unit's next day: 2.5 days span three
+    half = math.ceil(unit_days(unit, 1) / 2) if match["half"] else 0
+    length = unit_days(unit, count) + half
+    return length, length - (unit not in set(listed("overnight_units")))
+
+
+def lasting(document: str) -> float | None:
+    """How many days after its first the last day of what ``document`` is about falls, when
+    it states that only as a length ("the summit lasts three days": 2) in sentences that
+    write no day, all of them agreeing; ``None`` otherwise. What a template's own start is
+    then counted from."""
+    found = set()
+    for sentence in SENTENCE_END.split(document):
+        if sentence_phrases(sentence).points or sentence_phrases(sentence).periods:
+            continue
+        for match in duration_pattern().finditer(in_digits(sentence)):
+            length = None if match["later"] else spanned(match)
+            found |= {length[1]} if length else set()
+    return next(iter(found)) if len(found) == 1 else None
 
 
 def unit_days(unit: str, count: int) -> float:

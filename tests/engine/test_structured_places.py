@@ -61,8 +61,8 @@ def test_finding_places_never_fails_on_any_text(text: str) -> None:
 
 
 def test_a_number_named_for_a_city_is_not_the_named_city() -> None:
-    schema = {"type": "object", "required": ["city_tax", "town"],
-              "properties": {"city_tax": {"type": "number"}, "town": {"type": "string"}}}  # fmt: skip
+    properties = {"city_tax": {"type": "number"}, "town": {"type": "string"}}
+    schema = {"type": "object", "required": ["city_tax", "town"], "properties": properties}
     filled = json_fill(schema, "Guest bill for two nights in Salzburg.\n\n")
     assert isinstance(filled.value["city_tax"], int | float)
     assert filled.value["town"] == "Salzburg"

@@ -150,3 +150,20 @@ def test_a_code_or_a_year_first_country_says_no_order() -> None:
     assert stated.numeric_days("Held 03/11/2027 by the IT team.") == ()  # a code, not Italy
     assert stated.numeric_days("Held 03/11/2027 in Canada.") == ()  # Canada writes 2027-11-03
     assert stated.numeric_days("Held 03/11/2027 in Nantes, France or Canada.") != ()
+
+
+@pytest.mark.parametrize(
+    ("document", "days_after"),
+    [
+        ("The fair lasts three days, with stalls in the square.", 2.0),
+        ("Lessons run for two weeks, in the evening.", 13.0),
+        ("Four nights at the lodge, breakfast included.", 4.0),
+        ("The fair lasts three days. A two-day trip follows.", None),  # lengths disagree
+        ("The fair opens on 2 May 2027 and lasts three days.", None),  # a day beside it
+        ("We heard back three days later.", None),  # a later day, not a length
+    ],
+)
+def test_a_length_stated_with_no_day_beside_it_is_what_a_start_counts(
+    document: str, days_after: float | None
+) -> None:
+    assert stated.lasting(document) == days_after

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import datetime as dt
+import json
 import math
 
 import phonenumbers
@@ -12,9 +13,11 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from engine.core.errors import BadRequest
-from engine.core.protocol import Fill, FillKind
+from engine.core.protocol import Fill, FillKind, Span
 from engine.structured import agreement, columns, relations, vocab
+from engine.structured.fill import run_json
 from engine.structured.markdown import find_tables
+from engine.structured.slots import Filled
 from engine.structured.table_plan import plan_cells
 from engine.structured.tables import run_table
 from tests.helpers.fills import FILLER, json_fill, md, rows, table_fill
@@ -457,3 +460,17 @@ def test_a_profit_is_revenue_less_costs_unless_opted_out() -> None:
         assert math.isclose(value["profit"], value["revenue"] - value["costs"], abs_tol=0.005)
     schema["properties"]["profit"] = {"type": "number", "description": "Not computed."}
     assert not any("/profit" in n for n in json_fill(schema).proposal.notes)
+
+
+def test_a_template_start_and_a_stated_length_give_the_end() -> None:
+    schema = {"type": "object", "required": ["start_date", "end_date"],
+              "properties": {"start_date": {"type": "string", "format": "date"},
+                             "end_date": {"type": "string", "format": "date"}}}  # fmt: skip
+    document = "The fair lasts three days.\n\n"
+    template = '{\n  "start_date": "2027-05-02"\n}'
+    text = document + template
+    request = Fill(1, FillKind.JSON, text, Span(len(document), len(text)),
+                   schema=json.dumps(schema), locks=("/start_date",))  # fmt: skip
+    filled = next(e for e in run_json(FILLER, request) if isinstance(e, Filled))
+    assert filled.value == {"start_date": "2027-05-02", "end_date": "2027-05-04"}
+    assert any("length the document states" in note for note in filled.proposal.notes)

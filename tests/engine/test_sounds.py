@@ -53,3 +53,10 @@ def test_key_edits_are_bounded_and_zero_for_the_same_sound(a: str, b: str) -> No
     apart = key_edits(a, b)
     assert 0 <= apart <= FAR_KEYS
     assert (apart == 0) == (key(a) == key(b))
+
+
+def test_warming_the_speller_builds_the_sounds_index_too() -> None:
+    from engine.language.en import sounds, spelling
+
+    spelling.warm_up()
+    assert sounds._key_index.cache_info().currsize == 1

@@ -93,6 +93,11 @@ def words_by_key() -> dict[str, tuple[str, ...]]:
     return {sound: tuple(words) for sound, words in grouped.items()}
 
 
+def warm_up() -> None:
+    """Build the keys' index now (with the dictionary's, on the window's thread)."""
+    _key_index()
+
+
 @cache
 def _key_index() -> SymSpell:
     """SymSpell's index of the keys (each key once: the lookup only needs their spelling)."""

@@ -46,6 +46,7 @@ from typing import TYPE_CHECKING
 
 from lemminflect import getAllLemmas
 
+from engine.language.en import sounds
 from engine.language.en.channel import slip_edits
 from engine.language.en.sounds import key_edits, sound_alike
 
@@ -296,8 +297,10 @@ def dictionary_candidates(word: str) -> tuple[tuple[str, int], ...]:
 
 
 def warm_up() -> None:
-    """Build the dictionary's index now (the window does it on a thread, before a menu asks)."""
+    """Build the dictionary's index and its sounds' now (the window does it on a thread,
+    before a menu asks)."""
     _index()
+    sounds.warm_up()
 
 
 @cache

@@ -8,7 +8,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from engine.language.en.channel import FULL_EDIT, LIGHT_EDIT, slip_edits
-from engine.language.en.spelling import proper_distance
+from engine.language.en.dictionary import edit_distance
 
 
 @pytest.mark.parametrize(
@@ -33,7 +33,7 @@ LETTERS = st.text(alphabet="abcdeilmnorst", min_size=0, max_size=9)
 @settings(max_examples=200, deadline=None)
 @given(LETTERS, LETTERS)
 def test_weighed_edits_lie_between_half_and_all_of_the_plain_edits(a: str, b: str) -> None:
-    plain = proper_distance().compare(a, b, 20)
+    plain = edit_distance().compare(a, b, 20)
     weighed = slip_edits(a, b)
     assert LIGHT_EDIT * plain <= weighed <= plain
     assert weighed == slip_edits(b, a)  # typing one for the other is one slip either way

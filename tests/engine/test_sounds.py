@@ -6,6 +6,7 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from engine.language.en.dictionary import dictionary_words, edit_distance
 from engine.language.en.sounds import (
     FAR_KEYS,
     MAX_WORD_EDITS,
@@ -13,7 +14,6 @@ from engine.language.en.sounds import (
     key_edits,
     sound_alike,
 )
-from engine.language.en.spelling import dictionary_words, proper_distance
 
 
 def test_a_sound_repeated_is_written_once() -> None:
@@ -43,7 +43,7 @@ def test_sound_alikes_are_other_dictionary_words_near_in_letters(word: str, limi
     for other, edits in found:
         assert other != word and other in dictionary_words()
         assert 0 < edits <= MAX_WORD_EDITS
-        assert edits == proper_distance().compare(word, other, MAX_WORD_EDITS)
+        assert edits == edit_distance().compare(word, other, MAX_WORD_EDITS)
         assert key_edits(word, other) <= 1
 
 

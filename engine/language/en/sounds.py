@@ -27,6 +27,8 @@ from collections import defaultdict
 from functools import cache
 from typing import TYPE_CHECKING
 
+from engine.language.en.dictionary import dictionary_counts, edit_distance
+
 if TYPE_CHECKING:
     from symspellpy import SymSpell
 
@@ -55,9 +57,7 @@ def key(word: str) -> str:
 
 def key_edits(word: str, other: str) -> int:
     """Edits between two words' keys (Damerau-OSA), at most :data:`FAR_KEYS`."""
-    from engine.language.en.spelling import proper_distance
-
-    found = proper_distance().compare(key(word), key(other), FAR_KEYS)
+    found = edit_distance().compare(key(word), key(other), FAR_KEYS)
     return FAR_KEYS if found < 0 else found
 
 
@@ -66,12 +66,10 @@ def sound_alike(word: str, limit: int) -> tuple[tuple[str, int], ...]:
     edits in letters; the word itself never."""
     from symspellpy import Verbosity
 
-    from engine.language.en.spelling import dictionary_counts, proper_distance
-
     sound = key(word)
     if len(sound) < MIN_KEY_SOUNDS:
         return ()
-    counts, words, letters = dictionary_counts(), words_by_key(), proper_distance()
+    counts, words, letters = dictionary_counts(), words_by_key(), edit_distance()
     found = []
     for near in _key_index().lookup(sound, Verbosity.ALL, max_edit_distance=MAX_KEY_EDITS):
         for other in words.get(near.term, ()):
@@ -84,8 +82,6 @@ def sound_alike(word: str, limit: int) -> tuple[tuple[str, int], ...]:
 @cache
 def words_by_key() -> dict[str, tuple[str, ...]]:
     """Every dictionary word of letters under its key (built once, on first use)."""
-    from engine.language.en.spelling import dictionary_counts
-
     grouped: dict[str, list[str]] = defaultdict(list)
     for word in dictionary_counts():
         if word.isalpha():

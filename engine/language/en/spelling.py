@@ -41,18 +41,17 @@ import re
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from functools import cache
-from importlib.resources import files
 from typing import TYPE_CHECKING
 
 from lemminflect import getAllLemmas
 
 from engine.language.en import sounds
 from engine.language.en.channel import slip_edits
+from engine.language.en.dictionary import dictionary_path, dictionary_words, edit_distance
 from engine.language.en.sounds import key_edits, sound_alike
 
 if TYPE_CHECKING:  # symspellpy itself is imported on first use: its index takes seconds
     from symspellpy import SymSpell
-    from symspellpy.editdistance import EditDistance
 
 # Edits (Damerau-Levenshtein: a swap of two letters is one) a candidate may be from the word:
 # two covers "immidiatly" → "immediately"; three would offer hundreds of words for a short one.
@@ -75,9 +74,6 @@ MIN_PROPER_LETTERS = 6
 PROPER_EDITS = 1
 PROPER_LOCALE = "en"
 ISO_CODE_LETTERS = 2  # a major language's (ISO 639-1) or a country's (ISO 3166) code
-# The dictionary symspellpy ships: "word count" per line, counts from a web corpus.
-DICTIONARY_PACKAGE = "symspellpy"
-DICTIONARY_FILE = "frequency_dictionary_en_82_765.txt"
 
 # A plain word: letters only, with the marks that may follow it in prose.
 PLAIN_WORD = re.compile(r"(?P<lead>[\"'(\[]*)(?P<word>[A-Za-z]+)(?P<tail>[.,;:!?\"')\]]*)")
@@ -190,7 +186,7 @@ def proper_candidates(letters: str, speller: Speller) -> tuple[tuple[str, int], 
     """The proper words one edit from a capitalised word no dictionary knows."""
     if speller.is_known(letters):
         return ()
-    distance = proper_distance()
+    distance = edit_distance()
     found = [
         (word, edits)
         for word in proper_words()
@@ -198,14 +194,6 @@ def proper_candidates(letters: str, speller: Speller) -> tuple[tuple[str, int], 
         and 0 < (edits := distance.compare(letters, word, PROPER_EDITS)) <= PROPER_EDITS
     ]
     return tuple(sorted(found, key=lambda pair: pair[1])[:MAX_CANDIDATES])
-
-
-@cache
-def proper_distance() -> EditDistance:
-    """Damerau-OSA edits (a swap of two letters is one), as the dictionary counts them."""
-    from symspellpy.editdistance import DistanceAlgorithm, EditDistance
-
-    return EditDistance(DistanceAlgorithm.DAMERAU_OSA)
 
 
 @cache
@@ -264,21 +252,6 @@ def _like(word: str, found: str) -> str:
 
 
 @cache
-def dictionary_counts() -> dict[str, int]:
-    """Every word of the bundled frequency dictionary with its count (read without building
-    its index)."""
-    text = files(DICTIONARY_PACKAGE).joinpath(DICTIONARY_FILE).read_text(encoding="utf-8")
-    pairs = (line.split(" ", 1) for line in text.splitlines() if line)
-    return {word: int(count) for word, count in pairs}
-
-
-@cache
-def dictionary_words() -> frozenset[str]:
-    """Every word of the bundled frequency dictionary."""
-    return frozenset(dictionary_counts())
-
-
-@cache
 def dictionary_candidates(word: str) -> tuple[tuple[str, int], ...]:
     """Up to :data:`MAX_CANDIDATES` dictionary words within :data:`MAX_EDIT_DISTANCE` edits
     of lower-case ``word``, each with its edits, the fewest edits first, then the most
@@ -309,6 +282,5 @@ def _index() -> SymSpell:
     from symspellpy import SymSpell
 
     index = SymSpell(max_dictionary_edit_distance=MAX_EDIT_DISTANCE, prefix_length=PREFIX_LENGTH)
-    path = files(DICTIONARY_PACKAGE).joinpath(DICTIONARY_FILE)
-    index.load_dictionary(str(path), term_index=0, count_index=1, encoding="utf-8")
+    index.load_dictionary(str(dictionary_path()), term_index=0, count_index=1, encoding="utf-8")
     return index

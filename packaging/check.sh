@@ -20,7 +20,7 @@ pip=("$work/venv/bin/python" -m pip --quiet)
 grep -q "SmolLM2-135M diffusion (adapted)" "$work/models.txt"
 # The engine's data files travel inside its packages: the installed wheel reads its English,
 # with the language packages it reads them beside (pure Python and data, no torch), pinned.
-"${pip[@]}" install -c requirements/lock.txt lemminflect symspellpy contractions
+"${pip[@]}" install -c requirements/lock.txt lemminflect symspellpy jellyfish contractions
 (cd "$work" && "$work/venv/bin/python" -c "
 from engine.intent import read_intent
 from engine.language.en import grammar, registers, spelling

@@ -14,8 +14,21 @@ from engine.core.plan import EditPlan, Locked, find_locks, plan_edit
 from engine.core.protocol import MAX_KNOWN_WORD_CHARS, MAX_KNOWN_WORDS, Edit, Span
 from engine.core.tokens import TokenTable, special_tokens
 from engine.intent import read_intent
-from engine.language.en.spelling import Speller, checkable, misspellings
-from engine.passes.proofread import SPELLING_MARGIN, proofread_plan, split_words, style_for
+from engine.language.en.spelling import (
+    MAX_CANDIDATES,
+    SOUND_CANDIDATES,
+    Speller,
+    checkable,
+    misspellings,
+)
+from engine.passes.proofread import (
+    LIGHTEST_MARGIN,
+    SOUND_APART,
+    proofread_plan,
+    spelling_margin,
+    split_words,
+    style_for,
+)
 from tests.helpers.readers import WordEndPriceReader
 from tests.helpers.tiny import tiny_tokenizer
 
@@ -46,7 +59,7 @@ def seeds(plan: EditPlan) -> str:
 
 def test_a_misspelt_word_gets_dictionary_candidates_spelled_as_it_stood() -> None:
     candidates = found("The package was recieved, then lost.")["recieved"]
-    assert " received," in candidates and len(candidates) <= 5
+    assert " received," in candidates and len(candidates) <= MAX_CANDIDATES + SOUND_CANDIDATES
     assert all(c.startswith(" ") and c.endswith(",") for c in candidates)
     assert "Because" in found("Becuse it rained.")["Becuse"]  # a sentence's first word
 
@@ -105,12 +118,21 @@ def test_the_candidate_that_reads_best_replaces_the_misspelling(table: TokenTabl
     assert seeds(out) == "It was received, and definitely on time."
 
 
-def test_the_original_spelling_stays_unless_a_candidate_reads_better_by_the_margin(
+def test_the_original_spelling_stays_unless_a_candidate_reads_better_by_its_margin(
     table: TokenTable,
 ) -> None:
-    plan = plan_of("It was recieved on time.")
-    close = {"recieved": 1.0, "received": 1.0 - SPELLING_MARGIN / 10}  # saves less than it must
-    assert proofread_plan(plan, table, WordEndPriceReader(table, close)) == plan
+    (misspelt,) = misspellings(split_words("It was recieved on time.")[0], SPELLER)
+    margins = map(spelling_margin, misspelt.slips, misspelt.sounds)
+    words = [c.strip(" .,").lower() for c in misspelt.candidates]
+
+    def read(short: float) -> EditPlan:  # every candidate saves its margin less ``short``
+        prices = {w: 5.0 - m + short for w, m in zip(words, margins, strict=True)}
+        reader = WordEndPriceReader(table, {"recieved": 5.0, **prices})
+        return proofread_plan(plan_of("It was recieved on time."), table, reader)
+
+    assert read(0.1) == plan_of("It was recieved on time.")
+    margins = map(spelling_margin, misspelt.slips, misspelt.sounds)
+    assert seeds(read(-0.1)) != "It was recieved on time."
 
 
 def test_grammar_alone_offers_no_spelling_and_locked_or_user_words_stay(table: TokenTable) -> None:
@@ -156,3 +178,56 @@ def test_text_outside_misspelt_words_never_changes(
 def test_a_bad_known_words_list_is_a_clear_bad_request(words: tuple[str, ...], says: str) -> None:
     with pytest.raises(BadRequest, match=says):
         plan_of("It was recieved.", known_words=words)
+
+
+def test_a_word_misspelt_by_ear_gets_the_words_it_sounds_like() -> None:
+    words, _ = split_words("Please reply imidatly.")
+    (found,) = misspellings(words, SPELLER)
+    at = found.candidates.index(" immediately.")
+    assert found.edits[at] == 4 and found.sounds[at] == 0  # four letters off, the same sound
+    assert len(found.candidates) == len(found.edits) == len(found.sounds) == len(found.slips)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Write to imidatly@example.com now.",
+        "See https://example.org/imidatly now.",
+        "Run `imidatly` or imidatly_job first.",
+        "We met Imidatly at the station.",  # a name: a capital mid-sentence
+    ],
+)
+def test_sound_alikes_never_reach_names_addresses_or_code(text: str) -> None:
+    assert "imidatly" not in {word.lower() for word in found(text)}
+
+
+def test_a_locked_or_own_word_keeps_its_spelling_whatever_it_sounds_like(table: TokenTable) -> None:
+    reader = WordEndPriceReader(table, {"imidatly": 30.0, "immediately": 0.0})
+    locked = plan_of("Reply imidatly, please.", locks=("imidatly",))
+    assert seeds(proofread_plan(locked, table, reader)) == "Reply imidatly, please."
+    mine = plan_of("Reply imidatly, please.", known_words=("imidatly",))
+    assert seeds(proofread_plan(mine, table, reader)) == "Reply imidatly, please."
+    free = plan_of("Reply imidatly, please.")
+    assert seeds(proofread_plan(free, table, reader)) == "Reply immediately, please."
+
+
+def test_read_alike_the_likelier_slip_wins(table: TokenTable) -> None:
+    """ "comments" (an ``m`` written once) and "moments" (a ``c`` for an ``m``) read the same
+    here: the channel prefers the doubled letter."""
+    prices = {"coments": 9.0, "comments": 2.0, "moments": 2.0}
+    out = proofread_plan(
+        plan_of("I read the coments today."), table, WordEndPriceReader(table, prices)
+    )
+    assert seeds(out) == "I read the comments today."
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.floats(0.0, 6.0), st.floats(0.0, 6.0), st.integers(0, 4), st.integers(0, 4))
+def test_a_likelier_slip_never_has_to_save_more(
+    slip: float, more: float, sound: int, further: int
+) -> None:
+    margin = spelling_margin(slip, sound)
+    assert margin >= LIGHTEST_MARGIN
+    assert spelling_margin(slip + more, sound) >= margin
+    assert spelling_margin(slip, sound + further) >= margin
+    assert spelling_margin(slip, SOUND_APART) >= spelling_margin(slip, 0)

@@ -5,9 +5,12 @@ inflection ("sended") and nothing else: of 40 real misspellings ("recieved", "de
 "becuse") it fixed one. A misspelling is no form of any word, so its candidates have to come
 from a dictionary: here, SymSpell (symspellpy) with the English frequency dictionary it ships
 (82,765 words), every word within :data:`MAX_EDIT_DISTANCE` edits of the misspelt one, the
-closest and most frequent first. The dictionary only proposes; the model reading the passage
-chooses (:mod:`engine.passes.proofread`), so "adress" can be "address" in one sentence and
-"dress" in another.
+closest and most frequent first, and :data:`SOUND_CANDIDATES` more that sound like it
+(:mod:`engine.language.en.sounds`: "imidatly" is four edits from "immediately" and sounds the
+same). The dictionary only proposes; the model reading the passage chooses
+(:mod:`engine.passes.proofread`), each candidate priced by how likely its slip is (its edits
+weighed by kind, :mod:`engine.language.en.channel`, and its sound), so "adress" can be
+"address" in one sentence and "dress" in another.
 
 symspellpy was measured beside pyspellchecker on the spelling set's tuning half (195 real
 misspellings, 5,909 words of clean sentences): the right word was among SymSpell's candidates
@@ -38,14 +41,17 @@ import re
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from functools import cache
-from importlib.resources import files
 from typing import TYPE_CHECKING
 
 from lemminflect import getAllLemmas
 
+from engine.language.en import sounds
+from engine.language.en.channel import slip_edits
+from engine.language.en.dictionary import dictionary_path, dictionary_words, edit_distance
+from engine.language.en.sounds import key_edits, sound_alike
+
 if TYPE_CHECKING:  # symspellpy itself is imported on first use: its index takes seconds
     from symspellpy import SymSpell
-    from symspellpy.editdistance import EditDistance
 
 # Edits (Damerau-Levenshtein: a swap of two letters is one) a candidate may be from the word:
 # two covers "immidiatly" → "immediately"; three would offer hundreds of words for a short one.
@@ -55,6 +61,10 @@ PREFIX_LENGTH = 7
 # Candidates offered per misspelt word: on the tuning half the right word was among the first
 # five for 178 of the 180 misspellings it was found for at all; each is one more read.
 MAX_CANDIDATES = 5
+# Candidates offered beyond those, found by their sound (:mod:`engine.language.en.sounds`):
+# a word misspelt by ear is often further than two edits ("imidatly"), or two edits from many
+# words that do not sound like it ("rouint": "point", "round", "count" before "routine").
+SOUND_CANDIDATES = 3
 # Words shorter than this are left alone: "u", "ur" and "im" are chat, not misspellings, and a
 # one-letter word has dozens of words within two edits.
 MIN_LETTERS = 3
@@ -64,9 +74,6 @@ MIN_PROPER_LETTERS = 6
 PROPER_EDITS = 1
 PROPER_LOCALE = "en"
 ISO_CODE_LETTERS = 2  # a major language's (ISO 639-1) or a country's (ISO 3166) code
-# The dictionary symspellpy ships: "word count" per line, counts from a web corpus.
-DICTIONARY_PACKAGE = "symspellpy"
-DICTIONARY_FILE = "frequency_dictionary_en_82_765.txt"
 
 # A plain word: letters only, with the marks that may follow it in prose.
 PLAIN_WORD = re.compile(r"(?P<lead>[\"'(\[]*)(?P<word>[A-Za-z]+)(?P<tail>[.,;:!?\"')\]]*)")
@@ -91,6 +98,8 @@ class Misspelling:
     word: str
     candidates: tuple[str, ...]
     edits: tuple[int, ...] = ()  # per candidate: how many edits it is from the word
+    sounds: tuple[int, ...] = ()  # per candidate: how many edits its sound is from the word's
+    slips: tuple[float, ...] = ()  # per candidate: its edits weighed by kind (channel.slip_edits)
 
 
 @dataclass(frozen=True)
@@ -146,7 +155,11 @@ def misspellings(words: Sequence[str], speller: Speller) -> list[Misspelling]:
         ranked = proper_candidates(letters, speller) if proper else speller.ranked(letters)
         if ranked:
             spelled = tuple(word.replace(letters, c, 1) for c, _ in ranked)
-            found.append(Misspelling(index, letters, spelled, tuple(e for _, e in ranked)))
+            edits = tuple(e for _, e in ranked)
+            typed = letters.lower()
+            sounds = tuple(key_edits(typed, c.lower()) for c, _ in ranked)
+            slips = tuple(slip_edits(typed, c.lower()) for c, _ in ranked)
+            found.append(Misspelling(index, letters, spelled, edits, sounds, slips))
     return found
 
 
@@ -173,7 +186,7 @@ def proper_candidates(letters: str, speller: Speller) -> tuple[tuple[str, int], 
     """The proper words one edit from a capitalised word no dictionary knows."""
     if speller.is_known(letters):
         return ()
-    distance = proper_distance()
+    distance = edit_distance()
     found = [
         (word, edits)
         for word in proper_words()
@@ -181,14 +194,6 @@ def proper_candidates(letters: str, speller: Speller) -> tuple[tuple[str, int], 
         and 0 < (edits := distance.compare(letters, word, PROPER_EDITS)) <= PROPER_EDITS
     ]
     return tuple(sorted(found, key=lambda pair: pair[1])[:MAX_CANDIDATES])
-
-
-@cache
-def proper_distance() -> EditDistance:
-    """Damerau-OSA edits (a swap of two letters is one), as the dictionary counts them."""
-    from symspellpy.editdistance import DistanceAlgorithm, EditDistance
-
-    return EditDistance(DistanceAlgorithm.DAMERAU_OSA)
 
 
 @cache
@@ -247,29 +252,28 @@ def _like(word: str, found: str) -> str:
 
 
 @cache
-def dictionary_words() -> frozenset[str]:
-    """Every word of the bundled frequency dictionary (read without building its index)."""
-    text = files(DICTIONARY_PACKAGE).joinpath(DICTIONARY_FILE).read_text(encoding="utf-8")
-    return frozenset(line.split(" ", 1)[0] for line in text.splitlines() if line)
-
-
-@cache
 def dictionary_candidates(word: str) -> tuple[tuple[str, int], ...]:
     """Up to :data:`MAX_CANDIDATES` dictionary words within :data:`MAX_EDIT_DISTANCE` edits
-    of lower-case ``word``, each with its edits: the fewest edits first, then the most
-    frequent."""
+    of lower-case ``word``, each with its edits, the fewest edits first, then the most
+    frequent; then up to :data:`SOUND_CANDIDATES` more that sound like it
+    (:func:`engine.language.en.sounds.sound_alike`), which may be further in letters."""
     from symspellpy import Verbosity
 
     found = _index().lookup(word, Verbosity.ALL, max_edit_distance=MAX_EDIT_DISTANCE)
     ranked = sorted(found, key=lambda item: (item.distance, -item.count, item.term))
-    return tuple((item.term, item.distance) for item in ranked if item.term != word)[
-        :MAX_CANDIDATES
-    ]
+    close = tuple((item.term, item.distance) for item in ranked if item.term != word)
+    close = close[:MAX_CANDIDATES]
+    offered = {term for term, _ in close}
+    alike = [pair for pair in sound_alike(word, SOUND_CANDIDATES + len(close))
+             if pair[0] not in offered]  # fmt: skip
+    return close + tuple(alike[:SOUND_CANDIDATES])
 
 
 def warm_up() -> None:
-    """Build the dictionary's index now (the window does it on a thread, before a menu asks)."""
+    """Build the dictionary's index and its sounds' now (the window does it on a thread,
+    before a menu asks)."""
     _index()
+    sounds.warm_up()
 
 
 @cache
@@ -278,6 +282,5 @@ def _index() -> SymSpell:
     from symspellpy import SymSpell
 
     index = SymSpell(max_dictionary_edit_distance=MAX_EDIT_DISTANCE, prefix_length=PREFIX_LENGTH)
-    path = files(DICTIONARY_PACKAGE).joinpath(DICTIONARY_FILE)
-    index.load_dictionary(str(path), term_index=0, count_index=1, encoding="utf-8")
+    index.load_dictionary(str(dictionary_path()), term_index=0, count_index=1, encoding="utf-8")
     return index

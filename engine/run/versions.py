@@ -54,6 +54,7 @@ from engine.run.answers import Merged
 from engine.run.near_misses import NearMiss, near_misses, next_misses, varies_content
 from engine.run.pipeline import Denoised, RunContext, denoise_plan
 from engine.run.retry import widen_to_words
+from engine.run.together import batches, settle_together
 
 # How version ``k``'s seed differs from the first version's: a fixed odd stride gives each
 # version its own seed, and the same request settles the same versions again. Another stride
@@ -121,12 +122,66 @@ def denoise_versions(
     misses = near_misses(target, first, backend.table, locks, varies_content(settings))
     tries = Tries(misses, open_spans(target, word_diff(target, first.segments, locks).hunks, locks))
     versions = [first]
+    if batching(backend, plan, settings):
+        whole = yield from batched_versions(backend, plan, settings, document, run, versions, tries)
+        if not whole:
+            return None if run.cancelled() else versions
     while len(versions) < version_count(plan, settings):
         done = yield from settle_version(backend, plan, settings, document, run, versions, tries)
         if done is None:
             return None if run.cancelled() else versions
         versions.append(done)
     return versions
+
+
+def batched_versions(
+    backend: Backend,
+    plan: EditPlan,
+    settings: SamplerSettings,
+    document: str,
+    run: RunContext,
+    versions: list[Denoised],
+    tries: Tries,
+) -> Generator[Frame, None, bool]:
+    """Versions 2..N settled as one batch (:mod:`engine.run.together`), appended to
+    ``versions``; ``False`` when cancelled or when a version had nowhere to differ (none after
+    it is settled, as one after another).
+
+    Each is planned from the first version alone, so each avoids only its text; one that came
+    back as an earlier version is then settled again, one after another, over the next near
+    misses while ``tries`` has extra tries (as :func:`settle_version` does), its batched
+    forwards counted in its own."""
+    plans = []
+    for _ in range(version_count(plan, settings) - 1):
+        varied, tries.misses = next_misses(tries.misses, tries.opened)
+        again = version_plan(plan, versions, varied)
+        if again is None:
+            break
+        plans.append(again)
+    numbers = range(2, 2 + len(plans))
+    own = [version_settings(settings, number) for number in numbers]
+    settled = yield from settle_together(backend, plans, own, document, run)
+    if settled is None:
+        return False
+    for done in settled:
+        seen = {plan_text(plan.segments), *(v.text for v in versions)}
+        if done.text in seen and tries.misses and tries.extra:
+            tries.extra -= 1
+            retry = yield from settle_version(
+                backend, plan, settings, document, run, versions, tries
+            )
+            if retry is None and run.cancelled():
+                return False
+            if retry is not None:
+                done = replace(retry, retried=retry.retried + done.forwards)
+        versions.append(done)
+    return len(plans) == version_count(plan, settings) - 1
+
+
+def batching(backend: Backend, plan: EditPlan, settings: SamplerSettings) -> bool:
+    """Whether ``plan``'s later versions settle as one batch: asked to (``batch_versions``),
+    on a backend that batches, and at least two of them (one has nothing to batch with)."""
+    return settings.batch_versions and batches(backend) and version_count(plan, settings) > 2
 
 
 @dataclass

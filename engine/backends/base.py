@@ -108,7 +108,7 @@ class Batching(Protocol):
     every canvas still open) and gives each open canvas's step, a canvas that settled dropping
     out; or ``None`` when one of the canvases takes a path the backend does not batch. The same
     seed per job gives each canvas the steps its own :meth:`Backend.denoise` would, up to the
-    float rounding of a batched forward. Nothing runs before the first ``next``."""
+    float rounding of a batched forward. No forward runs before the first ``next``."""
 
     def denoise_together(
         self, jobs: Sequence[tuple[Canvas, SamplerSettings]]

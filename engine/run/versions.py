@@ -27,11 +27,16 @@ nowhere to differ (three distinct versions in 11 of the 102 dev rewrites before 
 they gave is measured in ``docs/benchmarks.md``'s review section: the model's next choice at a
 kept word mostly reads worse, and the reread puts it back.
 
-Versions settle one after another. A batch of N canvases is what pays on an accelerator, and
-one forward over 3 sequences is cheaper than 3 on this CPU too (``make bench``'s review
-section; :data:`BATCH_VERSIONS`), but every per-canvas part of a masked step (the locked keys
-and values, the guards, the commit read back to the host) would need a batch dimension, and a
-version tried again depends on how the one before it came back; it is not built.
+Versions 2..N settle as one batch (``SamplerSettings.batch_versions``, on by default, on a
+backend that batches: the masked family, :class:`engine.backends.base.Batching`; DiffusionGemma
+settles them one after another). Each is planned from the first version alone, shaped by its
+passes in turn, and their canvases settle together (:mod:`engine.run.together`: one forward
+per round over every canvas still open, each with its own seed, locks, guards and commit; each
+version's frames are shown whole, in turn); the passes after the model and the checks run per
+version, as for one. A version's plan avoids the first version's text but not the other batched
+versions' (they are not settled yet), so one that came back as another batched version is
+settled again one after another, avoiding it, at no extra try (:func:`settled_again`); one that
+came back as the first version or the user's text is tried again as one after another would.
 
 Identical versions are merged: a version whose text equals the proposal's, an earlier
 version's, or the user's own text (what rejecting every hunk gives) is not offered again, and
@@ -62,12 +67,6 @@ from engine.run.together import batches, settle_together
 # version 2 settled over again.
 VERSION_STRIDE = 0xD1B54A32D192ED03
 SEED_BITS = 63
-# Whether versions settle as one batch: not built (above), so one after another through the one
-# path every rewrite takes. ``python -m tools.bench.review`` (the 102 dev rewrites, one run on
-# 2 shared cores, median input 70 positions): a whole-window forward over 3 sequences took
-# 660 ms batched against 815 ms one after another, a cached 8-row step 88 against 221 ms, so
-# batching would still pay here; three versions took 1.32x the time of one without it.
-BATCH_VERSIONS = False
 # Tries a request may spend, over one settling per version, on versions that came back as an
 # earlier one: each settles the next near misses instead, and costs about what a later version
 # costs. Measured on the dev split only (26 of its rewrites, ``--limit 26``, 4 near misses a
@@ -147,10 +146,8 @@ def batched_versions(
     ``versions``; ``False`` when cancelled or when a version had nowhere to differ (none after
     it is settled, as one after another).
 
-    Each is planned from the first version alone, so each avoids only its text; one that came
-    back as an earlier version is then settled again, one after another, over the next near
-    misses while ``tries`` has extra tries (as :func:`settle_version` does), its batched
-    forwards counted in its own."""
+    Each is planned from the first version alone, so each avoids only its text; each comes
+    back through :func:`settled_again`."""
     plans = []
     for _ in range(version_count(plan, settings) - 1):
         varied, tries.misses = next_misses(tries.misses, tries.opened)
@@ -164,18 +161,41 @@ def batched_versions(
     if settled is None:
         return False
     for done in settled:
-        seen = {plan_text(plan.segments), *(v.text for v in versions)}
-        if done.text in seen and tries.misses and tries.extra:
-            tries.extra -= 1
-            retry = yield from settle_version(
-                backend, plan, settings, document, run, versions, tries
-            )
-            if retry is None and run.cancelled():
-                return False
-            if retry is not None:
-                done = replace(retry, retried=retry.retried + done.forwards)
-        versions.append(done)
+        offered = yield from settled_again(
+            backend, plan, settings, document, run, versions, tries, done
+        )
+        if offered is None:
+            return False
+        versions.append(offered)
     return len(plans) == version_count(plan, settings) - 1
+
+
+def settled_again(
+    backend: Backend,
+    plan: EditPlan,
+    settings: SamplerSettings,
+    document: str,
+    run: RunContext,
+    versions: list[Denoised],
+    tries: Tries,
+    done: Denoised,
+) -> Generator[Frame, None, Denoised | None]:
+    """A batched version as it is offered (``None`` when cancelled while settling it again).
+
+    One that came back as another batched version's text, which its plan could not avoid, is
+    settled again one after another, as one after another would have planned it (avoiding
+    that text), at no extra try; one that came back as the first version or the user's text is
+    settled again over the next near misses while ``tries`` has extra tries, as
+    :func:`settle_version` does. Either way its batched forwards count in its own."""
+    seen = {plan_text(plan.segments), *(v.text for v in versions)}
+    sibling = done.text in {v.text for v in versions[1:]}
+    if not sibling and not (done.text in seen and tries.misses and tries.extra):
+        return done
+    tries.extra -= 0 if sibling else 1
+    retry = yield from settle_version(backend, plan, settings, document, run, versions, tries)
+    if retry is None:
+        return None if run.cancelled() else done
+    return replace(retry, retried=retry.retried + done.forwards)
 
 
 def batching(backend: Backend, plan: EditPlan, settings: SamplerSettings) -> bool:

@@ -39,6 +39,11 @@ does the same with ``settings.kv_cache`` (Fast-dLLM's dual cache), the store rec
 block starts, so a step inside a block costs its open rows instead of the whole canvas; the
 first forward of a fill continues the prefix cache, so the prefix stays exact and causal.
 
+Each step is a :class:`~.state.Turn` (the positions it needs predicted) of a generator that is
+sent the turn's logits: :meth:`MaskedBackend.denoise` runs one request's turns one forward at a
+time, and :meth:`MaskedBackend.denoise_together` several requests' in one batch (:mod:`.batch`,
+a rewrite's later versions), each through the same per-request step.
+
 ``shifted`` models (Dream, adapted autoregressive checkpoints) predict token ``i`` from row
 ``i - 1``; ``force_bidirectional`` passes ``is_causal=False`` to the forward, which is how an
 adapted causal Llama attends both ways (setting it on the attention modules does not work).

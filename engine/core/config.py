@@ -103,8 +103,13 @@ class SamplerSettings:
     # Versions of one rewrite, settled together where batching pays (issue 29): the review
     # shows, per hunk, the versions that differ there, and the user picks per hunk.
     alternatives: int = _opt(1, "versions of a rewrite to settle and offer (1-4)")
+    # Off: on the 2-core CPU three versions took longer batched than one after another (the
+    # later versions settle few positions, so a batch saves few forwards, and settling them
+    # together settles some a version after another would have had no need of); ``python -m
+    # tools.bench.review --only alternatives`` measures both ways in one run
+    # (docs/benchmarks.md's review section). An accelerator may well turn this around.
     batch_versions: bool = _opt(
-        True,
+        False,
         "alternatives: settle versions 2..N as one batch on a backend that batches (masked); "
         "off: one after another",
     )

@@ -166,13 +166,15 @@ class Shaped:
     """A request after its passes' ``before``: the canvas every version of it settles from.
 
     ``reads_before`` is the reader's count where this settling's reads start counting (the
-    request's start for its first version; a later version's own start)."""
+    request's start for its first version; a later version's own start), ``reads`` what the
+    passes before the canvas read."""
 
     canvas: Canvas
     ctx: PassContext
     passes: tuple[Pass, ...]
     first_frame_s: float | None
     reads_before: int
+    reads: int = 0
 
 
 def shape_plan(
@@ -193,7 +195,8 @@ def shape_plan(
     canvas = yield from shaped(
         plan, passes, ctx, backend.max_canvas_tokens, opening_stages(opening, readers, reader, run)
     )
-    return Shaped(canvas, ctx, tuple(passes), first_frame_s, reads_before)
+    reads = reader.forwards - reads_before if reader is not None else 0
+    return Shaped(canvas, ctx, tuple(passes), first_frame_s, reads_before, reads)
 
 
 def settle_shaped(

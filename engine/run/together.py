@@ -1,12 +1,12 @@
-"""Several plans of one request settled as one batch: shaped one by one, their canvases
-settled together, then each one's passes, assembly and check as if it had settled alone.
+"""Several plans of one request settled as one batch: their canvases settled together, then
+each one's passes, assembly and check as if it had settled alone.
 
-:func:`settle_together` is :func:`engine.run.pipeline.denoise_plan` for a list of plans (a
-rewrite's later versions, :mod:`engine.run.versions`) on a backend that can batch
-(:class:`~engine.backends.base.Batching`). Each plan goes through its passes' ``before`` in turn
-(their opening frames as they read), then the backend settles every canvas in rounds, one
-forward per round over all still open, and then each plan's ``after`` passes run as they do for
-one plan. Cancel is checked before every round, the first included.
+:func:`settle_together` is :func:`engine.run.pipeline.settle_shaped` for a list of shaped plans
+(a rewrite's later versions, each through its passes' ``before`` already,
+:mod:`engine.run.versions`) on a backend that can batch (:class:`~engine.backends.base.Batching`):
+the backend settles every canvas in rounds, one forward per round over all still open, and then
+each plan's ``after`` passes run as they do for one plan. Cancel is checked before every round,
+the first included.
 
 The window shows one canvas at a time, and a frame only holds what changed since the last one
 of the same canvas, so the frames of the canvases settling together are not interleaved: the
@@ -23,7 +23,6 @@ from dataclasses import dataclass, field
 
 from engine.backends.base import Backend, Batching, Stepped, StepResult
 from engine.core.config import SamplerSettings
-from engine.core.plan import EditPlan
 from engine.core.protocol import Frame
 from engine.run.pipeline import (
     Denoised,
@@ -34,7 +33,6 @@ from engine.run.pipeline import (
     after_steps,
     initial_step,
     settle_shaped,
-    shape_plan,
 )
 
 
@@ -45,20 +43,15 @@ def batches(backend: Backend) -> bool:
 
 def settle_together(
     backend: Backend,
-    plans: Sequence[EditPlan],
+    shaped: Sequence[Shaped],
     settings: Sequence[SamplerSettings],
     document: str,
     run: RunContext,
 ) -> Generator[Frame, None, list[Denoised] | None]:
-    """Settle ``plans`` (each with its own ``settings``: its seed) over ``document``: frames of
-    each in turn, then their checked results in order, or ``None`` when cancelled. A backend
-    that does not batch, or a canvas it does not batch, settles them one after another."""
-    shaped: list[Shaped] = []
-    spent: list[int] = []  # each plan's reads before the canvas
-    for plan, own in zip(plans, settings, strict=True):
-        one = yield from shape_plan(backend, plan, own, run)
-        shaped.append(one)
-        spent.append(reads_now(one) - one.reads_before)
+    """Settle the ``shaped`` plans (:func:`engine.run.pipeline.shape_plan`, each with its own
+    ``settings``: its seed) over ``document``: frames of each in turn, then their checked
+    results in order, or ``None`` when cancelled. A backend that does not batch, or a canvas
+    it does not batch, settles them one after another."""
     rounds = None
     if isinstance(backend, Batching):
         rounds = backend.denoise_together(
@@ -66,7 +59,7 @@ def settle_together(
         )
     if rounds is None:
         return (yield from one_after_another(backend, shaped, settings, document, run))
-    batch = Batch(backend, shaped, spent, document, run)
+    batch = Batch(backend, shaped, document, run)
     for one, own in zip(shaped, settings, strict=True):
         batch.start(one, own)
     return (yield from batch.settle(rounds))
@@ -101,7 +94,6 @@ class Batch:
 
     backend: Backend
     shaped: Sequence[Shaped]
-    spent: Sequence[int]
     document: str
     run: RunContext
     trackers: list[DraftTracker] = field(default_factory=list)
@@ -159,7 +151,7 @@ class Batch:
         """Canvas ``job``'s passes after the model, assembly and check, as if it settled alone
         (its reads: those before its canvas and those after it, not another plan's)."""
         shaped = self.shaped[job]
-        before = reads_now(shaped) - self.spent[job]
+        before = reads_now(shaped) - shaped.reads
         track = Track(self.trackers[job], self.first_frame_s[job], before)
         done = yield from after_steps(
             self.backend, shaped, self.last[job], track, self.document, self.run

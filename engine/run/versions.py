@@ -57,7 +57,7 @@ from engine.core.protocol import Alternative, EditMode, Frame, Span
 from engine.core.worddiff import Hunk, word_diff
 from engine.run.answers import Merged
 from engine.run.near_misses import NearMiss, near_misses, next_misses, varies_content
-from engine.run.pipeline import Denoised, RunContext, denoise_plan
+from engine.run.pipeline import Denoised, RunContext, Shaped, denoise_plan, shape_plan
 from engine.run.retry import widen_to_words
 from engine.run.together import batches, settle_together
 
@@ -148,16 +148,19 @@ def batched_versions(
 
     Each is planned from the first version alone, so each avoids only its text; each comes
     back through :func:`settled_again`."""
-    plans = []
-    for _ in range(version_count(plan, settings) - 1):
+    shaped: list[Shaped] = []
+    own: list[SamplerSettings] = []
+    for number in range(2, version_count(plan, settings) + 1):
         varied, tries.misses = next_misses(tries.misses, tries.opened)
-        again = version_plan(plan, versions, varied)
+        foreseen = tuple(plan_text(s.canvas.plan.segments) for s in shaped)
+        again = version_plan(plan, versions, varied, foreseen)
         if again is None:
             break
-        plans.append(again)
-    numbers = range(2, 2 + len(plans))
-    own = [version_settings(settings, number) for number in numbers]
-    settled = yield from settle_together(backend, plans, own, document, run)
+        own.append(version_settings(settings, number))
+        shaped.append((yield from shape_plan(backend, again, own[-1], run)))
+        if run.cancelled():
+            return False
+    settled = yield from settle_together(backend, shaped, own, document, run)
     if settled is None:
         return False
     for done in settled:
@@ -167,7 +170,7 @@ def batched_versions(
         if offered is None:
             return False
         versions.append(offered)
-    return len(plans) == version_count(plan, settings) - 1
+    return len(shaped) == version_count(plan, settings) - 1
 
 
 def settled_again(
@@ -246,12 +249,17 @@ def settle_version(
 
 
 def version_plan(
-    plan: EditPlan, versions: Sequence[Denoised], varied: Sequence[tuple[int, int]] = ()
+    plan: EditPlan,
+    versions: Sequence[Denoised],
+    varied: Sequence[tuple[int, int]] = (),
+    foreseen: Sequence[str] = (),
 ) -> EditPlan | None:
     """The plan a later version settles: ``plan``'s target with the first version's cuts
     made, its other hunks open, the ``varied`` near misses open as varied segments
-    (:attr:`Free.vary`) and every other word locked, avoiding each earlier version's text;
-    ``None`` when it has nowhere to differ (no hunk to settle again, no near miss left)."""
+    (:attr:`Free.vary`) and every other word locked, avoiding each earlier version's text and
+    each ``foreseen`` one (a version settling in the same batch, as its passes before the
+    canvas left it); ``None`` when it has nowhere to differ (no hunk to settle again, no near
+    miss left)."""
     target = plan_text(plan.segments)
     locks = user_locks(plan)
     hunks = word_diff(target, versions[0].segments, locks).hunks
@@ -260,7 +268,7 @@ def version_plan(
     if not again and not varied:
         return None
     opened = open_spans(target, again, sorted([*locks, *cut]))
-    earlier = tuple("".join(s.text for s in v.segments) for v in versions)
+    earlier = (*("".join(s.text for s in v.segments) for v in versions), *foreseen)
     segments = segments_over(target, opened, locks, varied, cut)
     return replace(plan, segments=segments, avoid=earlier)
 

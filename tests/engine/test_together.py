@@ -17,7 +17,7 @@ from engine.core.protocol import Cancelled, Edit, EditMode, Frame, Proposal, Spa
 from engine.core.worddiff import word_diff
 from engine.run.edit_run import run_edit
 from engine.run.near_misses import near_misses, next_misses, varies_content
-from engine.run.pipeline import RunContext
+from engine.run.pipeline import RunContext, shape_plan
 from engine.run.together import batches, settle_together
 from engine.run.versions import (
     EXTRA_TRIES,
@@ -38,7 +38,9 @@ TEXT = "The quick brown fox jumps over the lazy dog near the old river bank."
 LOCK = Span(TEXT.index("fox"), TEXT.index("fox") + 3)
 # No passes after the model: nothing that reads an earlier version's text, so batched and
 # one after another plan the same versions.
-FAST = SamplerSettings(steps=8, strength=1.0, temperature=1.0, seed=4, passes=(), alternatives=3)
+FAST = SamplerSettings(
+    steps=8, strength=1.0, temperature=1.0, seed=4, passes=(), alternatives=3, batch_versions=True
+)
 CHECKED = FAST.with_changes(passes=SamplerSettings().passes)
 KEEPING = CHECKED.with_changes(strength=0.5, temperature=0.0)
 
@@ -59,9 +61,9 @@ def shown(frames: list[Frame]) -> list[object]:
     return [(f.step, f.length, f.updates, f.stage) for f in frames]
 
 
-def test_batching_is_the_default_where_it_pays() -> None:
+def test_batching_is_asked_for_and_needs_two_later_versions_and_a_backend_that_batches() -> None:
     plan = plan_edit(rewrite(FAST))
-    assert SamplerSettings().batch_versions
+    assert not SamplerSettings().batch_versions  # one after another was faster on the CPU
     assert batching(llama_backend(), plan, FAST)
     assert not batching(llama_backend(), plan, FAST.with_changes(batch_versions=False))
     assert not batching(llama_backend(), plan, FAST.with_changes(alternatives=2))  # one later
@@ -142,9 +144,12 @@ def test_a_cancel_before_the_batch_runs_no_forward() -> None:
         assert again is not None
         plans.append(again)
     own = [version_settings(FAST, n) for n in (2, 3)]
+    shaped = [
+        drain(shape_plan(backend, p, o, RunContext(1))) for p, o in zip(plans, own, strict=True)
+    ]
     stopped = RunContext(1, cancelled=lambda: True)
     with counting_forwards(backend.model) as counted:
-        assert drain(settle_together(backend, plans, own, TEXT, stopped)) is None
+        assert drain(settle_together(backend, shaped, own, TEXT, stopped)) is None
     assert counted.count == 0
 
 
@@ -171,7 +176,8 @@ def test_a_backend_that_does_not_batch_settles_the_plans_one_after_another() -> 
     if again is None:
         pytest.skip("the tiny DiffusionGemma changed nothing here")
     own = [version_settings(FAST, 2)]
-    (together,) = drain(settle_together(backend, [again], own, TEXT, RunContext(1)))
+    shaped = [drain(shape_plan(backend, again, own[0], RunContext(1)))]
+    (together,) = drain(settle_together(backend, shaped, own, TEXT, RunContext(1)))
     (alone,) = [
         drain(settle_version(backend, plan, FAST, TEXT, RunContext(1), [first], Tries([], [], 0)))
     ]

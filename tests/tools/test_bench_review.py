@@ -26,7 +26,7 @@ def test_the_review_bench_counts_reads_times_versions_and_batches() -> None:
         for mode in ("batched", "one_after_another"):
             assert 1 <= record[mode]["versions"] <= 3 and record[mode]["model_calls"] >= 1
     assert alternatives["faster"] in alternatives["modes"]
-    assert alternatives["default"] == "batched"  # the shipped setting
+    assert alternatives["default"] == "one_after_another"  # the shipped setting
     batch = alternatives["batch"]
     assert all(math.isfinite(batch[k]) and batch[k] > 0 for k in batch if k.endswith("_ms"))
     text = "\n".join(review_section(results))

@@ -27,16 +27,26 @@ nowhere to differ (three distinct versions in 11 of the 102 dev rewrites before 
 they gave is measured in ``docs/benchmarks.md``'s review section: the model's next choice at a
 kept word mostly reads worse, and the reread puts it back.
 
-Versions 2..N settle as one batch (``SamplerSettings.batch_versions``, on by default, on a
-backend that batches: the masked family, :class:`engine.backends.base.Batching`; DiffusionGemma
-settles them one after another). Each is planned from the first version alone, shaped by its
-passes in turn, and their canvases settle together (:mod:`engine.run.together`: one forward
-per round over every canvas still open, each with its own seed, locks, guards and commit; each
-version's frames are shown whole, in turn); the passes after the model and the checks run per
-version, as for one. A version's plan avoids the first version's text but not the other batched
-versions' (they are not settled yet), so one that came back as another batched version is
-settled again one after another, avoiding it, at no extra try (:func:`settled_again`); one that
-came back as the first version or the user's text is tried again as one after another would.
+Versions 2..N settle one after another by default. With ``SamplerSettings.batch_versions`` on,
+on a backend that batches (the masked family, :class:`engine.backends.base.Batching`;
+DiffusionGemma settles them one after another either way), they settle as one batch: each is
+planned from the first version and shaped by its passes in turn, then their canvases settle
+together (:mod:`engine.run.together`: one forward per round over every canvas still open, each
+with its own seed, locks, guards and commit; each version's frames are shown whole, in turn),
+and the passes after the model and the checks run per version, as for one. A batched version's
+plan avoids the first version's text and the texts the batched ones before it were shaped to,
+not what they settle to (they have not settled yet), so one that came back as another batched
+version is settled again one after another, avoiding it, at no extra try (:func:`settled_again`);
+one that came back as the first version or the user's text is tried again as one after another
+would. Why one after another is the default: on the 2-core CPU (``python -m tools.bench.review
+--only alternatives``, the 102 dev rewrites, both ways in one run, ``docs/benchmarks.md``'s
+review section) three versions took 1.24x the time of one one after another and 1.34x batched
+(medians; 20 and 21 model reads, 21 forward calls each way). A forward over three canvases
+costs less than three (a cached step 91 against 238 ms), but a later version settles only a
+few positions, so its time is mostly the passes' reads, which stay per version, and the batch
+saved 18 forward calls over the 59 cases where both ways read alike; in the other 43 the batch
+settled versions that one after another, trying the versions in turn, did not need (40 of them
+read more). The same versions came back in 99 of the 102.
 
 Identical versions are merged: a version whose text equals the proposal's, an earlier
 version's, or the user's own text (what rejecting every hunk gives) is not offered again, and
@@ -146,8 +156,10 @@ def batched_versions(
     ``versions``; ``False`` when cancelled or when a version had nowhere to differ (none after
     it is settled, as one after another).
 
-    Each is planned from the first version alone, so each avoids only its text; each comes
-    back through :func:`settled_again`."""
+    Each is planned from the first version and shaped (its passes before the canvas) before
+    the next is planned, so each avoids the first version's text and the texts the ones
+    before it were shaped to (not yet what they settle to); each comes back through
+    :func:`settled_again`."""
     shaped: list[Shaped] = []
     own: list[SamplerSettings] = []
     for number in range(2, version_count(plan, settings) + 1):

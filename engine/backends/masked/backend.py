@@ -57,7 +57,7 @@ from typing import Any
 import torch
 
 from engine.backends.base import Stepped, StepResult
-from engine.backends.masked.batch import together
+from engine.backends.masked.batch import rounds
 from engine.backends.masked.blocks import Block, choose_masked, plan_blocks
 from engine.backends.masked.forward import ForwardPath, VerifyModels
 from engine.backends.masked.locked_kv import LockedKV
@@ -174,7 +174,14 @@ class MaskedBackend:
         every canvas still open (grouped by kind of step), and each canvas's step in that
         round; ``None`` when one of them takes a path that cannot be batched (a verified
         continuation, template values), so the caller settles them one after another."""
-        return together(self, jobs)
+        prepared = [self.prepared(canvas, settings) for canvas, settings in jobs]
+        ready = [p for p in prepared if p is not None]
+        if len(ready) == len(prepared):
+            return rounds(self.path, ready)
+        for job in ready:
+            if not isinstance(job, StepResult):
+                job.close()
+        return None
 
     def prepared(self, canvas: Canvas, settings: SamplerSettings) -> Turns | StepResult | None:
         """What :meth:`denoise` would run for ``canvas``, as turns to drive (or the one result

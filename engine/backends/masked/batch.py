@@ -31,33 +31,13 @@ from __future__ import annotations
 
 from collections.abc import Generator, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import torch
 
 from engine.backends.base import Stepped, StepResult
 from engine.backends.masked.forward import ForwardPath, prefix_causal_mask
 from engine.backends.masked.state import Turn, Turns, advance
-
-if TYPE_CHECKING:
-    from engine.backends.masked.backend import MaskedBackend
-    from engine.core.canvas import Canvas
-    from engine.core.config import SamplerSettings
-
-
-def together(
-    backend: MaskedBackend, jobs: Sequence[tuple[Canvas, SamplerSettings]]
-) -> Generator[list[Stepped], None, None] | None:
-    """The rounds that settle ``jobs`` together, or ``None`` when one of them takes a path
-    that is not batched (a verified continuation, template values)."""
-    prepared = [backend.prepared(canvas, settings) for canvas, settings in jobs]
-    ready = [p for p in prepared if p is not None]
-    if len(ready) < len(prepared):
-        for job in ready:
-            if not isinstance(job, StepResult):
-                job.close()
-        return None
-    return rounds(backend.path, ready)
 
 
 def rounds(

@@ -16,7 +16,7 @@ from __future__ import annotations
 import math
 from collections.abc import Generator, Sequence
 from dataclasses import dataclass
-from typing import Protocol
+from typing import Protocol, runtime_checkable
 
 from engine.core.canvas import Canvas, Kind
 from engine.core.config import SamplerSettings
@@ -87,6 +87,32 @@ class Backend(Protocol):
     def reader(self) -> Reader | None:
         """The causal reader of this backend's model, if it has one."""
         ...
+
+
+@dataclass(frozen=True)
+class Stepped:
+    """One canvas's step in a round of a batch: which job it is (its index), the step, and
+    whether it was that canvas's last."""
+
+    job: int
+    result: StepResult
+    last: bool
+
+
+@runtime_checkable
+class Batching(Protocol):
+    """A backend that can settle several canvases as one batch (a capability, not part of
+    :class:`Backend`: the masked family has it, DiffusionGemma settles one canvas at a time).
+
+    :meth:`denoise_together` returns the rounds: each ``next`` runs one round (a forward over
+    every canvas still open) and gives each open canvas's step, a canvas that settled dropping
+    out; or ``None`` when one of the canvases takes a path the backend does not batch. The same
+    seed per job gives each canvas the steps its own :meth:`Backend.denoise` would, up to the
+    float rounding of a batched forward. No forward runs before the first ``next``."""
+
+    def denoise_together(
+        self, jobs: Sequence[tuple[Canvas, SamplerSettings]]
+    ) -> Generator[list[Stepped], None, None] | None: ...
 
 
 class Reader(Protocol):

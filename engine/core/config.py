@@ -103,6 +103,16 @@ class SamplerSettings:
     # Versions of one rewrite, settled together where batching pays (issue 29): the review
     # shows, per hunk, the versions that differ there, and the user picks per hunk.
     alternatives: int = _opt(1, "versions of a rewrite to settle and offer (1-4)")
+    # Off: on the 2-core CPU three versions took longer batched than one after another (the
+    # later versions settle few positions, so a batch saves few forwards, and settling them
+    # together settles some a version after another would have had no need of); ``python -m
+    # tools.bench.review --only alternatives`` measures both ways in one run
+    # (docs/benchmarks.md's review section). An accelerator may well turn this around.
+    batch_versions: bool = _opt(
+        False,
+        "alternatives: settle versions 2..N as one batch on a backend that batches (masked); "
+        "off: one after another",
+    )
     draft_tokens: int = _opt(64, "token budget of a draft inserted at the cursor")
     slack: float = _opt(0.1, "extra room a rewritten gap gets over its original token count")
     # 512 + 128: a 4 KB file already fills the window, so an edit costs the same in a 4 KB and a

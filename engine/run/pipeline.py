@@ -34,6 +34,8 @@ __all__ = [
     "Denoised",
     "RunContext",
     "Shaped",
+    "Track",
+    "after_steps",
     "denoise_plan",
     "make_metrics",
     "never",
@@ -164,13 +166,15 @@ class Shaped:
     """A request after its passes' ``before``: the canvas every version of it settles from.
 
     ``reads_before`` is the reader's count where this settling's reads start counting (the
-    request's start for its first version; a later version's own start)."""
+    request's start for its first version; a later version's own start), ``reads`` what the
+    passes before the canvas read."""
 
     canvas: Canvas
     ctx: PassContext
     passes: tuple[Pass, ...]
     first_frame_s: float | None
     reads_before: int
+    reads: int = 0
 
 
 def shape_plan(
@@ -191,7 +195,8 @@ def shape_plan(
     canvas = yield from shaped(
         plan, passes, ctx, backend.max_canvas_tokens, opening_stages(opening, readers, reader, run)
     )
-    return Shaped(canvas, ctx, tuple(passes), first_frame_s, reads_before)
+    reads = reader.forwards - reads_before if reader is not None else 0
+    return Shaped(canvas, ctx, tuple(passes), first_frame_s, reads_before, reads)
 
 
 def settle_shaped(
@@ -203,22 +208,47 @@ def settle_shaped(
 ) -> Generator[Frame, None, Denoised | None]:
     """Settle a shaped canvas with ``settings`` (its seed): frames, the passes after the
     model, assembly and the check; ``None`` when cancelled."""
-    canvas, ctx, reader = shaped.canvas, shaped.ctx, shaped.ctx.reader
-    plan, table = canvas.plan, backend.table
-    tracker = DraftTracker(run.request_id, canvas, table)
+    canvas = shaped.canvas
+    tracker = DraftTracker(run.request_id, canvas, backend.table)
     start = tracker.frame(initial_step(canvas, settings.steps), run.elapsed())
     first_frame_s = start.elapsed_s if shaped.first_frame_s is None else shaped.first_frame_s
     yield start
     last = yield from step_frames(backend, canvas, tracker, settings, run)
     if last is None:
         return None
+    track = Track(tracker, first_frame_s, shaped.reads_before)
+    return (yield from after_steps(backend, shaped, last, track, document, run))
+
+
+@dataclass(frozen=True)
+class Track:
+    """How a settling canvas is shown and counted: its frames' tracker, when its first frame
+    was made, and the reader's count its reads are counted from."""
+
+    tracker: DraftTracker
+    first_frame_s: float
+    reads_before: int
+
+
+def after_steps(
+    backend: Backend,
+    shaped: Shaped,
+    last: StepResult,
+    track: Track,
+    document: str,
+    run: RunContext,
+) -> Generator[Frame, None, Denoised]:
+    """A settled canvas's passes after the model (a frame when they changed it), assembly, the
+    check, and a rewrite's notes: the checked result."""
+    canvas, ctx, reader = shaped.canvas, shaped.ctx, shaped.ctx.reader
+    plan, table, tracker = canvas.plan, backend.table, track.tracker
     settled = Settled(canvas, last)
     for step in shaped.passes:
         settled = step.after(settled, ctx)
     if settled.last is not last:
         yield tracker.frame(settled.last, run.elapsed())
-    reads = reader.forwards - shaped.reads_before if reader is not None else 0
-    done = finished(settled, document, table, tracker, first_frame_s, reads)
+    reads = reader.forwards - track.reads_before if reader is not None else 0
+    done = finished(settled, document, table, tracker, track.first_frame_s, reads)
     if plan.mode is not EditMode.REWRITE:
         return done
     return answered(done, document[plan.target.start : plan.target.end], ctx, backend.family)

@@ -27,11 +27,26 @@ nowhere to differ (three distinct versions in 11 of the 102 dev rewrites before 
 they gave is measured in ``docs/benchmarks.md``'s review section: the model's next choice at a
 kept word mostly reads worse, and the reread puts it back.
 
-Versions settle one after another. A batch of N canvases is what pays on an accelerator, and
-one forward over 3 sequences is cheaper than 3 on this CPU too (``make bench``'s review
-section; :data:`BATCH_VERSIONS`), but every per-canvas part of a masked step (the locked keys
-and values, the guards, the commit read back to the host) would need a batch dimension, and a
-version tried again depends on how the one before it came back; it is not built.
+Versions 2..N settle one after another by default. With ``SamplerSettings.batch_versions`` on,
+on a backend that batches (the masked family, :class:`engine.backends.base.Batching`;
+DiffusionGemma settles them one after another either way), they settle as one batch: each is
+planned from the first version and shaped by its passes in turn, then their canvases settle
+together (:mod:`engine.run.together`: one forward per round over every canvas still open, each
+with its own seed, locks, guards and commit; each version's frames are shown whole, in turn),
+and the passes after the model and the checks run per version, as for one. A batched version's
+plan avoids the first version's text and the texts the batched ones before it were shaped to,
+not what they settle to (they have not settled yet), so one that came back as another batched
+version is settled again one after another, avoiding it, at no extra try (:func:`settled_again`);
+one that came back as the first version or the user's text is tried again as one after another
+would. Why one after another is the default: on the 2-core CPU (``python -m tools.bench.review
+--only alternatives``, the 102 dev rewrites, both ways in one run, ``docs/benchmarks.md``'s
+review section) three versions took 1.24x the time of one one after another and 1.34x batched
+(medians; 20 and 21 model reads, 21 forward calls each way). A forward over three canvases
+costs less than three (a cached step 91 against 238 ms), but a later version settles only a
+few positions, so its time is mostly the passes' reads, which stay per version, and the batch
+saved 18 forward calls over the 59 cases where both ways read alike; in the other 43 the batch
+settled versions that one after another, trying the versions in turn, did not need (40 of them
+read more). The same versions came back in 99 of the 102.
 
 Identical versions are merged: a version whose text equals the proposal's, an earlier
 version's, or the user's own text (what rejecting every hunk gives) is not offered again, and
@@ -52,8 +67,9 @@ from engine.core.protocol import Alternative, EditMode, Frame, Span
 from engine.core.worddiff import Hunk, word_diff
 from engine.run.answers import Merged
 from engine.run.near_misses import NearMiss, near_misses, next_misses, varies_content
-from engine.run.pipeline import Denoised, RunContext, denoise_plan
+from engine.run.pipeline import Denoised, RunContext, Shaped, denoise_plan, shape_plan
 from engine.run.retry import widen_to_words
+from engine.run.together import batches, settle_together
 
 # How version ``k``'s seed differs from the first version's: a fixed odd stride gives each
 # version its own seed, and the same request settles the same versions again. Another stride
@@ -61,12 +77,6 @@ from engine.run.retry import widen_to_words
 # version 2 settled over again.
 VERSION_STRIDE = 0xD1B54A32D192ED03
 SEED_BITS = 63
-# Whether versions settle as one batch: not built (above), so one after another through the one
-# path every rewrite takes. ``python -m tools.bench.review`` (the 102 dev rewrites, one run on
-# 2 shared cores, median input 70 positions): a whole-window forward over 3 sequences took
-# 660 ms batched against 815 ms one after another, a cached 8-row step 88 against 221 ms, so
-# batching would still pay here; three versions took 1.32x the time of one without it.
-BATCH_VERSIONS = False
 # Tries a request may spend, over one settling per version, on versions that came back as an
 # earlier one: each settles the next near misses instead, and costs about what a later version
 # costs. Measured on the dev split only (26 of its rewrites, ``--limit 26``, 4 near misses a
@@ -121,12 +131,92 @@ def denoise_versions(
     misses = near_misses(target, first, backend.table, locks, varies_content(settings))
     tries = Tries(misses, open_spans(target, word_diff(target, first.segments, locks).hunks, locks))
     versions = [first]
+    if batching(backend, plan, settings):
+        whole = yield from batched_versions(backend, plan, settings, document, run, versions, tries)
+        if not whole:
+            return None if run.cancelled() else versions
     while len(versions) < version_count(plan, settings):
         done = yield from settle_version(backend, plan, settings, document, run, versions, tries)
         if done is None:
             return None if run.cancelled() else versions
         versions.append(done)
     return versions
+
+
+def batched_versions(
+    backend: Backend,
+    plan: EditPlan,
+    settings: SamplerSettings,
+    document: str,
+    run: RunContext,
+    versions: list[Denoised],
+    tries: Tries,
+) -> Generator[Frame, None, bool]:
+    """Versions 2..N settled as one batch (:mod:`engine.run.together`), appended to
+    ``versions``; ``False`` when cancelled or when a version had nowhere to differ (none after
+    it is settled, as one after another).
+
+    Each is planned from the first version and shaped (its passes before the canvas) before
+    the next is planned, so each avoids the first version's text and the texts the ones
+    before it were shaped to (not yet what they settle to); each comes back through
+    :func:`settled_again`."""
+    shaped: list[Shaped] = []
+    own: list[SamplerSettings] = []
+    for number in range(2, version_count(plan, settings) + 1):
+        varied, tries.misses = next_misses(tries.misses, tries.opened)
+        foreseen = tuple(plan_text(s.canvas.plan.segments) for s in shaped)
+        again = version_plan(plan, versions, varied, foreseen)
+        if again is None:
+            break
+        own.append(version_settings(settings, number))
+        shaped.append((yield from shape_plan(backend, again, own[-1], run)))
+        if run.cancelled():
+            return False
+    settled = yield from settle_together(backend, shaped, own, document, run)
+    if settled is None:
+        return False
+    for done in settled:
+        offered = yield from settled_again(
+            backend, plan, settings, document, run, versions, tries, done
+        )
+        if offered is None:
+            return False
+        versions.append(offered)
+    return len(shaped) == version_count(plan, settings) - 1
+
+
+def settled_again(
+    backend: Backend,
+    plan: EditPlan,
+    settings: SamplerSettings,
+    document: str,
+    run: RunContext,
+    versions: list[Denoised],
+    tries: Tries,
+    done: Denoised,
+) -> Generator[Frame, None, Denoised | None]:
+    """A batched version as it is offered (``None`` when cancelled while settling it again).
+
+    One that came back as another batched version's text, which its plan could not avoid, is
+    settled again one after another, as one after another would have planned it (avoiding
+    that text), at no extra try; one that came back as the first version or the user's text is
+    settled again over the next near misses while ``tries`` has extra tries, as
+    :func:`settle_version` does. Either way its batched forwards count in its own."""
+    seen = {plan_text(plan.segments), *(v.text for v in versions)}
+    sibling = done.text in {v.text for v in versions[1:]}
+    if not sibling and not (done.text in seen and tries.misses and tries.extra):
+        return done
+    tries.extra -= 0 if sibling else 1
+    retry = yield from settle_version(backend, plan, settings, document, run, versions, tries)
+    if retry is None:
+        return None if run.cancelled() else done
+    return replace(retry, retried=retry.retried + done.forwards)
+
+
+def batching(backend: Backend, plan: EditPlan, settings: SamplerSettings) -> bool:
+    """Whether ``plan``'s later versions settle as one batch: asked to (``batch_versions``),
+    on a backend that batches, and at least two of them (one has nothing to batch with)."""
+    return settings.batch_versions and batches(backend) and version_count(plan, settings) > 2
 
 
 @dataclass
@@ -171,12 +261,17 @@ def settle_version(
 
 
 def version_plan(
-    plan: EditPlan, versions: Sequence[Denoised], varied: Sequence[tuple[int, int]] = ()
+    plan: EditPlan,
+    versions: Sequence[Denoised],
+    varied: Sequence[tuple[int, int]] = (),
+    foreseen: Sequence[str] = (),
 ) -> EditPlan | None:
     """The plan a later version settles: ``plan``'s target with the first version's cuts
     made, its other hunks open, the ``varied`` near misses open as varied segments
-    (:attr:`Free.vary`) and every other word locked, avoiding each earlier version's text;
-    ``None`` when it has nowhere to differ (no hunk to settle again, no near miss left)."""
+    (:attr:`Free.vary`) and every other word locked, avoiding each earlier version's text and
+    each ``foreseen`` one (a version settling in the same batch, as its passes before the
+    canvas left it); ``None`` when it has nowhere to differ (no hunk to settle again, no near
+    miss left)."""
     target = plan_text(plan.segments)
     locks = user_locks(plan)
     hunks = word_diff(target, versions[0].segments, locks).hunks
@@ -185,7 +280,7 @@ def version_plan(
     if not again and not varied:
         return None
     opened = open_spans(target, again, sorted([*locks, *cut]))
-    earlier = tuple("".join(s.text for s in v.segments) for v in versions)
+    earlier = (*("".join(s.text for s in v.segments) for v in versions), *foreseen)
     segments = segments_over(target, opened, locks, varied, cut)
     return replace(plan, segments=segments, avoid=earlier)
 

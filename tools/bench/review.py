@@ -9,13 +9,17 @@ median of their ratio is the headline (the goal: at most 0.3), and the judge (th
 model, as :mod:`tools.eval` judges) reads the paragraph as the rewrite proposed it and as it
 stands after the re-roll (mean nats per token; the goal: no worse).
 
-``alternatives``: the same cases rewritten with one version and with three: the time and the
-model reads of three against one (the goal: at most 2x the time), how many distinct versions
-came back, and how many of them differ from every other in at least one word-level hunk (each
-record keeps the notes that say what became of a version not offered). Then what batching
-would save: the model's forward over 3 sequences at once against 3 forwards one after another,
-at the cases' median input length, for a whole-window forward and for a cached step (a few open rows
-against the stored keys and values, as a step inside a block runs).
+``alternatives``: the same cases rewritten with one version and with three, the three settled
+both ways in the same run (versions 2 and 3 as one batch, and one after another:
+``SamplerSettings.batch_versions``, the order alternating per case): the time and the model
+reads of three against one (the goal: at most 2x the time), the model's forward calls (a
+batched forward is one call for its canvases, one read for each), how many distinct versions
+came back, how many of them differ from every other in at least one word-level hunk (each
+record keeps the notes that say what became of a version not offered), and in how many cases
+both ways gave the same versions. The faster way is the shipped default. Then the model's
+forward over 3 sequences at once against 3 forwards one after another, at the cases' median
+input length, for a whole-window forward and for a cached step (a few open rows against the
+stored keys and values, as a step inside a block runs).
 
 ``python -m tools.bench.review`` runs it alone (``--limit N``: N cases spread over the split).
 """
@@ -26,6 +30,8 @@ import argparse
 import copy
 import json
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -113,25 +119,58 @@ def reroll(backend: Any, judge: Any, cases: list[Rewrite], settings: SamplerSett
     }
 
 
-def alternatives_case(backend: Any, case: Rewrite, settings: SamplerSettings) -> Any:
+# The two ways versions 2..N settle (``SamplerSettings.batch_versions``), measured in one run.
+MODES: dict[str, bool] = {"batched": True, "one_after_another": False}
+
+
+def alternatives_case(backend: Any, case: Rewrite, settings: SamplerSettings, turn: int) -> Any:
+    """One case: one version, then three versions each way (the order alternating with
+    ``turn``, so neither way always runs after the other has warmed the caches)."""
     edit = rewrite_edit(case, settings)
     one, one_s = proposal_of(backend, edit)
-    three, three_s = proposal_of(
-        backend, rewrite_edit(case, settings.with_changes(alternatives=VERSIONS))
-    )
-    texts = [three.text, *(v.text for v in three.alternatives)]
-    return {
+    record: dict[str, Any] = {
         "instruction": case.instruction,
         "one_s": one_s,
-        "three_s": three_s,
-        "ratio": three_s / max(one_s, 1e-9),
         "one_forwards": one.metrics.forwards,
-        "three_forwards": three.metrics.forwards,
-        "versions": len(texts),
-        "each_differs": each_differs(edit, texts),
-        "texts": texts,
-        "notes": list(three.notes),
     }
+    modes = list(MODES) if turn % 2 == 0 else list(reversed(MODES))
+    for mode in modes:
+        asked = settings.with_changes(alternatives=VERSIONS, batch_versions=MODES[mode])
+        with counting_calls(backend.model) as calls:
+            three, three_s = proposal_of(backend, rewrite_edit(case, asked))
+        texts = [three.text, *(v.text for v in three.alternatives)]
+        record[mode] = {
+            "three_s": three_s,
+            "ratio": three_s / max(one_s, 1e-9),
+            "three_forwards": three.metrics.forwards,
+            "model_calls": calls.count,
+            "versions": len(texts),
+            "each_differs": each_differs(edit, texts),
+            "texts": texts,
+            "notes": list(three.notes),
+        }
+    record["same_versions"] = record["batched"]["texts"] == record["one_after_another"]["texts"]
+    return record
+
+
+class Calls:
+    """Counts a model's forward calls (a batched forward is one call for every canvas in it)."""
+
+    def __init__(self) -> None:
+        self.count = 0
+
+    def __call__(self, *_: object) -> None:
+        self.count += 1
+
+
+@contextmanager
+def counting_calls(model: Any) -> Iterator[Calls]:
+    calls = Calls()
+    handle = model.register_forward_hook(calls)
+    try:
+        yield calls
+    finally:
+        handle.remove()
 
 
 def each_differs(edit: Edit, texts: list[str]) -> bool:
@@ -150,20 +189,32 @@ def _plain(text: str) -> list[SegmentText]:
 
 
 def alternatives(backend: Any, cases: list[Rewrite], settings: SamplerSettings) -> Any:
-    records = [alternatives_case(backend, case, settings) for case in cases]
+    records = [alternatives_case(backend, case, settings, n) for n, case in enumerate(cases)]
+    modes = {mode: mode_summary([r[mode] for r in records]) for mode in MODES}
     return {
         "split": SPLIT,
         "cases": len(records),
-        "median_ratio": median([r["ratio"] for r in records]),
         "median_one_s": median([r["one_s"] for r in records]),
-        "median_three_s": median([r["three_s"] for r in records]),
         "median_one_forwards": median([r["one_forwards"] for r in records]),
-        "median_three_forwards": median([r["three_forwards"] for r in records]),
-        "two_distinct": sum(r["versions"] == VERSIONS - 1 for r in records),
-        "three_distinct": sum(r["versions"] == VERSIONS for r in records),
-        "each_differs": sum(r["each_differs"] for r in records),
+        "modes": modes,
+        "faster": min(MODES, key=lambda mode: modes[mode]["median_three_s"]),
+        "default": "batched" if SamplerSettings().batch_versions else "one_after_another",
+        "same_versions": sum(r["same_versions"] for r in records),
         "records": records,
         "batch": batch_forwards(backend, median_input_tokens(backend, cases, settings)),
+    }
+
+
+def mode_summary(runs: list[dict[str, Any]]) -> dict[str, Any]:
+    """Three versions settled one way, over the cases: time, reads, calls, what came back."""
+    return {
+        "median_ratio": median([r["ratio"] for r in runs]),
+        "median_three_s": median([r["three_s"] for r in runs]),
+        "median_three_forwards": median([r["three_forwards"] for r in runs]),
+        "median_model_calls": median([r["model_calls"] for r in runs]),
+        "two_distinct": sum(r["versions"] == VERSIONS - 1 for r in runs),
+        "three_distinct": sum(r["versions"] == VERSIONS for r in runs),
+        "each_differs": sum(r["each_differs"] for r in runs),
     }
 
 

@@ -41,18 +41,25 @@ def reroll_lines(reroll: dict[str, Any]) -> list[str]:
     ]
 
 
+LABELS = {"batched": "batched", "one_after_another": "one after another"}
+
+
 def alternatives_lines(alt: dict[str, Any]) -> list[str]:
-    batch = alt["batch"]
+    if "modes" not in alt:
+        return ["(an older run without batched versions: rerun `--only alternatives`)", ""]
+    batch, modes = alt["batch"], alt["modes"]
+
+    def row(label: str, key: str) -> list[Any]:
+        return [label, *(fmt(modes[mode][key]) for mode in LABELS)]
+
     rows = [
-        ["rewrite cases (dev split)", alt["cases"]],
-        ["median time, one version (s)", fmt(alt["median_one_s"])],
-        ["median time, three versions (s)", fmt(alt["median_three_s"])],
-        [f"median three / one (goal <= {GOAL_TIME})", fmt(alt["median_ratio"])],
-        ["median model reads, one version", fmt(alt.get("median_one_forwards"))],
-        ["median model reads, three versions", fmt(alt.get("median_three_forwards"))],
-        ["cases with two distinct versions", alt.get("two_distinct", "–")],
-        ["cases with three distinct versions", alt["three_distinct"]],
-        ["cases whose three versions each differ in a hunk", alt["each_differs"]],
+        row(f"median three / one time (goal <= {GOAL_TIME})", "median_ratio"),
+        row("median time, three versions (s)", "median_three_s"),
+        row("median model reads, three versions", "median_three_forwards"),
+        row("median model forward calls, three versions", "median_model_calls"),
+        row("cases with two distinct versions", "two_distinct"),
+        row("cases with three distinct versions", "three_distinct"),
+        row("cases whose three versions each differ in a hunk", "each_differs"),
     ]
     forwards = [
         ["whole window", fmt(batch["whole_batched_ms"]), fmt(batch["whole_one_after_another_ms"])],
@@ -63,14 +70,20 @@ def alternatives_lines(alt: dict[str, Any]) -> list[str]:
         ],
     ]
     return [
-        "Alternatives on the embedded model (versions settle one after another; versions 2 "
-        "and 3 settle the first version's changes again and vary its near misses, none in a "
-        "pronoun, determiner, quantifier or preposition, tried again while the request has "
-        "tries left when one comes back as an earlier version):",
+        f"Alternatives on the embedded model, {alt['cases']} rewrite cases (dev split): one "
+        f"version took {fmt(alt['median_one_s'])} s and {fmt(alt['median_one_forwards'])} model "
+        "reads (median). Versions 2 and 3 settle the first version's changes again and vary "
+        "its near misses (none in a pronoun, determiner, quantifier or preposition), tried "
+        "again while the request has tries left when one comes back as an earlier version; "
+        "settled as one batch or one after another, in the same run (the order alternating "
+        "per case). A batched forward is one call for its canvases and one read for each.",
         "",
-        *table(["three versions", "value"], rows),
-        f"Batching: the model's forward over 3 sequences of {batch['length']} positions at "
-        "once against 3 forwards one after another (ms, median):",
+        *table(["three versions", *LABELS.values()], rows),
+        f"Faster: {LABELS[alt['faster']]}; the default: {LABELS[alt['default']]}. Both ways "
+        f"gave the same versions in {alt['same_versions']} of {alt['cases']} cases.",
+        "",
+        f"The model's forward over 3 sequences of {batch['length']} positions at once against "
+        "3 forwards one after another (ms, median):",
         "",
         *table(["forward", "batched", "one after another"], forwards),
     ]

@@ -39,6 +39,11 @@ does the same with ``settings.kv_cache`` (Fast-dLLM's dual cache), the store rec
 block starts, so a step inside a block costs its open rows instead of the whole canvas; the
 first forward of a fill continues the prefix cache, so the prefix stays exact and causal.
 
+Each step is a :class:`~.state.Turn` (the positions it needs predicted) of a generator that is
+sent the turn's logits: :meth:`MaskedBackend.denoise` runs one request's turns one forward at a
+time, and :meth:`MaskedBackend.denoise_together` several requests' in one batch (:mod:`.batch`,
+a rewrite's later versions), each through the same per-request step.
+
 ``shifted`` models (Dream, adapted autoregressive checkpoints) predict token ``i`` from row
 ``i - 1``; ``force_bidirectional`` passes ``is_causal=False`` to the forward, which is how an
 adapted causal Llama attends both ways (setting it on the attention modules does not work).
@@ -46,12 +51,13 @@ adapted causal Llama attends both ways (setting it on the attention modules does
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Generator, Iterator, Sequence
 from typing import Any
 
 import torch
 
-from engine.backends.base import StepResult
+from engine.backends.base import Stepped, StepResult
+from engine.backends.masked.batch import rounds
 from engine.backends.masked.blocks import Block, choose_masked, plan_blocks
 from engine.backends.masked.forward import ForwardPath, VerifyModels
 from engine.backends.masked.locked_kv import LockedKV
@@ -64,7 +70,7 @@ from engine.backends.masked.schedule import (
     transfer_schedule,
 )
 from engine.backends.masked.sizing import fit_context, max_canvas, max_positions, special_ids
-from engine.backends.masked.state import Denoising, result, step_view
+from engine.backends.masked.state import Denoising, Turn, Turns, driven, result, step_view
 from engine.backends.masked.verified_draft import VerifiedDraft, verifiable
 from engine.backends.masked.verified_values import VerifiedValues
 from engine.core.canvas import Canvas, Kind
@@ -135,13 +141,17 @@ class MaskedBackend:
             self.path, self.base, self.base_cache, self.table, self.mask_id, self.device
         )
 
-    def denoise(self, canvas: Canvas, settings: SamplerSettings) -> Iterator[StepResult]:
-        """Yield one :class:`StepResult` per forward; nothing runs until the first ``next``."""
+    def check_size(self, canvas: Canvas) -> None:
+        """Refuse a canvas longer than the model takes, before any model work."""
         if len(canvas) > self.max_canvas_tokens:
             raise BadRequest(
                 f"The canvas needs {len(canvas)} tokens; this model takes at most "
                 f"{self.max_canvas_tokens}."
             )
+
+    def denoise(self, canvas: Canvas, settings: SamplerSettings) -> Iterator[StepResult]:
+        """Yield one :class:`StepResult` per forward; nothing runs until the first ``next``."""
+        self.check_size(canvas)
         generator = torch.Generator(device=self.device).manual_seed(settings.seed)
         state = self.start(canvas, settings, generator)
         models = self.verify_models()
@@ -153,19 +163,54 @@ class MaskedBackend:
         if not blocks:
             yield result(state, state.host_masked, total)
             return
-        yield from self.settle(state, blocks, total, settings, generator)
+        yield from driven(self.turns(state, blocks, total, settings, generator), self.path.predict)
         if settings.verify_values > 0 and models is not None and Kind.SLOT in canvas.kinds:
             yield from VerifiedValues(models, state, canvas, settings).rounds(total)
 
-    def settle(
+    def denoise_together(
+        self, jobs: Sequence[tuple[Canvas, SamplerSettings]]
+    ) -> Generator[list[Stepped], None, None] | None:
+        """Settle several canvases as one batch (:mod:`.batch`): per round, one forward over
+        every canvas still open (grouped by kind of step), and each canvas's step in that
+        round; ``None`` when one of them takes a path that cannot be batched (a verified
+        continuation, template values), so the caller settles them one after another."""
+        prepared = [self.prepared(canvas, settings) for canvas, settings in jobs]
+        ready = [p for p in prepared if p is not None]
+        if len(ready) == len(prepared):
+            return rounds(self.path, ready)
+        for job in ready:
+            if not isinstance(job, StepResult):
+                job.close()
+        return None
+
+    def prepared(self, canvas: Canvas, settings: SamplerSettings) -> Turns | StepResult | None:
+        """What :meth:`denoise` would run for ``canvas``, as turns to drive (or the one result
+        of a canvas with nothing masked); ``None`` for a canvas that takes a verified path."""
+        self.check_size(canvas)
+        generator = torch.Generator(device=self.device).manual_seed(settings.seed)
+        state = self.start(canvas, settings, generator)
+        models = self.verify_models()
+        if models is not None and (
+            (settings.verify_drafts > 0 and verifiable(models, canvas, state))
+            or (settings.verify_values > 0 and Kind.SLOT in canvas.kinds)
+        ):
+            return None
+        blocks = plan_blocks(state.masked, settings.block_length, settings.steps)
+        total = sum(share for _, share in blocks)
+        if not blocks:
+            return result(state, state.host_masked, total)
+        return self.turns(state, blocks, total, settings, generator)
+
+    def turns(
         self,
         state: Denoising,
         blocks: list[tuple[torch.Tensor, int]],
         total: int,
         settings: SamplerSettings,
         generator: torch.Generator,
-    ) -> Iterator[StepResult]:
-        """The semi-autoregressive blocks, left to right, each in its share of the steps."""
+    ) -> Turns:
+        """The semi-autoregressive blocks, left to right, each in its share of the steps: a
+        :class:`Turn` per forward the step needs, sent back the logits it predicts."""
         for block, share in blocks:
             # Fixed per block: the rows predicted at every step of it (and their host copy).
             in_block = block.tolist()
@@ -178,8 +223,9 @@ class MaskedBackend:
                 if not open_:
                     break  # the threshold finished this block early
                 now = Block(block, rows, rows_list, open_)
-                self.step(state, now, steps_left, settings, generator)
-                yield result(state, in_block, total)
+                positions = self.positions(state, now)
+                logits = yield Turn(state, positions, in_block, total)
+                self.step(state, now, positions, logits, steps_left, settings, generator)
 
     @torch.inference_mode()
     def start(
@@ -250,16 +296,24 @@ class MaskedBackend:
         )
         return [self.start_id, *instruction], before, after
 
+    def positions(self, state: Denoising, block: Block) -> torch.Tensor:
+        """The canvas positions a step of ``block`` predicts (see :meth:`step`)."""
+        fixed = self.path.fixed_rows and state.kv is None
+        return block.rows if fixed else self.tensor(block.open)
+
     @torch.inference_mode()
     def step(
         self,
         state: Denoising,
         block: Block,
+        positions: torch.Tensor,
+        predicted: torch.Tensor,
         steps_left: int,
         settings: SamplerSettings,
         generator: torch.Generator,
     ) -> None:
-        """One forward, then commit this step's share of the block's open positions.
+        """Given one forward's logits at ``positions``, commit this step's share of the block's
+        open positions.
 
         Only the current block's rows are predicted (committed positions cannot change and
         later blocks show nothing yet; at a 49k vocabulary the LM head and the sampling of rows
@@ -271,11 +325,10 @@ class MaskedBackend:
         Either way the step reads the device back once, after choosing what to commit.
         """
         fixed = self.path.fixed_rows and state.kv is None
-        positions = block.rows if fixed else self.tensor(block.open)
         eligible = state.masked & block.mask
         open_rows = eligible[positions]
         view = step_view(state, positions, block.rows_list if fixed else block.open)
-        logits = state.processors(view, self.path.predict(state, positions))
+        logits = state.processors(view, predicted)
         count = len(block.open)
         ids, confidence = pick_open_rows(logits, open_rows, count, settings.temperature, generator)
         guess, scores = state.guess.clone(), state.confidence.clone()

@@ -6,10 +6,16 @@ open, the guards' bans, the frame) is made from them and a step never waits on t
 anything else. The sampler (:mod:`.backend`) and the verifying passes over a canvas
 (:mod:`.verified_draft`, :mod:`.verified_values`) all change a request through this one type
 and report it with :func:`result`.
+
+A step of the sampler is a :class:`Turn`: the positions it needs predicted. The sampler's steps
+are a generator of turns that is sent each turn's logits (:data:`Turns`), so one driver runs a
+request's forwards one after another (:func:`driven`) and another runs several requests' in one
+batch (:mod:`.batch`), through the same per-request step.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable, Generator, Iterator
 from dataclasses import dataclass, field
 
 import torch
@@ -73,3 +79,43 @@ def result(state: Denoising, in_block: list[bool], total: int) -> StepResult:
         forwards=state.forwards,
         done=not any(state.host_masked),
     )
+
+
+@dataclass(frozen=True)
+class Turn:
+    """One step of a request waiting for its forward: the canvas positions to predict, and
+    what its :class:`StepResult` reports once the step has committed (the block, the budget)."""
+
+    state: Denoising
+    positions: torch.Tensor
+    in_block: list[bool]
+    total: int
+
+    def result(self) -> StepResult:
+        """The step's result, read after it committed."""
+        return result(self.state, self.in_block, self.total)
+
+
+# A request's steps: each yields the turn it needs and is sent that turn's logits.
+Turns = Generator[Turn, torch.Tensor, None]
+Predict = Callable[[Denoising, torch.Tensor], torch.Tensor]
+
+
+def advance(turns: Turns, logits: torch.Tensor) -> Turn | None:
+    """Send a turn's logits: the step commits, and the next turn comes back (``None``: done)."""
+    try:
+        return turns.send(logits)
+    except StopIteration:
+        return None
+
+
+def driven(turns: Turns, predict: Predict) -> Iterator[StepResult]:
+    """Run ``turns`` one forward at a time through ``predict``: a result per step. Nothing runs
+    before the first ``next``."""
+    turn = next(turns, None)
+    while turn is not None:
+        with torch.inference_mode():
+            logits = predict(turn.state, turn.positions)
+        following = advance(turns, logits)
+        yield turn.result()
+        turn = following

@@ -30,6 +30,14 @@ STRUCTURE_PUT_BACK = "the changes that broke its Markdown structure were put bac
 MEANING_PUT_BACK = "a change that altered the meaning was put back"
 SAME_AS_BEFORE = "the try settled on the change it was to replace"
 NO_OTHER_READING = "the model found no other reading of its changes"
+REGISTER_WORDS_ONLY = (
+    "the loaded model changes register only through contractions and register words"
+    " (\u201cgonna\u201d, \u201cregret to inform\u201d), and found none here"
+)
+# What a register rewrite that changed nothing is told: formal and casual on a model that
+# cannot restyle freely swap contractions and words of the register tables
+# (:mod:`engine.language.en.registers`); a sentence with none of them needs restructuring.
+REGISTER_FAMILIES = frozenset({"casual", "formal"})
 
 REASONS = (
     NOTHING_TO_FIX,
@@ -44,6 +52,7 @@ REASONS = (
     MEANING_PUT_BACK,
     SAME_AS_BEFORE,
     NO_OTHER_READING,
+    REGISTER_WORDS_ONLY,
 )
 PROOFREAD_PASS = "proofread"  # the pass whose absence explains an unchanged styled rewrite
 FAMILY_WORDS = {  # how each intent family is named in a note
@@ -105,6 +114,8 @@ def unchanged_reason(outcome: Outcome, follows_free: bool) -> str:
         return CANNOT_READ
     if outcome.intent.styled and PROOFREAD_PASS not in outcome.passes:
         return PROOFREAD_OFF
+    if set(outcome.intent.families) <= REGISTER_FAMILIES and outcome.intent.families:
+        return REGISTER_WORDS_ONLY
     return NOTHING_TO_FIX
 
 

@@ -18,6 +18,7 @@ from engine.run.answers import (
     POLISHED_ONLY,
     PROOFREAD_OFF,
     REASONS,
+    REGISTER_WORDS_ONLY,
     Outcome,
     rewrite_notes,
 )
@@ -79,6 +80,9 @@ def test_an_instruction_the_model_cannot_follow_says_what_was_done_instead() -> 
         (outcome("casual", passes=("reread",)), PROOFREAD_OFF),
         (outcome("fix grammar", family=GEMMA), MODEL_KEPT_IT),
         (outcome(""), NOTHING_TO_FIX),
+        (outcome("make it casual"), REGISTER_WORDS_ONLY),
+        (outcome("more formal"), REGISTER_WORDS_ONLY),
+        (outcome("formal and fix grammar"), NOTHING_TO_FIX),  # a correction was asked too
     ],
 )
 def test_each_unchanged_rewrite_gets_its_reason(case: Outcome, reason: str) -> None:

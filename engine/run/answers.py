@@ -31,8 +31,8 @@ MEANING_PUT_BACK = "a change that altered the meaning was put back"
 SAME_AS_BEFORE = "the try settled on the change it was to replace"
 NO_OTHER_READING = "the model found no other reading of its changes"
 REGISTER_WORDS_ONLY = (
-    "the loaded model changes register only through contractions and register words"
-    " (\u201cgonna\u201d, \u201cregret to inform\u201d), and found none here"
+    "the loaded model changes register only through contractions and register words,"
+    " and found none to change"
 )
 # What a register rewrite that changed nothing is told: formal and casual on a model that
 # cannot restyle freely swap contractions and words of the register tables

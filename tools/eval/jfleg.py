@@ -1,7 +1,7 @@
 """JFLEG dev through a rewrite, scored with JFLEG's own GLEU beside the unedited source.
 
 Each source sentence of one half is detokenized (a person types "don't", not "do n't"),
-handed to ``rewrite`` (any function of a sentence: the engine's "fix grammar" in the suite, a
+handed to ``rewrite`` (any function of a sentence: the engine's "proofread" in the suite, a
 fake in the tests), and its output tokenized back the way JFLEG's files are. ``gleu.py``
 (which ships with the data) scores it as a separate process, never imported or copied, on
 that half's sources and four references; the source itself is scored the same way, as typed

@@ -118,7 +118,10 @@ def duration_pattern() -> re.Pattern[str]:
     units = alternation([*listed("duration_units"), *listed("hour_units")])
     one, after = alternation(listed("duration_one")), alternation(listed("duration_after"))
     stress, nexts = alternation(listed("duration_stress")), alternation(listed("duration_next"))
-    half = rf"(?P<half>\s*(?:{alternation(listed('duration_half'))}))?"
+    halves, joins = listed("duration_half"), alternation(listed("duration_half_joins"))
+    words = alternation([h for h in halves if h.isalpha()])
+    marks = alternation([h for h in halves if not h.isalpha()])
+    half = rf"(?P<half>\s+(?:{joins})\s+(?:{words})|{marks})?"
     count = rf"(?:(?:(?P<n>\d{{1,3}}){half}|(?P<one>{one}))[\s-]+(?:(?:{stress})\s+)?)?"
     counted = rf"\b{count}(?P<unit>{units})s?(?P<long>[\s-]+long)?\b(?P<later>\s+(?:{after}))?"
     following = rf"\b(?:the\s+)?(?:{nexts})\s+(?P<next>{units})\b"

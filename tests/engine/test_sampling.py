@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import math
 
 import torch
@@ -10,6 +11,7 @@ from hypothesis import strategies as st
 
 from engine.backends.masked.schedule import (
     add_gumbel_noise,
+    most_confident_first,
     pick_tokens,
     prefer_left,
     select_fixed,
@@ -91,6 +93,29 @@ def test_select_fixed_takes_the_most_confident_eligible() -> None:
     assert select_fixed(confidence, eligible, 9).tolist() == eligible.tolist()
     assert not select_fixed(confidence, eligible, 0).any()
     assert not select_fixed(confidence, torch.zeros(5, dtype=torch.bool), 3).any()
+
+
+def test_scores_equal_but_for_their_last_bits_rank_left_first_as_on_every_cpu() -> None:
+    """A CPU's matrix kernels move a float32 score by its last bits; the rank must not move."""
+    base = 0.0072853
+    noisy = torch.tensor([base, base * (1 + 2e-7), 0.5, base * (1 + 4e-7), base * (1 - 1e-7)])
+    assert most_confident_first(noisy).tolist() == [2, 0, 1, 3, 4]
+    assert select_fixed(noisy, torch.ones(5, dtype=torch.bool), 2).tolist() == [
+        True,
+        False,
+        True,
+        False,
+        False,
+    ]
+
+
+@given(st.lists(st.floats(-1e6, 1e6, allow_nan=False, width=32), min_size=1, max_size=40))
+def test_ranking_keeps_every_clear_preference(scores: list[float]) -> None:
+    """Only scores within a few parts in 30,000 (or a float's smallest) may swap; no clear lead."""
+    order = most_confident_first(torch.tensor(scores)).tolist()
+    assert sorted(order) == list(range(len(scores)))
+    for earlier, later in itertools.pairwise(order):
+        assert scores[earlier] >= scores[later] - abs(scores[later]) * 1e-4 - 1e-37
 
 
 def test_select_threshold_commits_all_confident_and_at_least_one() -> None:

@@ -19,6 +19,10 @@ from __future__ import annotations
 
 import torch
 
+# Low mantissa bits of a float32 score ignored when ranking (see most_confident_first): the
+# kernels' rounding noise lives in the last 2-3 of 23; dropping 8 keeps 1 part in 32,000.
+RANKING_DROPPED_BITS = 8
+
 
 def add_gumbel_noise(
     logits: torch.Tensor, temperature: float, generator: torch.Generator | None = None
@@ -111,9 +115,25 @@ def select_fixed(
     k = min(k, int(eligible.sum()) if available is None else available)
     if k <= 0:
         return chosen
-    scores = confidence.masked_fill(~eligible, float("-inf"))
-    chosen[scores.topk(k).indices] = True
+    order = most_confident_first(confidence)
+    chosen[order[eligible[order]][:k]] = True
     return chosen
+
+
+def most_confident_first(scores: torch.Tensor) -> torch.Tensor:
+    """Positions by descending score, those equal but for their last bits taken left first.
+
+    Why not ``topk``: two predictions of one token (a tiny model's repeated "----", a real
+    model's repeated word) score alike up to the float32 rounding of the matrix kernels, and
+    those last bits differ between CPUs (AVX-512 against AVX2 sums in another order). Ranked
+    on the raw scores, the same seed committed those positions in another order on another
+    machine. With the last ``RANKING_DROPPED_BITS`` mantissa bits cleared (a truncation toward
+    zero, which keeps the order of the rest) and sorted stably, the same seed settles the same
+    way everywhere, and a tie goes to the leftmost position, as ``prefer_left`` would have it.
+    """
+    keep = ~((1 << RANKING_DROPPED_BITS) - 1)
+    rounded = (scores.float().contiguous().view(torch.int32) & keep).view(torch.float32)
+    return torch.sort(rounded, descending=True, stable=True).indices
 
 
 def prefer_left(ranked: torch.Tensor, first_open: int, bias: float) -> torch.Tensor:

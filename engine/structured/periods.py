@@ -32,6 +32,9 @@ LAST_MONTH_DAY = 31  # a part's last day; the month's own length caps it
 OLDEST = 130  # an age above this is not a person's ("aged 999" is a typo or a code)
 NUMBER_LANGUAGE = "en"  # the language text2num reads numbers in words in
 HYPHENED_UNIT = re.compile(r"-(?=(?:year|day|night|week|hour)s?\b)", re.IGNORECASE)
+# A month-first day with no year, only where it cannot be a count ("March 4th", "by May 5."
+# but not "in March 2 teams"): an ordinal suffix, or punctuation or the end after it.
+US_DAY = r"(?P<d1>[0-3]?\d)(?:(?:st|nd|rd|th)\b|(?=[,.;:)]|\s*$))"
 HYPHENED_HALF = re.compile(r"-(?=and-a-half\b)|(?<=\band)-(?=a-half\b)|(?<=\band-a)-(?=half\b)")
 
 
@@ -135,7 +138,8 @@ def patterns() -> list[tuple[re.Pattern[str], Callable[[re.Match[str], int], Fou
     season = rf"(?P<season>(?i:{alternation(listed('seasons'))}))"
     quarter = rf"(?:Q(?P<q>[1-4])|(?P<qw>(?i:{alternation(listed('quarters'))}))\s+quarter)"
     table: list[tuple[str, Callable[[re.Match[str], int], Found]]] = [
-        (rf"\b{iso('a')}{to}{iso('b')}\b", iso_range),  # 2026-12-01 to 2026-12-05
+        (rf"\b{iso('a')}(?:{to}|/){iso('b')}\b", iso_range),  # 2026-12-01 to 2026-12-05
+        (rf"\b{iso('a')}/(?P<b>(?:\d{{2}}-)?\d{{2}})\b(?!-)", iso_short_range),  # 2027-04-12/15
         (rf"\b{iso('a')}\b", iso_point),
         (rf"\b{d1}\s+{m1}{y1}{to}{d2}\s+{m2}{y2}", day_range),  # 7 September to 18 December
         (
@@ -146,10 +150,12 @@ def patterns() -> list[tuple[re.Pattern[str], Callable[[re.Match[str], int], Fou
             rf"\b{d1}{listed_days}{to}{d2}\s+{m2}{y2}",
             day_range,
         ),  # 4-20 March 2027; 3, 4 and 5 March
-        (rf"\b{m1}\s+{d1}{to}(?:{m2}\s+)?{d2}{y2}", day_range),  # March 4-20, 2027
+        (rf"\b{d1}(?:/[0-3]?\d)*/{d2}\s+{m2}{y2}", day_range),  # 14/15/16 October
+        (rf"\b{m1}\s+{d1}{to}(?:the\s+)?(?:{m2}\s+)?{d2}{y2}", day_range),  # March 4-20, 2027
         (rf"\b{d1}\s+{m1}{y1}\b", day_point),  # 3 June 2025, 15 March
         (rf"\bthe\s+{d1}\s+of\s+{m1}{y1}\b", day_point),  # the 3rd of June
         (rf"\b{m1}\s+{d1},?\s+{year('y1')}", day_point),  # March 4, 2027
+        (rf"\b{m1}\s+{US_DAY}", day_point),  # March 4th, March 4. (the nearest year's)
         (rf"\b{part('p1')}?{m1}{y1}{to}{part('p2')}?{m2}{y2}\b", month_range),  # March to May
         (rf"\b{part('p1')}{m1}{y1}\b", month_range),  # early January 2027
         (rf"\b{m1}{y1}\b", month_range),  # May 2026, June
@@ -220,6 +226,15 @@ def iso_day(text: str) -> float | None:
 
 def iso_point(match: re.Match[str], year: int) -> Found:
     return iso_day(match["a"])
+
+
+def iso_short_range(match: re.Match[str], year: int) -> Found:
+    """ISO 8601's interval with its end cut short: "2027-04-12/15" ends on the 15th,
+    "2027-04-28/05-02" on 2 May; the end takes what it leaves out from the start."""
+    start = match["a"]
+    end = start[: len(start) - len(match["b"])] + match["b"]
+    low, high = iso_day(start), iso_day(end)
+    return (DAY, low, high) if low is not None and high is not None and low <= high else None
 
 
 def iso_range(match: re.Match[str], year: int) -> Found:

@@ -7,8 +7,8 @@ Ghent", "in Malmö" or "Location: Basel" named no city: a venue's city field got
 and population) knows them. A bare capitalised word is as often a person's name or an English
 word ("Mary", "Charlotte", "Florence" and "March" are cities too), so a city only GeoNames knows
 counts only after a word that names a place ("in", "near", "at"; a label such as "Venue:",
-``place_words.json``), and never when it is an English word (lemminflect's lexicon) or a month
-or weekday. A name two cities share is the more populous one's, and a city's own name wins over
+``place_words.json``), never when it is a month or weekday, and when it is an English word
+(lemminflect's lexicon) only with its own country after it ("in Cork, Ireland"). A name two cities share is the more populous one's, and a city's own name wins over
 another city's alternate name (GeoNames' alternates include other languages' names). The index
 is built once per process, on first use, from the package's data (about a second).
 """
@@ -41,7 +41,8 @@ def cue_pattern() -> re.Pattern[str]:
     """A place cue or a label with its colon, then the run it names."""
     cues = "|".join(re.escape(w) for w in words()["place_cues"])
     labels = "|".join(re.escape(w) for w in words()["place_labels"])
-    return re.compile(rf"(?:\b(?:{cues})\s+|(?i:\b(?:{labels})):\s*)(?P<run>{CITY_RUN.pattern})")
+    named = rf"(?P<run>{CITY_RUN.pattern})(?:,\s*(?P<country>{CITY_RUN.pattern}))?"
+    return re.compile(rf"(?:\b(?:{cues})\s+|(?i:\b(?:{labels})):\s*){named}")
 
 
 def fold(text: str) -> str:
@@ -65,12 +66,22 @@ def index() -> dict[str, tuple[str, str]]:
     return found
 
 
-def is_place_name(run: str) -> bool:
-    """Whether ``run`` may be a city's name: long enough, no English word, month or weekday."""
-    if len(run) < MIN_LETTERS or (" " not in run and getAllLemmas(run.lower())):
-        return False
+def is_place_name(run: str, country: str | None = None) -> bool:
+    """Whether ``run`` may be a city's name: long enough, no month or weekday, and no English
+    word unless the country written after it is that city's ("Cork, Ireland"; "Split,
+    Croatia"), which a word that only looks like a city's cannot have."""
     calendar_words = {*calendar.month_name, *calendar.day_name, *calendar.month_abbr}
-    return run not in calendar_words
+    if len(run) < MIN_LETTERS or run in calendar_words:
+        return False
+    return " " in run or not getAllLemmas(run.lower()) or in_its_country(run, country)
+
+
+def in_its_country(city: str, country: str | None) -> bool:
+    """Whether ``country`` names the country GeoNames puts ``city`` in."""
+    from engine.structured import vocab  # vocab reads this module's cities: import at use
+
+    found = vocab.lookup_country(country) if country else None
+    return found is not None and country_code(city) == found.alpha_2
 
 
 def named_cities(document: str) -> list[str]:
@@ -80,7 +91,8 @@ def named_cities(document: str) -> list[str]:
     for match in cue_pattern().finditer(document):
         parts = match["run"].split(" ")
         runs = (" ".join(parts[:end]) for end in range(len(parts), 0, -1))
-        city = next((r for r in runs if is_place_name(r) and fold(r) in index()), None)
+        fits = (r for r in runs if fold(r) in index() and is_place_name(r, match["country"]))
+        city = next(fits, None)
         if city is not None:
             found.append(city)
     return found

@@ -41,6 +41,13 @@ NUMERIC_DAY = re.compile(
     r"(?<![\d/.])(?P<a>[0-3]?\d)(?P<sep>[/.])(?P<b>[0-3]?\d)(?P=sep)(?P<y>(?:1[89]|20)\d\d)"
     r"(?![\d/]|\.\d)"
 )
+# A day range written in numbers, the range in its days: "3-5.6.2027", "6–8/9/2027", and the
+# start with its month too, "21.09.–24.09.2027" (a day-first habit: the month first cannot
+# hold a range of days there).
+NUMERIC_SPAN = re.compile(
+    r"(?<![\d/.])(?P<first>[0-3]?\d)(?:\.(?P<first_month>[01]?\d)\.)?\s*[-–]\s*"
+    r"(?P<a>[0-3]?\d)(?P<sep>[/.])(?P<b>[01]?\d)(?P=sep)(?P<y>(?:1[89]|20)\d\d)(?![\d/]|\.\d)"
+)
 MONTHS = 12
 DAY_FIRST, MONTH_FIRST = "day first", "month first"
 WEEK = 7
@@ -55,9 +62,31 @@ def read(document: str) -> Reading:
     phrases = read_phrases(document)
     periods, points = durations(document)
     numeric = numeric_days(document)
+    spans = numeric_spans(document)
     return Reading(
-        phrases.periods + periods + later_days(document), phrases.points + points + numeric
+        phrases.periods + periods + later_days(document) + spans,
+        phrases.points + points + numeric,
     )
+
+
+def numeric_spans(document: str) -> Periods:
+    """The day ranges ``document`` writes in numbers (:data:`NUMERIC_SPAN`), where its dates
+    write the day first (:func:`numeric_order`); a start with a month of its own must use
+    dots, as that habit does."""
+    found = list(NUMERIC_SPAN.finditer(document))
+    if not found or numeric_order(document, list(NUMERIC_DAY.finditer(document))) != DAY_FIRST:
+        return ()
+    spans = []
+    for match in found:
+        if match["first_month"] and match["sep"] != ".":
+            continue
+        end_month, year = int(match["b"]), int(match["y"])
+        start_month = int(match["first_month"] or end_month)
+        start = ordinal(year, start_month, int(match["first"])) if start_month <= MONTHS else None
+        end = ordinal(year, end_month, int(match["a"])) if end_month <= MONTHS else None
+        if start is not None and end is not None and start <= end:
+            spans.append((DAY, start, end))
+    return tuple(spans)
 
 
 def numeric_days(document: str) -> tuple[float, ...]:

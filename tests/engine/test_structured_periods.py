@@ -46,10 +46,36 @@ from tests.helpers.fills import iso_span as days
         ("Tastings on 9 & 10 October 2026.", ("2026-10-09", "2026-10-10")),
         ("Stocktake 2026-10-05T08:00 to 2026-10-07T18:30.", ("2026-10-05", "2026-10-07")),
         ("Open 20th - 23rd of April 2027.", ("2027-04-20", "2027-04-23")),
+        ("Races on 2/3/4 May 2027.", ("2027-05-02", "2027-05-04")),
+        ("Sail week 2027-08-23/28.", ("2027-08-23", "2027-08-28")),
+        ("Audit 2027-01-28/02-03.", ("2027-01-28", "2027-02-03")),
+        ("Audit 2027-01-28/2027-02-03.", ("2027-01-28", "2027-02-03")),
+        ("Open August 2nd through the 6th, 2027.", ("2027-08-02", "2027-08-06")),
+        ("Harvest camp: 12-14.9.2027.", ("2027-09-12", "2027-09-14")),
+        ("Harvest camp: 29.09.-02.10.2027.", ("2027-09-29", "2027-10-02")),
     ],
 )
 def test_a_stated_period_is_read_in_any_phrasing(document: str, span: tuple[str, str]) -> None:
     assert days(stated.read(document).period()) == span
+
+
+def test_a_month_first_day_with_no_year_takes_the_nearest_year_but_a_count_is_no_day() -> None:
+    assert days(stated.read("Opens June 3rd, 2027; closes June 7th.").written_span()) == (
+        "2027-06-03",
+        "2027-06-07",
+    )
+    assert stated.read("In 2027 we expect March 2 teams to join.").written_span() is None
+
+
+@pytest.mark.parametrize("document", ["Camp 6-8/9/2027.", "Camp 6-8/9/2027 in Denver, USA."])
+def test_days_in_numbers_read_a_range_only_where_the_day_comes_first(document: str) -> None:
+    """The range of "6-8/9/2027" is in its days: a day-first habit; US dates cannot write it,
+    and with no place the order is unknown (6-8/9 may be June 8 to 9 September)."""
+    assert stated.numeric_spans(document) == ()
+    assert days(stated.read("Camp 6-8/9/2027, Cork, Ireland.").written_span()) == (
+        "2027-09-06",
+        "2027-09-08",
+    )
 
 
 def test_the_finest_period_stated_counts_and_a_yearless_day_takes_the_nearest_year() -> None:

@@ -26,10 +26,16 @@ def test_a_bare_capitalised_word_is_not_a_city_without_a_cue() -> None:
     assert vocab.named_cities("Thanks, Salzburg team.") == ()
 
 
-def test_an_english_word_month_or_short_name_is_never_a_city() -> None:
+def test_an_english_word_month_or_short_name_alone_is_never_a_city() -> None:
     # March (England), Reading and Split are cities; "in March" is a month
     assert places.named_cities("Due in March, in Reading order, in Split mode.") == []
     assert places.named_cities("in Of the") == []
+
+
+def test_an_english_word_is_a_city_when_the_country_after_it_is_that_citys() -> None:
+    assert places.named_cities("Workshop in Cork, Ireland; a cork in Cork.") == ["Cork"]
+    assert places.named_cities("held in Split, Croatia") == ["Split"]
+    assert places.named_cities("in Reading, Germany; in Split, Norway") == []  # not theirs
 
 
 def test_the_longest_known_run_after_the_cue_is_the_city() -> None:

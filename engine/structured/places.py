@@ -8,8 +8,9 @@ and population) knows them. A bare capitalised word is as often a person's name 
 word ("Mary", "Charlotte", "Florence" and "March" are cities too), so a city only GeoNames knows
 counts only after a word that names a place ("in", "near", "at"; a label such as "Venue:",
 ``place_words.json``), never when it is a month or weekday, and when it is an English word
-(lemminflect's lexicon) only with its own country after it ("in Cork, Ireland"). A name two cities share is the more populous one's, and a city's own name wins over
-another city's alternate name (GeoNames' alternates include other languages' names). The index
+(lemminflect's lexicon) only with its own country after it ("in Cork, Ireland"). A name two
+cities share is the more populous one's, and a city's own name wins over another city's
+alternate name (GeoNames' alternates include other languages' names). The index
 is built once per process, on first use, from the package's data (about a second).
 """
 

@@ -22,10 +22,13 @@ import re
 from functools import cache, lru_cache
 
 import babel
+from lemminflect import getAllLemmas
+from text_to_num import alpha2digit
 
 from engine.structured import vocab
 from engine.structured.periods import (
     DAY,
+    NUMBER_LANGUAGE,
     Reading,
     alternation,
     in_digits,
@@ -48,6 +51,10 @@ NUMERIC_SPAN = re.compile(
     r"(?<![\d/.])(?P<first>[0-3]?\d)(?:\.(?P<first_month>[01]?\d)\.)?\s*[-–]\s*"
     r"(?P<a>[0-3]?\d)(?P<sep>[/.])(?P<b>[01]?\d)(?P=sep)(?P<y>(?:1[89]|20)\d\d)(?![\d/]|\.\d)"
 )
+# "the" and an ordinal in words, one or two words ("the ninth", "the twenty-first"), and what
+# text2num must make of it to be a day: "the 9th"
+ORDINAL_WORDS = re.compile(r"(?i)\bthe\s+(?:[a-z]+[- ])?[a-z]+(?:st|nd|rd|th)\b")
+DAY_ORDINAL = re.compile(r"(?i)the\s+[0-3]?\d(?:st|nd|rd|th)")
 MONTHS = 12
 DAY_FIRST, MONTH_FIRST = "day first", "month first"
 WEEK = 7
@@ -59,6 +66,7 @@ def read(document: str) -> Reading:
     """The periods and dates ``document`` states, each phrase read once (finest first), the
     periods and days its durations give (:func:`durations`), and the periods a later weekday
     or ordinal ends (:func:`later_days`)."""
+    document = ordinals_in_digits(document)
     phrases = read_phrases(document)
     periods, points = durations(document)
     numeric = numeric_days(document)
@@ -67,6 +75,21 @@ def read(document: str) -> Reading:
         phrases.periods + periods + later_days(document) + spans,
         phrases.points + points + numeric,
     )
+
+
+def ordinals_in_digits(document: str) -> str:
+    """``document`` with each day-sized ordinal in words after "the" in digits ("the twelfth
+    of August" → "the 12th of August", "on the fifteenth"), by text2num; other numbers in
+    words stay as written (a duration reads them itself)."""
+
+    def digits(match: re.Match[str]) -> str:
+        try:
+            written = str(alpha2digit(match[0], NUMBER_LANGUAGE))
+        except ValueError:  # text2num refuses some inputs: the words stay
+            return match[0]
+        return written if DAY_ORDINAL.fullmatch(written) else match[0]
+
+    return ORDINAL_WORDS.sub(digits, document)
 
 
 def numeric_spans(document: str) -> Periods:
@@ -254,16 +277,41 @@ def later_days(document: str) -> Periods:
     ordinal only, written after that day ("opens on Monday 15 March 2027 and closes on
     Wednesday": 15-17 March). A sentence that writes a day range already says its end."""
     found: list[tuple[int, float, float]] = []
+    before: float | None = None  # the one day the sentence before writes
     for sentence in SENTENCE_END.split(document):
         matches = list(later_day_pattern().finditer(sentence))
-        start = only_day(sentence) if matches else None
-        if start is None or any(p[0] == DAY for p in sentence_phrases(sentence).periods):
+        own = sentence_phrases(sentence)
+        if not own.points and not own.periods:
+            if before is not None:
+                found += [(DAY, before, end) for end in ended_after(before, sentence, matches)]
+            continue
+        before = start = only_day(sentence)
+        if start is None or any(p[0] == DAY for p in own.periods):
             continue
         for match in matches:
             end = named_day_after(start, match)
             if end is not None and start in read_phrases(sentence[: match.start()]).points:
                 found.append((DAY, start, end))
     return tuple(found)
+
+
+def ended_after(start: float, sentence: str, matches: list[re.Match[str]]) -> list[float]:
+    """The days a sentence that writes none names as the end of the period begun on ``start``
+    the sentence before ("It ends on Thursday"): only after a ``period_end_verbs`` verb, so a
+    later deadline ("Send slides by Friday") does not stretch it."""
+    ends = []
+    for match in matches:
+        lead = re.findall(r"[a-z]+", sentence[: match.start()].lower())[-2:]
+        if any(ending_verb(word) for word in lead):
+            end = named_day_after(start, match)
+            ends += [] if end is None else [end]
+    return ends
+
+
+@cache
+def ending_verb(word: str) -> bool:
+    lemmas = {lemma for forms in getAllLemmas(word).values() for lemma in forms}
+    return bool(lemmas & set(listed("period_end_verbs")))
 
 
 def named_day_after(start: float, match: re.Match[str]) -> float | None:

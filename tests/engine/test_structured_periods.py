@@ -78,6 +78,24 @@ def test_days_in_numbers_read_a_range_only_where_the_day_comes_first(document: s
     )
 
 
+def test_an_end_verb_in_the_next_sentence_ends_the_period_but_a_later_errand_does_not() -> None:
+    opening = "The fair opens on Friday 3 September 2027."
+    assert days(stated.read(opening + " It closes on Sunday.").written_span()) == (
+        "2027-09-03",
+        "2027-09-05",
+    )
+    assert stated.read(opening + " Book stands by Sunday.").written_span() is None
+
+
+def test_day_ordinals_in_words_are_days_and_other_ordinals_stay_words() -> None:
+    assert stated.ordinals_in_digits("from the third to the twenty-first of May") == (
+        "from the 3rd to the 21st of May"
+    )
+    assert stated.ordinals_in_digits("the first two days, the north") == (
+        "the first two days, the north"
+    )
+
+
 def test_the_finest_period_stated_counts_and_a_yearless_day_takes_the_nearest_year() -> None:
     term = "Autumn term 2026 runs from 7 September to 18 December."
     assert days(stated.read(term).period()) == ("2026-09-07", "2026-12-18")

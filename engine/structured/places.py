@@ -19,6 +19,7 @@ from __future__ import annotations
 import calendar
 import json
 import re
+from collections.abc import Callable
 from functools import cache
 from pathlib import Path
 
@@ -67,32 +68,34 @@ def index() -> dict[str, tuple[str, str]]:
     return found
 
 
-def is_place_name(run: str, country: str | None = None) -> bool:
+CountryCode = Callable[[str], str | None]  # a country's name → its ISO alpha-2 code, or None
+
+
+def is_place_name(run: str, country: str | None = None, code_of: CountryCode | None = None) -> bool:
     """Whether ``run`` may be a city's name: long enough, no month or weekday, and no English
     word unless the country written after it is that city's ("Cork, Ireland"; "Split,
     Croatia"), which a word that only looks like a city's cannot have."""
     calendar_words = {*calendar.month_name, *calendar.day_name, *calendar.month_abbr}
     if len(run) < MIN_LETTERS or run in calendar_words:
         return False
-    return " " in run or not getAllLemmas(run.lower()) or in_its_country(run, country)
+    if " " in run or not getAllLemmas(run.lower()):
+        return True
+    code = code_of(country) if code_of is not None and country else None
+    return code is not None and country_code(run) == code
 
 
-def in_its_country(city: str, country: str | None) -> bool:
-    """Whether ``country`` names the country GeoNames puts ``city`` in."""
-    from engine.structured import vocab  # vocab reads this module's cities: import at use
-
-    found = vocab.lookup_country(country) if country else None
-    return found is not None and country_code(city) == found.alpha_2
-
-
-def named_cities(document: str) -> list[str]:
+def named_cities(document: str, code_of: CountryCode | None = None) -> list[str]:
     """The cities GeoNames knows that ``document`` names after a place cue, as it writes them:
-    the whole run, else the run without its last words ("in Ghent Town Hall" is Ghent)."""
+    the whole run, else the run without its last words ("in Ghent Town Hall" is Ghent).
+    ``code_of`` reads the country a run may have after it (``vocab`` passes its own lookup;
+    without one, a city that is an English word never counts)."""
     found = []
     for match in cue_pattern().finditer(document):
         parts = match["run"].split(" ")
         runs = (" ".join(parts[:end]) for end in range(len(parts), 0, -1))
-        fits = (r for r in runs if fold(r) in index() and is_place_name(r, match["country"]))
+        fits = (
+            r for r in runs if fold(r) in index() and is_place_name(r, match["country"], code_of)
+        )
         city = next(fits, None)
         if city is not None:
             found.append(city)

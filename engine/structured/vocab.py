@@ -66,6 +66,12 @@ def _common_names() -> dict[str, Any]:
     return found
 
 
+def alpha_2_of(text: str) -> str | None:
+    """The ISO alpha-2 code of the country ``text`` names (``None``: not one)."""
+    found = country(text)
+    return str(found.alpha_2) if found is not None else None
+
+
 def country_name(item: Any) -> str:
     """How a table names a country: pycountry's common name where it has one, else its name."""
     return str(getattr(item, "common_name", None) or item.name)
@@ -180,7 +186,7 @@ def named_cities(document: str) -> tuple[str, ...]:
     names a place ("in Ghent", :mod:`engine.structured.places`), as the document writes them."""
     found = named_in(document, lambda run: _city_names().get(fold(run)), tails=2)
     once: dict[str, str] = {}
-    for city in [*found, *places.named_cities(document)]:
+    for city in [*found, *places.named_cities(document, alpha_2_of)]:
         once.setdefault(fold(city), city)
     return tuple(once.values())
 

@@ -232,13 +232,16 @@ def iso_short_range(match: re.Match[str], year: int) -> Found:
     """ISO 8601's interval with its end cut short: "2027-04-12/15" ends on the 15th,
     "2027-04-28/05-02" on 2 May; the end takes what it leaves out from the start."""
     start = match["a"]
-    end = start[: len(start) - len(match["b"])] + match["b"]
-    low, high = iso_day(start), iso_day(end)
-    return (DAY, low, high) if low is not None and high is not None and low <= high else None
+    return iso_span(start, start[: len(start) - len(match["b"])] + match["b"])
 
 
 def iso_range(match: re.Match[str], year: int) -> Found:
-    low, high = iso_day(match["a"]), iso_day(match["b"])
+    return iso_span(match["a"], match["b"])
+
+
+def iso_span(start: str, end: str) -> Found:
+    """The days from one ISO day to another, ``None`` when either is no day or they run back."""
+    low, high = iso_day(start), iso_day(end)
     return (DAY, low, high) if low is not None and high is not None and low <= high else None
 
 

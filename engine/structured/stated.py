@@ -3,11 +3,11 @@ phrases (:mod:`.periods`: "4-20 March 2027", "issued 2026-11-20"), and what a se
 from the one day it writes.
 
 A sentence that writes exactly one day may go on to state a period from it without writing a
-second date: a duration ("a three-day festival opening on 18 June", "back a week later"), or a
-later day named only by its weekday or its ordinal ("opens on Monday 15 March and closes on
-Wednesday", "starts 8 February and lasts until the 12th"). Both count only beside exactly one
-written day, so neither is ever counted from the wrong one. The words come from
-``period_words.json``; weekday names from :mod:`calendar`.
+second date: a duration ("a three-day festival opening on 18 June", "back a week later", "it
+starts three days earlier"; one that counts later or earlier also in the sentence after), or
+another day named only by its weekday or its ordinal (:mod:`.named_days`). Both count only
+beside exactly one written day, so neither is ever counted from the wrong one. The words come
+from ``period_words.json``.
 
 Days written in numbers ("03/11/2027") are read only where the document shows which part is
 the day (:func:`numeric_order`), never guessed.
@@ -15,17 +15,21 @@ the day (:func:`numeric_order`), never guessed.
 
 from __future__ import annotations
 
-import calendar
-import datetime as dt
 import math
 import re
 from functools import cache, lru_cache
 
 import babel
-from lemminflect import getAllLemmas
 from text_to_num import alpha2digit
 
 from engine.structured import vocab
+from engine.structured.named_days import (
+    SENTENCE_END,
+    Periods,
+    later_days,
+    only_day,
+    sentence_phrases,
+)
 from engine.structured.periods import (
     DAY,
     NUMBER_LANGUAGE,
@@ -38,7 +42,6 @@ from engine.structured.periods import (
     words,
 )
 
-SENTENCE_END = re.compile(r"(?<=[.!?])\s+|\n+")
 # A date written in numbers, day and month in either order ("03/11/2027", "3.11.2027").
 NUMERIC_DAY = re.compile(
     r"(?<![\d/.])(?P<a>[0-3]?\d)(?P<sep>[/.])(?P<b>[0-3]?\d)(?P=sep)(?P<y>(?:1[89]|20)\d\d)"
@@ -57,15 +60,13 @@ ORDINAL_WORDS = re.compile(r"(?i)\bthe\s+(?:[a-z]+[- ])?[a-z]+(?:st|nd|rd|th)\b"
 DAY_ORDINAL = re.compile(r"(?i)the\s+[0-3]?\d(?:st|nd|rd|th)")
 MONTHS = 12
 DAY_FIRST, MONTH_FIRST = "day first", "month first"
-WEEK = 7
-Periods = tuple[tuple[int, float, float], ...]
 
 
 @lru_cache(maxsize=16)  # a table's columns each read the same document
 def read(document: str) -> Reading:
     """The periods and dates ``document`` states, each phrase read once (finest first), the
     periods and days its durations give (:func:`durations`), and the periods a later weekday
-    or ordinal ends (:func:`later_days`)."""
+    or ordinal bounds (:func:`~engine.structured.named_days.later_days`)."""
     document = ordinals_in_digits(document)
     phrases = read_phrases(document)
     periods, points = durations(document)
@@ -133,7 +134,9 @@ def numeric_order(document: str, found: list[re.Match[str]]) -> str | None:
     """Whether a document's numeric dates write the day first: dots always do (3.11.2027);
     a first part above 12 says day first and a second part above 12 month first; else the
     order the countries it names, or the countries of the cities it names, write dates in
-    (CLDR's short date pattern, by babel), when they agree; else ``None``."""
+    (CLDR's short date pattern, by babel), when they agree; else day first where it writes a
+    day range before the month ("9–11/11/2026", which no month-first habit writes); else
+    ``None``."""
     if all(m["sep"] == "." for m in found):
         return DAY_FIRST
     day_first = any(int(m["a"]) > MONTHS for m in found)
@@ -145,7 +148,9 @@ def numeric_order(document: str, found: list[re.Match[str]]) -> str | None:
     places = [vocab.country_of_city(city) for city in vocab.named_cities(document)]
     places += vocab.named_countries(document)
     orders = {territory_order(p.alpha_2) for p in places if p is not None} - {None}
-    return orders.pop() if len(orders) == 1 else None
+    if len(orders) == 1:
+        return orders.pop()
+    return DAY_FIRST if not orders and NUMERIC_SPAN.search(document) else None
 
 
 @cache
@@ -165,46 +170,68 @@ def territory_order(alpha_2: str) -> str | None:
 @cache
 def duration_pattern() -> re.Pattern[str]:
     """A count (digits, perhaps with a half, or "a"), perhaps a word that only stresses it
-    ("two full days"), a unit, an optional "long" and an optional "later"; or one unit after
-    "the next" or before "after" ("the following day", "the day after": one unit later)."""
+    ("two full days"), a unit, an optional "long" and an optional shift ("later", "earlier");
+    or one unit after "the next", or before a shift ("the following day", "the day after",
+    "the night before": one unit later or earlier)."""
     units = alternation([*listed("duration_units"), *listed("hour_units")])
-    one, after = alternation(listed("duration_one")), alternation(listed("duration_after"))
+    one = alternation(listed("duration_one"))
+    shifts = alternation([*listed("duration_after"), *listed("duration_before")])
     stress, nexts = alternation(listed("duration_stress")), alternation(listed("duration_next"))
     halves, joins = listed("duration_half"), alternation(listed("duration_half_joins"))
     words = alternation([h for h in halves if h.isalpha()])
     marks = alternation([h for h in halves if not h.isalpha()])
     half = rf"(?P<half>\s+(?:{joins})\s+(?:{words})|{marks})?"
     count = rf"(?:(?:(?P<n>\d{{1,3}}){half}|(?P<one>{one}))[\s-]+(?:(?:{stress})\s+)?)?"
-    counted = rf"\b{count}(?P<unit>{units})s?(?P<long>[\s-]+long)?\b(?P<later>\s+(?:{after}))?"
+    counted = rf"\b{count}(?P<unit>{units})s?(?P<long>[\s-]+long)?\b(?:\s+(?P<shift>{shifts}))?"
     following = rf"\b(?:the\s+)?(?:{nexts})\s+(?P<next>{units})\b"
-    before = rf"\bthe\s+(?P<before>{units})\s+(?:{after})\b"
-    return re.compile(rf"(?i:{following}|{before}|{counted})")
+    beside = rf"\bthe\s+(?P<beside>{units})\s+(?P<way>{shifts})\b"
+    return re.compile(rf"(?i:{following}|{beside}|{counted})")
 
 
 def durations(document: str) -> tuple[Periods, tuple[float, ...]]:
     """What durations beside a day state, sentence by sentence: a period from the day ("a
-    three-day festival opening on 18 June": 18-20 June), or the day that much later ("out
-    on 2 July and back a week later": 9 July; "the following day")."""
+    three-day festival opening on 18 June": 18-20 June), or the day that much later or
+    earlier ("out on 2 July and back a week later": 9 July; "the following day"; "ends on 9
+    October, and starts three days earlier": 6 October). A sentence that writes no day may
+    shift the one day the sentence just before it writes ("We leave on 4 April. We return
+    five days later."), never state a length from it."""
     periods: list[tuple[int, float, float]] = []
     points: list[float] = []
+    previous: float | None = None  # the one day the sentence just before writes
     for sentence in SENTENCE_END.split(document):
-        matches = list(duration_pattern().finditer(in_digits(sentence)))
-        start = only_day(sentence) if matches else None
+        own = sentence_phrases(sentence)
+        writes_none = not own.points and not own.periods
+        start = previous if writes_none else only_day(sentence)
+        previous = None if writes_none else start
         if start is None:
             continue
-        for match in matches:
-            one_later = match["next"] or match["before"]
-            if one_later:
-                points.append(start + unit_days(one_later.lower(), 1))
+        for match in duration_pattern().finditer(in_digits(sentence)):
+            if writes_none and not shifted(match):
                 continue
-            length = spanned(match)
-            if length is None:
-                continue
-            if match["later"]:
-                points.append(start + length[0])
-            else:
-                periods.append((DAY, start, start + length[1]))
+            stated_periods, stated_points = counted(match, start)
+            periods += stated_periods
+            points += stated_points
     return tuple(periods), tuple(points)
+
+
+def shifted(match: re.Match[str]) -> bool:
+    """Whether a duration names a day that much later or earlier, not a length."""
+    return bool(match["next"] or match["beside"] or match["shift"])
+
+
+def counted(match: re.Match[str], start: float) -> tuple[Periods, tuple[float, ...]]:
+    """The period or the day one duration states from ``start``."""
+    one_unit = match["next"] or match["beside"]
+    said = (match["shift"] or match["way"] or "").lower()
+    way = -1 if said in listed("duration_before") else 1
+    if one_unit:
+        return (), (start + way * unit_days(one_unit.lower(), 1),)
+    length = spanned(match)
+    if length is None:
+        return (), ()
+    if match["shift"]:
+        return (), (start + way * length[0],)
+    return ((DAY, start, start + length[1]),), ()
 
 
 def spanned(match: re.Match[str]) -> tuple[float, float] | None:
@@ -230,7 +257,7 @@ def lasting(document: str) -> float | None:
         if sentence_phrases(sentence).points or sentence_phrases(sentence).periods:
             continue
         for match in duration_pattern().finditer(in_digits(sentence)):
-            length = None if match["later"] else spanned(match)
+            length = None if shifted(match) else spanned(match)
             found |= {length[1]} if length else set()
     return next(iter(found)) if len(found) == 1 else None
 
@@ -244,87 +271,3 @@ def unit_days(unit: str, count: int) -> float:
     if unit in per_day:
         return float(count // int(per_day[unit]))
     return float(count * int(days[unit]))
-
-
-@lru_cache(maxsize=256)
-def sentence_phrases(sentence: str) -> Reading:
-    """One sentence's own phrases, read once: its durations and its later days both ask."""
-    return read_phrases(sentence)
-
-
-def only_day(sentence: str) -> float | None:
-    """The one day ``sentence`` writes, or ``None`` when it writes none or several."""
-    days = set(sentence_phrases(sentence).points)
-    return next(iter(days)) if len(days) == 1 else None
-
-
-@cache
-def later_day_pattern() -> re.Pattern[str]:
-    """A ``later_day_cues`` word, then a weekday ("until Friday") or "the" and an ordinal
-    that ends its phrase ("to the 12th", "until the 12th and"): a word after it that is not a
-    ``later_day_followers`` word makes it another thing's ordinal ("to the 12th floor"), and
-    "the 12th of May" is a whole date."""
-    cues = alternation(listed("later_day_cues"))
-    weekdays = alternation([*calendar.day_name, *calendar.day_abbr])
-    followers = alternation(listed("later_day_followers"))
-    ends = rf"(?=\s*(?:[^\w\s]|$)|\s+(?:{followers})\b)"
-    ordinal_day = rf"the\s+(?P<day>[0-3]?\d)(?:st|nd|rd|th)\b{ends}"
-    return re.compile(rf"(?<![\w-])(?i:{cues})\s+(?:(?P<weekday>{weekdays})\b|{ordinal_day})")
-
-
-def later_days(document: str) -> Periods:
-    """The periods from a sentence's one written day to a later day it names by weekday or
-    ordinal only, written after that day ("opens on Monday 15 March 2027 and closes on
-    Wednesday": 15-17 March). A sentence that writes a day range already says its end."""
-    found: list[tuple[int, float, float]] = []
-    before: float | None = None  # the one day the sentence before writes
-    for sentence in SENTENCE_END.split(document):
-        matches = list(later_day_pattern().finditer(sentence))
-        own = sentence_phrases(sentence)
-        if not own.points and not own.periods:
-            if before is not None:
-                found += [(DAY, before, end) for end in ended_after(before, sentence, matches)]
-            continue
-        before = start = only_day(sentence)
-        if start is None or any(p[0] == DAY for p in own.periods):
-            continue
-        for match in matches:
-            end = named_day_after(start, match)
-            if end is not None and start in read_phrases(sentence[: match.start()]).points:
-                found.append((DAY, start, end))
-    return tuple(found)
-
-
-def ended_after(start: float, sentence: str, matches: list[re.Match[str]]) -> list[float]:
-    """The days a sentence that writes none names as the end of the period begun on ``start``
-    the sentence before ("It ends on Thursday"): only after a ``period_end_verbs`` verb, so a
-    later deadline ("Send slides by Friday") does not stretch it."""
-    ends = []
-    for match in matches:
-        lead = re.findall(r"[a-z]+", sentence[: match.start()].lower())[-2:]
-        if any(ending_verb(word) for word in lead):
-            end = named_day_after(start, match)
-            ends += [] if end is None else [end]
-    return ends
-
-
-@cache
-def ending_verb(word: str) -> bool:
-    lemmas = {lemma for forms in getAllLemmas(word).values() for lemma in forms}
-    return bool(lemmas & set(listed("period_end_verbs")))
-
-
-def named_day_after(start: float, match: re.Match[str]) -> float | None:
-    """The first day after ``start`` that a weekday or a day of the month names (the 12th
-    after 8 February is 12 February; after 20 February, 12 March)."""
-    day = dt.date.fromordinal(int(start))
-    if match["weekday"]:
-        names = [n.lower() for n in calendar.day_name], [n.lower() for n in calendar.day_abbr]
-        said = match["weekday"].lower()
-        weekday = names[0].index(said) if said in names[0] else names[1].index(said)
-        return start + (weekday - day.weekday() - 1) % WEEK + 1
-    number = int(match["day"])
-    if number > day.day:
-        return ordinal(day.year, day.month, number)
-    following = day.replace(day=1) + dt.timedelta(days=32)
-    return ordinal(following.year, following.month, number)

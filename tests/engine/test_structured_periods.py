@@ -67,15 +67,25 @@ def test_a_month_first_day_with_no_year_takes_the_nearest_year_but_a_count_is_no
     assert stated.read("In 2027 we expect March 2 teams to join.").written_span() is None
 
 
-@pytest.mark.parametrize("document", ["Camp 6-8/9/2027.", "Camp 6-8/9/2027 in Denver, USA."])
-def test_days_in_numbers_read_a_range_only_where_the_day_comes_first(document: str) -> None:
-    """The range of "6-8/9/2027" is in its days: a day-first habit; US dates cannot write it,
-    and with no place the order is unknown (6-8/9 may be June 8 to 9 September)."""
+@pytest.mark.parametrize(
+    "document", ["Camp 6-8/9/2027 in Denver, USA.", "Camp 6-8/9/2027 in Lyon or Denver."]
+)
+def test_days_in_numbers_read_no_range_where_the_places_write_the_month_first(
+    document: str,
+) -> None:
+    """A place that writes the month first (or places that disagree) outweighs the range's
+    form: the document may mean something no reading here can tell."""
     assert stated.numeric_spans(document) == ()
-    assert days(stated.read("Camp 6-8/9/2027, Cork, Ireland.").written_span()) == (
-        "2027-09-06",
-        "2027-09-08",
-    )
+
+
+@pytest.mark.parametrize(
+    "document",
+    ["Camp 6-8/9/2027, Cork, Ireland.", "Camp 6-8/9/2027.", "Camp: 6–8/9/2027, bring boots."],
+)
+def test_a_day_range_before_its_month_is_read_day_first(document: str) -> None:
+    """The range of "6-8/9/2027" is in its days, a day-first habit that month-first dates
+    cannot write, so with no place to say otherwise the form itself tells the order."""
+    assert days(stated.read(document).written_span()) == ("2027-09-06", "2027-09-08")
 
 
 def test_an_end_verb_in_the_next_sentence_ends_the_period_but_a_later_errand_does_not() -> None:

@@ -1,0 +1,189 @@
+"""Days a document names only by weekday or ordinal ("closes on Wednesday", "starting on the
+18th"), counted from the one day a sentence writes, and the periods they bound.
+
+A sentence that writes exactly one day may name the other end of its period without writing a
+second date. After the day, a ``later_day_cues`` word names a later end ("opens on Monday 15
+March and closes on Wednesday", "starts 8 February and lasts until the 12th"). Where the written
+day is itself the end ("runs until 20 June, starting on the 18th", "ends on Sunday 7 March,
+having begun on Friday"), a ``period_start_verbs`` verb before the cue names an earlier start.
+The sentence after it may do either ("It ends on Thursday", "It starts on the 26th"), or name
+the last day ("The final day is Friday"). Every read counts only beside exactly one written
+day, so a period is never counted from the wrong one. The words come from
+``period_words.json``; weekday names from :mod:`calendar`.
+"""
+
+from __future__ import annotations
+
+import calendar
+import datetime as dt
+import re
+from functools import cache, lru_cache
+
+from lemminflect import getAllLemmas
+
+from engine.structured.periods import DAY, Reading, alternation, listed, ordinal, read_phrases
+
+SENTENCE_END = re.compile(r"(?<=[.!?])\s+|\n+")
+WEEK = 7
+MONTHS_BACK = 3  # the 31st is at most three months back (2 May: 31 March)
+LAST_WORD_REACH = 3  # "The last session is on": a last word at most this many words before
+WORD = re.compile(r"[a-z]+")
+START, END = "start", "end"
+Periods = tuple[tuple[int, float, float], ...]
+
+
+@lru_cache(maxsize=256)
+def sentence_phrases(sentence: str) -> Reading:
+    """One sentence's own phrases, read once: its durations and its named days both ask."""
+    return read_phrases(sentence)
+
+
+def only_day(sentence: str) -> float | None:
+    """The one day ``sentence`` writes, or ``None`` when it writes none or several."""
+    days = set(sentence_phrases(sentence).points)
+    return next(iter(days)) if len(days) == 1 else None
+
+
+@cache
+def named_day_pattern(next_sentence: bool = False) -> re.Pattern[str]:
+    """A cue word, then a weekday ("until Friday") or "the" and an ordinal that ends its phrase
+    ("to the 12th", "until the 12th and"): a word after it that is not a
+    ``later_day_followers`` word makes it another thing's ordinal ("to the 12th floor"), and
+    "the 12th of May" is a whole date. The sentence after the day's may also name it after a
+    ``last_day_cues`` word ("The final day is Friday")."""
+    cues = listed("later_day_cues") + (listed("last_day_cues") if next_sentence else [])
+    weekdays = alternation([*calendar.day_name, *calendar.day_abbr])
+    followers = alternation(listed("later_day_followers"))
+    ends = rf"(?=\s*(?:[^\w\s]|$)|\s+(?:{followers})\b)"
+    ordinal_day = rf"the\s+(?P<day>[0-3]?\d)(?:st|nd|rd|th)\b{ends}"
+    return re.compile(
+        rf"(?<![\w-])(?i:{alternation(cues)})\s+(?:(?P<weekday>{weekdays})\b|{ordinal_day})"
+    )
+
+
+def later_days(document: str) -> Periods:
+    """The periods a sentence's one written day and a day named by weekday or ordinal bound,
+    in that sentence or the next (:func:`own_sentence_periods`, :func:`next_sentence_periods`).
+    A sentence that writes a day range already says both ends."""
+    found: list[tuple[int, float, float]] = []
+    before: float | None = None  # the one day the sentence before writes
+    before_ends = False  # whether that day is the end of its period
+    for sentence in SENTENCE_END.split(document):
+        own = sentence_phrases(sentence)
+        if not own.points and not own.periods:
+            if before is not None:
+                found += next_sentence_periods(before, before_ends, sentence)
+            continue
+        before = only_day(sentence)
+        before_ends = before is not None and last_period_word(words(sentence)) == END
+        if before is not None and not any(p[0] == DAY for p in own.periods):
+            found += own_sentence_periods(before, sentence)
+    return tuple(found)
+
+
+def own_sentence_periods(day: float, sentence: str) -> Periods:
+    """The periods from ``day`` to a later day the sentence names after it ("opens on Monday
+    15 March 2027 and closes on Wednesday": 15-17 March), or from an earlier day a start verb
+    names after it, where the day is written as an end ("runs until 20 June 2027, starting on
+    the 18th": 18-20 June)."""
+    found = []
+    for match in named_day_pattern().finditer(sentence):
+        if day not in read_phrases(sentence[: match.start()]).points:
+            continue
+        lead = words(sentence[: match.start()])
+        if any(starting_verb(w) for w in lead[-2:]) and last_period_word(lead[:-2]) == END:
+            found += period(named_day_before(day, match), day)
+        else:
+            found += period(day, named_day_after(day, match))
+    return tuple(found)
+
+
+def next_sentence_periods(day: float, day_ends: bool, sentence: str) -> Periods:
+    """The periods a sentence that writes no day bounds with ``day``, the one the sentence
+    before writes: an end after a ``period_end_verbs`` verb ("It ends on Thursday") or after a
+    ``last_day_words`` word ("The last session is on the 11th"); a start after a start verb
+    where ``day`` is an end ("It starts on the 26th"). A later deadline ("Send slides by
+    Friday") names neither, so it does not stretch the period."""
+    found = []
+    for match in named_day_pattern(next_sentence=True).finditer(sentence):
+        lead = words(sentence[: match.start()])
+        if day_ends and any(starting_verb(word) for word in lead[-2:]):
+            found += period(named_day_before(day, match), day)
+        elif any(ending_verb(w) for w in lead[-2:]) or names_last_day(lead):
+            found += period(day, named_day_after(day, match))
+    return tuple(found)
+
+
+def period(start: float | None, end: float | None) -> list[tuple[int, float, float]]:
+    """The day period from ``start`` to ``end``, none when a named day has no date."""
+    return [] if start is None or end is None else [(DAY, start, end)]
+
+
+def words(text: str) -> list[str]:
+    return WORD.findall(text.lower())
+
+
+def names_last_day(lead: list[str]) -> bool:
+    """Whether a ``last_day_words`` word is among the last words before the cue ("The final
+    day is", "the last session is on"), so what the cue names is the period's last day."""
+    return bool(set(lead[-LAST_WORD_REACH:]) & set(listed("last_day_words")))
+
+
+def last_period_word(lead: list[str]) -> str | None:
+    """Whether the last period verb or end cue in ``lead`` ends a period ("runs until", "ends
+    on") or starts one ("opens on"): what a day written after it is."""
+    for word in reversed(lead):
+        if ending_verb(word) or word in listed("period_end_cues"):
+            return END
+        if starting_verb(word):
+            return START
+    return None
+
+
+@cache
+def lemmas_of(word: str) -> frozenset[str]:
+    return frozenset(lemma for forms in getAllLemmas(word).values() for lemma in forms)
+
+
+def ending_verb(word: str) -> bool:
+    return bool(lemmas_of(word) & set(listed("period_end_verbs")))
+
+
+def starting_verb(word: str) -> bool:
+    return bool(lemmas_of(word) & set(listed("period_start_verbs")))
+
+
+def named_day_after(start: float, match: re.Match[str]) -> float | None:
+    """The first day after ``start`` that a weekday or a day of the month names (the 12th
+    after 8 February is 12 February; after 20 February, 12 March)."""
+    day = dt.date.fromordinal(int(start))
+    if match["weekday"]:
+        return start + (weekday_of(match["weekday"]) - day.weekday() - 1) % WEEK + 1
+    number = int(match["day"])
+    if number > day.day:
+        return ordinal(day.year, day.month, number)
+    following = day.replace(day=1) + dt.timedelta(days=32)
+    return ordinal(following.year, following.month, number)
+
+
+def named_day_before(end: float, match: re.Match[str]) -> float | None:
+    """The last day before ``end`` that a weekday or a day of the month names (Friday before
+    Sunday 7 March is 5 March; the 26th before 3 March is 26 February; the 31st before 2 May
+    is 31 March); ``None`` for a day no month has."""
+    day = dt.date.fromordinal(int(end))
+    if match["weekday"]:
+        return end - (day.weekday() - weekday_of(match["weekday"]) - 1) % WEEK - 1
+    year, month = day.year, day.month
+    for _ in range(MONTHS_BACK):
+        found = ordinal(year, month, int(match["day"]))
+        if found is not None and found < end:
+            return found
+        year, month = (year, month - 1) if month > 1 else (year - 1, 12)
+    return None
+
+
+def weekday_of(name: str) -> int:
+    """A weekday's number (Monday 0) from its full or short English name."""
+    said = name.lower()
+    full = [n.lower() for n in calendar.day_name]
+    return full.index(said) if said in full else [n.lower() for n in calendar.day_abbr].index(said)

@@ -1,0 +1,179 @@
+"""Days named by weekday or ordinal from a sentence's one written day
+(engine/structured/named_days.py): a later end, an earlier start after a written end, and
+either in the sentence after."""
+
+from __future__ import annotations
+
+import calendar
+import datetime as dt
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from engine.structured import named_days, stated
+from tests.helpers.fills import iso_span
+
+
+def span(document: str) -> tuple[str, str] | None:
+    return iso_span(stated.read(document).written_span())
+
+
+@pytest.mark.parametrize(
+    ("document", "expected"),
+    [
+        (
+            "The fair opens on Tuesday 6 April 2027 and closes on Friday.",
+            ("2027-04-06", "2027-04-09"),
+        ),
+        ("Doors open 2 June 2027 and stay open until Sunday.", ("2027-06-02", "2027-06-06")),
+        ("Trials start 8 February 2027 and run until the 12th.", ("2027-02-08", "2027-02-12")),
+        ("Trials start 28 February 2027 and run to the 3rd.", ("2027-02-28", "2027-03-03")),
+        ("It begins on Friday 1 October 2027 and runs through Fri.", ("2027-10-01", "2027-10-08")),
+    ],
+)
+def test_a_later_weekday_or_ordinal_ends_the_period(
+    document: str, expected: tuple[str, str]
+) -> None:
+    assert span(document) == expected
+
+
+@pytest.mark.parametrize(
+    "document",
+    [
+        "The visit on 3 May 2027 was moved from Friday.",  # no range word before the weekday
+        "Submit by 1 May 2027. The fair is on Friday.",  # another sentence than the day's
+        "Monday 15 March 2027 is the first day.",  # the weekday is the day's own
+        "From 3 May 2027 to 9 May 2027, then on to Friday.",  # the sentence writes two days
+        "The report of 3 May 2027 goes to the 12th floor.",  # an ordinal with a noun after it
+    ],
+)
+def test_no_later_day_without_a_cue_after_the_one_day(document: str) -> None:
+    assert named_days.later_days(document) == ()
+
+
+def test_a_day_range_already_says_its_end() -> None:
+    assert named_days.later_days("Held 4-6 May 2027 in Rome, closing on Friday.") == ()
+
+
+@given(
+    st.dates(min_value=dt.date(1990, 1, 1), max_value=dt.date(2090, 12, 31)),
+    st.sampled_from(list(calendar.day_name)),
+)
+def test_a_later_weekday_is_within_the_week_after_the_day(day: dt.date, weekday: str) -> None:
+    written = f"{day.day} {calendar.month_name[day.month]} {day.year}"
+    (period,) = named_days.later_days(f"It opens on {written} and closes on {weekday}.")
+    _, start, end = period
+    end_day = dt.date.fromordinal(int(end))
+    assert start == day.toordinal()
+    assert 1 <= end - start <= 7
+    assert calendar.day_name[end_day.weekday()] == weekday
+
+
+@given(st.dates(min_value=dt.date(1990, 1, 1), max_value=dt.date(2090, 12, 31)), st.integers(1, 31))
+def test_a_later_ordinal_is_that_day_of_this_month_or_the_next(day: dt.date, number: int) -> None:
+    written = f"{day.day} {calendar.month_name[day.month]} {day.year}"
+    suffix = {1: "st", 2: "nd", 3: "rd", 21: "st", 22: "nd", 23: "rd", 31: "st"}.get(number, "th")
+    found = named_days.later_days(f"It starts {written} and lasts until the {number}{suffix}.")
+    for _, start, end in found:
+        end_day = dt.date.fromordinal(int(end))
+        assert start < end <= start + 31
+        assert end_day.day == number
+
+
+@pytest.mark.parametrize(
+    ("document", "expected"),
+    [
+        ("The market runs until 20 June 2027, starting on the 18th.", ("2027-06-18", "2027-06-20")),
+        ("It ends on Sunday 7 March 2027, having begun on Friday.", ("2027-03-05", "2027-03-07")),
+        ("It closes on 3 March 2027, opening on the 26th.", ("2027-02-26", "2027-03-03")),
+        (
+            "The fair closes on 28 February 2027. It starts on the 26th.",
+            ("2027-02-26", "2027-02-28"),
+        ),
+        (
+            "The course ends on Saturday 17 July 2027. It begins on Wed.",
+            ("2027-07-14", "2027-07-17"),
+        ),
+    ],
+)
+def test_a_start_named_after_a_written_end_begins_the_period(
+    document: str, expected: tuple[str, str]
+) -> None:
+    assert span(document) == expected
+
+
+@pytest.mark.parametrize(
+    ("document", "expected"),
+    [
+        # the written day is a start: a start verb's day after it is later, as any cue's
+        (
+            "Deliveries start on 5 May 2027 and payments start on the 20th.",
+            ("2027-05-05", "2027-05-20"),
+        ),
+        # the sentence before writes a start: the next one's start verb names no earlier day
+        ("The fair opens on 9 May 2027. It starts on Monday at nine.", None),
+    ],
+)
+def test_a_start_verb_names_an_earlier_day_only_after_a_written_end(
+    document: str, expected: tuple[str, str] | None
+) -> None:
+    assert span(document) == expected
+
+
+@pytest.mark.parametrize(
+    ("document", "expected"),
+    [
+        (
+            "It opens on 10 May 2027 in Delft. The final day is Friday.",
+            ("2027-05-10", "2027-05-14"),
+        ),
+        (
+            "Meetings from 19 January 2027. The last session is on the 21st.",
+            ("2027-01-19", "2027-01-21"),
+        ),
+        (
+            "It opens on 3 May 2027. The closing dinner is on Thursday.",
+            ("2027-05-03", "2027-05-06"),
+        ),
+    ],
+)
+def test_the_sentence_after_may_name_the_last_day(document: str, expected: tuple[str, str]) -> None:
+    assert span(document) == expected
+
+
+@pytest.mark.parametrize(
+    "document",
+    [
+        "It opens on 9 November 2027. The last day to register is the 1st.",  # another last day
+        "It opens on 9 November 2027. Parking is Friday only.",  # no last word before the cue
+    ],
+)
+def test_a_last_day_needs_its_word_just_before_the_cue(document: str) -> None:
+    assert named_days.later_days(document) == ()
+
+
+@given(
+    st.dates(min_value=dt.date(1990, 1, 1), max_value=dt.date(2090, 12, 31)),
+    st.sampled_from(list(calendar.day_name)),
+)
+def test_an_earlier_weekday_is_within_the_week_before_the_day(day: dt.date, weekday: str) -> None:
+    written = f"{day.day} {calendar.month_name[day.month]} {day.year}"
+    (period,) = named_days.later_days(f"It ends on {written}, having started on {weekday}.")
+    _, start, end = period
+    assert end == day.toordinal()
+    assert 1 <= end - start <= 7
+    assert calendar.day_name[dt.date.fromordinal(int(start)).weekday()] == weekday
+
+
+@given(st.dates(min_value=dt.date(1990, 1, 1), max_value=dt.date(2090, 12, 31)), st.integers(1, 31))
+def test_an_earlier_ordinal_is_that_day_of_this_month_or_one_before(
+    day: dt.date, number: int
+) -> None:
+    written = f"{day.day} {calendar.month_name[day.month]} {day.year}"
+    suffix = {1: "st", 2: "nd", 3: "rd", 21: "st", 22: "nd", 23: "rd", 31: "st"}.get(number, "th")
+    (period,) = named_days.later_days(f"It runs until {written}, starting on the {number}{suffix}.")
+    _, start, end = period
+    assert end == day.toordinal()
+    assert end - 92 <= start < end  # at most three months back (the 31st before 2 May)
+    assert dt.date.fromordinal(int(start)).day == number

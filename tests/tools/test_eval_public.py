@@ -172,3 +172,18 @@ def test_every_misspelling_of_either_half_is_placed():
         assert all(i.misspelt != i.clean for i in items)
         for item in items:  # each can be scored: its misspelling stands where it was put
             assert locate(item.misspelt, [item.correction()]), item.placed
+
+
+@needs_data
+def test_the_engine_names_only_reported_misspellings_that_are_words_themselves():
+    """A reported misspelling that is an English word in its own right ("where" typed for
+    "were") may stand in the engine's prose; one that is no word would be a table mapping it.
+    Either way the engine's count may not grow unseen (it read 3 files, all "where")."""
+    from engine.language.en.dictionary import dictionary_words
+    from tools.eval import leaks
+
+    wrongs = [wrong for _, wrong in spelling.pairs("report")]
+    named = leaks.named_misspellings(wrongs, list(leaks.engine_strings()))
+    words = {entry.rpartition(": ")[2] for entry in named}
+    assert words <= dictionary_words(), words - dictionary_words()
+    assert len(named) <= 3, named

@@ -170,7 +170,8 @@ def territory_order(alpha_2: str) -> str | None:
 @cache
 def duration_pattern() -> re.Pattern[str]:
     """A count (digits, perhaps with a half, or "a"), perhaps a word that only stresses it
-    ("two full days"), a unit, an optional "long" and an optional shift ("later", "earlier");
+    ("two full days") or says it comes after the day ("two more days"), a unit, an optional
+    "long" and an optional shift ("later", "earlier");
     or one unit after "the next", or before a shift ("the following day", "the day after",
     "the night before": one unit later or earlier)."""
     units = alternation([*listed("duration_units"), *listed("hour_units")])
@@ -181,7 +182,9 @@ def duration_pattern() -> re.Pattern[str]:
     words = alternation([h for h in halves if h.isalpha()])
     marks = alternation([h for h in halves if not h.isalpha()])
     half = rf"(?P<half>\s+(?:{joins})\s+(?:{words})|{marks})?"
-    count = rf"(?:(?:(?P<n>\d{{1,3}}){half}|(?P<one>{one}))[\s-]+(?:(?:{stress})\s+)?)?"
+    mores = alternation(listed("duration_more"))
+    added = rf"(?:(?P<more>{mores})\s+)?(?:(?:{stress})\s+)?"
+    count = rf"(?:(?:(?P<n>\d{{1,3}}){half}|(?P<one>{one}))[\s-]+{added})?"
     counted = rf"\b{count}(?P<unit>{units})s?(?P<long>[\s-]+long)?\b(?:\s+(?P<shift>{shifts}))?"
     following = rf"\b(?:the\s+)?(?:{nexts})\s+(?P<next>{units})\b"
     beside = rf"\bthe\s+(?P<beside>{units})\s+(?P<way>{shifts})\b"
@@ -215,8 +218,9 @@ def durations(document: str) -> tuple[Periods, tuple[float, ...]]:
 
 
 def shifted(match: re.Match[str]) -> bool:
-    """Whether a duration names a day that much later or earlier, not a length."""
-    return bool(match["next"] or match["beside"] or match["shift"])
+    """Whether a duration names a day that much later or earlier, or days more after the
+    day ("two more days"), not a length of its own."""
+    return bool(match["next"] or match["beside"] or match["shift"] or match["more"])
 
 
 def counted(match: re.Match[str], start: float) -> tuple[Periods, tuple[float, ...]]:
@@ -231,6 +235,8 @@ def counted(match: re.Match[str], start: float) -> tuple[Periods, tuple[float, .
         return (), ()
     if match["shift"]:
         return (), (start + way * length[0],)
+    if match["more"]:  # days after the first: its period ends that many days after it
+        return ((DAY, start, start + length[0]),), ()
     return ((DAY, start, start + length[1]),), ()
 
 

@@ -71,6 +71,9 @@ def test_a_day_above_twelve_fixes_the_order(day: dt.date) -> None:
             ("2027-06-04", "2027-06-05"),
         ),
         ("Entries close a week before the race on 12 March 2027.", ("2027-03-05", "2027-03-12")),
+        ("A fair on 14 August 2027 and on three further days.", ("2027-08-14", "2027-08-17")),
+        ("It opens on 9 May 2027 with an extra day of workshops.", ("2027-05-09", "2027-05-10")),
+        ("Opens on 3 June 2027. Concerts go on for two more days.", ("2027-06-03", "2027-06-05")),
         # a shift in the sentence just after the day's counts from it
         (
             "The trip leaves on 4 April 2027. The group returns five days later.",
@@ -126,7 +129,8 @@ def test_a_length_stated_with_no_day_beside_it_is_what_a_start_counts(
     "document",
     [
         "The trip leaves on 4 April 2027. It lasts five days.",  # a length, not a shift
-        "The trip leaves on 4 April 2027. Parking is free. We return five days later.",  # not just after
+        # not the sentence just after the day's
+        "The trip leaves on 4 April 2027. Parking is free. We return five days later.",
         "Trips leave on 4 April or 9 April 2027. We return five days later.",  # two days before it
     ],
 )

@@ -90,7 +90,15 @@ def test_names_numbers_and_words_with_inner_marks_get_no_fix() -> None:
 def test_i_is_capitalised_anywhere_and_its_other_forms_only_where_they_open() -> None:
     assert " I" in offered("Mary and me left")["me"]
     assert " me" in offered("Mary and I left")["I"]
-    assert "Me" in offered("I left")["I"]
+    assert "I" in offered("Me and Mary left")["Me"]
+
+
+def test_a_subject_that_opens_a_sentence_is_never_offered_its_object_case() -> None:
+    """ "I go to school" came back "Me goes to school": a sentence opens on its subject."""
+    for subject in ("I", "He", "She", "We", "They"):
+        found = offered(f"{subject} go to school. Then {subject.lower()} rest.")
+        assert not {"Me", "Him", "Her", "Us", "Them"} & set(found.get(subject, []))
+    assert " him" in offered("Then he and Mary left.")["he"]  # inside a sentence: offered
 
 
 def test_a_lone_lower_case_i_and_a_sentences_first_word_get_a_capital() -> None:

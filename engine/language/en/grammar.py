@@ -7,7 +7,8 @@ person ("we goes", "she explain", "sended"), a homophone ("Their going"), a pron
 ("Mary and me has"), a doubled comparative ("more better"). So, as language-model-based
 grammatical error correction without annotated data does (Bryant & Briscoe 2018), the
 candidates for each word are its own forms, and the model reading the passage chooses among
-them (:mod:`engine.passes.proofread`): a fix is only ever a form of the word the user wrote.
+them (:mod:`engine.passes.proofread`): a fix is only ever a form of the word the user wrote,
+or an article before a bare singular noun (:mod:`engine.language.en.articles`).
 
 The forms of verbs, nouns and adjectives are lemminflect's lexicon of English inflections
 (:mod:`engine.language.en.forms`; it replaced a typed list of 72 irregular verbs and the
@@ -29,6 +30,7 @@ from functools import cache
 
 from lemminflect import getAllLemmas
 
+from engine.language.en.articles import article_fixes
 from engine.language.en.data import load_json, pairs, word_set
 from engine.language.en.forms import comparative, number_changes, other_forms, past_changes
 from engine.language.en.forms import tense as form_tense
@@ -46,6 +48,8 @@ GRAMMAR_PHRASES = pairs("grammar.json", "learner_phrases")
 DEGREE_WORDS = word_set("grammar.json", "degree_words")
 # Words before a noun: a fix that adds or drops its plural changes how many things it says.
 DETERMINERS = word_set("grammar.json", "determiners")
+# Pronouns in the object case ("me", "him"): never what a subject that opens a sentence is.
+OBJECT_PRONOUNS = word_set("word_tiers.json", "object_pronouns")
 # Words that set a clause in the future, and the auxiliary a bare verb then takes.
 FUTURE_WORDS = word_set("grammar.json", "future_words")
 FUTURE_AUXILIARY: str = load_json("grammar.json")["future_auxiliary"]
@@ -58,6 +62,9 @@ PLURAL_S = "s"  # "mondays": a proper word's plural keeps its capital
 # An agreement fix ("the buttons is" → "are") is preferred to either.
 TENSE_RISK = 3.0
 NUMBER_RISK = 3.0
+# An added article says which thing, or that it is one ("on the mountain", "a child"): it
+# must save this much more, so a bare noun English leaves bare ("at home") stays.
+ARTICLE_RISK = 1.5
 
 WORD_LETTERS = re.compile(r"[A-Za-z]+(?:'[A-Za-z]+)?")
 TRAILING_MARKS = re.compile(r"[.,;:!?\"()]+$")
@@ -102,10 +109,10 @@ def alternatives(word: str) -> list[str]:
 
 def fixes(words: Sequence[str], opens: bool = True) -> list[Fix]:
     """Every candidate fix in ``words`` (each with its leading whitespace): each word's other
-    forms, a doubled degree, the learner's word pairs and the capitals. ``opens``: whether the
-    first word starts a sentence (not after a lock inside one: "[install guide](...)").
-    Capitalised words other than a sentence's first (names), words holding digits, and words
-    with inner marks are left as they are."""
+    forms, a doubled degree, a missing article, the learner's word pairs and the capitals.
+    ``opens``: whether the first word starts a sentence (not after a lock inside one:
+    "[install guide](...)"). Capitalised words other than a sentence's first (names), words
+    holding digits, and words with inner marks are left as they are."""
     found = [Fix(r) for r in rewordings(words, GRAMMAR_PHRASES, keep_last=False)]
     first_opens = opens
     for index, word in enumerate(words):
@@ -118,9 +125,12 @@ def fixes(words: Sequence[str], opens: bool = True) -> list[Fix]:
         found += _capitals(word, letters, opens, index)
         found += _degree(words, index)
         found += _future(words, index, letters)
+        found += [Fix(r, ARTICLE_RISK) for r in article_fixes(words, index)]
         before = words[index - 1].strip().lower() if index else ""
         lower = letters.lower()
         for form in alternatives(lower):
+            if opens and lower in SUBJECT_PRONOUNS and form in OBJECT_PRONOUNS - SUBJECT_PRONOUNS:
+                continue  # "I go" never opens as "Me goes": a sentence opens on its subject
             text = _cased(spelled(word, word, form), form, letters, opens)
             found.append(Fix(Rewording(index, index + 1, text), risk(lower, form, before)))
     return found

@@ -21,12 +21,12 @@ def inserted(text: str) -> list[str]:
 @pytest.mark.parametrize(
     ("text", "phrase"),
     [
-        ("When I was child, we moved.", " {} child,"),
-        ("She is doctor in Oslo.", " {} doctor"),  # a noun that is also a verb, after "is"
-        ("We visited museum yesterday.", " {} museum"),
-        ("It boils at lower temperature.", " {} lower"),  # the adjective leads the phrase
-        ("We live near sea.", " {} sea."),
-        ("On high mountain it is cold.", " {} high"),  # a capital preposition opens it too
+        ("He was farmer, then a cook.", " {} farmer,"),
+        ("She is nurse in Oslo.", " {} nurse"),  # a noun that is also a verb, after "is"
+        ("We toured factory last week.", " {} factory"),
+        ("It sold at higher price.", " {} higher"),  # the adjective leads the phrase
+        ("They sail on lake.", " {} lake."),
+        ("In small town it is quiet.", " {} small"),  # a capital preposition opens it too
     ],
 )
 def test_each_article_is_offered_before_a_bare_singular_noun_phrase(text: str, phrase: str) -> None:
@@ -36,7 +36,7 @@ def test_each_article_is_offered_before_a_bare_singular_noun_phrase(text: str, p
 @pytest.mark.parametrize(
     "text",
     [
-        "She is the doctor.",  # a determiner already
+        "She is the nurse.",  # a determiner already
         "We met his teacher.",  # a possessive
         "Children play outside.",  # a plural
         "I want to work today.",  # after the infinitive's "to" a verb-noun is a verb
@@ -49,8 +49,8 @@ def test_no_article_where_the_phrase_has_one_or_is_no_singular_noun(text: str) -
     assert inserted(text) == []
 
 
-WORDS = ["a", "the", "is", "in", "on", "to", "child", "doctor", "high", "big", "children",
-         "visited", "we", "run", "sea.", "home,", "Oslo", "quickly"]  # fmt: skip
+WORDS = ["a", "the", "is", "in", "on", "to", "town", "nurse", "small", "dry", "towns",
+         "visited", "we", "run", "lake.", "home,", "Oslo", "quickly"]  # fmt: skip
 
 
 @given(st.lists(st.sampled_from(WORDS), min_size=1, max_size=12))

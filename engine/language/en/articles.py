@@ -1,4 +1,4 @@
-"""A missing article: "I was child", "on high mountain", "at lower temperature".
+"""A missing article: "he is nurse", "in small town", "at higher price".
 
 Learners of English most often drop an article before a singular noun (Bryant & Briscoe's
 learner corpora and JFLEG's corrections insert one more than any other word). No form of the
@@ -26,15 +26,15 @@ from engine.language.en.rewordings import Rewording, lead
 
 ARTICLES: tuple[str, ...] = tuple(load_json("word_tiers.json")["articles"])
 DETERMINERS = word_set("word_tiers.json", "determiners")
-# The words after which a noun phrase may have lost its article: "on (the) mountain", "was
-# (a) child". A noun after another noun or an adjective is inside a phrase already.
+# The words after which a noun phrase may have lost its article: "in (the) town", "is (a)
+# nurse". A noun after another noun or an adjective is inside a phrase already.
 PHRASE_OPENERS = word_set("word_tiers.json", "prepositions") | word_set(
     "word_tiers.json", "be_forms"
 )
 NOUN, ADJECTIVE, VERB, AUXILIARY = "NOUN", "ADJ", "VERB", "AUX"
 INFINITIVE = "to"  # "to work": a verb may follow it, so only a word that is no verb is a noun
 LOOSE, STRICT = "a noun or a verb may follow", "only a noun may follow"
-# A noun phrase's adjectives at most, walked back from its noun ("a very long cold winter").
+# A noun phrase's adjectives at most, walked back from its noun ("a long dry summer").
 MOST_ADJECTIVES = 3
 SHORTEST_NOUN = 3  # "ox", "ax": too short to read as a noun phrase in free text
 PLAIN = re.compile(r"[a-z]+")
@@ -48,8 +48,8 @@ def readings(word: str) -> frozenset[str]:
 
 
 def is_singular_noun(word: str, or_verb: bool) -> bool:
-    """A noun in its own singular that is no adjective ("child", not "children", "people" or
-    "high"); with ``or_verb`` it may also be a verb ("doctor" after "is", where no verb's base
+    """A noun in its own singular that is no adjective ("town", not "towns", "people" or
+    "low"); with ``or_verb`` it may also be a verb ("nurse" after "is", where no verb's base
     form can stand), else only a noun."""
     lemmas = getAllLemmas(word)
     classes = set(lemmas)
@@ -93,7 +93,7 @@ def article_fixes(words: Sequence[str], index: int) -> list[Rewording]:
 
 def plain(word: str, last: bool = True) -> str | None:
     """The lower-case letters of a plain word; a mark after it ends the phrase, so only the
-    phrase's ``last`` word may carry one ("on mountain." but not "on high, mountain")."""
+    phrase's ``last`` word may carry one ("in town." but not "in small, town")."""
     text = word.strip()
     letters = TRAILING_MARKS.sub("", text) if last else text
     return letters if PLAIN.fullmatch(letters) else None

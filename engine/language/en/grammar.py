@@ -62,7 +62,7 @@ PLURAL_S = "s"  # "mondays": a proper word's plural keeps its capital
 # An agreement fix ("the buttons is" → "are") is preferred to either.
 TENSE_RISK = 3.0
 NUMBER_RISK = 3.0
-# An added article says which thing, or that it is one ("on the mountain", "a child"): it
+# An added article says which thing, or that it is one ("in the town", "a nurse"): it
 # must save this much more, so a bare noun English leaves bare ("at home") stays.
 ARTICLE_RISK = 1.5
 

@@ -1,13 +1,13 @@
-"""Days a document names only by weekday or ordinal ("closes on Wednesday", "starting on the
-18th"), counted from the one day a sentence writes, and the periods they bound.
+"""Days a document names only by weekday or ordinal ("closes on Wednesday", "beginning on
+the 3rd"), counted from the one day a sentence writes, and the periods they bound.
 
 A sentence that writes exactly one day may name the other end of its period without writing a
 second date. After the day, a ``later_day_cues`` word names a later end ("opens on Monday 15
 March and closes on Wednesday", "starts 8 February and lasts until the 12th"). Where the written
-day is itself the end ("runs until 20 June, starting on the 18th", "ends on Sunday 7 March,
-having begun on Friday"), a ``period_start_verbs`` verb before the cue names an earlier start.
-The sentence after it may do either ("It ends on Thursday", "It starts on the 26th"), or name
-the last day ("The final day is Friday"). Every read counts only beside exactly one written
+day is itself the end ("lasts until 5 May, beginning on the 3rd", "ends on Sunday 7 March,
+having opened on Tuesday"), a ``period_start_verbs`` verb before the cue names an earlier start.
+The sentence after it may do either ("It finishes on Monday", "It opens on the 2nd"), or name
+the last day ("Its closing day is Sunday"). Every read counts only beside exactly one written
 day, so a period is never counted from the wrong one. The words come from
 ``period_words.json``; weekday names from :mod:`calendar`.
 """
@@ -26,7 +26,7 @@ from engine.structured.periods import DAY, Reading, alternation, listed, ordinal
 SENTENCE_END = re.compile(r"(?<=[.!?])\s+|\n+")
 WEEK = 7
 MONTHS_BACK = 3  # the 31st is at most three months back (2 May: 31 March)
-LAST_WORD_REACH = 3  # "The last session is on": a last word at most this many words before
+LAST_WORD_REACH = 3  # "the final match is on": a last word at most this many words before
 WORD = re.compile(r"[a-z]+")
 START, END = "start", "end"
 Periods = tuple[tuple[int, float, float], ...]
@@ -50,7 +50,7 @@ def named_day_pattern(next_sentence: bool = False) -> re.Pattern[str]:
     ("to the 12th", "until the 12th and"): a word after it that is not a
     ``later_day_followers`` word makes it another thing's ordinal ("to the 12th floor"), and
     "the 12th of May" is a whole date. The sentence after the day's may also name it after a
-    ``last_day_cues`` word ("The final day is Friday")."""
+    ``last_day_cues`` word ("Its closing day is Sunday")."""
     cues = listed("later_day_cues") + (listed("last_day_cues") if next_sentence else [])
     weekdays = alternation([*calendar.day_name, *calendar.day_abbr])
     followers = alternation(listed("later_day_followers"))
@@ -84,8 +84,8 @@ def later_days(document: str) -> Periods:
 def own_sentence_periods(day: float, sentence: str) -> Periods:
     """The periods from ``day`` to a later day the sentence names after it ("opens on Monday
     15 March 2027 and closes on Wednesday": 15-17 March), or from an earlier day a start verb
-    names after it, where the day is written as an end ("runs until 20 June 2027, starting on
-    the 18th": 18-20 June)."""
+    names after it, where the day is written as an end ("lasts until 5 May 2027, beginning on
+    the 3rd": 3-5 May)."""
     found = []
     for match in named_day_pattern().finditer(sentence):
         if day not in read_phrases(sentence[: match.start()]).points:
@@ -100,9 +100,9 @@ def own_sentence_periods(day: float, sentence: str) -> Periods:
 
 def next_sentence_periods(day: float, day_ends: bool, sentence: str) -> Periods:
     """The periods a sentence that writes no day bounds with ``day``, the one the sentence
-    before writes: an end after a ``period_end_verbs`` verb ("It ends on Thursday") or after a
-    ``last_day_words`` word ("The last session is on the 11th"); a start after a start verb
-    where ``day`` is an end ("It starts on the 26th"). A later deadline ("Send slides by
+    before writes: an end after a ``period_end_verbs`` verb ("It finishes on Monday") or after a
+    ``last_day_words`` word ("the final match is on the 9th"); a start after a start verb
+    where ``day`` is an end ("It opens on the 2nd"). A later deadline ("Send slides by
     Friday") names neither, so it does not stretch the period."""
     found = []
     for match in named_day_pattern(next_sentence=True).finditer(sentence):
@@ -125,7 +125,7 @@ def words(text: str) -> list[str]:
 
 def names_last_day(lead: list[str]) -> bool:
     """Whether a ``last_day_words`` word is among the last words before the cue ("The final
-    day is", "the last session is on"), so what the cue names is the period's last day."""
+    day is", "the final match is on"), so what the cue names is the period's last day."""
     return bool(set(lead[-LAST_WORD_REACH:]) & set(listed("last_day_words")))
 
 

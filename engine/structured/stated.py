@@ -1,13 +1,13 @@
 """What a document states about when, as :class:`~engine.structured.periods.Reading`: its own
-phrases (:mod:`.periods`: "4-20 March 2027", "issued 2026-11-20"), and what a sentence counts
+phrases (:mod:`.periods`: "6-22 March 2027", "issued 2026-11-20"), and what a sentence counts
 from the one day it writes.
 
 A sentence that writes exactly one day may go on to state a period from it without writing a
-second date: a duration ("a three-day festival opening on 18 June", "back a week later", "it
-starts three days earlier"; one that counts later or earlier also in the sentence after), or
-another day named only by its weekday or its ordinal (:mod:`.named_days`). Both count only
-beside exactly one written day, so neither is ever counted from the wrong one. The words come
-from ``period_words.json``.
+second date: a duration ("a four-day fair opening on 9 May", "home ten days later",
+"registration opens a week earlier"; one that counts later or earlier also in the sentence
+after), or another day named only by its weekday or its ordinal (:mod:`.named_days`). Both
+count only beside exactly one written day, so neither is ever counted from the wrong one. The
+words come from ``period_words.json``.
 
 Days written in numbers ("03/11/2027") are read only where the document shows which part is
 the day (:func:`numeric_order`), never guessed.
@@ -80,7 +80,7 @@ def read(document: str) -> Reading:
 
 def ordinals_in_digits(document: str) -> str:
     """``document`` with each day-sized ordinal in words after "the" in digits ("the twelfth
-    of August" → "the 12th of August", "on the fifteenth"), by text2num; other numbers in
+    of August" → "the 12th of August", "on the nineteenth"), by text2num; other numbers in
     words stay as written (a duration reads them itself)."""
 
     def digits(match: re.Match[str]) -> str:
@@ -170,9 +170,9 @@ def territory_order(alpha_2: str) -> str | None:
 @cache
 def duration_pattern() -> re.Pattern[str]:
     """A count (digits, perhaps with a half, or "a"), perhaps a word that only stresses it
-    ("two full days") or says it comes after the day ("two more days"), a unit, an optional
+    ("three whole days") or says it comes after the day ("three more nights"), a unit, an optional
     "long" and an optional shift ("later", "earlier");
-    or one unit after "the next", or before a shift ("the following day", "the day after",
+    or one unit after "the next", or before a shift ("the next night", "the week after",
     "the night before": one unit later or earlier)."""
     units = alternation([*listed("duration_units"), *listed("hour_units")])
     one = alternation(listed("duration_one"))
@@ -193,11 +193,11 @@ def duration_pattern() -> re.Pattern[str]:
 
 def durations(document: str) -> tuple[Periods, tuple[float, ...]]:
     """What durations beside a day state, sentence by sentence: a period from the day ("a
-    three-day festival opening on 18 June": 18-20 June), or the day that much later or
-    earlier ("out on 2 July and back a week later": 9 July; "the following day"; "ends on 9
-    October, and starts three days earlier": 6 October). A sentence that writes no day may
-    shift the one day the sentence just before it writes ("We leave on 4 April. We return
-    five days later."), never state a length from it."""
+    four-day fair opening on 9 May": 9-12 May), or the day that much later or
+    earlier ("out on 3 July and home ten days later": 13 July; "the next night"; "held on 9
+    October; registration opens a week earlier": 2 October). A sentence that writes no day
+    may shift the one day the sentence just before it writes ("We sail on 2 May. We dock six
+    days later."), never state a length from it."""
     periods: list[tuple[int, float, float]] = []
     points: list[float] = []
     previous: float | None = None  # the one day the sentence just before writes
@@ -219,7 +219,7 @@ def durations(document: str) -> tuple[Periods, tuple[float, ...]]:
 
 def shifted(match: re.Match[str]) -> bool:
     """Whether a duration names a day that much later or earlier, or days more after the
-    day ("two more days"), not a length of its own."""
+    day ("three more nights"), not a length of its own."""
     return bool(match["next"] or match["beside"] or match["shift"] or match["more"])
 
 
@@ -255,7 +255,7 @@ def spanned(match: re.Match[str]) -> tuple[float, float] | None:
 
 def lasting(document: str) -> float | None:
     """How many days after its first the last day of what ``document`` is about falls, when
-    it states that only as a length ("the summit lasts three days": 2) in sentences that
+    it states that only as a length ("the trial lasts four days": 2) in sentences that
     write no day, all of them agreeing; ``None`` otherwise. What a template's own start is
     then counted from."""
     found = set()

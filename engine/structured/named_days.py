@@ -75,7 +75,7 @@ def later_days(document: str) -> Periods:
                 found += next_sentence_periods(before, before_ends, sentence)
             continue
         before = only_day(sentence)
-        before_ends = before is not None and last_period_word(words(sentence)) == END
+        before_ends = before is not None and last_period_word(lower_words(sentence)) == END
         if before is not None and not any(p[0] == DAY for p in own.periods):
             found += own_sentence_periods(before, sentence)
     return tuple(found)
@@ -90,7 +90,7 @@ def own_sentence_periods(day: float, sentence: str) -> Periods:
     for match in named_day_pattern().finditer(sentence):
         if day not in read_phrases(sentence[: match.start()]).points:
             continue
-        lead = words(sentence[: match.start()])
+        lead = lower_words(sentence[: match.start()])
         if any(starting_verb(w) for w in lead[-2:]) and last_period_word(lead[:-2]) == END:
             found += period(named_day_before(day, match), day)
         else:
@@ -106,7 +106,7 @@ def next_sentence_periods(day: float, day_ends: bool, sentence: str) -> Periods:
     Friday") names neither, so it does not stretch the period."""
     found = []
     for match in named_day_pattern(next_sentence=True).finditer(sentence):
-        lead = words(sentence[: match.start()])
+        lead = lower_words(sentence[: match.start()])
         if day_ends and any(starting_verb(word) for word in lead[-2:]):
             found += period(named_day_before(day, match), day)
         elif any(ending_verb(w) for w in lead[-2:]) or names_last_day(lead):
@@ -119,21 +119,28 @@ def period(start: float | None, end: float | None) -> list[tuple[int, float, flo
     return [] if start is None or end is None else [(DAY, start, end)]
 
 
-def words(text: str) -> list[str]:
+def lower_words(text: str) -> list[str]:
+    """The words of ``text`` in lower case, letters only."""
     return WORD.findall(text.lower())
+
+
+@cache
+def listed_set(key: str) -> frozenset[str]:
+    """A ``period_words.json`` list as a set, built once: the reads below ask per word."""
+    return frozenset(listed(key))
 
 
 def names_last_day(lead: list[str]) -> bool:
     """Whether a ``last_day_words`` word is among the last words before the cue ("The final
     day is", "the final match is on"), so what the cue names is the period's last day."""
-    return bool(set(lead[-LAST_WORD_REACH:]) & set(listed("last_day_words")))
+    return bool(set(lead[-LAST_WORD_REACH:]) & listed_set("last_day_words"))
 
 
 def last_period_word(lead: list[str]) -> str | None:
     """Whether the last period verb or end cue in ``lead`` ends a period ("runs until", "ends
     on") or starts one ("opens on"): what a day written after it is."""
     for word in reversed(lead):
-        if ending_verb(word) or word in listed("period_end_cues"):
+        if ending_verb(word) or word in listed_set("period_end_cues"):
             return END
         if starting_verb(word):
             return START
@@ -146,11 +153,11 @@ def lemmas_of(word: str) -> frozenset[str]:
 
 
 def ending_verb(word: str) -> bool:
-    return bool(lemmas_of(word) & set(listed("period_end_verbs")))
+    return bool(lemmas_of(word) & listed_set("period_end_verbs"))
 
 
 def starting_verb(word: str) -> bool:
-    return bool(lemmas_of(word) & set(listed("period_start_verbs")))
+    return bool(lemmas_of(word) & listed_set("period_start_verbs"))
 
 
 def named_day_after(start: float, match: re.Match[str]) -> float | None:

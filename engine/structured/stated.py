@@ -170,10 +170,10 @@ def territory_order(alpha_2: str) -> str | None:
 @cache
 def duration_pattern() -> re.Pattern[str]:
     """A count (digits, perhaps with a half, or "a"), perhaps a word that only stresses it
-    ("three whole days") or says it comes after the day ("three more nights"), a unit, an optional
-    "long" and an optional shift ("later", "earlier");
-    or one unit after "the next", or before a shift ("the next night", "the week after",
-    "the night before": one unit later or earlier)."""
+    ("three whole days") or says it comes after the day ("three more nights"), a unit, an
+    optional "long" and an optional shift ("later", "earlier"); or one unit after "the next",
+    or before a shift ("the next night", "the week after", "the night before": one unit
+    later or earlier)."""
     units = alternation([*listed("duration_units"), *listed("hour_units")])
     one = alternation(listed("duration_one"))
     shifts = alternation([*listed("duration_after"), *listed("duration_before")])

@@ -56,18 +56,27 @@ def test_a_day_range_already_says_its_end() -> None:
     assert named_days.later_days("Held 4-6 May 2027 in Rome, closing on Friday.") == ()
 
 
+WRITTEN_THEN_WEEKDAY = [
+    ("It opens on {written} and closes on {weekday}.", "later"),
+    ("It ends on {written}, having started on {weekday}.", "earlier"),
+]
+
+
+@pytest.mark.parametrize(("sentence", "way"), WRITTEN_THEN_WEEKDAY)
 @given(
-    st.dates(min_value=dt.date(1990, 1, 1), max_value=dt.date(2090, 12, 31)),
-    st.sampled_from(list(calendar.day_name)),
+    day=st.dates(min_value=dt.date(1990, 1, 1), max_value=dt.date(2090, 12, 31)),
+    weekday=st.sampled_from(list(calendar.day_name)),
 )
-def test_a_later_weekday_is_within_the_week_after_the_day(day: dt.date, weekday: str) -> None:
+def test_a_named_weekday_is_within_the_week_after_or_before_the_day(
+    sentence: str, way: str, day: dt.date, weekday: str
+) -> None:
     written = f"{day.day} {calendar.month_name[day.month]} {day.year}"
-    (period,) = named_days.later_days(f"It opens on {written} and closes on {weekday}.")
+    (period,) = named_days.later_days(sentence.format(written=written, weekday=weekday))
     _, start, end = period
-    end_day = dt.date.fromordinal(int(end))
-    assert start == day.toordinal()
+    written_end, named = (start, end) if way == "later" else (end, start)
+    assert written_end == day.toordinal()
     assert 1 <= end - start <= 7
-    assert calendar.day_name[end_day.weekday()] == weekday
+    assert calendar.day_name[dt.date.fromordinal(int(named)).weekday()] == weekday
 
 
 @given(st.dates(min_value=dt.date(1990, 1, 1), max_value=dt.date(2090, 12, 31)), st.integers(1, 31))
@@ -151,19 +160,6 @@ def test_the_sentence_after_may_name_the_last_day(document: str, expected: tuple
 )
 def test_a_last_day_needs_its_word_just_before_the_cue(document: str) -> None:
     assert named_days.later_days(document) == ()
-
-
-@given(
-    st.dates(min_value=dt.date(1990, 1, 1), max_value=dt.date(2090, 12, 31)),
-    st.sampled_from(list(calendar.day_name)),
-)
-def test_an_earlier_weekday_is_within_the_week_before_the_day(day: dt.date, weekday: str) -> None:
-    written = f"{day.day} {calendar.month_name[day.month]} {day.year}"
-    (period,) = named_days.later_days(f"It ends on {written}, having started on {weekday}.")
-    _, start, end = period
-    assert end == day.toordinal()
-    assert 1 <= end - start <= 7
-    assert calendar.day_name[dt.date.fromordinal(int(start)).weekday()] == weekday
 
 
 @given(st.dates(min_value=dt.date(1990, 1, 1), max_value=dt.date(2090, 12, 31)), st.integers(1, 31))

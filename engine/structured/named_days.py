@@ -147,7 +147,7 @@ def last_period_word(lead: list[str]) -> str | None:
     return None
 
 
-@cache
+@lru_cache(maxsize=4096)  # any word of any document: bounded, the worker runs for days
 def lemmas_of(word: str) -> frozenset[str]:
     return frozenset(lemma for forms in getAllLemmas(word).values() for lemma in forms)
 

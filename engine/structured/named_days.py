@@ -78,6 +78,7 @@ def later_days(document: str) -> Periods:
         before_ends = before is not None and last_period_word(lower_words(sentence)) == END
         if before is not None and not any(p[0] == DAY for p in own.periods):
             found += own_sentence_periods(before, sentence)
+            found += weekday_range_periods(before, sentence)
     return tuple(found)
 
 
@@ -95,6 +96,34 @@ def own_sentence_periods(day: float, sentence: str) -> Periods:
             found += period(named_day_before(day, match), day)
         else:
             found += period(day, named_day_after(day, match))
+    return tuple(found)
+
+
+@cache
+def weekday_range_pattern() -> re.Pattern[str]:
+    """Two weekdays joined as a range ("Tuesday to Thursday", "Fri–Sun")."""
+    weekdays = alternation([*calendar.day_name, *calendar.day_abbr])
+    joins = listed("weekday_range_joins")
+    words = alternation([j for j in joins if j.isalpha()])
+    marks = alternation([j for j in joins if not j.isalpha()])
+    join = rf"(?:\s*(?:{marks})\s*|\s+(?:{words})\s+)"
+    return re.compile(rf"(?i:\b(?P<first>{weekdays})\b{join}(?P<last>{weekdays})\b)")
+
+
+def weekday_range_periods(day: float, sentence: str) -> Periods:
+    """The periods a weekday range bounds with ``day`` when ``day`` falls on one of its
+    weekdays ("runs Tuesday to Thursday, starting 7 September 2027": 7-9 September). A range
+    the day does not fall on is a weekly habit ("open Monday to Friday from 5 May 2027", a
+    Wednesday), no end."""
+    weekday = dt.date.fromordinal(int(day)).weekday()
+    found: list[tuple[int, float, float]] = []
+    for match in weekday_range_pattern().finditer(sentence):
+        first, last = weekday_of(match["first"]), weekday_of(match["last"])
+        days = (last - first) % WEEK
+        if weekday == first:
+            found += period(day, day + days)
+        elif weekday == last:
+            found += period(day - days, day)
     return tuple(found)
 
 

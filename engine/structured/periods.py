@@ -143,13 +143,13 @@ def patterns() -> list[tuple[re.Pattern[str], Callable[[re.Match[str], int], Fou
         (rf"\b{iso('a')}\b", iso_point),
         (rf"\b{d1}\s+{m1}{y1}{to}{d2}\s+{m2}{y2}", day_range),  # 7 September to 18 December
         (
-            rf"\b(?:the\s+)?{d1}{to}(?:the\s+)?{d2}\s+of\s+{m2}{y2}",
+            rf"\b(?:the\s+)?{d1}{listed_days}{to}(?:the\s+)?{d2}\s+of\s+{m2}{y2}",
             day_range,
-        ),  # the 9th to the 11th of May; 9th - 11th of May
+        ),  # the 9th to the 11th of May; 9th - 11th of May; the 3rd, 4th and 5th of May
         (
-            rf"\b{d1}{listed_days}{to}{d2}\s+{m2}{y2}",
+            rf"\b{d1}\.?{listed_days}{to}{d2}\.?\s+{m2}{y2}",
             day_range,
-        ),  # 4-20 March 2027; 3, 4 and 5 March
+        ),  # 4-20 March 2027; 3, 4 and 5 March; 4.–6. March (a day-first habit's dots)
         (rf"\b{d1}(?:/[0-3]?\d)*/{d2}\s+{m2}{y2}", day_range),  # 14/15/16 October
         (rf"\b{m1}\s+{d1}{to}(?:the\s+)?(?:{m2}\s+)?{d2}{y2}", day_range),  # March 4-20, 2027
         (rf"\b{d1}\s+{m1}{y1}\b", day_point),  # 3 June 2025, 15 March
@@ -173,20 +173,31 @@ Near = Callable[[int], int | None]  # the nearest year the document names to a p
 
 def read_phrases(document: str) -> Reading:
     """The periods and dates ``document``'s own phrases state."""
+    found = [what for _, what in phrases_at(document)]
+    periods = tuple(f for f in found if isinstance(f, tuple))
+    return Reading(periods, tuple(f for f in found if not isinstance(f, tuple)))
+
+
+def phrases_at(document: str) -> list[tuple[int, tuple[int, float, float] | float]]:
+    """Each period or date ``document``'s own phrases state, with where its phrase starts."""
     years = [(m.start(), int(m[0])) for m in re.finditer(r"\b(?:1[89]|20)\d\d\b", document)]
-    periods: list[tuple[int, float, float]] = []
-    points: list[float] = []
+    found: list[tuple[int, tuple[int, float, float] | float]] = []
     text = document
     for pattern, handler in patterns():
         read_spans: list[tuple[int, int]] = []
         for match in pattern.finditer(text):
-            found = handler(match, nearest(years, match.start()) or 0)
-            if found is None:
+            what = handler(match, nearest(years, match.start()) or 0)
+            if what is None:
                 continue
-            (periods if isinstance(found, tuple) else points).append(found)  # type: ignore[arg-type]
+            found.append((match.start(), what))
             read_spans.append(match.span())
         text = masked(text, read_spans)
-    return Reading(tuple(periods), tuple(points))
+    return found
+
+
+def day_starts(document: str, day: float) -> int | None:
+    """Where the first phrase writing ``day`` starts in ``document``; ``None`` when none does."""
+    return min((at for at, what in phrases_at(document) if what == day), default=None)
 
 
 def masked(text: str, spans: list[tuple[int, int]]) -> str:

@@ -24,9 +24,12 @@ from text_to_num import alpha2digit
 
 from engine.structured import vocab
 from engine.structured.named_days import (
+    END,
     SENTENCE_END,
     Periods,
+    last_period_word,
     later_days,
+    lower_words,
     only_day,
     sentence_phrases,
 )
@@ -35,6 +38,7 @@ from engine.structured.periods import (
     NUMBER_LANGUAGE,
     Reading,
     alternation,
+    day_starts,
     in_digits,
     listed,
     ordinal,
@@ -48,10 +52,10 @@ NUMERIC_DAY = re.compile(
     r"(?![\d/]|\.\d)"
 )
 # A day range written in numbers, the range in its days: "3-5.6.2027", "6–8/9/2027", and the
-# start with its month too, "21.09.–24.09.2027" (a day-first habit: the month first cannot
-# hold a range of days there).
+# start with its month too, "21.09.–24.09.2027" or "5/7–9/7/2027" (a day-first habit: the
+# month first cannot hold a range of days there), its separator the end's.
 NUMERIC_SPAN = re.compile(
-    r"(?<![\d/.])(?P<first>[0-3]?\d)(?:\.(?P<first_month>[01]?\d)\.)?\s*[-–]\s*"
+    r"(?<![\d/.])(?P<first>[0-3]?\d)(?:(?P<first_sep>[/.])(?P<first_month>[01]?\d)\.?)?\s*[-–]\s*"
     r"(?P<a>[0-3]?\d)(?P<sep>[/.])(?P<b>[01]?\d)(?P=sep)(?P<y>(?:1[89]|20)\d\d)(?![\d/]|\.\d)"
 )
 # "the" and an ordinal in words, one or two words ("the ninth", "the twenty-first"), and what
@@ -95,14 +99,14 @@ def ordinals_in_digits(document: str) -> str:
 
 def numeric_spans(document: str) -> Periods:
     """The day ranges ``document`` writes in numbers (:data:`NUMERIC_SPAN`), where its dates
-    write the day first (:func:`numeric_order`); a start with a month of its own must use
-    dots, as that habit does."""
+    write the day first (:func:`numeric_order`); a start with a month of its own writes it
+    as the end does ("5/7–9/7/2027", "5.7.–9.7.2027", never "5.7–9/7/2027")."""
     found = list(NUMERIC_SPAN.finditer(document))
     if not found or numeric_order(document, list(NUMERIC_DAY.finditer(document))) != DAY_FIRST:
         return ()
     spans = []
     for match in found:
-        if match["first_month"] and match["sep"] != ".":
+        if match["first_month"] and match["sep"] != match["first_sep"]:
             continue
         end_month, year = int(match["b"]), int(match["y"])
         start_month = int(match["first_month"] or end_month)
@@ -150,7 +154,9 @@ def numeric_order(document: str, found: list[re.Match[str]]) -> str | None:
     orders = {territory_order(p.alpha_2) for p in places if p is not None} - {None}
     if len(orders) == 1:
         return orders.pop()
-    return DAY_FIRST if not orders and NUMERIC_SPAN.search(document) else None
+    # a range whose start writes its own month ("5/7–9/7/2027") a month-first habit writes too
+    days_only = any(not m["first_month"] for m in NUMERIC_SPAN.finditer(document))
+    return DAY_FIRST if not orders and days_only else None
 
 
 @cache
@@ -173,7 +179,8 @@ def duration_pattern() -> re.Pattern[str]:
     ("three whole days") or says it comes after the day ("three more nights"), a unit, an
     optional "long" and an optional shift ("later", "earlier"); or one unit after "the next",
     or before a shift ("the next night", "the week after", "the night before": one unit
-    later or earlier)."""
+    later or earlier). A count after "the next" ("the next two days") counts days after the
+    day, as a count of more days does."""
     units = alternation([*listed("duration_units"), *listed("hour_units")])
     one = alternation(listed("duration_one"))
     shifts = alternation([*listed("duration_after"), *listed("duration_before")])
@@ -185,7 +192,9 @@ def duration_pattern() -> re.Pattern[str]:
     mores = alternation(listed("duration_more"))
     added = rf"(?:(?P<more>{mores})\s+)?(?:(?:{stress})\s+)?"
     count = rf"(?:(?:(?P<n>\d{{1,3}}){half}|(?P<one>{one}))[\s-]+{added})?"
-    counted = rf"\b{count}(?P<unit>{units})s?(?P<long>[\s-]+long)?\b(?:\s+(?P<shift>{shifts}))?"
+    ahead = rf"(?:(?P<ahead>(?:the\s+)?(?:{nexts}))\s+(?=\d))?"
+    tail = rf"(?P<long>[\s-]+long)?\b(?:\s+(?P<shift>{shifts}))?"
+    counted = rf"\b{ahead}{count}(?P<unit>{units})s?{tail}"
     following = rf"\b(?:the\s+)?(?:{nexts})\s+(?P<next>{units})\b"
     beside = rf"\bthe\s+(?P<beside>{units})\s+(?P<way>{shifts})\b"
     return re.compile(rf"(?i:{following}|{beside}|{counted})")
@@ -208,10 +217,11 @@ def durations(document: str) -> tuple[Periods, tuple[float, ...]]:
         previous = None if writes_none else start
         if start is None:
             continue
+        ends = not writes_none and written_as_end(sentence, start)
         for match in duration_pattern().finditer(in_digits(sentence)):
             if writes_none and not shifted(match):
                 continue
-            stated_periods, stated_points = counted(match, start)
+            stated_periods, stated_points = counted(match, start, ends)
             periods += stated_periods
             points += stated_points
     return tuple(periods), tuple(points)
@@ -220,11 +230,24 @@ def durations(document: str) -> tuple[Periods, tuple[float, ...]]:
 def shifted(match: re.Match[str]) -> bool:
     """Whether a duration names a day that much later or earlier, or days more after the
     day ("three more nights"), not a length of its own."""
-    return bool(match["next"] or match["beside"] or match["shift"] or match["more"])
+    return bool(
+        match["next"] or match["beside"] or match["shift"] or match["more"] or match["ahead"]
+    )
 
 
-def counted(match: re.Match[str], start: float) -> tuple[Periods, tuple[float, ...]]:
-    """The period or the day one duration states from ``start``."""
+def written_as_end(sentence: str, day: float) -> bool:
+    """Whether ``sentence`` writes its one ``day`` as the end of its period: the last period
+    verb or end cue before it ends one ("The three-day fair ends on 9 May", "runs for two
+    weeks until 9 May")."""
+    at = day_starts(sentence, day)
+    return at is not None and last_period_word(lower_words(sentence[:at])) == END
+
+
+def counted(
+    match: re.Match[str], start: float, ends: bool = False
+) -> tuple[Periods, tuple[float, ...]]:
+    """The period or the day one duration states from ``start``; a length beside a day
+    written as the end (``ends``) is the period that ends on it."""
     one_unit = match["next"] or match["beside"]
     said = (match["shift"] or match["way"] or "").lower()
     way = -1 if said in listed("duration_before") else 1
@@ -235,8 +258,10 @@ def counted(match: re.Match[str], start: float) -> tuple[Periods, tuple[float, .
         return (), ()
     if match["shift"]:
         return (), (start + way * length[0],)
-    if match["more"]:  # days after the first: its period ends that many days after it
+    if match["more"] or match["ahead"]:  # days after the first: the period ends that many after
         return ((DAY, start, start + length[0]),), ()
+    if ends:
+        return ((DAY, start - length[1], start),), ()
     return ((DAY, start, start + length[1]),), ()
 
 

@@ -173,3 +173,20 @@ def test_an_earlier_ordinal_is_that_day_of_this_month_or_one_before(
     assert end == day.toordinal()
     assert end - 92 <= start < end  # at most three months back (the 31st before 2 May)
     assert dt.date.fromordinal(int(start)).day == number
+
+
+@pytest.mark.parametrize(
+    ("document", "expected"),
+    [
+        ("The audit runs Monday to Thursday, from 8 March 2027.", ("2027-03-08", "2027-03-11")),
+        ("Camp is Fri–Sun, ending on 20 June 2027.", ("2027-06-18", "2027-06-20")),
+    ],
+)
+def test_a_weekday_range_the_one_day_falls_on_bounds_the_period(
+    document: str, expected: tuple[str, str]
+) -> None:
+    assert span(document) == expected
+
+
+def test_a_weekday_range_the_day_does_not_fall_on_is_a_habit() -> None:
+    assert named_days.later_days("Open Monday to Friday from 10 March 2027.") == ()

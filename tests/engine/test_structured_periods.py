@@ -194,3 +194,22 @@ def test_an_age_in_words_is_read_as_its_number() -> None:
 @given(st.text(max_size=80))
 def test_reading_ages_never_fails_on_any_text(document: str) -> None:
     assert all(0 <= age <= periods.OLDEST for age in periods.ages(document))
+
+
+@pytest.mark.parametrize(
+    ("document", "expected"),
+    [
+        ("Talks on the 2nd, 3rd and 4th of April 2027.", ("2027-04-02", "2027-04-04")),
+        ("Workshop 20.–22. May 2027 in Jena.", ("2027-05-20", "2027-05-22")),
+        ("Course: 28/6–2/7/2027 in Leeds.", ("2027-06-28", "2027-07-02")),
+    ],
+)
+def test_listed_ordinals_dotted_days_and_a_range_with_both_months_are_read(
+    document: str, expected: tuple[str, str]
+) -> None:
+    assert days(stated.read(document).written_span()) == expected
+
+
+def test_a_numeric_range_with_both_months_and_no_place_is_not_guessed() -> None:
+    """ "5/7–9/7/2027" is a range a month-first habit writes too (May 7 to September 7)."""
+    assert stated.numeric_spans("Camp 5/7–9/7/2027, bring boots.") == ()

@@ -3,6 +3,7 @@ and days written in numbers."""
 
 from __future__ import annotations
 
+import calendar
 import datetime as dt
 
 import pytest
@@ -81,6 +82,10 @@ def test_a_day_above_twelve_fixes_the_order(day: dt.date) -> None:
         ),
         ("The fair ends on 9 May 2027. It opens two days earlier.", ("2027-05-07", "2027-05-09")),
         ("Talks on 4 March 2027. Site visits follow the next day.", ("2027-03-04", "2027-03-05")),
+        # a length beside a day written as an end ends on it
+        ("The two-day market ends on 16 May 2027.", ("2027-05-15", "2027-05-16")),
+        ("Rehearsals run for a week until 20 June 2027.", ("2027-06-14", "2027-06-20")),
+        ("The show opens 3 June 2027 and plays the next 3 nights.", ("2027-06-03", "2027-06-06")),
     ],
 )
 def test_an_end_stated_relatively_counts_from_the_one_day(
@@ -138,3 +143,10 @@ def test_a_shift_in_another_sentence_counts_only_from_the_one_day_just_before(
     document: str,
 ) -> None:
     assert stated.durations(document) == ((), ())
+
+
+@given(st.dates(min_value=dt.date(1990, 1, 1), max_value=dt.date(2090, 12, 31)), st.integers(2, 9))
+def test_a_length_beside_a_written_end_ends_on_that_day(day: dt.date, length: int) -> None:
+    written = f"{day.day} {calendar.month_name[day.month]} {day.year}"
+    found = span(f"The {length}-day fair closes on {written}.")
+    assert found == ((day - dt.timedelta(days=length - 1)).isoformat(), day.isoformat())

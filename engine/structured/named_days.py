@@ -10,6 +10,10 @@ The sentence after it may do either ("It finishes on Monday", "It opens on the 2
 the last day ("Its closing day is Sunday"). Every read counts only beside exactly one written
 day, so a period is never counted from the wrong one. The words come from
 ``period_words.json``; weekday names from :mod:`calendar`.
+
+Two weekdays joined as a range bound the period when the one day falls on one of them. A
+programme that dates only its first day spans what its labels name after it: numbered days
+("Day 1 (4 May 2027) ... Day 3") or weekday labels ("Friday: panels").
 """
 
 from __future__ import annotations
@@ -21,12 +25,21 @@ from functools import cache, lru_cache
 
 from lemminflect import getAllLemmas
 
-from engine.structured.periods import DAY, Reading, alternation, listed, ordinal, read_phrases
+from engine.structured.periods import (
+    DAY,
+    Reading,
+    alternation,
+    in_digits,
+    listed,
+    ordinal,
+    read_phrases,
+)
 
 SENTENCE_END = re.compile(r"(?<=[.!?])\s+|\n+")
 WEEK = 7
 MONTHS_BACK = 3  # the 31st is at most three months back (2 May: 31 March)
 LAST_WORD_REACH = 3  # "the final match is on": a last word at most this many words before
+MAX_PROGRAMME_DAYS = 31  # "Day 40" numbers something else than a programme's days
 WORD = re.compile(r"[a-z]+")
 START, END = "start", "end"
 Periods = tuple[tuple[int, float, float], ...]
@@ -143,6 +156,65 @@ def next_sentence_periods(day: float, day_ends: bool, sentence: str) -> Periods:
     return tuple(found)
 
 
+@cache
+def numbered_day_pattern() -> re.Pattern[str]:
+    """A programme's numbered day, or days listed together ("Day 1", "days 2 and 3"), once
+    numbers in words are digits; a number a month follows is a date's ("Day 1, 9 May")."""
+    joins = alternation([",", "&", "and"])
+    months = alternation([m for m in (*calendar.month_name, *calendar.month_abbr) if m])
+    number = rf"\d{{1,2}}\b(?!\s*(?i:{months})\b)"
+    return re.compile(rf"(?i)\b(?P<word>days?)\s+(?P<n>{number}(?:\s*(?:{joins})\s*{number})*)")
+
+
+def numbered_days(document: str) -> Periods:
+    """The period a programme that numbers its days spans, when the sentence naming its day
+    1 writes exactly one day ("Day 1 (4 May 2027): arrivals. ... Day 3: departures": 4-6
+    May): its first day, and the last day number it names counted from it. Numbers in words
+    count ("day one"), and a count of days ("3 days") is no day's number."""
+    text = in_digits(document)
+    first: float | None = None
+    last = 0
+    for sentence in SENTENCE_END.split(text):
+        for match in numbered_day_pattern().finditer(sentence):
+            numbers = [int(n) for n in re.findall(r"\d+", match["n"])]
+            last = max(last, *numbers)
+            if match["word"].lower() == "day" and numbers == [1] and first is None:
+                first = only_day(sentence)
+    if first is None or not 1 < last <= MAX_PROGRAMME_DAYS:
+        return ()
+    return ((DAY, first, first + last - 1),)
+
+
+@cache
+def weekday_label_pattern() -> re.Pattern[str]:
+    """A weekday opening a programme's line or sentence as its label: the weekday, perhaps
+    its date, then a colon or a spaced dash ("Friday: panels", "Monday 3 May 2027 – arrival")."""
+    weekdays = alternation([*calendar.day_name, *calendar.day_abbr])
+    return re.compile(
+        rf"^\s*(?P<weekday>{weekdays})\b(?P<date>[^:\n–—]{{0,30}}?)\s*(?::|\s[–—-]\s)"
+    )
+
+
+def weekday_programme(document: str) -> Periods:
+    """The period a programme labelled by weekday spans, when its first label writes the one
+    day of its sentence, on that weekday ("Thursday 2 September 2027: registration. Friday:
+    panels. Saturday: excursion.": 2-4 September): each later label is the next day of its
+    weekday after the one before, up to the last label in a row."""
+    start: float | None = None
+    day: float | None = None
+    for sentence in SENTENCE_END.split(document):
+        label = weekday_label_pattern().match(sentence)
+        if label is None or (start is not None and label["date"].strip()):
+            if start is not None:
+                break  # the labels in a row end here (a dated one the phrases read)
+            continue
+        if day is not None:
+            day = named_day_after(day, label)
+        elif (written := only_day(sentence)) is not None and on_weekday(written, label):
+            start = day = written
+    return tuple(period(start, day)) if start is not None and day != start else ()
+
+
 def period(start: float | None, end: float | None) -> list[tuple[int, float, float]]:
     """The day period from ``start`` to ``end``, none when a named day has no date."""
     return [] if start is None or end is None else [(DAY, start, end)]
@@ -216,6 +288,11 @@ def named_day_before(end: float, match: re.Match[str]) -> float | None:
             return found
         year, month = (year, month - 1) if month > 1 else (year - 1, 12)
     return None
+
+
+def on_weekday(day: float, match: re.Match[str]) -> bool:
+    """Whether ``day`` falls on the weekday ``match`` names."""
+    return dt.date.fromordinal(int(day)).weekday() == weekday_of(match["weekday"])
 
 
 def weekday_of(name: str) -> int:

@@ -30,8 +30,10 @@ from engine.structured.named_days import (
     last_period_word,
     later_days,
     lower_words,
+    numbered_days,
     only_day,
     sentence_phrases,
+    weekday_programme,
 )
 from engine.structured.periods import (
     DAY,
@@ -77,9 +79,16 @@ def read(document: str) -> Reading:
     numeric = numeric_days(document)
     spans = numeric_spans(document)
     return Reading(
-        phrases.periods + periods + later_days(document) + spans,
+        phrases.periods + periods + later_days(document) + programmes(document) + spans,
         phrases.points + points + numeric,
     )
+
+
+def programmes(document: str) -> Periods:
+    """The periods a programme that dates only its first day spans: numbered days or
+    weekday labels (:func:`~engine.structured.named_days.numbered_days`,
+    :func:`~engine.structured.named_days.weekday_programme`)."""
+    return weekday_programme(document) + numbered_days(document)
 
 
 def ordinals_in_digits(document: str) -> str:

@@ -190,3 +190,50 @@ def test_a_weekday_range_the_one_day_falls_on_bounds_the_period(
 
 def test_a_weekday_range_the_day_does_not_fall_on_is_a_habit() -> None:
     assert named_days.later_days("Open Monday to Friday from 10 March 2027.") == ()
+
+
+@pytest.mark.parametrize(
+    ("document", "expected"),
+    [
+        (
+            "Agenda. Day 1 (3 March 2027): arrival. Day 2: site visit. Day 3: review.",
+            ("2027-03-03", "2027-03-05"),
+        ),
+        (
+            "Day one is 8 April 2027; days two, three and four are fieldwork.",
+            ("2027-04-08", "2027-04-11"),
+        ),
+        (
+            "Wednesday 3 March 2027: arrival. Thursday: visits. Friday – review. Drinks after.",
+            ("2027-03-03", "2027-03-05"),
+        ),
+    ],
+)
+def test_a_programme_dating_its_first_day_spans_its_labels(
+    document: str, expected: tuple[str, str]
+) -> None:
+    assert span(document) == expected
+
+
+@pytest.mark.parametrize(
+    "document",
+    [
+        "Day 1 of the trial was 3 March 2027, and 40 patients joined.",  # no later day named
+        "Day 1, 3 March 2027, and day 2, 4 March 2027, are booked.",  # day 1's sentence has two
+        "Thursday 3 March 2027: arrival. Friday: visits.",  # 3 March 2027 is a Wednesday
+        "Report on 3 March 2027. Friday: planning.",  # the first label has no date
+    ],
+)
+def test_no_programme_without_a_dated_first_day(document: str) -> None:
+    assert named_days.numbered_days(document) == ()
+    assert named_days.weekday_programme(document) == ()
+
+
+@given(st.dates(min_value=dt.date(1990, 1, 1), max_value=dt.date(2090, 12, 31)), st.integers(2, 9))
+def test_a_numbered_programme_spans_as_many_days_as_its_last_number(
+    day: dt.date, last: int
+) -> None:
+    written = f"{day.day} {calendar.month_name[day.month]} {day.year}"
+    document = f"Day 1 ({written}): arrival. Day {last}: departure."
+    end = day + dt.timedelta(days=last - 1)
+    assert span(document) == (day.isoformat(), end.isoformat())

@@ -8,9 +8,9 @@ back as it was, and goes back when the two differ in a sign of meaning
 (:func:`engine.language.en.meaning.meaning_change`): a negation added or dropped, a
 contrastive connective swapped for another kind, a number or a name changed, or a sentence
 left without a verb. Asked only to correct (fix grammar, fix spelling), a stretch also goes
-back when it puts another word for a content word
+back when it puts another word for a content word or leaves one out
 (:func:`engine.language.en.content.reworded`): "every night" fixed as "every day" is no
-correction. A stretch in a varied segment (a later version's near miss, :attr:`Free.vary`:
+correction, nor "on a high mountain" fixed as "on a high". A stretch in a varied segment (a later version's near miss, :attr:`Free.vary`:
 one of the user's words the canvas had to write otherwise) also goes back when it changes a
 pronoun, determiner, quantifier or preposition
 (:func:`engine.language.en.meaning.closed_words_changed`): "have it by" written "have more

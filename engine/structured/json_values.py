@@ -242,7 +242,7 @@ class Completion:
     def __init__(self, leaves: dict[Path, Leaf], values: dict[Path, Any], document: str):
         self.leaves = leaves
         self.values = values
-        self.cities = vocab.named_cities(document)  # the places it names, read once
+        self.cities = vocab.field_cities(document)  # the places it names, read once
         self.notes: list[tuple[Path, str]] = []  # what was computed where, for the review
         self.computed: set[Path] = set()  # what a rule wrote, which later rules build on
         # The document's dates (the template's own included), else the year up to today.

@@ -71,35 +71,64 @@ def index() -> dict[str, tuple[str, str]]:
 CountryCode = Callable[[str], str | None]  # a country's name → its ISO alpha-2 code, or None
 
 
-def is_place_name(run: str, country: str | None = None, code_of: CountryCode | None = None) -> bool:
+def is_place_name(
+    run: str,
+    country: str | None = None,
+    code_of: CountryCode | None = None,
+    words_too: bool = False,
+) -> bool:
     """Whether ``run`` may be a city's name: long enough, no month or weekday, and no English
     word unless the country written after it is that city's ("Cork, Ireland"; "Split,
-    Croatia"), which a word that only looks like a city's cannot have."""
+    Croatia"), which a word that only looks like a city's cannot have, or ``words_too``."""
     calendar_words = {*calendar.month_name, *calendar.day_name, *calendar.month_abbr}
     if len(run) < MIN_LETTERS or run in calendar_words:
         return False
-    if " " in run or not getAllLemmas(run.lower()):
+    if words_too or " " in run or not getAllLemmas(run.lower()):
         return True
     code = code_of(country) if code_of is not None and country else None
     return code is not None and country_code(run) == code
 
 
-def named_cities(document: str, code_of: CountryCode | None = None) -> list[str]:
+def named_cities(
+    document: str, code_of: CountryCode | None = None, words_too: bool = False
+) -> list[str]:
     """The cities GeoNames knows that ``document`` names after a place cue, as it writes them:
     the whole run, else the run without its last words ("in Ghent Town Hall" is Ghent).
     ``code_of`` reads the country a run may have after it (``vocab`` passes its own lookup;
-    without one, a city that is an English word never counts)."""
+    without one, a city that is an English word never counts). With ``words_too`` a city that
+    is an English word counts too, where it is the whole run, its cue is in lower case and a
+    lower-case word or punctuation follows ("ends in Split after four days", not "Meet In
+    Person Today" or "at Reading Room"): what a city field takes when the document names no
+    other city, never what a date's order is read from."""
     found = []
     for match in cue_pattern().finditer(document):
         parts = match["run"].split(" ")
         runs = (" ".join(parts[:end]) for end in range(len(parts), 0, -1))
+        loose = words_too and in_running_text(document, match)
         fits = (
-            r for r in runs if fold(r) in index() and is_place_name(r, match["country"], code_of)
+            r
+            for r in runs
+            if fold(r) in index()
+            and is_place_name(r, match["country"], code_of, loose and r == match["run"])
         )
         city = next(fits, None)
         if city is not None:
             found.append(city)
     return found
+
+
+def in_running_text(document: str, match: re.Match[str]) -> bool:
+    """Whether a place cue's match stands in running text as a place: its cue in lower case
+    and, after the run, punctuation, the end, or a lower-case word that is no noun (not a
+    title's next capital, and not the noun an English word describes: "in Split mode")."""
+    cue = match[0].split()[0]
+    after = document[match.end() :].lstrip()
+    if not cue.islower():
+        return False
+    if not after or not after[0].isalpha():
+        return True
+    word = after.split(maxsplit=1)[0].strip(",.;:!?")
+    return word.islower() and "NOUN" not in getAllLemmas(word)
 
 
 def country_code(city: str) -> str | None:

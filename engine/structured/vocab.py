@@ -191,6 +191,19 @@ def named_cities(document: str) -> tuple[str, ...]:
     return tuple(once.values())
 
 
+@cache
+def field_cities(document: str) -> tuple[str, ...]:
+    """The cities a city field may take from ``document``: those it names
+    (:func:`named_cities`), else the ones GeoNames knows that are English words too, named in
+    running text after a place cue ("in Cork.", "in Split after"): a city field's likeliest
+    value, where a date's order is never read from such a word."""
+    named = named_cities(document)
+    if named:
+        return named
+    loose = places.named_cities(document, alpha_2_of, words_too=True)
+    return tuple(dict.fromkeys(loose))
+
+
 def named_countries(document: str) -> tuple[Any, ...]:
     """The countries ``document`` names by name, each once ("Nantes, France", "in the United
     States"): a run of capitalised words or its last words, never a code ("IT" and "US" are

@@ -276,6 +276,14 @@ def test_another_word_for_a_content_word_is_reworded() -> None:
     assert not reworded("the garden was quiet", "the garden was quiet")
 
 
+def test_a_content_word_left_out_is_no_correction() -> None:
+    """A canvas that drops a noun ("on a steep hill the bus slows" → "on a steep the bus
+    slows") changed what the sentence says; dropping a repeated or function word did not."""
+    assert reworded("on a steep hill the bus slows", "on a steep the bus slows")
+    assert not reworded("we we left early", "we left early")
+    assert not reworded("she is a the teacher", "she is a teacher")
+
+
 def test_only_a_correction_asks_for_the_same_words() -> None:
     assert corrects_only(read_intent("fix grammar"))
     assert corrects_only(read_intent("fix the spelling"))

@@ -74,3 +74,16 @@ def test_a_number_named_for_a_city_is_not_the_named_city() -> None:
     filled = json_fill(schema, "Guest bill for two nights in Salzburg.\n\n")
     assert isinstance(filled.value["city_tax"], int | float)
     assert filled.value["town"] == "Salzburg"
+
+
+def test_a_city_field_takes_an_english_word_city_named_in_running_text() -> None:
+    """"in Cork." or "in Split after" names the city a field asks for when the document names
+    no other; "in Split mode", a title's "In Person Today" and dates' order never take one."""
+    assert vocab.field_cities("The regatta ends in Split after two days.") == ("Split",)
+    assert vocab.field_cities("The clinic opens in Cork.") == ("Cork",)
+    assert vocab.field_cities("Due in March, in Reading order, in Split mode.") == ()
+    assert vocab.field_cities("Meet Us In Person Today at Reading Room.") == ()
+    assert vocab.field_cities("We stay in Lisbon, then in Cork.") == ("Lisbon",)
+    assert vocab.named_cities("The clinic opens in Cork.") == ()
+    filled = json_fill(VENUE, "The ferry race ends in Split on Sunday.\n\n")
+    assert filled.value == {"city": "Split", "country": "Croatia"}

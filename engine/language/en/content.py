@@ -58,9 +58,10 @@ def related(word: str, other: str) -> bool:
 
 
 def reworded(was: str, now: str) -> bool:
-    """Whether ``now`` puts another word where ``was`` had a content word. A correction (fix
-    grammar, fix spelling) changes a word's form or its spelling ("sign" → "signed",
-    "becuse" → "because"), never the word ("every night" → "every day")."""
+    """Whether ``now`` puts another word where ``was`` had a content word, or drops one. A
+    correction (fix grammar, fix spelling) changes a word's form or its spelling ("sign" →
+    "signed", "becuse" → "because"), never the word ("every night" → "every day"), and it
+    never leaves a content word out ("on a high mountain" → "on a high")."""
     lost = content_words(was) - content_words(now)
     new = {w for w in WORD.findall(now.lower())} - set(WORD.findall(was.lower()))
-    return bool(new) and any(not any(related(w, n) for n in new) for w in lost)
+    return any(not any(related(w, n) for n in new) for w in lost)

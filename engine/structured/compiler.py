@@ -52,6 +52,7 @@ from engine.structured.tree import (
     walk_values,
 )
 from engine.structured.values import NOTHING, choice_leaf, number_leaf, string_leaf
+from engine.structured.words import key_words
 
 TYPES = ("string", "integer", "number", "boolean", "null", "object", "array")
 HINTS = {
@@ -86,6 +87,7 @@ def compile_json(
     births: tuple[float, float] | None = None,
     written: tuple[float, ...] = (),
     age_on: float | None = None,
+    names: tuple[str, ...] = (),
 ) -> Compiled:
     """Compile, or raise :class:`~engine.core.errors.BadRequest` (``Refusal``/``Unsatisfiable``).
 
@@ -94,12 +96,15 @@ def compile_json(
     the span of a birth date, ``written`` (:func:`engine.structured.json_values.written_days`)
     the days a document that states no period writes, ``age_on`` the day an age is counted at
     (:func:`engine.structured.json_values.age_day`: a bounded age then bounds its object's
-    birth date)."""
+    birth date), ``names`` what the document calls the thing it dates
+    (:func:`engine.structured.subjects.subject_names`: a top-level name or title offers them)."""
     context, root = load_context(schema)
     for lock in locks:
         if lookup(template, lock) is NOTHING:
             raise BadRequest(f"Nothing to lock at {lock}: the template has no value there.")
-    compiler = Compiler(context, frozenset(locks), frozenset(include), era, births, written, age_on)
+    compiler = Compiler(
+        context, frozenset(locks), frozenset(include), era, births, written, age_on, names
+    )
     tree = compiler.node([root], (), template, frozenset())
     default = instance_of(tree, {})
     errors = list(context.root_validator().iter_errors(default))
@@ -117,6 +122,7 @@ class Compiler:
     births: tuple[float, float] | None = None
     written: tuple[float, ...] = ()
     age_on: float | None = None
+    names: tuple[str, ...] = ()
     nodes: int = field(default=0)
     counts: dict[Path, int] = field(default_factory=dict)  # each array's item count
     object_births: dict[Path, Span] = field(default_factory=dict)  # from an age's bounds
@@ -222,6 +228,9 @@ class Compiler:
         """A string slot: a vocabulary's choice, a date of the document's era (or the day it
         writes), else free text in its format or pattern."""
         key = next((str(p) for p in reversed(path) if isinstance(p, str)), "")
+        named = self.document_name(key, schemas, path, seed)
+        if named is not None:
+            return named
         chosen = vocab_leaf(key, schemas, self.context, path, seed)
         leaf = in_era(
             chosen or string_leaf(schemas, self.context, seed, key),
@@ -232,6 +241,22 @@ class Compiler:
             return Value(path, leaf)
         dated = the_written_day(leaf, key, path, self.written, self.context)
         return Fixed(dated) if isinstance(dated, str) else Value(path, dated)
+
+    def document_name(self, key: str, schemas: Schemas, path: Path, seed: Any) -> Node | None:
+        """The top-level ``name`` or ``title`` of a template with none of its own: what the
+        document calls the thing it dates (one name fixed, several the model's choice), when
+        the schema allows it and it has no format of its own."""
+        words = key_words(key)
+        if seed is not NOTHING or len(path) != 1 or not words:
+            return None
+        if not words <= columns.field_words()["title_name"]:
+            return None
+        if schemas.has("format") or schemas.has("enum") or schemas.has("const"):
+            return None
+        valid = [n for n in self.names if schemas.valid(self.context, n)]
+        if len(valid) == 1:
+            return Fixed(valid[0])
+        return Value(path, choice_leaf(valid, schemas, seed)) if valid else None
 
     def obj(self, schemas: Schemas, path: Path, template: Any) -> Obj:
         required = {key for keys in schemas.values("required") for key in keys}

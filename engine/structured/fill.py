@@ -30,6 +30,7 @@ from engine.structured.json_values import (
 )
 from engine.structured.render import pieces
 from engine.structured.slots import Filled, FillEvents, Layout, SlotStats, fill_events
+from engine.structured.subjects import subject_names
 from engine.structured.tables import run_table
 from engine.structured.tree import Path, instance_of
 from engine.structured.words import template_words
@@ -53,7 +54,10 @@ def run_json(
     births = document_births(fill.text)
     written = written_days(fill.text)
     on = age_day(fill.text)
-    compiled = compile_json(schema, template, fill.locks, fill.include, era, births, written, on)
+    names = subject_names(fill.text)
+    compiled = compile_json(
+        schema, template, fill.locks, fill.include, era, births, written, on, names
+    )
     problem = JsonProblem(compiled, backend.table)
     title = schema.get("title", "") if isinstance(schema, dict) else ""
     instruction = f"Fill in realistic values: {title}".rstrip(": ")

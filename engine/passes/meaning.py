@@ -10,8 +10,9 @@ contrastive connective swapped for another kind, a number or a name changed, or 
 left without a verb. Asked only to correct (fix grammar, fix spelling), a stretch also goes
 back when it puts another word for a content word or leaves one out
 (:func:`engine.language.en.content.reworded`): "every night" fixed as "every day" is no
-correction, nor "on a high mountain" fixed as "on a high". A stretch in a varied segment (a later version's near miss, :attr:`Free.vary`:
-one of the user's words the canvas had to write otherwise) also goes back when it changes a
+correction, nor "on a high mountain" fixed as "on a high". A stretch in a varied segment (a
+later version's near miss, :attr:`Free.vary`: one of the user's words the canvas had to write
+otherwise) also goes back when it changes a
 pronoun, determiner, quantifier or preposition
 (:func:`engine.language.en.meaning.closed_words_changed`): "have it by" written "have more
 by", "the" written "a", "fine to me" written "fine for me". Stretches are judged in order,

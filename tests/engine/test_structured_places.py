@@ -77,7 +77,7 @@ def test_a_number_named_for_a_city_is_not_the_named_city() -> None:
 
 
 def test_a_city_field_takes_an_english_word_city_named_in_running_text() -> None:
-    """"in Cork." or "in Split after" names the city a field asks for when the document names
+    """ "in Cork." or "in Split after" names the city a field asks for when the document names
     no other; "in Split mode", a title's "In Person Today" and dates' order never take one."""
     assert vocab.field_cities("The regatta ends in Split after two days.") == ("Split",)
     assert vocab.field_cities("The clinic opens in Cork.") == ("Cork",)

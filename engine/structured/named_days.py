@@ -35,7 +35,13 @@ from engine.structured.periods import (
     read_phrases,
 )
 
-SENTENCE_END = re.compile(r"(?<=[.!?])\s+|\n+")
+MONTH_NAMES = "|".join(m for m in (*calendar.month_name, *calendar.month_abbr) if m)
+# A sentence ends after ".", "!" or "?" and space, or at a line break; not after a day written
+# with a dot before its month ("on 14.–16. October 2027", a day-first habit's ordinal dot).
+SENTENCE_END = re.compile(
+    rf"(?<=[.!?])(?<!\b\d\.)(?<!\b\d\d\.)\s+"
+    rf"|(?:(?<=\b\d\.)|(?<=\b\d\d\.))\s+(?!(?:{MONTH_NAMES})\b)|\n+"
+)
 WEEK = 7
 MONTHS_BACK = 3  # the 31st is at most three months back (2 May: 31 March)
 LAST_WORD_REACH = 3  # "the final match is on": a last word at most this many words before

@@ -237,3 +237,13 @@ def test_a_numbered_programme_spans_as_many_days_as_its_last_number(
     document = f"Day 1 ({written}): arrival. Day {last}: departure."
     end = day + dt.timedelta(days=last - 1)
     assert span(document) == (day.isoformat(), end.isoformat())
+
+
+def test_a_day_written_with_a_dot_before_its_month_ends_no_sentence() -> None:
+    text = "The meeting is on 14.–16. October 2027. Bring boots. Room 12. Lunch at 1."
+    assert named_days.SENTENCE_END.split(text) == [
+        "The meeting is on 14.–16. October 2027.",
+        "Bring boots.",
+        "Room 12.",
+        "Lunch at 1.",
+    ]

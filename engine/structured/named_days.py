@@ -27,20 +27,21 @@ from lemminflect import getAllLemmas
 
 from engine.structured.periods import (
     DAY,
+    MONTH_WORDS,
     Reading,
     alternation,
     in_digits,
+    joined,
     listed,
     ordinal,
     read_phrases,
 )
 
-MONTH_NAMES = "|".join(m for m in (*calendar.month_name, *calendar.month_abbr) if m)
 # A sentence ends after ".", "!" or "?" and space, or at a line break; not after a day written
 # with a dot before its month ("on 14.–16. October 2027", a day-first habit's ordinal dot).
 SENTENCE_END = re.compile(
     rf"(?<=[.!?])(?<!\b\d\.)(?<!\b\d\d\.)\s+"
-    rf"|(?:(?<=\b\d\.)|(?<=\b\d\d\.))\s+(?!(?:{MONTH_NAMES})\b)|\n+"
+    rf"|(?:(?<=\b\d\.)|(?<=\b\d\d\.))\s+(?!(?:{alternation(list(MONTH_WORDS))})\b)|\n+"
 )
 WEEK = 7
 MONTHS_BACK = 3  # the 31st is at most three months back (2 May: 31 March)
@@ -122,10 +123,7 @@ def own_sentence_periods(day: float, sentence: str) -> Periods:
 def weekday_range_pattern() -> re.Pattern[str]:
     """Two weekdays joined as a range ("Tuesday to Thursday", "Fri–Sun")."""
     weekdays = alternation([*calendar.day_name, *calendar.day_abbr])
-    joins = listed("weekday_range_joins")
-    words = alternation([j for j in joins if j.isalpha()])
-    marks = alternation([j for j in joins if not j.isalpha()])
-    join = rf"(?:\s*(?:{marks})\s*|\s+(?:{words})\s+)"
+    join = joined(listed("weekday_range_joins"))
     return re.compile(rf"(?i:\b(?P<first>{weekdays})\b{join}(?P<last>{weekdays})\b)")
 
 
@@ -167,8 +165,7 @@ def numbered_day_pattern() -> re.Pattern[str]:
     """A programme's numbered day, or days listed together ("Day 1", "days 2 and 3"), once
     numbers in words are digits; a number a month follows is a date's ("Day 1, 9 May")."""
     joins = alternation([",", "&", "and"])
-    months = alternation([m for m in (*calendar.month_name, *calendar.month_abbr) if m])
-    number = rf"\d{{1,2}}\b(?!\s*(?i:{months})\b)"
+    number = rf"\d{{1,2}}\b(?!\s*(?i:{alternation(list(MONTH_WORDS))})\b)"
     return re.compile(rf"(?i)\b(?P<word>days?)\s+(?P<n>{number}(?:\s*(?:{joins})\s*{number})*)")
 
 

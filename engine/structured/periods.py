@@ -35,6 +35,10 @@ HYPHENED_UNIT = re.compile(r"-(?=(?:year|day|night|week|hour)s?\b)", re.IGNORECA
 # A month-first day with no year, only where it cannot be a count ("March 4th", "by May 5."
 # but not "in March 2 teams"): an ordinal suffix, or punctuation or the end after it.
 US_DAY = r"(?P<d1>[0-3]?\d)(?:(?:st|nd|rd|th)\b|(?=[,.;:)]|\s*$))"
+# Month names and their three-letter forms, as the calendar module writes them
+MONTH_WORDS = tuple(m for m in (*calendar.month_name, *calendar.month_abbr) if m)
+# Words that name a month or a weekday: never a city's or a thing's name
+CALENDAR_WORDS = frozenset((*MONTH_WORDS, *calendar.day_name, *calendar.day_abbr))
 HYPHENED_HALF = re.compile(r"-(?=and-a-half\b)|(?<=\band)-(?=a-half\b)|(?<=\band-a)-(?=half\b)")
 
 
@@ -120,13 +124,18 @@ def part(n: str) -> str:
     return rf"(?:(?P<{n}>(?i:{alternation(listed('month_parts'))}|{counted}))\s*)"
 
 
+def joined(joins: list[str]) -> str:
+    """Two ends' join: a mark with any space around it ("9–11", "9 - 11"), or a word with
+    space on both sides ("9 to 11")."""
+    words, marks = [j for j in joins if j.isalpha()], [j for j in joins if not j.isalpha()]
+    return rf"(?:\s*(?:{alternation(marks)})\s*|\s+(?:{alternation(words)})\s+)"
+
+
 def dash() -> str:
     """A range's join, and the weekday a day after it may carry ("Tue 12 – Thu 14 Oct"): the
     day before a join is read without its weekday, which stands before it."""
-    joins = listed("range_joins")
-    words, marks = [j for j in joins if j.isalpha()], [j for j in joins if not j.isalpha()]
     weekday = rf"(?:(?:{alternation([*calendar.day_name, *calendar.day_abbr])})\.?,?\s+)?"
-    return rf"(?:\s*(?:{alternation(marks)})\s*|\s+(?:{alternation(words)})\s+){weekday}"
+    return rf"{joined(listed('range_joins'))}{weekday}"
 
 
 @cache

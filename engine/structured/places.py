@@ -25,11 +25,14 @@ from pathlib import Path
 
 from lemminflect import getAllLemmas
 
+from engine.structured.periods import MONTH_WORDS
+
 WORDS_FILE = Path(__file__).with_name("place_words.json")
 # A city's name as a document writes it: capitalised words, with inner apostrophes or hyphens.
 CITY_RUN = re.compile(r"[A-Z][^\W\d_]*(?:[ '’-][A-Z][^\W\d_]*)*")
 LATIN_END = 0x250  # the end of Latin Extended-B: alternate names past it are other scripts
 MIN_LETTERS = 3  # "Of" and "Ii" are GeoNames cities too
+NOT_CITIES = frozenset((*MONTH_WORDS, *calendar.day_name))  # "in March", "on Sunday"
 
 
 @cache
@@ -80,8 +83,7 @@ def is_place_name(
     """Whether ``run`` may be a city's name: long enough, no month or weekday, and no English
     word unless the country written after it is that city's ("Cork, Ireland"; "Split,
     Croatia"), which a word that only looks like a city's cannot have, or ``words_too``."""
-    calendar_words = {*calendar.month_name, *calendar.day_name, *calendar.month_abbr}
-    if len(run) < MIN_LETTERS or run in calendar_words:
+    if len(run) < MIN_LETTERS or run in NOT_CITIES:
         return False
     if words_too or " " in run or not getAllLemmas(run.lower()):
         return True

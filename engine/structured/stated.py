@@ -226,8 +226,9 @@ def durations(document: str) -> tuple[Periods, tuple[float, ...]]:
         previous = None if writes_none else start
         if start is None:
             continue
-        ends = not writes_none and written_as_end(sentence, start)
-        for match in duration_pattern().finditer(in_digits(sentence)):
+        found = list(duration_pattern().finditer(in_digits(sentence)))
+        ends = bool(found) and not writes_none and written_as_end(sentence, start)
+        for match in found:
             if writes_none and not shifted(match):
                 continue
             stated_periods, stated_points = counted(match, start, ends)

@@ -17,22 +17,17 @@ follows ("The new contact is Ana Souza"), and a document that writes no day name
 
 from __future__ import annotations
 
-import calendar
 import re
 from functools import lru_cache
 
 from lemminflect import getAllLemmas
 
 from engine.structured.named_days import SENTENCE_END, sentence_phrases
+from engine.structured.periods import CALENDAR_WORDS
 
 MAX_NAME_WORDS = 5  # "the annual open-air jazz festival": longer is a clause, not a name
 DETERMINERS = ("The", "Our", "This", "Its", "Their")
 WORD = re.compile(r"[A-Za-z][\w'’-]*")
-CALENDAR_WORDS = frozenset(
-    w
-    for w in (*calendar.month_name, *calendar.month_abbr, *calendar.day_name, *calendar.day_abbr)
-    if w
-)
 
 
 @lru_cache(maxsize=16)  # a template's members each ask of the same document

@@ -15,7 +15,7 @@ import re
 import unicodedata
 import zoneinfo
 from collections.abc import Callable, Sequence
-from functools import cache
+from functools import cache, lru_cache
 from typing import Any
 
 import babel.core
@@ -178,7 +178,7 @@ CAPITALISED_RUN = re.compile(r"\b[A-Z][\w'’-]*(?: [A-Z][\w'’-]*)*")
 NO_PLACE = "AQ"  # Antarctica's stations (Casey, Davis, Palmer) are as often people's names
 
 
-@cache
+@lru_cache(maxsize=16)  # a table's columns each ask of the same document; any document reaches it
 def named_cities(document: str) -> tuple[str, ...]:
     """The cities ``document`` names, each once: those CLDR knows (its zones' exemplar cities)
     anywhere, as CLDR writes them ("Lisbon", "São Paulo"; a run that opens a sentence is tried
@@ -191,7 +191,7 @@ def named_cities(document: str) -> tuple[str, ...]:
     return tuple(once.values())
 
 
-@cache
+@lru_cache(maxsize=16)  # as named_cities: bounded, the worker runs for days
 def field_cities(document: str) -> tuple[str, ...]:
     """The cities a city field may take from ``document``: those it names
     (:func:`named_cities`), else the ones GeoNames knows that are English words too, named in

@@ -159,6 +159,7 @@ def patterns() -> list[tuple[re.Pattern[str], Callable[[re.Match[str], int], Fou
             rf"\b{d1}\.?{listed_days}{to}{d2}\.?\s+{m2}{y2}",
             day_range,
         ),  # 4-20 March 2027; 3, 4 and 5 March; 4.–6. March (a day-first habit's dots)
+        (rf"\b{d1}(?:,\s*[0-3]?\d(?!\d))+,\s*{d2}\s+{m2}{y2}", day_range),  # 3, 4, 5 March
         (rf"\b{d1}(?:/[0-3]?\d)*/{d2}\s+{m2}{y2}", day_range),  # 14/15/16 October
         (rf"\b{m1}\s+{d1}{to}(?:the\s+)?(?:{m2}\s+)?{d2}{y2}", day_range),  # March 4-20, 2027
         (rf"\b{d1}\s+{m1}{y1}\b", day_point),  # 3 June 2025, 15 March

@@ -29,6 +29,7 @@ from engine.structured.named_days import (
     Periods,
     last_period_word,
     later_days,
+    listed_set,
     lower_words,
     numbered_days,
     only_day,
@@ -215,26 +216,36 @@ def durations(document: str) -> tuple[Periods, tuple[float, ...]]:
     earlier ("out on 3 July and home ten days later": 13 July; "the next night"; "held on 9
     October; registration opens a week earlier": 2 October). A sentence that writes no day
     may shift the one day the sentence just before it writes ("We sail on 2 May. We dock six
-    days later."), never state a length from it."""
+    days later."), and states a length from it only when it refers back to what that
+    sentence is about (:func:`refers_back`): "Delivery takes five days" after "The shop opens
+    on 3 May" is another thing's length. A day written as an end is counted back from."""
     periods: list[tuple[int, float, float]] = []
     points: list[float] = []
-    previous: float | None = None  # the one day the sentence just before writes
+    previous: tuple[str, float] | None = None  # the sentence before, if it writes one day
     for sentence in SENTENCE_END.split(document):
         own = sentence_phrases(sentence)
-        writes_none = not own.points and not own.periods
-        start = previous if writes_none else only_day(sentence)
-        previous = None if writes_none else start
-        if start is None:
+        if own.points or own.periods:
+            day, source = only_day(sentence), sentence
+            found = [] if day is None else durations_in(sentence)
+            previous = None if day is None else (sentence, day)
+        elif previous is not None:
+            (source, day), previous = previous, None
+            lasts = refers_back(sentence)
+            found = [m for m in durations_in(sentence) if lasts or shifted(m)]
+        else:
             continue
-        found = list(duration_pattern().finditer(in_digits(sentence)))
-        ends = bool(found) and not writes_none and written_as_end(sentence, start)
+        if not found or day is None:
+            continue
+        ends = any(not shifted(m) for m in found) and written_as_end(source, day)
         for match in found:
-            if writes_none and not shifted(match):
-                continue
-            stated_periods, stated_points = counted(match, start, ends)
+            stated_periods, stated_points = counted(match, day, ends)
             periods += stated_periods
             points += stated_points
     return tuple(periods), tuple(points)
+
+
+def durations_in(sentence: str) -> list[re.Match[str]]:
+    return list(duration_pattern().finditer(in_digits(sentence)))
 
 
 def shifted(match: re.Match[str]) -> bool:
@@ -251,6 +262,13 @@ def written_as_end(sentence: str, day: float) -> bool:
     weeks until 9 May")."""
     at = day_starts(sentence, day)
     return at is not None and last_period_word(lower_words(sentence[:at])) == END
+
+
+def refers_back(sentence: str) -> bool:
+    """Whether ``sentence`` opens with a word that refers back to the sentence before's
+    subject ("It ...", "This ..."), so a length it states is that subject's."""
+    opening = lower_words(sentence)[:1]
+    return bool(opening) and opening[0] in listed_set("length_back_references")
 
 
 def counted(

@@ -176,7 +176,7 @@ def test_a_duration_later_than_a_day_writes_that_day() -> None:
     [
         "A three-day course, on 4 May or 11 May 2027.",  # two days: which one it counts from?
         "A three-day course.",  # no day at all
-        "Held on 4 May 2027. It lasts a week.",  # the day is in another sentence
+        "Held on 4 May 2027. Delivery takes a week.",  # another sentence, about another thing
     ],
 )
 def test_a_duration_with_no_one_day_beside_it_states_nothing(document: str) -> None:

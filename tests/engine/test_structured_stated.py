@@ -86,6 +86,12 @@ def test_a_day_above_twelve_fixes_the_order(day: dt.date) -> None:
         ("The two-day market ends on 16 May 2027.", ("2027-05-15", "2027-05-16")),
         ("Rehearsals run for a week until 20 June 2027.", ("2027-06-14", "2027-06-20")),
         ("The show opens 3 June 2027 and plays the next 3 nights.", ("2027-06-03", "2027-06-06")),
+        # a length in the sentence just after, about what that one is about ("It", "This")
+        ("The trip leaves on 4 April 2027. It lasts five days.", ("2027-04-04", "2027-04-08")),
+        ("Camp opens 2 August 2027. This means ten nights away.", ("2027-08-02", "2027-08-12")),
+        ("The fair ends on 9 May 2027. It lasts three days.", ("2027-05-07", "2027-05-09")),
+        # days listed with commas only
+        ("Screenings on 7, 8, 9 May 2027 in the park.", ("2027-05-07", "2027-05-09")),
     ],
 )
 def test_an_end_stated_relatively_counts_from_the_one_day(
@@ -133,7 +139,7 @@ def test_a_length_stated_with_no_day_beside_it_is_what_a_start_counts(
 @pytest.mark.parametrize(
     "document",
     [
-        "The trip leaves on 4 April 2027. It lasts five days.",  # a length, not a shift
+        "The trip leaves on 4 April 2027. Visas take five days.",  # another thing's length
         # not the sentence just after the day's
         "The trip leaves on 4 April 2027. Parking is free. We return five days later.",
         "Trips leave on 4 April or 9 April 2027. We return five days later.",  # two days before it
@@ -150,3 +156,19 @@ def test_a_length_beside_a_written_end_ends_on_that_day(day: dt.date, length: in
     written = f"{day.day} {calendar.month_name[day.month]} {day.year}"
     found = span(f"The {length}-day fair closes on {written}.")
     assert found == ((day - dt.timedelta(days=length - 1)).isoformat(), day.isoformat())
+
+
+@given(
+    st.dates(min_value=dt.date(1990, 1, 1), max_value=dt.date(2090, 12, 31)),
+    st.integers(2, 9),
+    st.sampled_from(["It", "Delivery", "The wait"]),
+)
+def test_a_length_in_the_next_sentence_is_its_subjects_only_when_it_refers_back(
+    day: dt.date, length: int, subject: str
+) -> None:
+    written = f"{day.day} {calendar.month_name[day.month]} {day.year}"
+    found = span(f"The market opens on {written}. {subject} lasts {length} days.")
+    if subject == "It":
+        assert found == (day.isoformat(), (day + dt.timedelta(days=length - 1)).isoformat())
+    else:
+        assert found is None

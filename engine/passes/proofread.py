@@ -22,15 +22,16 @@ the self-check (:mod:`engine.passes.reread`) judges the canvas's changes against
 
 A grammar fix must read better by :data:`GRAMMAR_MARGIN` nats, as LM-based error correction
 sets a threshold (Bryant & Briscoe 2018): the model prefers the common form of a word a little
-even where the user's was right; one that changes a tense or a noun's number must save more
-(:data:`engine.language.en.grammar.TENSE_RISK`), so "who won the prize" stays while "Yesterday we
-goes"
-becomes "went". A register change only has to read no worse: the user asked for it; so does
-a capital (a lone "i", a sentence's first word), a rule of writing, not a guess. Contractions
-are what a register asks for: formal writes every one out, casual makes one unless it reads
-:data:`CONTRACTION_TOLERANCE` nats worse; the reading only chooses among a phrase's
-contractions (the model reads "don't" as likelier than "do not" nearly everywhere, so a
-formal rewrite judged like a swap kept almost every contraction).
+even where the user's was right; one that changes a tense, a noun's number (unless the words
+before ask for it: "many company"), a verb's -ing form or an adjective's degree must save more
+(:data:`engine.language.en.grammar.TENSE_RISK`, :mod:`engine.language.en.form_risks`), so
+"who won the prize" stays while "Yesterday we goes" becomes "went". A register change only
+has to read no worse: the user asked for it; so does a capital (a lone "i", a sentence's first
+word), a rule of writing, not a guess. Contractions are what a register asks for: formal writes
+every one out, casual makes one unless it reads :data:`CONTRACTION_TOLERANCE` nats worse; the
+reading only chooses among a phrase's contractions (the model reads "don't" as likelier than
+"do not" nearly everywhere, so a formal rewrite judged like a swap kept almost every
+contraction).
 
 On the quality suite this fixes all 13 errors of the four "fix grammar" paragraphs (the canvas
 alone fixed 2, and changed "manager" to "office"), and the rewrites read at 3.50 nats per

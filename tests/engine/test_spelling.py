@@ -98,6 +98,26 @@ def test_the_users_own_words_and_the_models_vocabulary_are_known() -> None:
     assert "recieved" in found("It was recieved.", Speller.with_words(["received"]))
 
 
+def test_the_vocabulary_does_not_vouch_for_a_slip_of_a_common_word() -> None:
+    everything = Speller(in_vocabulary=lambda _w: True)
+    assert " their" in found("I know ther plan.", everything)["ther"]  # "the", "their" near
+    assert " will" in found("It wil rain.", everything)["wil"]
+    assert found("Run npm install.", everything) == {}  # no common word near enough
+
+
+def test_a_contraction_without_its_apostrophe_is_offered_with_it() -> None:
+    assert found("I dont know.", Speller(in_vocabulary=lambda _w: True))["dont"][0] == " don't"
+    assert found("Youre late.")["Youre"][0] == "You're"  # never "You re"
+    assert found("It wont start.") == {}  # "wont" is a word of its own
+
+
+def test_two_words_run_together_are_offered_apart() -> None:
+    assert set(found("We worked allday inorder to finish.")) == {"allday", "inorder"}
+    assert found("We worked allday.")["allday"][0] == " all day."
+    assert found("It is inorder.")["inorder"][0] == " in order."
+    assert not any(" " in c.strip() for c in found("It was recieved.")["recieved"])
+
+
 def test_short_words_are_left_alone() -> None:
     words, _ = split_words("u r im ok")
     assert [checkable(words, i) for i in range(len(words))] == [None] * 4

@@ -36,6 +36,7 @@ INFLECTED_CLASSES = VERB_CLASSES | {NOUN_CLASS, ADJECTIVE_CLASS}
 PAST_TAGS = frozenset({"VBD", "VBN"})
 PRESENT_TAGS = frozenset({"VB", "VBP", "VBZ"})
 PLURAL_TAG, SINGULAR_TAG = "NNS", "NN"
+NUMBER_TAGS = frozenset({PLURAL_TAG, SINGULAR_TAG})
 COMPARED_TAGS = frozenset({"JJR", "JJS"})
 # A regular ending and the tags (with their part of speech) a form written with it would
 # have: "sended" as send's past, "childs" as child's plural, "gooder" as good's comparative.
@@ -155,9 +156,11 @@ def _may_be_past(tags: frozenset[str]) -> bool:
 
 
 def number_changes(word: str, form: str) -> bool:
-    """Whether ``form`` is the other number of a noun ``word`` is ("button", "buttons")."""
+    """Whether ``form`` is another number of a noun ``word`` is ("button", "buttons"; the
+    lexicon lists some singulars as plurals too, "company" for a company's people, and
+    "companies" is still another number)."""
     for was, now in _shared(word, form, frozenset({NOUN_CLASS})):
-        if (PLURAL_TAG in was.tags) != (PLURAL_TAG in now.tags):
+        if was.tags & NUMBER_TAGS != now.tags & NUMBER_TAGS:
             return True
     return False
 

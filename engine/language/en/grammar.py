@@ -32,6 +32,14 @@ from lemminflect import getAllLemmas
 
 from engine.language.en.articles import article_fixes
 from engine.language.en.data import load_json, pairs, word_set
+from engine.language.en.form_risks import (
+    asked_number,
+    aspect_changes,
+    degree_changes,
+    describes,
+    numbers_of,
+    only_noun,
+)
 from engine.language.en.forms import comparative, number_changes, other_forms, past_changes
 from engine.language.en.forms import tense as form_tense
 from engine.language.en.meaning import SUBJECT_PRONOUNS
@@ -62,6 +70,11 @@ PLURAL_S = "s"  # "mondays": a proper word's plural keeps its capital
 # An agreement fix ("the buttons is" → "are") is preferred to either.
 TENSE_RISK = 3.0
 NUMBER_RISK = 3.0
+# A verb's -ing form for another of its forms ("to use" → "using") and an adjective's degree
+# ("young" → "younger") are the writer's choice as often as an error
+# (engine.language.en.form_risks): the same risk as a tense.
+ASPECT_RISK = 3.0
+DEGREE_RISK = 3.0
 # An added article says which thing, or that it is one ("in the town", "a nurse"): it
 # must save this much more, so a bare noun English leaves bare ("at home") stays.
 ARTICLE_RISK = 1.5
@@ -86,13 +99,27 @@ def tense(word: str) -> str | None:
     return form_tense(word)
 
 
-def risk(word: str, form: str, before: str) -> float:
-    """What putting ``form`` for ``word`` (after the word ``before``) changes in meaning."""
+def risk(word: str, form: str, before: str, asked: str | None = None) -> float:
+    """What putting ``form`` for ``word`` (after the word ``before``) changes in meaning.
+    ``asked``: the number the words before ask of a noun
+    (:func:`~engine.language.en.form_risks.asked_number`); a noun given it is a fix, not a
+    guess."""
     if past_changes(word, form):
         return TENSE_RISK
-    if before in DETERMINERS and number_changes(word, form):
-        return NUMBER_RISK
+    if number_changes(word, form) and in_noun_place(word, before):
+        return 0.0 if asked in numbers_of(form) else NUMBER_RISK
+    if aspect_changes(word, form):
+        return ASPECT_RISK
+    if degree_changes(word, form):
+        return DEGREE_RISK
     return 0.0
+
+
+def in_noun_place(word: str, before: str) -> bool:
+    """Whether ``word`` stands as a noun: after a determiner or an adjective, or a word
+    read only as a noun (a noun that is also a verb may be one agreeing with its subject:
+    "he need" → "needs")."""
+    return before in DETERMINERS or describes(before) or only_noun(word)
 
 
 def alternatives(word: str) -> list[str]:
@@ -132,7 +159,8 @@ def fixes(words: Sequence[str], opens: bool = True) -> list[Fix]:
             if opens and lower in SUBJECT_PRONOUNS and form in OBJECT_PRONOUNS - SUBJECT_PRONOUNS:
                 continue  # "I go" never opens as "Me goes": a sentence opens on its subject
             text = _cased(spelled(word, word, form), form, letters, opens)
-            found.append(Fix(Rewording(index, index + 1, text), risk(lower, form, before)))
+            weight = risk(lower, form, before, asked_number(words, index))
+            found.append(Fix(Rewording(index, index + 1, text), weight))
     return found
 
 

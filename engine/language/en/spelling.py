@@ -28,8 +28,13 @@ language or a country, from the calendar module and babel's CLDR names, so "Ital
 "Italian" and "Febuary" "February", while a person's name has nothing to become), an
 acronym, anything holding a digit, an inner mark (a URL, an e-mail address, a path,
 ``snake_case``, a hyphenated or contracted word) or a code mark. Nor when the dictionary,
-lemminflect's lexicon, the model's vocabulary (a word it holds whole) or the user's own
-dictionary knows it. Locked text and code spans never reach this module: the passes only
+lemminflect's lexicon, the model's vocabulary (a word it holds whole, unless it is a slip of
+one of the commonest words: :data:`COMMON_COUNT`) or the user's own dictionary knows it.
+
+Two slips no dictionary word undoes are offered too: a contraction with its apostrophe dropped
+("dont", from the ``contractions`` package) and two words run together ("inorder", by
+SymSpell's word segmentation). On JFLEG's tuning half both were among the misspellings the
+references fixed and proofreading kept ("ther", "infact", "allday"). Locked text and code spans never reach this module: the passes only
 offer it the free text.
 
 Pure functions over word texts, and the dictionary (built once per process, on first use).
@@ -47,7 +52,13 @@ from lemminflect import getAllLemmas
 
 from engine.language.en import sounds
 from engine.language.en.channel import slip_edits
-from engine.language.en.dictionary import dictionary_path, dictionary_words, edit_distance
+from engine.language.en.dictionary import (
+    dictionary_counts,
+    dictionary_path,
+    dictionary_words,
+    edit_distance,
+)
+from engine.language.en.registers import APOSTROPHE, CONTRACTIONS
 from engine.language.en.sounds import key_edits, sound_alike
 
 if TYPE_CHECKING:  # symspellpy itself is imported on first use: its index takes seconds
@@ -82,6 +93,17 @@ SENTENCE_CLOSERS = "\"')]"
 
 # Whether a lower-case word is one the model knows whole (its vocabulary holds " word").
 Lexicon = Callable[[str], bool]
+# The model's vocabulary vouches for a word the dictionary lacks ("npm", "ebook") unless one
+# of the commonest English words is an edit away: the web text a vocabulary is built from
+# repeats the commonest slips often enough to hold them whole ("ther", "wil", "thi"). This
+# count is about the 140th word's in the dictionary's counts ("will", "their"); of the embedded
+# model's 21,185 whole lower-case words, 2,699 are known only by it, mostly fragments ("gover",
+# "creat"), and 142 have such a neighbour (a tenth of this count: 615, with "ebook" and "lol").
+COMMON_COUNT = 1_000_000_000
+# A word written as two run together ("inorder", "allday") is offered split in two when each
+# half is a dictionary word of at least this many letters (SymSpell's word segmentation).
+MIN_PART_LETTERS = 2
+SPLIT_PARTS = 2
 
 
 def never_known(_word: str) -> bool:
@@ -121,7 +143,7 @@ class Speller:
             lower in self.user_words
             or lower in dictionary_words()
             or inflects_a_known_word(lower)
-            or self.in_vocabulary(lower)
+            or (self.in_vocabulary(lower) and not slipped(lower))
         )
 
     def misspelt(self, letters: str, opens: bool) -> bool:
@@ -253,20 +275,67 @@ def _like(word: str, found: str) -> str:
 
 @cache
 def dictionary_candidates(word: str) -> tuple[tuple[str, int], ...]:
-    """Up to :data:`MAX_CANDIDATES` dictionary words within :data:`MAX_EDIT_DISTANCE` edits
-    of lower-case ``word``, each with its edits, the fewest edits first, then the most
-    frequent; then up to :data:`SOUND_CANDIDATES` more that sound like it
+    """What lower-case ``word`` may be written otherwise (:func:`written_otherwise`: its
+    contraction, or two words), then up to :data:`MAX_CANDIDATES` dictionary words within
+    :data:`MAX_EDIT_DISTANCE` edits of it, each with its edits, the fewest edits first, then
+    the most frequent; then up to :data:`SOUND_CANDIDATES` more that sound like it
     (:func:`engine.language.en.sounds.sound_alike`), which may be further in letters."""
     from symspellpy import Verbosity
 
     found = _index().lookup(word, Verbosity.ALL, max_edit_distance=MAX_EDIT_DISTANCE)
     ranked = sorted(found, key=lambda item: (item.distance, -item.count, item.term))
-    close = tuple((item.term, item.distance) for item in ranked if item.term != word)
+    other = written_otherwise(word)
+    taken = {word, *(term for term, _ in other)}
+    close = tuple((item.term, item.distance) for item in ranked if item.term not in taken)
     close = close[:MAX_CANDIDATES]
-    offered = {term for term, _ in close}
+    offered = taken | {term for term, _ in close}
     alike = [pair for pair in sound_alike(word, SOUND_CANDIDATES + len(close))
              if pair[0] not in offered]  # fmt: skip
-    return close + tuple(alike[:SOUND_CANDIDATES])
+    return other + close + tuple(alike[:SOUND_CANDIDATES])
+
+
+def written_otherwise(word: str) -> tuple[tuple[str, int], ...]:
+    """What a misspelling may be beyond the dictionary's words: its contraction, when it is
+    one with the apostrophe dropped, and two words it runs together; one edit each."""
+    contraction = dropped_apostrophes().get(word)
+    found = [contraction] if contraction else [split_in_two(word)]  # "youre" is no "you re"
+    return tuple((term, 1) for term in found if term)
+
+
+@cache
+def slipped(word: str) -> bool:
+    """Whether a lower-case word no dictionary knows is a slip the vocabulary may hold
+    anyway: a contraction with its apostrophe dropped ("dont"), or one edit from one of the
+    commonest words (:data:`COMMON_COUNT`)."""
+    if word in dropped_apostrophes():
+        return True
+    counts = dictionary_counts()
+    from symspellpy import Verbosity
+
+    near = _index().lookup(word, Verbosity.ALL, max_edit_distance=1)
+    return any(item.term != word and counts.get(item.term, 0) >= COMMON_COUNT for item in near)
+
+
+@cache
+def dropped_apostrophes() -> dict[str, str]:
+    """Contractions (the ``contractions`` package's, :mod:`engine.language.en.registers`)
+    written without their apostrophe, by that spelling, where it is no dictionary word:
+    "dont" is "don't"; "cant" and "wont" are words of their own."""
+    return {
+        short.replace(APOSTROPHE, ""): short
+        for short, _ in CONTRACTIONS
+        if short.replace(APOSTROPHE, "") not in dictionary_words()
+    }
+
+
+def split_in_two(word: str) -> str | None:
+    """``word`` as two dictionary words run together, split ("inorder": "in order"), by
+    SymSpell's word segmentation with no edit; ``None`` when it is not two such words."""
+    found = _index().word_segmentation(word, max_edit_distance=0).corrected_string.split()
+    if len(found) != SPLIT_PARTS or "".join(found) != word:
+        return None
+    fits = all(len(part) >= MIN_PART_LETTERS and part in dictionary_words() for part in found)
+    return " ".join(found) if fits else None
 
 
 def warm_up() -> None:

@@ -1,0 +1,105 @@
+"""The forms a grammar fix only guesses at, and the number the words before a noun ask for.
+
+A grammar fix is another form of the user's word (:mod:`engine.language.en.grammar`), and the
+model reading the passage picks among them. For three kinds of form the model's preference is
+a guess about what the writer meant, not a correction: a noun's number ("their own car" or
+"cars"), a verb's -ing form against its other forms ("to use" or "using"), and an adjective's
+degree ("young" or "younger"). On JFLEG's tuning half these fixes came out worse than the
+source more often than better (number 25 better against 33 worse; -ing 6 against 19; degree 4
+against 13), where spelling fixes came out 115 against 29. So each costs a risk (nats it must
+save beyond the margin), like a change of tense, unless the words before the noun ask for the
+new number: "many company" asks for "companies", "an experts" for "expert", "a lot of
+scientist" for "scientists". A learner's missing plural after a quantifier is the fix that has
+evidence; a plural after "the" or an adjective has none.
+
+The marker words are general English in ``data/grammar.json``. Pure functions over words.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from engine.language.en.data import load_json, word_set
+from engine.language.en.forms import readings
+
+
+def _above_one(number: str) -> bool:
+    return number.isdigit() and int(number) > 1
+
+
+SINGULAR_MARKERS = word_set("grammar.json", "singular_markers")
+# Number words above one ("two", "fifteen") ask for a plural as "several" does.
+PLURAL_MARKERS = word_set("grammar.json", "plural_markers") | frozenset(
+    word for word, value in load_json("meaning.json")["number_words"].items() if _above_one(value)
+)
+PLURAL_OF_HEADS = word_set("grammar.json", "plural_of_heads")
+OF = "of"
+# How many words before a noun may stand between it and the word that sets its number
+# ("many small local companies"): adjectives and nouns used as adjectives.
+MARKER_REACH = 3
+SINGULAR, PLURAL = "singular", "plural"
+PLURAL_TAG, SINGULAR_TAG = "NNS", "NN"
+NOUN_CLASS, VERB_CLASSES, ADJECTIVE_CLASS = "NOUN", frozenset({"VERB", "AUX"}), "ADJ"
+ING_TAG = "VBG"
+BREAK = re.compile(r"[.,;:!?()\"]")
+LETTERS = re.compile(r"[^A-Za-z']+")
+
+
+def describes(word: str) -> bool:
+    """Whether lower-case ``word`` is only ever an adjective (it stands before a noun)."""
+    parts = {r.part for r in readings(word)}
+    return parts == {ADJECTIVE_CLASS}
+
+
+def only_noun(word: str) -> bool:
+    """Whether lower-case ``word`` is read only as a noun (never a verb that agrees)."""
+    parts = {r.part for r in readings(word)}
+    return parts == {NOUN_CLASS}
+
+
+def asked_number(words: Sequence[str], index: int) -> str | None:
+    """The number the words before word ``index`` ask of it: ``"singular"``, ``"plural"``
+    or ``None`` (nothing within :data:`MARKER_REACH` words, in its clause, says)."""
+    for back in range(1, MARKER_REACH + 1):
+        at = index - back
+        if at < 0 or BREAK.search(words[at]):
+            return None
+        word = LETTERS.sub("", words[at]).lower()
+        if word in PLURAL_MARKERS or _above_one(words[at].strip()):
+            return PLURAL
+        if word == OF and at > 0 and LETTERS.sub("", words[at - 1]).lower() in PLURAL_OF_HEADS:
+            return PLURAL
+        if word in SINGULAR_MARKERS:
+            return SINGULAR
+    return None
+
+
+def numbers_of(form: str) -> frozenset[str]:
+    """The numbers a noun form may have ("company": singular, and plural for its people)."""
+    tags = {tag for r in readings(form) if r.part == NOUN_CLASS for tag in r.tags}
+    return frozenset(
+        number for number, tag in ((SINGULAR, SINGULAR_TAG), (PLURAL, PLURAL_TAG)) if tag in tags
+    )
+
+
+def aspect_changes(word: str, form: str) -> bool:
+    """Whether one of two forms of a verb they share is its -ing form and the other is not
+    ("use" and "using", "living" and "live")."""
+    return any(
+        (ING_TAG in was.tags) != (ING_TAG in now.tags)
+        for was in readings(word)
+        for now in readings(form)
+        if was.part in VERB_CLASSES and (was.part, was.lemma) == (now.part, now.lemma)
+    )
+
+
+def degree_changes(word: str, form: str) -> bool:
+    """Whether two forms of an adjective they share differ in degree ("young", "younger",
+    "youngest")."""
+    return any(
+        was.tags != now.tags
+        for was in readings(word)
+        for now in readings(form)
+        if was.part == now.part == ADJECTIVE_CLASS and was.lemma == now.lemma
+    )

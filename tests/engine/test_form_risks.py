@@ -1,0 +1,81 @@
+"""The number the words before a noun ask of it, and the forms a grammar fix may not guess."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from engine.language.en.form_risks import (
+    PLURAL,
+    SINGULAR,
+    asked_number,
+    aspect_changes,
+    degree_changes,
+    numbers_of,
+)
+from engine.language.en.grammar import ASPECT_RISK, DEGREE_RISK, NUMBER_RISK, risk
+from engine.passes.proofread import split_words
+
+
+def asked(text: str) -> str | None:
+    """The number asked of the last word of ``text``."""
+    words, _ = split_words(text)
+    return asked_number(words, len(words) - 1)
+
+
+@pytest.mark.parametrize(
+    ("text", "number"),
+    [
+        ("many company", PLURAL),
+        ("several small local company", PLURAL),
+        ("a lot of scientist", PLURAL),
+        ("one of the student", PLURAL),
+        ("there are two kind", PLURAL),
+        ("after 15 minute", PLURAL),
+        ("an experts", SINGULAR),
+        ("every students", SINGULAR),
+        ("the cars", None),  # "the" says nothing of the number
+        ("their own car", None),
+        ("For many reasons, student", None),  # the marker is in another clause
+        ("many small local old company", None),  # further than the reach
+    ],
+)
+def test_markers_before_a_noun_ask_for_its_number(text: str, number: str | None) -> None:
+    assert asked(text) == number
+
+
+def test_a_noun_form_says_its_number() -> None:
+    assert numbers_of("companies") == numbers_of("children") == {PLURAL}
+    assert numbers_of("child") == {SINGULAR}
+    assert numbers_of("company") == {SINGULAR, PLURAL}  # the lexicon lists both
+
+
+def test_an_ing_form_against_another_form_is_an_aspect_change() -> None:
+    assert aspect_changes("use", "using") and aspect_changes("living", "live")
+    assert not aspect_changes("goes", "go") and not aspect_changes("use", "used")
+
+
+def test_an_adjectives_degree_is_a_change_of_degree() -> None:
+    assert degree_changes("young", "younger") and degree_changes("good", "best")
+    assert not degree_changes("young", "young")
+
+
+def test_a_guessed_form_carries_a_risk_and_an_asked_number_does_not() -> None:
+    assert risk("car", "cars", "own") == NUMBER_RISK  # after an adjective, no evidence
+    assert risk("environments", "environment", "different") == NUMBER_RISK
+    assert risk("company", "companies", "many", PLURAL) == 0.0
+    assert risk("experts", "expert", "an", SINGULAR) == 0.0
+    assert risk("company", "companies", "many", SINGULAR) == NUMBER_RISK
+    assert risk("need", "needs", "he") == 0.0  # agreement with its subject, not a number
+    assert risk("use", "using", "to") == ASPECT_RISK
+    assert risk("young", "younger", "and") == DEGREE_RISK
+
+
+WORDS = ["many", "a", "the", "of", "lot", "red", ",", "cats", "."]
+
+
+@given(st.lists(st.sampled_from(WORDS), max_size=8))
+def test_no_marker_is_read_across_a_clause_break(before: list[str]) -> None:
+    text = " ".join([*before, ".", "cat"])
+    assert asked(text) is None

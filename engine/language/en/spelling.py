@@ -34,8 +34,9 @@ one of the commonest words: :data:`COMMON_COUNT`) or the user's own dictionary k
 Two slips no dictionary word undoes are offered too: a contraction with its apostrophe dropped
 ("dont", from the ``contractions`` package) and two words run together ("inorder", by
 SymSpell's word segmentation). On JFLEG's tuning half both were among the misspellings the
-references fixed and proofreading kept ("ther", "infact", "allday"). Locked text and code spans never reach this module: the passes only
-offer it the free text.
+references fixed and proofreading kept ("dont", "inorder", "allday"; "ther" was the
+vocabulary's). Locked text and code spans never reach this module: the passes only offer it
+the free text.
 
 Pure functions over word texts, and the dictionary (built once per process, on first use).
 """

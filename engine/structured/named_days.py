@@ -30,6 +30,7 @@ from engine.structured.periods import (
     MONTH_WORDS,
     Reading,
     alternation,
+    day_starts,
     in_digits,
     joined,
     listed,
@@ -172,20 +173,38 @@ def numbered_day_pattern() -> re.Pattern[str]:
 def numbered_days(document: str) -> Periods:
     """The period a programme that numbers its days spans, when the sentence naming its day
     1 writes exactly one day ("Day 1 (4 May 2027): arrivals. ... Day 3: departures": 4-6
-    May): its first day, and the last day number it names counted from it. Numbers in words
-    count ("day one"), and a count of days ("3 days") is no day's number."""
-    text = in_digits(document)
+    May), or with no day 1, from the first sentence that writes its one day as a start ("The
+    course starts on 6 September. Day two ...; day four ..."): its first day, and the last
+    day number named from there on, counted from it. Numbers in words count ("day one"),
+    and a count of days ("3 days") is no day's number."""
     first: float | None = None
+    started: float | None = None
     last = 0
-    for sentence in SENTENCE_END.split(text):
-        for match in numbered_day_pattern().finditer(sentence):
-            numbers = [int(n) for n in re.findall(r"\d+", match["n"])]
-            last = max(last, *numbers)
-            if match["word"].lower() == "day" and numbers == [1] and first is None:
-                first = only_day(sentence)
-    if first is None or not 1 < last <= MAX_PROGRAMME_DAYS:
+    for sentence in SENTENCE_END.split(in_digits(document)):
+        numbers = [
+            [int(n) for n in re.findall(r"\d+", match["n"])]
+            for match in numbered_day_pattern().finditer(sentence)
+        ]
+        if first is None and [1] in numbers:
+            first = only_day(sentence)
+        if first is None and started is None:
+            started = started_day(sentence)
+        if first is not None or started is not None:
+            last = max([last, *(n for found in numbers for n in found)])
+    start = first if first is not None else started
+    if start is None or not 1 < last <= MAX_PROGRAMME_DAYS:
         return ()
-    return ((DAY, first, first + last - 1),)
+    return ((DAY, start, start + last - 1),)
+
+
+def started_day(sentence: str) -> float | None:
+    """The one day ``sentence`` writes, when it writes it as its period's start ("starts on
+    6 September", "Kick-off is on 9 May")."""
+    day = only_day(sentence)
+    at = None if day is None else day_starts(sentence, day)
+    if at is None or last_period_word(lower_words(sentence[:at])) != START:
+        return None
+    return day
 
 
 @cache

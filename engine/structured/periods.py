@@ -142,13 +142,19 @@ def dash() -> str:
 def patterns() -> list[tuple[re.Pattern[str], Callable[[re.Match[str], int], Found]]]:
     """The phrasings, most specific first: each match is masked before the next is tried."""
     to, m1, m2, d1, d2 = dash(), month("m1"), month("m2"), day("d1"), day("d2")
-    listed_days = r"(?:,\s*[0-3]?\d(?:st|nd|rd|th)?(?!\d))*,?"  # the days between: "3, 4 and 5"
+    # the days between: "3, 4 and 5", "3 and 4 and 5"
+    listed_days = r"(?:(?:,\s*|\s+and\s+)[0-3]?\d(?:st|nd|rd|th)?(?!\d))*,?"
     y1, y2 = rf"(?:,?\s+{year('y1')})?", rf"(?:,?\s+{year('y2')})?"
     season = rf"(?P<season>(?i:{alternation(listed('seasons'))}))"
+    # a short end closes its phrase ("2027-04-12 to 15," or "... 15 in Lyon"), not a count's
+    # ("to 15 people"), as a later ordinal does (named_days: "later_day_followers")
+    followers = alternation(listed("later_day_followers"))
+    phrase_end = rf"(?=\s*(?:[,;:)!?]|\.(?!\d)|$)|\s+(?:{followers})\b)"
     quarter = rf"(?:Q(?P<q>[1-4])|(?P<qw>(?i:{alternation(listed('quarters'))}))\s+quarter)"
     table: list[tuple[str, Callable[[re.Match[str], int], Found]]] = [
         (rf"\b{iso('a')}(?:{to}|/){iso('b')}\b", iso_range),  # 2026-12-01 to 2026-12-05
         (rf"\b{iso('a')}/(?P<b>(?:\d{{2}}-)?\d{{2}})\b(?!-)", iso_short_range),  # 2027-04-12/15
+        (rf"\b{iso('a')}{to}(?P<b>\d{{2}}){phrase_end}", iso_short_range),  # 2027-04-12 to 15
         (rf"\b{iso('a')}\b", iso_point),
         (rf"\b{d1}\s+{m1}{y1}{to}{d2}\s+{m2}{y2}", day_range),  # 7 September to 18 December
         (
@@ -162,6 +168,7 @@ def patterns() -> list[tuple[re.Pattern[str], Callable[[re.Match[str], int], Fou
         (rf"\b{d1}(?:,\s*[0-3]?\d(?!\d))+,\s*{d2}\s+{m2}{y2}", day_range),  # 3, 4, 5 March
         (rf"\b{d1}(?:/[0-3]?\d)*/{d2}\s+{m2}{y2}", day_range),  # 14/15/16 October
         (rf"\b{m1}\s+{d1}{to}(?:the\s+)?(?:{m2}\s+)?{d2}{y2}", day_range),  # March 4-20, 2027
+        (rf"\b{m1}\s+{d1}{listed_days}{to}{d2}{y2}", day_range),  # March 4, 5 and 6, 2027
         (rf"\b{d1}\s+{m1}{y1}\b", day_point),  # 3 June 2025, 15 March
         (rf"\bthe\s+{d1}\s+of\s+{m1}{y1}\b", day_point),  # the 3rd of June
         (rf"\b{m1}\s+{d1},?\s+{year('y1')}", day_point),  # March 4, 2027

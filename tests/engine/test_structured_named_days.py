@@ -207,6 +207,11 @@ def test_a_weekday_range_the_day_does_not_fall_on_is_a_habit() -> None:
             "Wednesday 3 March 2027: arrival. Thursday: visits. Friday – review. Drinks after.",
             ("2027-03-03", "2027-03-05"),
         ),
+        # no day 1: numbered from the day a sentence writes as its start
+        (
+            "The retreat opens on 2 March 2027. Day two is a hike; day three, the review.",
+            ("2027-03-02", "2027-03-04"),
+        ),
     ],
 )
 def test_a_programme_dating_its_first_day_spans_its_labels(
@@ -222,6 +227,8 @@ def test_a_programme_dating_its_first_day_spans_its_labels(
         "Day 1, 3 March 2027, and day 2, 4 March 2027, are booked.",  # day 1's sentence has two
         "Thursday 3 March 2027: arrival. Friday: visits.",  # 3 March 2027 is a Wednesday
         "Report on 3 March 2027. Friday: planning.",  # the first label has no date
+        "We met on 3 March 2027. Day 4 was the hardest.",  # no start written, no day 1
+        "The trial ends on 3 March 2027. Day 4 was the hardest.",  # an end, not a start
     ],
 )
 def test_no_programme_without_a_dated_first_day(document: str) -> None:

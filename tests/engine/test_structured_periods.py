@@ -202,12 +202,21 @@ def test_reading_ages_never_fails_on_any_text(document: str) -> None:
         ("Talks on the 2nd, 3rd and 4th of April 2027.", ("2027-04-02", "2027-04-04")),
         ("Workshop 20.–22. May 2027 in Jena.", ("2027-05-20", "2027-05-22")),
         ("Course: 28/6–2/7/2027 in Leeds.", ("2027-06-28", "2027-07-02")),
+        ("Camp: 2027-03-15 – 18 in Tampere.", ("2027-03-15", "2027-03-18")),
+        ("Hack week 2027-10-04 to 08, at home.", ("2027-10-04", "2027-10-08")),
+        ("It meets September 14, 15 and 16, 2027.", ("2027-09-14", "2027-09-16")),
+        ("We meet on 9 and 10 and 11 May 2027.", ("2027-05-09", "2027-05-11")),  # was 10-11
     ],
 )
 def test_listed_ordinals_dotted_days_and_a_range_with_both_months_are_read(
     document: str, expected: tuple[str, str]
 ) -> None:
     assert days(stated.read(document).written_span()) == expected
+
+
+def test_an_iso_days_short_end_must_close_its_phrase() -> None:
+    assert stated.read("Issued 2027-04-12 to 15 people.").written_span() is None  # a count
+    assert stated.read("From 2027-04-12 to 10:00.").written_span() is None  # a time
 
 
 def test_a_numeric_range_with_both_months_and_no_place_is_not_guessed() -> None:

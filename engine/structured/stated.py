@@ -66,6 +66,7 @@ NUMERIC_SPAN = re.compile(
 ORDINAL_WORDS = re.compile(r"(?i)\bthe\s+(?:[a-z]+[- ])?[a-z]+(?:st|nd|rd|th)\b")
 DAY_ORDINAL = re.compile(r"(?i)the\s+[0-3]?\d(?:st|nd|rd|th)")
 MONTHS = 12
+LABEL = re.compile(r"\s*([A-Za-z]+)\s*:")  # a line's label: "Duration:"
 DAY_FIRST, MONTH_FIRST = "day first", "month first"
 
 
@@ -266,9 +267,13 @@ def written_as_end(sentence: str, day: float) -> bool:
 
 def refers_back(sentence: str) -> bool:
     """Whether ``sentence`` opens with a word that refers back to the sentence before's
-    subject ("It ...", "This ..."), so a length it states is that subject's."""
+    subject ("It ...", "This ...") or is its length's label ("Duration: ..."), so a length it
+    states is that subject's."""
     opening = lower_words(sentence)[:1]
-    return bool(opening) and opening[0] in listed_set("length_back_references")
+    if opening and opening[0] in listed_set("length_back_references"):
+        return True
+    label = LABEL.match(sentence)
+    return label is not None and label[1].lower() in listed_set("length_labels")
 
 
 def counted(

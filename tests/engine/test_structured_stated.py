@@ -90,6 +90,7 @@ def test_a_day_above_twelve_fixes_the_order(day: dt.date) -> None:
         ("The trip leaves on 4 April 2027. It lasts five days.", ("2027-04-04", "2027-04-08")),
         ("Camp opens 2 August 2027. This means ten nights away.", ("2027-08-02", "2027-08-12")),
         ("The fair ends on 9 May 2027. It lasts three days.", ("2027-05-07", "2027-05-09")),
+        ("Start: 12 April 2027\nDuration: 5 days\nVenue: Leuven", ("2027-04-12", "2027-04-16")),
         # days listed with commas only
         ("Screenings on 7, 8, 9 May 2027 in the park.", ("2027-05-07", "2027-05-09")),
     ],
@@ -140,6 +141,7 @@ def test_a_length_stated_with_no_day_beside_it_is_what_a_start_counts(
     "document",
     [
         "The trip leaves on 4 April 2027. Visas take five days.",  # another thing's length
+        "Shipped on 4 April 2027. Duration of the warranty: two weeks.",  # no label of its own
         # not the sentence just after the day's
         "The trip leaves on 4 April 2027. Parking is free. We return five days later.",
         "Trips leave on 4 April or 9 April 2027. We return five days later.",  # two days before it

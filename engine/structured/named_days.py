@@ -180,7 +180,10 @@ def numbered_days(document: str) -> Periods:
     first: float | None = None
     started: float | None = None
     last = 0
-    for sentence in SENTENCE_END.split(in_digits(document)):
+    text = in_digits(document)
+    if numbered_day_pattern().search(text) is None:
+        return ()  # no numbered day: no sentence need be read for its start
+    for sentence in SENTENCE_END.split(text):
         numbers = [
             [int(n) for n in re.findall(r"\d+", match["n"])]
             for match in numbered_day_pattern().finditer(sentence)
@@ -201,10 +204,14 @@ def started_day(sentence: str) -> float | None:
     """The one day ``sentence`` writes, when it writes it as its period's start ("starts on
     6 September", "Kick-off is on 9 May")."""
     day = only_day(sentence)
-    at = None if day is None else day_starts(sentence, day)
-    if at is None or last_period_word(lower_words(sentence[:at])) != START:
-        return None
-    return day
+    return day if day is not None and written_as(sentence, day) == START else None
+
+
+def written_as(sentence: str, day: float) -> str | None:
+    """Whether ``sentence`` writes ``day`` as its period's start or its end (by the last
+    period verb or end cue before it), or ``None``."""
+    at = day_starts(sentence, day)
+    return None if at is None else last_period_word(lower_words(sentence[:at]))
 
 
 @cache

@@ -27,7 +27,6 @@ from engine.structured.named_days import (
     END,
     SENTENCE_END,
     Periods,
-    last_period_word,
     later_days,
     listed_set,
     lower_words,
@@ -35,13 +34,13 @@ from engine.structured.named_days import (
     only_day,
     sentence_phrases,
     weekday_programme,
+    written_as,
 )
 from engine.structured.periods import (
     DAY,
     NUMBER_LANGUAGE,
     Reading,
     alternation,
-    day_starts,
     in_digits,
     listed,
     ordinal,
@@ -261,8 +260,7 @@ def written_as_end(sentence: str, day: float) -> bool:
     """Whether ``sentence`` writes its one ``day`` as the end of its period: the last period
     verb or end cue before it ends one ("The three-day fair ends on 9 May", "runs for two
     weeks until 9 May")."""
-    at = day_starts(sentence, day)
-    return at is not None and last_period_word(lower_words(sentence[:at])) == END
+    return written_as(sentence, day) == END
 
 
 def refers_back(sentence: str) -> bool:

@@ -21,7 +21,15 @@ import re
 from collections.abc import Sequence
 
 from engine.language.en.data import load_json, word_set
-from engine.language.en.forms import readings
+from engine.language.en.forms import (
+    ADJECTIVE_CLASS,
+    NOUN_CLASS,
+    PLURAL_TAG,
+    SINGULAR_TAG,
+    VERB_CLASSES,
+    readings,
+    shared_readings,
+)
 
 
 def _above_one(number: str) -> bool:
@@ -39,8 +47,6 @@ OF = "of"
 # ("many small local companies"): adjectives and nouns used as adjectives.
 MARKER_REACH = 3
 SINGULAR, PLURAL = "singular", "plural"
-PLURAL_TAG, SINGULAR_TAG = "NNS", "NN"
-NOUN_CLASS, VERB_CLASSES, ADJECTIVE_CLASS = "NOUN", frozenset({"VERB", "AUX"}), "ADJ"
 ING_TAG = "VBG"
 BREAK = re.compile(r"[.,;:!?()\"]")
 LETTERS = re.compile(r"[^A-Za-z']+")
@@ -48,14 +54,16 @@ LETTERS = re.compile(r"[^A-Za-z']+")
 
 def describes(word: str) -> bool:
     """Whether lower-case ``word`` is only ever an adjective (it stands before a noun)."""
-    parts = {r.part for r in readings(word)}
-    return parts == {ADJECTIVE_CLASS}
+    return parts_of(word) == {ADJECTIVE_CLASS}
 
 
 def only_noun(word: str) -> bool:
     """Whether lower-case ``word`` is read only as a noun (never a verb that agrees)."""
-    parts = {r.part for r in readings(word)}
-    return parts == {NOUN_CLASS}
+    return parts_of(word) == {NOUN_CLASS}
+
+
+def parts_of(word: str) -> set[str]:
+    return {r.part for r in readings(word)}
 
 
 def asked_number(words: Sequence[str], index: int) -> str | None:
@@ -88,9 +96,7 @@ def aspect_changes(word: str, form: str) -> bool:
     ("use" and "using", "living" and "live")."""
     return any(
         (ING_TAG in was.tags) != (ING_TAG in now.tags)
-        for was in readings(word)
-        for now in readings(form)
-        if was.part in VERB_CLASSES and (was.part, was.lemma) == (now.part, now.lemma)
+        for was, now in shared_readings(word, form, VERB_CLASSES)
     )
 
 
@@ -99,7 +105,5 @@ def degree_changes(word: str, form: str) -> bool:
     "youngest")."""
     return any(
         was.tags != now.tags
-        for was in readings(word)
-        for now in readings(form)
-        if was.part == now.part == ADJECTIVE_CLASS and was.lemma == now.lemma
+        for was, now in shared_readings(word, form, frozenset({ADJECTIVE_CLASS}))
     )

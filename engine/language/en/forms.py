@@ -143,7 +143,7 @@ def _tense(tags: frozenset[str]) -> str | None:
 def past_changes(word: str, form: str) -> bool:
     """Whether one of the two may be a past form and the other may not, as forms of a verb
     they share (of any verb, where they share none): "cost" may say the past, "costs" never."""
-    pairs = _shared(word, form, VERB_CLASSES)
+    pairs = shared_readings(word, form, VERB_CLASSES)
     if pairs:
         return any(_may_be_past(was.tags) != _may_be_past(now.tags) for was, now in pairs)
     was = any(_may_be_past(r.tags) for r in readings(word) if r.part in VERB_CLASSES)
@@ -159,7 +159,7 @@ def number_changes(word: str, form: str) -> bool:
     """Whether ``form`` is another number of a noun ``word`` is ("button", "buttons"; the
     lexicon lists some singulars as plurals too, "company" for a company's people, and
     "companies" is still another number)."""
-    for was, now in _shared(word, form, frozenset({NOUN_CLASS})):
+    for was, now in shared_readings(word, form, frozenset({NOUN_CLASS})):
         if was.tags & NUMBER_TAGS != now.tags & NUMBER_TAGS:
             return True
     return False
@@ -170,7 +170,7 @@ def comparative(word: str) -> bool:
     return any(r.part == ADJECTIVE_CLASS and r.tags & COMPARED_TAGS for r in readings(word))
 
 
-def _shared(word: str, form: str, parts: frozenset[str]) -> list[tuple[Reading, Reading]]:
+def shared_readings(word: str, form: str, parts: frozenset[str]) -> list[tuple[Reading, Reading]]:
     """Pairs of readings of the two words as forms of one lemma of one of ``parts``."""
     return [
         (was, now)

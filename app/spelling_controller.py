@@ -10,17 +10,20 @@ on a long document. Suggestions need SymSpell's index, which takes seconds to bu
 on a thread the first time a misspelt word is seen, and until it is ready the menu offers "Add
 to dictionary" alone. The model's own vocabulary is not known here (no tokenizer in the GUI
 process); the engine adds it when it proofreads, so a word the model knows may be underlined
-and still be left as it is by "fix spelling".
+and still be left as it is by "fix spelling". Suggestions are spelt the way the document
+already spells (American or British, :mod:`engine.language.en.varieties`), as "fix spelling"
+writes them.
 """
 
 from __future__ import annotations
 
 import threading
+from dataclasses import replace
 
 from PySide6.QtCore import QObject, Signal
 
 from app.dictionary import DictionaryError, UserDictionary
-from engine.language.en import spelling
+from engine.language.en import spelling, varieties
 from ui.editor import DocumentEditor
 
 
@@ -61,7 +64,8 @@ class SpellingController(QObject):
         if not self._index_ready.is_set():
             self._warm_index()
             return []
-        return list(self._speller.suggestions(word))
+        variety = varieties.document_variety(self.editor.plain_text())
+        return list(replace(self._speller, variety=variety).suggestions(word))
 
     def add_word(self, word: str) -> None:
         try:

@@ -61,6 +61,7 @@ from engine.language.en.registers import (
 )
 from engine.language.en.rewordings import CONCISE, Rewording, rewordings
 from engine.language.en.spelling import Lexicon, Speller, misspellings
+from engine.language.en.varieties import document_variety
 from engine.passes.base import Pass, PassContext, Settled, never
 from engine.passes.reread import changed_runs, was_before
 
@@ -238,7 +239,8 @@ def proofread_plan(
     texts = [segment_text(s) for s in plan.segments]
     rounds: Rounds = {i: [None] * len(split_words(texts[i])[0]) for i in free}
     context, after = context_ids(plan, [], table), plan.after[:AFTER_CHARS]
-    offer = Offer(style, Speller.with_words(plan.known_words, lexicon(table)))
+    variety = document_variety(plan.before + "".join(texts) + plan.after)
+    offer = Offer(style, Speller.with_words(plan.known_words, lexicon(table), variety))
     for round_ in range(MAX_ROUNDS):
         if cancelled():
             break

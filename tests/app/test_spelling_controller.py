@@ -64,3 +64,26 @@ def test_an_unreadable_dictionary_is_said_and_checking_goes_on(
     assert controller.known_in("It was recieved.") == ()
     controller.add_word("recieved")  # cannot be saved: said, nothing else changes
     assert underlined(editor) == ["recieved"]
+
+
+@pytest.mark.parametrize(
+    ("text", "spellings"),
+    [
+        ("The colour of the oragnisation.", ("organisation", "organization")),
+        ("The color of the oragnisation.", ("organization", "organisation")),
+    ],
+)
+def test_the_menu_spells_as_the_document_does(
+    editor: DocumentEditor, tmp_path: Path, text: str, spellings: tuple[str, str]
+) -> None:
+    first, other = spellings
+    editor.load_text(text)
+    controller = SpellingController(editor, UserDictionary(tmp_path / FILE_NAME))
+    assert controller.wait_for_suggestions(INDEX_SECONDS)
+    cursor = QTextCursor(editor.document())
+    cursor.setPosition(text.index("oragnisation") + 2)
+    menu = editor.build_context_menu(editor.cursorRect(cursor).center())
+    texts = [a.text() for a in menu.actions()]
+    assert texts[0] == first and other not in texts
+    assert editor.plain_text() == text
+    menu.deleteLater()

@@ -13,6 +13,7 @@ from engine.language.en.forms import (
     other_forms,
     past_changes,
     readings,
+    regularised_forms,
     tense,
 )
 
@@ -46,6 +47,12 @@ def test_an_over_regularised_form_stands_for_its_real_form_only() -> None:
     assert other_forms("mouses") == ("mice",)
     assert other_forms("baddest") == ("worst",)
     assert other_forms("maked") == ("made",)  # the dropped "e" put back
+
+
+def test_only_a_word_no_lexicon_lists_has_regularised_forms() -> None:
+    assert regularised_forms("familys")[0] == "families"
+    assert regularised_forms("families") == ()  # listed: its other forms are no fixes here
+    assert regularised_forms("becuse") == ()
 
 
 def test_an_unknown_word_with_no_regular_ending_has_no_reading() -> None:

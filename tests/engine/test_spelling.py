@@ -10,8 +10,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from engine.core.errors import BadRequest
-from engine.core.plan import EditPlan, Locked, find_locks, plan_edit
-from engine.core.protocol import MAX_KNOWN_WORD_CHARS, MAX_KNOWN_WORDS, Edit, Span
+from engine.core.plan import EditPlan
+from engine.core.protocol import MAX_KNOWN_WORD_CHARS, MAX_KNOWN_WORDS
 from engine.core.tokens import TokenTable, special_tokens
 from engine.intent import read_intent
 from engine.language.en.spelling import (
@@ -29,6 +29,7 @@ from engine.passes.proofread import (
     split_words,
     style_for,
 )
+from tests.helpers.plans import plan_of, seeds
 from tests.helpers.readers import WordEndPriceReader
 from tests.helpers.tiny import tiny_tokenizer
 
@@ -46,15 +47,6 @@ def table() -> TokenTable:
 def found(text: str, speller: Speller = SPELLER) -> dict[str, tuple[str, ...]]:
     words, _ = split_words(text)
     return {m.word: m.candidates for m in misspellings(words, speller)}
-
-
-def plan_of(text: str, instruction: str = "fix spelling", **edit: object) -> EditPlan:
-    locks = find_locks(text, Span(0, len(text)), list(edit.pop("locks", ())))  # type: ignore[call-overload]
-    return plan_edit(Edit(1, text, Span(0, len(text)), locks, instruction, **edit))  # type: ignore[arg-type]
-
-
-def seeds(plan: EditPlan) -> str:
-    return "".join(s.text if isinstance(s, Locked) else s.seed for s in plan.segments)
 
 
 def test_a_misspelt_word_gets_dictionary_candidates_spelled_as_it_stood() -> None:
@@ -116,6 +108,17 @@ def test_two_words_run_together_are_offered_apart() -> None:
     assert found("We worked allday.")["allday"][0] == " all day."
     assert found("It is inorder.")["inorder"][0] == " in order."
     assert not any(" " in c.strip() for c in found("It was recieved.")["recieved"])
+
+
+def test_a_regular_ending_where_english_has_another_form_is_one_slip() -> None:
+    words, _ = split_words("Many familys came.")
+    (familys,) = misspellings(words, SPELLER)
+    at = familys.candidates.index(" families")
+    assert familys.slips[at] == 1.0  # two letters apart, one slip: the rule applied
+    assert familys.slips[at] <= min(familys.slips)
+    words, _ = split_words("We stoped there.")
+    (stoped,) = misspellings(words, SPELLER)
+    assert stoped.slips[stoped.candidates.index(" stopped")] < 1.0  # a doubled letter stays light
 
 
 def test_short_words_are_left_alone() -> None:

@@ -113,6 +113,13 @@ def _stems(stem: str) -> list[str]:
 
 
 @cache
+def regularised_forms(word: str) -> tuple[str, ...]:
+    """The real forms a word written by a regular rule stands for ("familys": "families",
+    "goed": "went", "gone"); none for a word the lexicon lists, or one no rule wrote."""
+    return () if _listed(word) else other_forms(word)
+
+
+@cache
 def other_forms(word: str) -> tuple[str, ...]:
     """Every form of every lemma ``word`` is a form of, in the lexicon's order, without
     ``word``; for an over-regularised word, only the real forms its ending stands for."""

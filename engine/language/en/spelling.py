@@ -52,15 +52,17 @@ from typing import TYPE_CHECKING
 from lemminflect import getAllLemmas
 
 from engine.language.en import sounds
-from engine.language.en.channel import slip_edits
+from engine.language.en.channel import FULL_EDIT, slip_edits
 from engine.language.en.dictionary import (
     dictionary_counts,
     dictionary_path,
     dictionary_words,
     edit_distance,
 )
+from engine.language.en.forms import regularised_forms
 from engine.language.en.registers import APOSTROPHE, CONTRACTIONS
 from engine.language.en.sounds import key_edits, sound_alike
+from engine.language.en.varieties import DEFAULT_VARIETY, in_variety
 
 if TYPE_CHECKING:  # symspellpy itself is imported on first use: its index takes seconds
     from symspellpy import SymSpell
@@ -132,10 +134,18 @@ class Speller:
 
     user_words: frozenset[str] = frozenset()
     in_vocabulary: Lexicon = never_known
+    # The spelling variety candidates are written in (:mod:`engine.language.en.varieties`).
+    variety: str = DEFAULT_VARIETY
 
     @classmethod
-    def with_words(cls, words: Iterable[str], in_vocabulary: Lexicon = never_known) -> Speller:
-        return cls(frozenset(word.strip().lower() for word in words if word.strip()), in_vocabulary)
+    def with_words(
+        cls,
+        words: Iterable[str],
+        in_vocabulary: Lexicon = never_known,
+        variety: str = DEFAULT_VARIETY,
+    ) -> Speller:
+        user_words = frozenset(word.strip().lower() for word in words if word.strip())
+        return cls(user_words, in_vocabulary, variety)
 
     def is_known(self, word: str) -> bool:
         """Whether ``word`` (letters only) is spelled as English or as its writer wants it."""
@@ -153,9 +163,12 @@ class Speller:
         return is_prose_word(letters, opens) and not self.is_known(letters)
 
     def suggestions(self, word: str) -> tuple[str, ...]:
-        """The dictionary's candidates for ``word``, best first, spelled with its capital;
-        none when it is known."""
-        return tuple(found for found, _ in self.ranked(word))
+        """The dictionary's candidates for ``word``, best first, spelled with its capital
+        and in :attr:`variety`; none when it is known."""
+        spelled = (
+            _like(word, in_variety(found.lower(), self.variety)) for found, _ in self.ranked(word)
+        )
+        return tuple(dict.fromkeys(spelled))
 
     def ranked(self, word: str) -> tuple[tuple[str, int], ...]:
         """:meth:`suggestions` with how many edits each is from ``word``."""
@@ -177,13 +190,33 @@ def misspellings(words: Sequence[str], speller: Speller) -> list[Misspelling]:
             continue
         ranked = proper_candidates(letters, speller) if proper else speller.ranked(letters)
         if ranked:
-            spelled = tuple(word.replace(letters, c, 1) for c, _ in ranked)
-            edits = tuple(e for _, e in ranked)
-            typed = letters.lower()
-            sounds = tuple(key_edits(typed, c.lower()) for c, _ in ranked)
-            slips = tuple(slip_edits(typed, c.lower()) for c, _ in ranked)
-            found.append(Misspelling(index, letters, spelled, edits, sounds, slips))
+            found.append(_priced(index, word, letters, ranked, speller.variety))
     return found
+
+
+def _priced(
+    index: int, word: str, letters: str, ranked: Sequence[tuple[str, int]], variety: str
+) -> Misspelling:
+    """Word ``index``'s candidates, each priced by its slip from the letters typed and then
+    spelt in ``variety``: a word of two spellings costs what the nearer one does (the
+    variety is the document's, not the typist's slip), and comes once, at its first place."""
+    typed = letters.lower()
+    priced: dict[str, tuple[int, int, float]] = {}
+    for candidate, edits in ranked:
+        lower = candidate.lower()
+        spelled = _like(candidate, in_variety(lower, variety))
+        price = (edits, key_edits(typed, lower), slip_of(typed, lower))
+        was = priced.get(spelled, price)
+        priced[spelled] = (min(was[0], price[0]), min(was[1], price[1]), min(was[2], price[2]))
+    prices = list(priced.values())
+    return Misspelling(
+        index,
+        letters,
+        tuple(word.replace(letters, spelled, 1) for spelled in priced),
+        tuple(price[0] for price in prices),
+        tuple(price[1] for price in prices),
+        tuple(price[2] for price in prices),
+    )
 
 
 def checkable(words: Sequence[str], index: int) -> str | None:
@@ -297,10 +330,22 @@ def dictionary_candidates(word: str) -> tuple[tuple[str, int], ...]:
 
 def written_otherwise(word: str) -> tuple[tuple[str, int], ...]:
     """What a misspelling may be beyond the dictionary's words: its contraction, when it is
-    one with the apostrophe dropped, and two words it runs together; one edit each."""
+    one with the apostrophe dropped, two words it runs together, and the real forms of a word
+    inflected by a regular rule where English does not ("familys": "families",
+    :func:`engine.language.en.forms.regularised_forms`); one edit each."""
     contraction = dropped_apostrophes().get(word)
-    found = [contraction] if contraction else [split_in_two(word)]  # "youre" is no "you re"
+    # a contraction or else two words ("youre" is no "you re"), then the real forms
+    found: list[str | None] = [contraction] if contraction else [split_in_two(word)]
+    found += regularised_forms(word)
     return tuple((term, 1) for term in found if term)
+
+
+def slip_of(typed: str, candidate: str) -> float:
+    """How likely a slip ``typed`` is of ``candidate`` (lower case), in weighed edits: a
+    regular ending where English has another form is one slip at most, however many letters
+    the two differ by ("familys", "families": two)."""
+    slip = slip_edits(typed, candidate)
+    return min(slip, FULL_EDIT) if candidate in regularised_forms(typed) else slip
 
 
 @cache

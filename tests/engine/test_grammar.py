@@ -158,3 +158,41 @@ def test_fixes_that_change_what_is_said_carry_a_risk() -> None:
     assert risk("is", "are", "buttons") == 0.0  # agreement only
     assert risk("goes", "go", "we") == 0.0
     assert risk("sended", "sent", "we") == 0.0  # a made-up past to the real one
+
+
+def test_a_negative_contraction_offers_its_verbs_other_contracted_forms() -> None:
+    assert " doesn't" in offered("She don't like coffee.")["don't"]
+    assert {" aren't", " wasn't", " weren't"} <= set(offered("They isn't here.")["isn't"])
+    assert " haven't" in offered("We hasn't seen it.")["hasn't"]
+    assert "can't" not in offered("We can't go.")  # "ca" is no verb: nothing to agree
+    assert risk("don't", "doesn't", "she") == 0.0  # agreement, priced as "do", "does"
+    assert risk("don't", "didn't", "she") == TENSE_RISK
+
+
+def test_a_past_form_after_a_past_word_in_its_sentence_carries_no_tense_risk() -> None:
+    words, _ = split_words("Last summer we travel to Spain. Now we travel less.")
+    risks = {
+        (f.rewording.first, f.rewording.text.strip()): f.risk
+        for f in fixes(words)
+        if f.rewording.text.strip() in ("travelled", "traveled")
+    }
+    first, second = words.index(" travel"), len(words) - 2
+    assert risks[(first, "traveled")] == 0.0  # "Last" opens its sentence
+    assert risks[(second, "traveled")] == TENSE_RISK  # another sentence: still a guess
+    assert risk("travel", "traveled", "we", None, in_past=True) == 0.0
+    assert risk("traveled", "travel", "we", None, in_past=True) == TENSE_RISK  # not to the present
+
+
+def test_last_sets_the_past_only_before_a_time() -> None:
+    def tense_risk(text: str) -> float:
+        words, _ = split_words(text)
+        at = words.index(" explain")
+        return next(
+            f.risk
+            for f in fixes(words)
+            if f.rewording.first == at and f.rewording.text.strip() == "explained"
+        )
+
+    assert tense_risk("Last Monday the guide explain it.") == 0.0
+    assert tense_risk("Two weeks ago the guide explain it.") == 0.0
+    assert tense_risk("The last page explain it.") == TENSE_RISK

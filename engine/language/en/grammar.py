@@ -15,8 +15,11 @@ The forms of verbs, nouns and adjectives are lemminflect's lexicon of English in
 regular -s/-ed rules). Over-regularised learner forms ("goed", "sended", "childs") are
 recognised by rule from the library's forms. What no library lists stays as data in
 ``data/grammar.json``: pronoun case, homophones, "a"/"an", the learner's word pairs ("could
-of"), and the words that stand before a noun. Two rules of writing are fixes too: a lone
-"i" is "I", and a sentence opens with a capital.
+of"), and the words that stand before a noun. A negative contraction offers its verb's other
+contracted forms ("She don't" → "doesn't", by the ``contractions`` package's list), and a verb
+put in the past after a word that sets its sentence there ("Last summer we travel") is a fix,
+not a guess at a tense. Two rules of writing are fixes too: a lone "i" is "I", and a sentence
+opens with a capital.
 
 Pure functions over word texts: no tokenizer, no model.
 """
@@ -40,9 +43,17 @@ from engine.language.en.form_risks import (
     numbers_of,
     only_noun,
 )
-from engine.language.en.forms import comparative, number_changes, other_forms, past_changes
+from engine.language.en.forms import (
+    PAST,
+    comparative,
+    number_changes,
+    other_forms,
+    past_changes,
+    readings,
+)
 from engine.language.en.forms import tense as form_tense
 from engine.language.en.meaning import SUBJECT_PRONOUNS
+from engine.language.en.registers import CONTRACTIONS, NOT_CLITIC
 from engine.language.en.rewordings import Rewording, lead, rewordings, spelled
 from engine.language.en.spelling import proper_names as english_proper_names
 
@@ -61,6 +72,12 @@ OBJECT_PRONOUNS = word_set("word_tiers.json", "object_pronouns")
 # Words that set a clause in the future, and the auxiliary a bare verb then takes.
 FUTURE_WORDS = word_set("grammar.json", "future_words")
 FUTURE_AUXILIARY: str = load_json("grammar.json")["future_auxiliary"]
+# Words after which a sentence is in the past ("Last summer we travel"): a verb put in the
+# past there is what the sentence asks for, not a guess at a tense (no TENSE_RISK).
+PAST_WORDS = word_set("grammar.json", "past_words")
+# "last" sets the past only before a time ("last summer", "last Monday"; not "the last page").
+PAST_TIME_WORDS = word_set("grammar.json", "past_time_words")
+TIME_NOUNS = word_set("grammar.json", "time_nouns")
 VERB_CLASS = "VERB"
 # The first person singular pronoun, written with a capital wherever it stands ("i'm" too).
 FIRST_PERSON = "i"
@@ -70,6 +87,10 @@ PLURAL_S = "s"  # "mondays": a proper word's plural keeps its capital
 # An agreement fix ("the buttons is" → "are") is preferred to either.
 TENSE_RISK = 3.0
 NUMBER_RISK = 3.0
+# A tense or a number the sentence's own words ask for ("Last summer we travel", "many
+# company") is what the sentence says, not a guess: such a fix may read this many nats worse
+# than the margin asks (the model only vetoes a reading that breaks the sentence).
+ASKED_RISK = 0.0
 # A verb's -ing form for another of its forms ("to use" → "using") and an adjective's degree
 # ("young" → "younger") are the writer's choice as often as an error
 # (engine.language.en.form_risks): the same risk as a tense.
@@ -99,15 +120,19 @@ def tense(word: str) -> str | None:
     return form_tense(word)
 
 
-def risk(word: str, form: str, before: str, asked: str | None = None) -> float:
+def risk(
+    word: str, form: str, before: str, asked: str | None = None, in_past: bool = False
+) -> float:
     """What putting ``form`` for ``word`` (after the word ``before``) changes in meaning.
     ``asked``: the number the words before ask of a noun
     (:func:`~engine.language.en.form_risks.asked_number`); a noun given it is a fix, not a
-    guess."""
+    guess. ``in_past``: a :data:`PAST_WORDS` word stands before it in its sentence, so a
+    past form is one too. A negative contraction is priced as its verb ("don't": "do")."""
+    word, form = verb_of(word), verb_of(form)
     if past_changes(word, form):
-        return TENSE_RISK
+        return ASKED_RISK if in_past and form_tense(form) == PAST else TENSE_RISK
     if number_changes(word, form) and in_noun_place(word, before):
-        return 0.0 if asked in numbers_of(form) else NUMBER_RISK
+        return ASKED_RISK if asked in numbers_of(form) else NUMBER_RISK
     if aspect_changes(word, form):
         return ASPECT_RISK
     if degree_changes(word, form):
@@ -130,8 +155,32 @@ def alternatives(word: str) -> list[str]:
         if word in closed:
             found.update(dict.fromkeys(sorted(closed)))
     found.update(dict.fromkeys(other_forms(word)))
+    found.update(dict.fromkeys(negative_forms(word)))
     found.pop(word, None)
     return list(found)
+
+
+def verb_of(word: str) -> str:
+    """The verb of a negative contraction ("doesn't": "does"); any other word itself."""
+    return word[: -len(NOT_CLITIC)] if word in negative_contractions() else word
+
+
+@cache
+def negative_contractions() -> frozenset[str]:
+    """The contractions of a verb and "not" ("don't", "weren't"), by the contractions
+    package, whose verb is a word ("can't" is "ca" and "n't": not one)."""
+    found = (c for c, _ in CONTRACTIONS if c.endswith(NOT_CLITIC))
+    return frozenset(c for c in found if readings(c[: -len(NOT_CLITIC)]))
+
+
+def negative_forms(word: str) -> tuple[str, ...]:
+    """The other forms of a negative contraction's verb that English contracts with "not"
+    ("don't": "doesn't", "didn't"; "isn't": "aren't", "wasn't"): a subject's agreement
+    reaches its auxiliary as it does any verb ("She don't like it")."""
+    if word not in negative_contractions():
+        return ()
+    found = (form + NOT_CLITIC for form in other_forms(verb_of(word)))
+    return tuple(form for form in found if form in negative_contractions())
 
 
 def fixes(words: Sequence[str], opens: bool = True) -> list[Fix]:
@@ -155,13 +204,42 @@ def fixes(words: Sequence[str], opens: bool = True) -> list[Fix]:
         found += [Fix(r, ARTICLE_RISK) for r in article_fixes(words, index)]
         before = words[index - 1].strip().lower() if index else ""
         lower = letters.lower()
+        in_past = after_past_word(words, index)
         for form in alternatives(lower):
             if opens and lower in SUBJECT_PRONOUNS and form in OBJECT_PRONOUNS - SUBJECT_PRONOUNS:
                 continue  # "I go" never opens as "Me goes": a sentence opens on its subject
             text = _cased(spelled(word, word, form), form, letters, opens)
-            weight = risk(lower, form, before, asked_number(words, index))
+            weight = risk(lower, form, before, asked_number(words, index), in_past)
             found.append(Fix(Rewording(index, index + 1, text), weight))
     return found
+
+
+def after_past_word(words: Sequence[str], index: int) -> bool:
+    """Whether a word that sets the past (:data:`PAST_WORDS`, or "last" and a time) stands
+    before word ``index`` in its sentence."""
+    for at in range(index - 1, -1, -1):
+        if words[at].rstrip().endswith(SENTENCE_ENDS):
+            return False
+        word = TRAILING_MARKS.sub("", words[at].strip()).lower()
+        if word in PAST_WORDS or (word in PAST_TIME_WORDS and _a_time(words, at + 1, index)):
+            return True
+    return False
+
+
+def _a_time(words: Sequence[str], at: int, stop: int) -> bool:
+    """Whether word ``at`` (before ``stop``) names a time: a time noun, a weekday or a month."""
+    if at >= stop:
+        return False
+    word = TRAILING_MARKS.sub("", words[at].strip()).lower()
+    return word in TIME_NOUNS or word in calendar_names()
+
+
+@cache
+def calendar_names() -> frozenset[str]:
+    """Weekday and month names in lower case (the calendar module's, English)."""
+    import calendar
+
+    return frozenset(n.lower() for n in (*calendar.day_name, *calendar.month_name[1:]))
 
 
 def _cased(text: str, form: str, letters: str, opens: bool) -> str:

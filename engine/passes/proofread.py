@@ -52,6 +52,7 @@ from engine.core.protocol import EditMode
 from engine.core.tokens import TokenTable
 from engine.intent import Intent, read_intent
 from engine.language.en.grammar import Fix, fixes, opens_sentence
+from engine.language.en.real_words import REAL_WORD_NATS
 from engine.language.en.registers import (
     CASUAL_PHRASES,
     CONTRACTING,
@@ -344,8 +345,9 @@ def spelling_changes(words: Sequence[str], speller: Speller) -> list[Offered]:
     sentence: only a reading that prefers the candidate changes it)."""
     return [
         (Rewording(m.index, m.index + 1, spelled),
-         spelling_margin(slip, sound) if m.word.islower()
-         else max(NAME_MARGIN, spelling_margin(slip, sound)),
+         (spelling_margin(slip, sound) if m.word.islower()
+          else max(NAME_MARGIN, spelling_margin(slip, sound)))
+         + (REAL_WORD_NATS if m.real_word else 0.0),
          False, math.inf, True)
         for m in misspellings(words, speller)
         for spelled, slip, sound in zip(m.candidates, m.slips, m.sounds, strict=True)

@@ -31,7 +31,9 @@ acronym, anything holding a digit, an inner mark (a URL, an e-mail address, a pa
 lemminflect's lexicon, the model's vocabulary (a word it holds whole, unless it is a slip of
 one of the commonest words: :data:`COMMON_COUNT`) or the user's own dictionary knows it.
 
-Two slips no dictionary word undoes are offered too: a contraction with its apostrophe dropped
+A rare dictionary word one edit from a far commoner one ("noe", "alow") is offered that word
+too, at a dearer margin (:mod:`engine.language.en.real_words`); the editor does not underline
+it. Two slips no dictionary word undoes are offered too: a contraction with its apostrophe dropped
 ("dont", from the ``contractions`` package) and two words run together ("inorder", by
 SymSpell's word segmentation). On JFLEG's tuning half both were among the misspellings the
 references fixed and proofreading kept ("dont", "inorder", "allday"; "ther" was the
@@ -45,7 +47,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import cache
 from typing import TYPE_CHECKING
 
@@ -60,9 +62,10 @@ from engine.language.en.dictionary import (
     edit_distance,
 )
 from engine.language.en.forms import regularised_forms
+from engine.language.en.real_words import commoner_neighbours
 from engine.language.en.registers import APOSTROPHE, CONTRACTIONS
 from engine.language.en.sounds import key_edits, sound_alike
-from engine.language.en.varieties import DEFAULT_VARIETY, in_variety
+from engine.language.en.varieties import DEFAULT_VARIETY, in_variety, variety_of
 
 if TYPE_CHECKING:  # symspellpy itself is imported on first use: its index takes seconds
     from symspellpy import SymSpell
@@ -125,6 +128,9 @@ class Misspelling:
     edits: tuple[int, ...] = ()  # per candidate: how many edits it is from the word
     sounds: tuple[int, ...] = ()  # per candidate: how many edits its sound is from the word's
     slips: tuple[float, ...] = ()  # per candidate: its edits weighed by kind (channel.slip_edits)
+    # A rare dictionary word with a far commoner neighbour, not a misspelling
+    # (:mod:`engine.language.en.real_words`): its candidates must save more.
+    real_word: bool = False
 
 
 @dataclass(frozen=True)
@@ -191,6 +197,11 @@ def misspellings(words: Sequence[str], speller: Speller) -> list[Misspelling]:
         ranked = proper_candidates(letters, speller) if proper else speller.ranked(letters)
         if ranked:
             found.append(_priced(index, word, letters, ranked, speller.variety))
+        elif letters.islower() and letters not in speller.user_words and not variety_of(letters):
+            near = commoner_neighbours(letters)  # a rare word that may be a slip ("noe")
+            if near:
+                slip = _priced(index, word, letters, near, speller.variety)
+                found.append(replace(slip, real_word=True))
     return found
 
 
@@ -316,7 +327,7 @@ def dictionary_candidates(word: str) -> tuple[tuple[str, int], ...]:
     (:func:`engine.language.en.sounds.sound_alike`), which may be further in letters."""
     from symspellpy import Verbosity
 
-    found = _index().lookup(word, Verbosity.ALL, max_edit_distance=MAX_EDIT_DISTANCE)
+    found = symspell_index().lookup(word, Verbosity.ALL, max_edit_distance=MAX_EDIT_DISTANCE)
     ranked = sorted(found, key=lambda item: (item.distance, -item.count, item.term))
     other = written_otherwise(word)
     taken = {word, *(term for term, _ in other)}
@@ -358,7 +369,7 @@ def slipped(word: str) -> bool:
     counts = dictionary_counts()
     from symspellpy import Verbosity
 
-    near = _index().lookup(word, Verbosity.ALL, max_edit_distance=1)
+    near = symspell_index().lookup(word, Verbosity.ALL, max_edit_distance=1)
     return any(item.term != word and counts.get(item.term, 0) >= COMMON_COUNT for item in near)
 
 
@@ -377,7 +388,7 @@ def dropped_apostrophes() -> dict[str, str]:
 def split_in_two(word: str) -> str | None:
     """``word`` as two dictionary words run together, split ("inorder": "in order"), by
     SymSpell's word segmentation with no edit; ``None`` when it is not two such words."""
-    found = _index().word_segmentation(word, max_edit_distance=0).corrected_string.split()
+    found = symspell_index().word_segmentation(word, max_edit_distance=0).corrected_string.split()
     if len(found) != SPLIT_PARTS or "".join(found) != word:
         return None
     fits = all(len(part) >= MIN_PART_LETTERS and part in dictionary_words() for part in found)
@@ -387,12 +398,12 @@ def split_in_two(word: str) -> str | None:
 def warm_up() -> None:
     """Build the dictionary's index and its sounds' now (the window does it on a thread,
     before a menu asks)."""
-    _index()
+    symspell_index()
     sounds.warm_up()
 
 
 @cache
-def _index() -> SymSpell:
+def symspell_index() -> SymSpell:
     """SymSpell's index of the dictionary: seconds to build, so built once, on first use."""
     from symspellpy import SymSpell
 

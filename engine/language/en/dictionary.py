@@ -1,9 +1,10 @@
 """The English word list spelling reads: the frequency dictionary symspellpy ships, and the
 edit distance it counts in.
 
-Read by :mod:`engine.language.en.spelling` (which words are known, SymSpell's candidates) and
+Read by :mod:`engine.language.en.spelling` (which words are known, SymSpell's candidates),
+:mod:`engine.language.en.real_words` (a rare word's commoner neighbours) and
 :mod:`engine.language.en.sounds` (the words that sound like a misspelling): one copy of the
-list per process, and neither of those modules imports the other.
+list and of SymSpell's index per process, and none of those modules imports another.
 """
 
 from __future__ import annotations
@@ -14,8 +15,14 @@ from importlib.resources.abc import Traversable
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
+    from symspellpy import SymSpell
     from symspellpy.editdistance import EditDistance
 
+# Edits (Damerau-Levenshtein: a swap of two letters is one) a candidate may be from the word:
+# two covers "immidiatly" → "immediately"; three would offer hundreds of words for a short one.
+MAX_EDIT_DISTANCE = 2
+# SymSpell indexes each word's first letters only; 7 is its authors' default, measured best.
+PREFIX_LENGTH = 7
 # The dictionary symspellpy ships: "word count" per line, counts from a web corpus.
 DICTIONARY_PACKAGE = "symspellpy"
 DICTIONARY_FILE = "frequency_dictionary_en_82_765.txt"
@@ -45,3 +52,13 @@ def edit_distance() -> EditDistance:
     from symspellpy.editdistance import DistanceAlgorithm, EditDistance
 
     return EditDistance(DistanceAlgorithm.DAMERAU_OSA)
+
+
+@cache
+def symspell_index() -> SymSpell:
+    """SymSpell's index of the dictionary: seconds to build, so built once, on first use."""
+    from symspellpy import SymSpell
+
+    index = SymSpell(max_dictionary_edit_distance=MAX_EDIT_DISTANCE, prefix_length=PREFIX_LENGTH)
+    index.load_dictionary(str(dictionary_path()), term_index=0, count_index=1, encoding="utf-8")
+    return index

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from functools import cache
 
-from engine.language.en.dictionary import dictionary_counts
+from engine.language.en.dictionary import dictionary_counts, symspell_index
 
 # A word the dictionary counts fewer times than this is rare ("noe": 0.9 million; "now": 611
 # million; "verity", a rare word a sentence may mean, 2.6 million).
@@ -33,8 +33,6 @@ def commoner_neighbours(word: str) -> tuple[tuple[str, int], ...]:
     """The words one edit from lower-case ``word`` that are far commoner than it, with
     their edits, the commonest first; none when ``word`` is not rare or not a word."""
     from symspellpy import Verbosity
-
-    from engine.language.en.spelling import symspell_index
 
     counts = dictionary_counts()
     count = counts.get(word)

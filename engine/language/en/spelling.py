@@ -49,17 +49,17 @@ import re
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, replace
 from functools import cache
-from typing import TYPE_CHECKING
 
 from lemminflect import getAllLemmas
 
 from engine.language.en import sounds
 from engine.language.en.channel import FULL_EDIT, slip_edits
 from engine.language.en.dictionary import (
+    MAX_EDIT_DISTANCE,
     dictionary_counts,
-    dictionary_path,
     dictionary_words,
     edit_distance,
+    symspell_index,
 )
 from engine.language.en.forms import regularised_forms
 from engine.language.en.real_words import commoner_neighbours
@@ -67,14 +67,6 @@ from engine.language.en.registers import APOSTROPHE, CONTRACTIONS
 from engine.language.en.sounds import key_edits, sound_alike
 from engine.language.en.varieties import DEFAULT_VARIETY, in_variety, variety_of
 
-if TYPE_CHECKING:  # symspellpy itself is imported on first use: its index takes seconds
-    from symspellpy import SymSpell
-
-# Edits (Damerau-Levenshtein: a swap of two letters is one) a candidate may be from the word:
-# two covers "immidiatly" → "immediately"; three would offer hundreds of words for a short one.
-MAX_EDIT_DISTANCE = 2
-# SymSpell indexes each word's first letters only; 7 is its authors' default, measured best.
-PREFIX_LENGTH = 7
 # Candidates offered per misspelt word: on the tuning half the right word was among the first
 # five for 178 of the 180 misspellings it was found for at all; each is one more read.
 MAX_CANDIDATES = 5
@@ -400,13 +392,3 @@ def warm_up() -> None:
     before a menu asks)."""
     symspell_index()
     sounds.warm_up()
-
-
-@cache
-def symspell_index() -> SymSpell:
-    """SymSpell's index of the dictionary: seconds to build, so built once, on first use."""
-    from symspellpy import SymSpell
-
-    index = SymSpell(max_dictionary_edit_distance=MAX_EDIT_DISTANCE, prefix_length=PREFIX_LENGTH)
-    index.load_dictionary(str(dictionary_path()), term_index=0, count_index=1, encoding="utf-8")
-    return index

@@ -61,7 +61,7 @@ from engine.language.en.registers import (
     FORMAL_WORDS,
 )
 from engine.language.en.rewordings import CONCISE, Rewording, rewordings
-from engine.language.en.spelling import Lexicon, Speller, misspellings
+from engine.language.en.spelling import Lexicon, Misspelling, Speller, misspellings
 from engine.language.en.varieties import document_variety
 from engine.passes.base import Pass, PassContext, Settled, never
 from engine.passes.reread import changed_runs, was_before
@@ -344,14 +344,21 @@ def spelling_changes(words: Sequence[str], speller: Speller) -> list[Offered]:
     capitalised one's never less than :data:`NAME_MARGIN` (it may be a name that opens a
     sentence: only a reading that prefers the candidate changes it)."""
     return [
-        (Rewording(m.index, m.index + 1, spelled),
-         (spelling_margin(slip, sound) if m.word.islower()
-          else max(NAME_MARGIN, spelling_margin(slip, sound)))
-         + (REAL_WORD_NATS if m.real_word else 0.0),
+        (Rewording(m.index, m.index + 1, spelled), candidate_margin(m, slip, sound),
          False, math.inf, True)
         for m in misspellings(words, speller)
         for spelled, slip, sound in zip(m.candidates, m.slips, m.sounds, strict=True)
     ]  # fmt: skip
+
+
+def candidate_margin(misspelt: Misspelling, slip: float, sound: int) -> float:
+    """What one of ``misspelt``'s candidates must save: its slip's price, never below
+    :data:`NAME_MARGIN` for a capitalised word, and :data:`REAL_WORD_NATS` more for a real
+    word's (:mod:`engine.language.en.real_words`)."""
+    margin = spelling_margin(slip, sound)
+    if not misspelt.word.islower():
+        margin = max(NAME_MARGIN, margin)
+    return margin + (REAL_WORD_NATS if misspelt.real_word else 0.0)
 
 
 def spelling_margin(slip: float, sound: int = SOUND_APART) -> float:

@@ -47,7 +47,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from functools import cache
 
 from lemminflect import getAllLemmas
@@ -155,6 +155,14 @@ class Speller:
             or (self.in_vocabulary(lower) and not slipped(lower))
         )
 
+    def commoner_neighbours(self, letters: str) -> tuple[tuple[str, int], ...]:
+        """The far commoner words a rare lower-case word may have slipped from
+        (:mod:`engine.language.en.real_words`); none for the user's own word or a word of
+        two spellings (the writer chose it)."""
+        if not letters.islower() or letters in self.user_words or variety_of(letters):
+            return ()
+        return commoner_neighbours(letters)
+
     def misspelt(self, letters: str, opens: bool) -> bool:
         """Whether a word of letters only, standing where a sentence opens or not, is one
         spelling would change (the editor's underline)."""
@@ -189,16 +197,18 @@ def misspellings(words: Sequence[str], speller: Speller) -> list[Misspelling]:
         ranked = proper_candidates(letters, speller) if proper else speller.ranked(letters)
         if ranked:
             found.append(_priced(index, word, letters, ranked, speller.variety))
-        elif letters.islower() and letters not in speller.user_words and not variety_of(letters):
-            near = commoner_neighbours(letters)  # a rare word that may be a slip ("noe")
-            if near:
-                slip = _priced(index, word, letters, near, speller.variety)
-                found.append(replace(slip, real_word=True))
+        elif near := speller.commoner_neighbours(letters):  # a rare word, a likely slip ("noe")
+            found.append(_priced(index, word, letters, near, speller.variety, real_word=True))
     return found
 
 
 def _priced(
-    index: int, word: str, letters: str, ranked: Sequence[tuple[str, int]], variety: str
+    index: int,
+    word: str,
+    letters: str,
+    ranked: Sequence[tuple[str, int]],
+    variety: str,
+    real_word: bool = False,
 ) -> Misspelling:
     """Word ``index``'s candidates, each priced by its slip from the letters typed and then
     spelt in ``variety``: a word of two spellings costs what the nearer one does (the
@@ -219,6 +229,7 @@ def _priced(
         tuple(price[0] for price in prices),
         tuple(price[1] for price in prices),
         tuple(price[2] for price in prices),
+        real_word,
     )
 
 

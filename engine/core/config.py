@@ -160,7 +160,7 @@ class SamplerSettings:
     # speed; docs/quality-runs/20*); ended at sentence ends, 1.11 at 0.45x (shorter drafts).
     verify_drafts: float = _opt(
         1.0,
-        "drafts at the end of the text: keep a token the canvas proposes only while the base "
+        "drafts that continue the text: keep a token the canvas proposes only while the base "
         "model (the adapter switched off) gives it at least this share of its likeliest token's "
         "probability (1: only its own choice; 0: off, the canvas alone decides; adapted models)",
     )
@@ -171,8 +171,8 @@ class SamplerSettings:
         1.0,
         "template text values: after a fill settles, keep a value's token only while the base "
         "model (the adapter switched off), reading the template left to right, gives it at "
-        "least this share of its likeliest token's probability, and let it write on from the "
-        "first it rejects (0: off; adapted models)",
+        "least this share of its likeliest token's probability; from the first token it "
+        "rejects, the base model writes on (0: off; adapted models)",
     )
     entropy_bound: float = _opt(
         1.0, "DiffusionGemma: entropy bound of the sampler (higher: more tokens per step)"

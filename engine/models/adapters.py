@@ -51,7 +51,7 @@ def read_adapter(folder: Path) -> tuple[float, dict[str, tuple[torch.Tensor, tor
     problems = [o for o in UNSUPPORTED_OPTIONS if config.get(o)]
     if config.get("peft_type", "LORA") != "LORA" or problems or config.get("modules_to_save"):
         raise ModelLoadError(
-            f"The adapter in {folder} is not a plain LoRA adapter ({config.get('peft_type')}, "
+            f"The adapter in {folder} is no plain LoRA adapter ({config.get('peft_type')}, "
             f"{problems or config.get('modules_to_save')}); Settle can merge plain LoRA only."
         )
     pairs: dict[str, dict[str, torch.Tensor]] = {}

@@ -71,7 +71,7 @@ def pick_device(name: str) -> torch.device:
         return _cuda_device(int(index or 0))
     if kind == "mps" and not _mps_available():
         raise ModelLoadError(
-            "The Apple GPU (MPS) was asked for, but it is not available on this machine. "
+            "The Apple GPU (MPS) was asked for, but this machine has none. "
             "Pick 'auto' or 'cpu'."
         )
     return torch.device(kind)
@@ -143,7 +143,7 @@ def weight_files(folder: Path) -> list[Path]:
         raise ModelLoadError(
             f"{folder} holds its weights only in pickle format ({', '.join(pickles[:3])}). "
             "Settle loads safetensors weights only, because opening a pickle file can run any "
-            "code hidden in it. Use a copy of the model that ships .safetensors files."
+            "code hidden in it. Use a version of the model that ships .safetensors files."
         )
     raise ModelLoadError(f"{folder} has no weights: it contains no .safetensors file.")
 

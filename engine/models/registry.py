@@ -136,14 +136,14 @@ def read_config(folder: Path) -> dict[str, Any]:
     path = folder / "config.json"
     if not path.is_file():
         raise ModelLoadError(
-            f"{folder} has no config.json, so it is not a Hugging Face model folder."
+            f"{folder} has no config.json, so it cannot be a Hugging Face model folder."
         )
     try:
         config = json.loads(path.read_text(encoding="utf-8"))
     except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
         raise ModelLoadError(f"The config.json in {folder} cannot be read ({exc}).") from exc
     if not isinstance(config, dict):
-        raise ModelLoadError(f"The config.json in {folder} is not a JSON object.")
+        raise ModelLoadError(f"The config.json in {folder} does not hold a JSON object.")
     return config
 
 
@@ -289,7 +289,7 @@ def resolve(name: str) -> ModelSpec:
     cached = snapshot(repo_dir) if repo_dir.is_dir() else None
     if cached is None:
         raise ModelLoadError(
-            f"{name} is not in the Hugging Face cache ({hf_cache_dir()}) and is not a folder. "
+            f"{name} is not in the Hugging Face cache ({hf_cache_dir()}) and names no folder. "
             f"Settle works offline: download it first (`hf download {name}`) or pick its folder."
         )
     return spec_for_folder(cached, source="hf-cache", model_id=name, name=name.split("/")[-1])

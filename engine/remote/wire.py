@@ -202,7 +202,7 @@ def _parse(text: str) -> Any:
 
 
 def _refuse_constant(name: str) -> Any:
-    raise _Bad(f"{name} is not a number the wire accepts")
+    raise _Bad(f"{name} is no number the wire accepts")
 
 
 def _bounded_int(digits: str) -> int:

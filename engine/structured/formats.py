@@ -55,7 +55,7 @@ EXAMPLES = {
     "date-time": ("2024-05-17T14:30:00Z", "2024-06-03T09:15:00Z"),
     "email": ("ada@example.com", "grace@example.org", "alan@example.net"),
     "uuid": ("3f2b8c1e-9d4a-4e6b-8f1a-2c3d4e5f6a7b", "8c1e3f2b-4a9d-4b6e-9a1f-7b6a5f4e3d2c"),
-    "uri": ("https://example.com/", "https://example.org/docs"),
+    "uri": ("https://example.net/", "https://example.net/docs"),
     "ipv4": ("192.0.2.10", "198.51.100.7"),
     "hostname": ("example.com", "docs.example.org"),
 }

@@ -121,7 +121,7 @@ def load_context(schema: Any) -> tuple[Context, Conjunct]:
     except SchemaError as error:
         where = "/" + "/".join(str(p) for p in error.path)
         raise BadRequest(
-            f"This is not a valid JSON Schema (at {where}): {error.message}."
+            f"This JSON Schema is invalid (at {where}): {error.message}."
         ) from error
     resource = DRAFT202012.create_resource(schema)
     base = ROOT_URI

@@ -83,7 +83,7 @@ class TableProblem:
                 needed = slot.budget
             if self.budget < needed:
                 raise BadRequest(
-                    f"The cell budget ({self.budget} tokens) is too small for this column's "
+                    f"The cell budget ({self.budget} tokens) cannot hold this column's "
                     f"values, which need {needed}."
                 )
         for col in sorted({col for key in self.open for col in [key[1]] if self.is_text(key)}):
@@ -144,7 +144,7 @@ class TableProblem:
             needed = max((len(self.tokens.encode(v)) for v in values), default=1)
         if self.budget < needed:
             raise BadRequest(
-                f"The cell budget ({self.budget} tokens) is too small for this column's values, "
+                f"The cell budget ({self.budget} tokens) cannot hold this column's values, "
                 f"which need {needed}."
             )
         return slot, firsts

@@ -120,7 +120,7 @@ def edit_json(**changes: object) -> str:
         (edit_json(locks={"start": 0}), "Edit.locks: expected a list"),
         (edit_json(settings={"steps": 0}), "steps must be at least 1"),
         (edit_json(settings={"threshold": "high"}), "Edit.settings.threshold"),
-        ('{"type": "ping", "stamp": NaN}', "NaN is not a number"),
+        ('{"type": "ping", "stamp": NaN}', "NaN is no number"),
         ('{"type": "ping"}', 'carries one number, "stamp"'),
         ("[" * 100_000 + "]" * 100_000, "not JSON"),
     ],

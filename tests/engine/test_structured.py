@@ -153,7 +153,7 @@ def test_the_template_picks_the_one_of_branch() -> None:
         ({"$ref": "https://example.com/remote.json"}, Refusal, "$ref"),
         ({"type": "object", "not": {"required": ["a"]}}, Refusal, "not"),
         ({"type": "string", "format": "idn-email"}, Refusal, "format: idn-email"),
-        ({"type": 12}, BadRequest, "not a valid JSON Schema"),
+        ({"type": 12}, BadRequest, "JSON Schema is invalid"),
         ([1, 2], BadRequest, "object or a boolean"),
         (False, Unsatisfiable, "false"),
     ],

@@ -80,7 +80,7 @@ def test_the_tiny_model_keeps_the_structure() -> None:
     [
         ("Just a paragraph.\n", {}, "no Markdown table"),
         (DOC, {"cell_tokens": 0}, "at least 1 token"),
-        (DOC, {"cell_tokens": 2, "cells": "1,4"}, "too small"),
+        (DOC, {"cell_tokens": 2, "cells": "1,4"}, "cannot hold"),
         (DOC, {"cells": "9,9"}, "no body cell 9,9"),
         (DOC, {"cells": "x"}, "ROW,COL"),
         (DOC, {"add_rows": -1}, "negative"),

@@ -324,7 +324,7 @@ def test_detection_ignores_the_label_column() -> None:
 def test_a_cell_budget_too_small_for_a_date_is_a_clear_error() -> None:
     doc = md(["Task", "Due"], [["a", "2026-12-02"], ["b", ""]])
     table = find_tables(doc)[0]
-    with pytest.raises(BadRequest, match="too small"):
+    with pytest.raises(BadRequest, match="cannot hold"):
         list(run_table(FILLER, Fill(1, FillKind.TABLE, doc, table.span, cell_tokens=1)))
 
 

@@ -61,7 +61,7 @@ def chat_prompt(plan: EditPlan, table: TokenTable, settings: SamplerSettings) ->
         parts.append(f"Text before:\n{before}")
     if after:
         parts.append(f"Text after:\n{after}")
-    parts.append("Reply with the new passage only.")
+    parts.append("Reply with the rewritten passage alone.")
     messages = [{"role": "user", "content": "\n\n".join(parts)}]
     text = table.tokenizer.apply_chat_template(messages, tokenize=False, add_generation_prompt=True)
     return str(text)

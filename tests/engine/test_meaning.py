@@ -52,6 +52,23 @@ def test_a_negation_said_another_way_is_none() -> None:
     assert meaning_change("It isn\u2019t late.", "It is not late.") is None
 
 
+@pytest.mark.parametrize(
+    ("was", "now"),
+    [
+        ("Can you send me the file?", "Can you send me the file."),
+        ("The build is ready.", "The build is ready?"),
+        ("Is it late? We can wait.", "Is it late. We can wait."),
+        ("Why now? Why here?", "Why now and why here?"),
+    ],
+)
+def test_a_question_made_a_statement_or_the_reverse_is_a_change(was: str, now: str) -> None:
+    assert meaning_change(was, now) == "question"
+
+
+def test_a_question_in_other_words_is_still_one_question() -> None:
+    assert meaning_change("Can you send me the file?", "Could you send me the file?") is None
+
+
 def test_a_contrastive_connective_swapped_for_a_consequence_is_a_change() -> None:
     was = "The fix was planned for March 3rd, but the tool fails."
     assert meaning_change(was, was.replace("but", "so")) == "contrast"

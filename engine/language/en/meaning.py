@@ -1,4 +1,4 @@
-"""What a change of wording may not change: negation, contrast, numbers, names and the verb.
+"""What a rewording may not change: negation, contrast, questions, numbers, names, the verb.
 
 A rewrite may say the same thing in other words, never another thing. Fluency cannot tell the
 two apart (the model reads "so" after a clause as well as "but"), so a few plain signs of
@@ -14,6 +14,9 @@ meaning are compared between a passage as it was and as rewritten:
 - **names**: capitalised words that do not open a sentence (a case fix, "english" to
   "English", is no new name, nor a spelling fix, "Babage" to "Babbage"; a name moved to a
   sentence's start is still there);
+- **questions**: how many question marks: a question written as a statement ("can you send
+  me the file?" ending in a full stop) asks nothing any more, and a statement turned into a
+  question doubts what it said;
 - **persons**: a sentence that speaks of "I" or "you" must not gain the other ("fine to me"
   is not "fine to you"; "Mary and me" → "Mary and I" keeps the first person), while one that
   speaks of neither may address its reader ("All visitors must sign in" → "You'll sign in");
@@ -78,6 +81,7 @@ WORD = re.compile(r"\d[\d,.]*\d(?:st|nd|rd|th)?|\d(?:st|nd|rd|th)?|[A-Za-z]+(?:'
 # spaces) stand between it and the text's start, a sentence's end, a colon or a line break.
 OPENS_SENTENCE = re.compile(r"(?:\A|[.!?:\n])[\W\d_]*\Z")
 SENTENCE_END = re.compile(r"[.!?]+(?=\s|\Z)|\n+")
+QUESTION_MARK = "?"
 # A relative clause set off by a comma (", which took four years,") says something of a noun:
 # its verb is not the sentence's.
 RELATIVES = "|".join(load_json("meaning.json")["relative_pronouns"])
@@ -99,6 +103,11 @@ def negations(text: str) -> int:
 def contrasts(text: str) -> int:
     """How many contrastive connectives ``text`` has."""
     return sum(1 for w in words(text) if w.lower() in CONTRASTIVE)
+
+
+def questions(text: str) -> int:
+    """How many questions ``text`` asks: its question marks."""
+    return text.count(QUESTION_MARK)
 
 
 def numbers(text: str) -> Counter[str]:
@@ -199,13 +208,15 @@ def closed_words_changed(was: str, now: str) -> bool:
 
 def meaning_change(was: str, now: str) -> str | None:
     """Which sign of meaning rewording ``was`` as ``now`` changed, or ``None``: "negation",
-    "contrast", "number", "name", "person" (in a sentence that speaks of a person, a speaker or
-    addressee it did not have: "fine to me" → "fine to you") or "verb" (a sentence left
-    without one)."""
+    "contrast", "question" (a question mark gained or lost), "number", "name", "person" (in a
+    sentence that speaks of a person, a speaker or addressee it did not have: "fine to me" →
+    "fine to you") or "verb" (a sentence left without one)."""
     if negations(was) != negations(now):
         return "negation"
     if contrasts(was) != contrasts(now):
         return "contrast"
+    if questions(was) != questions(now):
+        return "question"
     if numbers(was) != numbers(now):
         return "number"
     if names_changed(was, now):

@@ -71,8 +71,7 @@ def pick_device(name: str) -> torch.device:
         return _cuda_device(int(index or 0))
     if kind == "mps" and not _mps_available():
         raise ModelLoadError(
-            "The Apple GPU (MPS) was asked for, but this machine has none. "
-            "Pick 'auto' or 'cpu'."
+            "The Apple GPU (MPS) was asked for, but this machine has none. Pick 'auto' or 'cpu'."
         )
     return torch.device(kind)
 

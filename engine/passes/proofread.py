@@ -57,6 +57,7 @@ from engine.language.en.registers import (
     CASUAL_PHRASES,
     CONTRACTING,
     EXPANSIONS,
+    FORMAL_GREETINGS,
     FORMAL_SWAPS,
     FORMAL_WORDS,
 )
@@ -112,9 +113,12 @@ NAME_MARGIN = 0.0
 # contractions ("aren't", not "ain't", for "are not").
 EXPANSION_TOLERANCE = 1e6
 CONTRACTION_TOLERANCE = 4.0
-# Formal writes out a slang word or a casual opener ("gonna", "hey") unless that reads this
+# Formal writes out a slang or colloquial word ("gonna", "awesome") unless that reads this
 # many nats worse: as far as casual goes to make a contraction (the same reasoning: the
-# register asks for it, the model only vetoes a reading that breaks the sentence).
+# register asks for it, the model only vetoes a reading that breaks the sentence). A casual
+# greeting is written out as a contraction is: "Hello" greets wherever "Hey" does, and as a
+# text's first word, read with nothing before it, the model can find "Hello," over 4 nats
+# worse than "Hey," (a dev case's opening), a veto that breaks nothing.
 SLANG_TOLERANCE = CONTRACTION_TOLERANCE
 # A candidate whose first token reads this many nats worse than the one it replaces is not
 # read on: "we olds", "many old painting" (most candidate forms; see PassageReader.read).
@@ -162,7 +166,11 @@ def style_for(intent: Intent) -> Style | None:
     required = (
         *(((CONTRACTING, CONTRACTION_TOLERANCE),) if intent.casual else ()),
         *(
-            ((EXPANSIONS, EXPANSION_TOLERANCE), (FORMAL_WORDS, SLANG_TOLERANCE))
+            (
+                (EXPANSIONS, EXPANSION_TOLERANCE),
+                (FORMAL_GREETINGS, EXPANSION_TOLERANCE),
+                (FORMAL_WORDS, SLANG_TOLERANCE),
+            )
             if intent.formal
             else ()
         ),

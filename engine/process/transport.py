@@ -120,5 +120,7 @@ class Sender:
             log.exception("could not send %s", type(event).__name__)
             if not isinstance(event, Failed):
                 request_id = getattr(event, "request_id", None)
-                message = f"Settle's engine could not send its result ({type(exc).__name__}: {exc})."
+                message = (
+                    f"Settle's engine could not send its result ({type(exc).__name__}: {exc})."
+                )
                 self._write(Failed(request_id, "internal", message))

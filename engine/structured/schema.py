@@ -120,9 +120,7 @@ def load_context(schema: Any) -> tuple[Context, Conjunct]:
         Draft202012Validator.check_schema(schema)
     except SchemaError as error:
         where = "/" + "/".join(str(p) for p in error.path)
-        raise BadRequest(
-            f"This JSON Schema is invalid (at {where}): {error.message}."
-        ) from error
+        raise BadRequest(f"This JSON Schema is invalid (at {where}): {error.message}.") from error
     resource = DRAFT202012.create_resource(schema)
     base = ROOT_URI
     if isinstance(schema, dict) and isinstance(schema.get("$id"), str):

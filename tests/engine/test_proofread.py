@@ -16,6 +16,7 @@ from engine.language.en.registers import (
     CASUAL_PHRASES,
     CONTRACTING,
     EXPANSIONS,
+    FORMAL_GREETINGS,
     FORMAL_PHRASES,
     FORMAL_SWAPS,
     FORMAL_WORDS,
@@ -67,9 +68,10 @@ def test_each_instruction_word_asks_for_its_style() -> None:
     assert formal.tables == (FORMAL_SWAPS,) and formal.grammar
     assert formal.required == (
         (EXPANSIONS, proofread.EXPANSION_TOLERANCE),
+        (FORMAL_GREETINGS, proofread.EXPANSION_TOLERANCE),
         (FORMAL_WORDS, proofread.SLANG_TOLERANCE),
     )
-    assert set(FORMAL_WORDS) | set(FORMAL_SWAPS) == set(FORMAL_PHRASES)
+    assert set(FORMAL_WORDS) | set(FORMAL_GREETINGS) | set(FORMAL_SWAPS) == set(FORMAL_PHRASES)
     casual = style("informal please")  # not "formal"
     assert casual.tables == (CASUAL_PHRASES,)
     assert casual.required == ((CONTRACTING, proofread.CONTRACTION_TOLERANCE),)
@@ -198,6 +200,13 @@ def test_formal_writes_a_slang_word_out_unless_it_reads_far_worse(table: TokenTa
     )
     far = WordPriceReader(table, {"going": proofread.SLANG_TOLERANCE + 2.0})
     assert seeds(proofread_plan(plan_of(text, "formal"), table, far)) == text
+
+
+def test_formal_writes_a_casual_greeting_out_however_it_reads(table: TokenTable) -> None:
+    text = "Hey, the report is late."
+    reader = WordPriceReader(table, {"hello": 9.0})  # past the veto slang has
+    out = seeds(proofread_plan(plan_of(text, "formal"), table, reader))
+    assert out == "Hello, the report is late."
 
 
 def test_formal_writes_every_contraction_out_however_it_reads(table: TokenTable) -> None:

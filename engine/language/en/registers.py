@@ -118,21 +118,19 @@ EXPANSIONS = (
     *_other_readings(CONTRACTIONS, load_json("registers.json")["clitic_readings"]),
 )
 # What each register may say otherwise, beyond its contractions (the model reading decides).
-# Formal writes out slang, a casual greeting and a colloquial word ("gonna", "hey", "awesome",
-# "ok") the way it writes out a contraction, unless that reads far worse there ("diff" is also
-# a noun): the package's slang stands for its expansion word for word, a greeting opens a
-# message, and a colloquial word has formal words for each of its senses ("ok": "all right",
+# Formal writes out slang and a colloquial word ("gonna", "awesome", "ok") the way it writes
+# out a contraction, unless that reads far worse there ("diff" is also a noun): the package's
+# slang stands for its expansion word for word, and a colloquial word has formal words for each of its senses ("ok": "all right",
 # "fine", "acceptable"), the reading choosing. Kept only where they read no worse, colloquial
 # words stayed in 3 of the dev split's 4 unfollowed formal rewrites ("awesome", "ok"). Other
 # casual phrases ("thanks" → "thank you", "lots of" → "many") are swaps the reading must find
 # no worse: they are not always drop-in ("thanks a lot", "lots of water").
-FORMAL_WORDS: Table = (
-    *SLANG,
-    *pairs("registers.json", "greetings"),
-    *pairs("registers.json", "colloquial"),
-)
+FORMAL_WORDS: Table = (*SLANG, *pairs("registers.json", "colloquial"))
+# A casual greeting has one formal word, a greeting too wherever it stands ("Hey," → "Hello,"):
+# formal writes it out as it writes a contraction out, however the passage reads after it.
+FORMAL_GREETINGS: Table = pairs("registers.json", "greetings")
 FORMAL_SWAPS: Table = pairs("registers.json", "formal")
-FORMAL_PHRASES: Table = (*FORMAL_WORDS, *FORMAL_SWAPS)
+FORMAL_PHRASES: Table = (*FORMAL_WORDS, *FORMAL_GREETINGS, *FORMAL_SWAPS)
 CASUAL_PHRASES: Table = pairs("registers.json", "casual")
 FORMAL: Table = (*EXPANSIONS, *FORMAL_PHRASES)
 CASUAL: Table = (*CONTRACTING, *CASUAL_PHRASES)

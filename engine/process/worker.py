@@ -63,8 +63,8 @@ log = logging.getLogger(__name__)
 
 NO_MODEL = "No model is loaded yet. Pick a model first, then try again."
 OOM_ADVICE = (
-    "The model needs more memory than this device has free. Try a shorter selection, a smaller context "
-    "(fewer context tokens), fewer steps, or a smaller model."
+    "The model needs more memory than this device has free. Try a shorter selection, a "
+    "smaller context (fewer context tokens), fewer steps, or a smaller model."
 )
 
 

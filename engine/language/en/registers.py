@@ -120,11 +120,12 @@ EXPANSIONS = (
 # What each register may say otherwise, beyond its contractions (the model reading decides).
 # Formal writes out slang and a colloquial word ("gonna", "awesome", "ok") the way it writes
 # out a contraction, unless that reads far worse there ("diff" is also a noun): the package's
-# slang stands for its expansion word for word, and a colloquial word has formal words for each of its senses ("ok": "all right",
-# "fine", "acceptable"), the reading choosing. Kept only where they read no worse, colloquial
-# words stayed in 3 of the dev split's 4 unfollowed formal rewrites ("awesome", "ok"). Other
-# casual phrases ("thanks" → "thank you", "lots of" → "many") are swaps the reading must find
-# no worse: they are not always drop-in ("thanks a lot", "lots of water").
+# slang stands for its expansion word for word, and a colloquial word has formal words for
+# each of its senses ("ok": "all right", "fine", "acceptable"), the reading choosing. Kept
+# only where they read no worse, colloquial words stayed in 3 of the dev split's 4
+# unfollowed formal rewrites ("awesome", "ok"). Other casual phrases ("thanks" → "thank you",
+# "lots of" → "many") are swaps the reading must find no worse: they are not always drop-in
+# ("thanks a lot", "lots of water").
 FORMAL_WORDS: Table = (*SLANG, *pairs("registers.json", "colloquial"))
 # A casual greeting has one formal word, a greeting too wherever it stands ("Hey," → "Hello,"):
 # formal writes it out as it writes a contraction out, however the passage reads after it.

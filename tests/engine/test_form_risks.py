@@ -72,6 +72,15 @@ def test_a_guessed_form_carries_a_risk_and_an_asked_number_does_not() -> None:
     assert risk("young", "younger", "and") == DEGREE_RISK
 
 
+def test_a_noun_after_a_determiner_and_an_adjective_that_is_also_a_noun_guesses_its_number():
+    """ "the spare keys": "spare" is a noun and a verb too, so it alone does not show a noun
+    place; after "the" it describes what follows, and "keys" → "key" is a guess."""
+    assert risk("keys", "key", "spare", two_before="the") == NUMBER_RISK
+    assert risk("cars", "car", "old", two_before="the") == NUMBER_RISK
+    assert risk("keys", "key", "spare") == 0.0  # no determiner before "spare" shows a noun place
+    assert risk("needs", "need", "team", two_before="the") == 0.0  # "team" is no adjective
+
+
 WORDS = ["many", "a", "the", "of", "lot", "red", ",", "cats", "."]
 
 

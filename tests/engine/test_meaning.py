@@ -301,6 +301,18 @@ def test_a_content_word_left_out_is_no_correction() -> None:
     assert not reworded("she is a the teacher", "she is a teacher")
 
 
+def test_a_content_word_brought_in_is_no_correction() -> None:
+    """A canvas that writes a noun for a pronoun ("the old one" → "the old plan") says a word
+    the writer did not; the words a correction brings in are forms or spellings of theirs,
+    or function words ("a", "will")."""
+    assert reworded("some still prefer the old one", "some still prefer the old plan")
+    assert reworded("she said it was fine", "she said the weather was fine")
+    assert reworded("the new plan is good but the old one", "the new plan is good but the old plan")
+    assert not reworded("we need it inorder to work", "we need it in order to work")
+    assert not reworded("he is nurse", "he is a nurse")
+    assert not reworded("they dont know", "they don't know")
+
+
 def test_only_a_correction_asks_for_the_same_words() -> None:
     assert corrects_only(read_intent("fix grammar"))
     assert corrects_only(read_intent("fix the spelling"))

@@ -11,6 +11,7 @@ meaning check to tell a correction ("sign" → "signed") from another word (:fun
 from __future__ import annotations
 
 import re
+from collections import Counter
 from difflib import SequenceMatcher
 
 from engine.language.en.data import word_set
@@ -58,10 +59,16 @@ def related(word: str, other: str) -> bool:
 
 
 def reworded(was: str, now: str) -> bool:
-    """Whether ``now`` puts another word where ``was`` had a content word, or drops one. A
-    correction (fix grammar, fix spelling) changes a word's form or its spelling ("sign" →
-    "signed", "becuse" → "because"), never the word ("every night" → "every day"), and it
-    never leaves a content word out ("on a high mountain" → "on a high")."""
+    """Whether ``now`` puts another word where ``was`` had a content word, drops one, or
+    brings in a content word no word of ``was`` is a form or a spelling of. A correction
+    (fix grammar, fix spelling) changes a word's form or its spelling ("sign" → "signed",
+    "becuse" → "because"), never the word ("every night" → "every day"); it never leaves a
+    content word out ("on a high mountain" → "on a high"), nor says one the writer did not
+    ("prefer the old one" → "prefer the old plan")."""
+    was_words, now_words = Counter(WORD.findall(was.lower())), Counter(WORD.findall(now.lower()))
+    new, gone = now_words - was_words, was_words - now_words
     lost = content_words(was) - content_words(now)
-    new = {w for w in WORD.findall(now.lower())} - set(WORD.findall(was.lower()))
-    return any(not any(related(w, n) for n in new) for w in lost)
+    if any(not any(related(w, n) for n in new) for w in lost):
+        return True
+    gained = (w for w in new if is_content_word(w))  # once more than before counts too
+    return any(not any(related(w, n) for w in gone) for n in gained)

@@ -42,8 +42,10 @@ from engine.language.en.form_risks import (
     describes,
     numbers_of,
     only_noun,
+    parts_of,
 )
 from engine.language.en.forms import (
+    ADJECTIVE_CLASS,
     PAST,
     comparative,
     number_changes,
@@ -122,17 +124,23 @@ def tense(word: str) -> str | None:
 
 
 def risk(
-    word: str, form: str, before: str, asked: str | None = None, in_past: bool = False
+    word: str,
+    form: str,
+    before: str,
+    asked: str | None = None,
+    in_past: bool = False,
+    two_before: str = "",
 ) -> float:
     """What putting ``form`` for ``word`` (after the word ``before``) changes in meaning.
     ``asked``: the number the words before ask of a noun
     (:func:`~engine.language.en.form_risks.asked_number`); a noun given it is a fix, not a
     guess. ``in_past``: a :data:`PAST_WORDS` word stands before it in its sentence, so a
-    past form is one too. A negative contraction is priced as its verb ("don't": "do")."""
+    past form is one too. ``two_before``: the word before ``before``. A negative contraction
+    is priced as its verb ("don't": "do")."""
     word, form = verb_of(word), verb_of(form)
     if past_changes(word, form):
         return ASKED_RISK if in_past and form_tense(form) == PAST else TENSE_RISK
-    if number_changes(word, form) and in_noun_place(word, before):
+    if number_changes(word, form) and in_noun_place(word, before, two_before):
         return ASKED_RISK if asked in numbers_of(form) else NUMBER_RISK
     if aspect_changes(word, form):
         return ASPECT_RISK
@@ -141,11 +149,15 @@ def risk(
     return 0.0
 
 
-def in_noun_place(word: str, before: str) -> bool:
-    """Whether ``word`` stands as a noun: after a determiner or an adjective, or a word
-    read only as a noun (a noun that is also a verb may be one agreeing with its subject:
-    "he need" → "needs")."""
-    return before in DETERMINERS or describes(before) or only_noun(word)
+def in_noun_place(word: str, before: str, two_before: str = "") -> bool:
+    """Whether ``word`` stands as a noun: after a determiner or an adjective, after a
+    determiner and a word that may be an adjective ("the spare keys", "the old cars": most
+    adjectives are nouns too in lemminflect's lexicon, and "spare" a verb), or a word read
+    only as a noun (a noun that is also a verb may be one agreeing with its subject: "he
+    need" → "needs")."""
+    if before in DETERMINERS or describes(before) or only_noun(word):
+        return True
+    return two_before in DETERMINERS and ADJECTIVE_CLASS in parts_of(before)
 
 
 def alternatives(word: str) -> list[str]:
@@ -204,13 +216,14 @@ def fixes(words: Sequence[str], opens: bool = True) -> list[Fix]:
         found += _future(words, index, letters)
         found += [Fix(r, ARTICLE_RISK) for r in article_fixes(words, index)]
         before = words[index - 1].strip().lower() if index else ""
+        two_before = words[index - 2].strip().lower() if index > 1 else ""
         lower = letters.lower()
         in_past = after_past_word(words, index)
         for form in alternatives(lower):
             if opens and lower in SUBJECT_PRONOUNS and form in OBJECT_PRONOUNS - SUBJECT_PRONOUNS:
                 continue  # "I go" never opens as "Me goes": a sentence opens on its subject
             text = _cased(spelled(word, word, form), form, letters, opens)
-            weight = risk(lower, form, before, asked_number(words, index), in_past)
+            weight = risk(lower, form, before, asked_number(words, index), in_past, two_before)
             found.append(Fix(Rewording(index, index + 1, text), weight))
     return found
 

@@ -23,6 +23,7 @@ from engine.language.en.meaning import (
     meaning_change,
     names,
     numbers,
+    tense_switched,
 )
 from engine.passes.meaning import check_meaning, corrects_only, sentence_around
 from engine.run.answers import MEANING_PUT_BACK, REASONS, Outcome, rewrite_notes
@@ -67,6 +68,33 @@ def test_a_question_made_a_statement_or_the_reverse_is_a_change(was: str, now: s
 
 def test_a_question_in_other_words_is_still_one_question() -> None:
     assert meaning_change("Can you send me the file?", "Could you send me the file?") is None
+
+
+@pytest.mark.parametrize(
+    ("was", "now"),
+    [
+        ("The fix didn't work.", "The fix won't work."),
+        ("They worked late.", "They will work late."),
+        ("She is ready.", "She was ready and will go."),
+    ],
+)
+def test_a_verb_of_another_time_for_another_verb_is_a_change(was: str, now: str) -> None:
+    assert meaning_change(was, now) == "tense"
+
+
+@pytest.mark.parametrize(
+    ("was", "now"),
+    [
+        ("We has visited it.", "We had visited it."),  # a form of the same verb: a fix
+        ("Yesterday I go home.", "Yesterday I went home."),
+        ("Can you send it?", "Could you send it?"),  # modals: a register's swap
+        ("I'll check it.", "I will check it."),
+        ("He sign it tomorrow.", "He will sign it tomorrow."),
+        ("It was built in May and it works.", "It was built and it works."),
+    ],
+)
+def test_a_form_of_the_same_verb_or_a_modal_is_no_change_of_time(was: str, now: str) -> None:
+    assert not tense_switched(was, now)
 
 
 def test_a_contrastive_connective_swapped_for_a_consequence_is_a_change() -> None:
@@ -125,7 +153,8 @@ def test_a_sentence_left_without_a_verb_is_a_change() -> None:
 
 
 def test_a_verb_for_another_or_a_sentence_that_never_had_one_is_none() -> None:
-    assert meaning_change("The bridge is open.", "The bridge opened.") is None
+    assert meaning_change("The bridge is open.", "The bridge seems open.") is None
+    assert meaning_change("The bridge is open.", "The bridge opened.") == "tense"  # another time
     assert meaning_change("Results", "Results:") is None
     assert meaning_change("She don't like it.", "She doesn't like it.") is None
 

@@ -34,6 +34,12 @@ def test_formal_expands_contractions_and_slang_keeping_case_and_marks() -> None:
     assert (" it'll", " it will") in found
 
 
+def test_a_word_formal_english_writes_with_its_apostrophe_is_kept() -> None:
+    """The package expands "o'clock" as "of the clock": no register writes that today."""
+    assert not offered("We meet at nine o'clock.", FORMAL)
+    assert not any("clock" in long for _, long in CASUAL)
+
+
 def test_a_colloquial_word_is_written_out_like_slang_with_a_word_per_sense() -> None:
     found = offered("Yeah, the plan looks ok and the chart is awesome.", FORMAL_WORDS)
     assert ("Yeah,", "Yes,") in found

@@ -19,6 +19,7 @@ def test_formal_leaves_no_contraction_or_slang():
     assert not f.followed("formal", "", "Hey team, we can't make it, ok?")
     assert not f.followed("formal", "", "We are gonna be late.")
     assert not f.followed("formal", "", "We will be late 'cause the vendor is.")
+    assert f.followed("formal", "", "We meet at nine o'clock.")  # no contraction to write out
     assert f.followed("formal", "", "Dear team, we cannot meet the deadline: the vendor is late.")
     # a possessive is not a contraction
     assert f.followed("formal", "", "The vendor's delivery is late.")

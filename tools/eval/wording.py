@@ -87,11 +87,13 @@ def _abbreviation_before(line: str, at: int) -> bool:
 
 @cache
 def contraction_forms() -> frozenset[str]:
-    """Every contraction the package knows that is written with an apostrophe, lower-case."""
+    """Every contraction the package knows that is written with an apostrophe, lower-case,
+    but the words no register writes otherwise ("o'clock")."""
     import contractions
 
     keys = [*contractions.contractions_dict, *contractions.leftovers_dict]
-    return frozenset(k.translate(APOSTROPHES).lower() for k in keys if "'" in k or "’" in k)
+    found = {k.translate(APOSTROPHES).lower() for k in keys if "'" in k or "’" in k}
+    return frozenset(found - word_set("not_contractions"))
 
 
 @cache

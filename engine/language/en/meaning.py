@@ -17,6 +17,10 @@ meaning are compared between a passage as it was and as rewritten:
 - **questions**: how many question marks: a question written as a statement ("can you send
   me the file?" ending in a full stop) asks nothing any more, and a statement turned into a
   question doubts what it said;
+- **tense**: a tensed verb put for another verb of another time ("the fix didn't work" as
+  "the fix won't work": "did" is past, "will" future). A form of the same verb in another
+  tense is a grammar fix's business ("we has" → "we had", "I go" → "I went"), not a sign;
+  modals ("can", "could") say no time here ("can you" → "could you" is a register's);
 - **persons**: a sentence that speaks of "I" or "you" must not gain the other ("fine to me"
   is not "fine to you"; "Mary and me" → "Mary and I" keeps the first person), while one that
   speaks of neither may address its reader ("All visitors must sign in" → "You'll sign in");
@@ -42,9 +46,11 @@ from difflib import SequenceMatcher
 from functools import cache
 from itertools import pairwise
 
+import contractions
 from lemminflect import getAllLemmas
 
 from engine.language.en.data import load_json, word_set
+from engine.language.en.forms import VERB_CLASSES, readings, tense
 
 NEGATIONS = word_set("meaning.json", "negations")
 NEGATION_SUFFIX: str = load_json("meaning.json")["negation_suffix"]
@@ -82,6 +88,11 @@ WORD = re.compile(r"\d[\d,.]*\d(?:st|nd|rd|th)?|\d(?:st|nd|rd|th)?|[A-Za-z]+(?:'
 OPENS_SENTENCE = re.compile(r"(?:\A|[.!?:\n])[\W\d_]*\Z")
 SENTENCE_END = re.compile(r"[.!?]+(?=\s|\Z)|\n+")
 QUESTION_MARK = "?"
+# The auxiliary of the future ("will"; "won't" and "I'll" are read written out), and the
+# modals, which say no time of their own here.
+FUTURE_AUXILIARY: str = load_json("grammar.json")["future_auxiliary"]
+FUTURE = "future"
+MODALS = word_set("word_tiers.json", "modals") - {FUTURE_AUXILIARY}
 # A relative clause set off by a comma (", which took four years,") says something of a noun:
 # its verb is not the sentence's.
 RELATIVES = "|".join(load_json("meaning.json")["relative_pronouns"])
@@ -108,6 +119,33 @@ def contrasts(text: str) -> int:
 def questions(text: str) -> int:
     """How many questions ``text`` asks: its question marks."""
     return text.count(QUESTION_MARK)
+
+
+def tensed_verbs(text: str) -> Counter[tuple[str, str]]:
+    """(time, verb) for each tensed verb of ``text``, contractions written out by the
+    ``contractions`` package: "past", "present" (lemminflect's tags, where every reading of a
+    sure verb form agrees) or "future" ("will"); the verb is its first lemma."""
+    found: Counter[tuple[str, str]] = Counter()
+    for word in words(contractions.fix(text.translate(APOSTROPHES), slang=False)):
+        lower = word.lower()
+        if lower == FUTURE_AUXILIARY:
+            found[FUTURE, lower] += 1
+        elif lower not in MODALS and is_verb(lower) and (time := tense(lower)) is not None:
+            found[time, _verb_lemma(lower)] += 1
+    return found
+
+
+def _verb_lemma(word: str) -> str:
+    lemmas = sorted(r.lemma for r in readings(word) if r.part in VERB_CLASSES)
+    return lemmas[0] if lemmas else word
+
+
+def tense_switched(was: str, now: str) -> bool:
+    """Whether ``now`` puts a verb of one time where ``was`` had another verb of another
+    ("did" → "will"); another form of the same verb is no switch ("has" → "had")."""
+    was_verbs, now_verbs = tensed_verbs(was), tensed_verbs(now)
+    lost, gained = was_verbs - now_verbs, now_verbs - was_verbs
+    return any(a != b and verb != other for a, verb in lost for b, other in gained)
 
 
 def numbers(text: str) -> Counter[str]:
@@ -208,15 +246,18 @@ def closed_words_changed(was: str, now: str) -> bool:
 
 def meaning_change(was: str, now: str) -> str | None:
     """Which sign of meaning rewording ``was`` as ``now`` changed, or ``None``: "negation",
-    "contrast", "question" (a question mark gained or lost), "number", "name", "person" (in a
-    sentence that speaks of a person, a speaker or addressee it did not have: "fine to me" →
-    "fine to you") or "verb" (a sentence left without one)."""
+    "contrast", "question" (a question mark gained or lost), "tense" (a verb of another time
+    for another verb), "number", "name", "person" (in a sentence that speaks of a person, a
+    speaker or addressee it did not have: "fine to me" → "fine to you") or "verb" (a sentence
+    left without one)."""
     if negations(was) != negations(now):
         return "negation"
     if contrasts(was) != contrasts(now):
         return "contrast"
     if questions(was) != questions(now):
         return "question"
+    if tense_switched(was, now):
+        return "tense"
     if numbers(was) != numbers(now):
         return "number"
     if names_changed(was, now):

@@ -32,7 +32,7 @@ from collections.abc import Iterable, Mapping, Sequence
 
 import contractions
 
-from engine.language.en.data import load_json, pairs
+from engine.language.en.data import load_json, pairs, word_set
 
 Table = tuple[tuple[str, str], ...]
 
@@ -47,10 +47,14 @@ CONTRACTION = re.compile(rf"[a-z]*{APOSTROPHE}[a-z]*")
 
 def _contractions(found: Mapping[str, str]) -> Table:
     """The package's contractions with one straight apostrophe, lower-case, and what each
-    stands for (the package lists curly spellings apart: a passage's are read as straight)."""
+    stands for (the package lists curly spellings apart: a passage's are read as straight),
+    less the words formal English writes as they are ("o'clock")."""
     table: dict[str, str] = {}
+    kept = word_set("registers.json", "kept_as_written")
     for short, long in found.items():
         key = short.lower()
+        if key in kept:
+            continue
         if CONTRACTION.fullmatch(key) and long.strip() and key not in table:
             table[key] = _expansion(long)
     return tuple(table.items())

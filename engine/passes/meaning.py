@@ -7,8 +7,9 @@ words (:func:`~engine.passes.reread.hunks`) is read in its sentence twice, as re
 back as it was, and goes back when the two differ in a sign of meaning
 (:func:`engine.language.en.meaning.meaning_change`): a negation added or dropped, a
 contrastive connective swapped for another kind, a question made a statement or the reverse
-("send me the file?" settled as "send me the file."), a number or a name changed, or a
-sentence left without a verb. Asked only to correct (fix grammar, fix spelling), a stretch also goes
+("send me the file?" settled as "send me the file."), a verb of another time put for
+another verb ("didn't work" as "won't work"), a number or a name changed, or a sentence
+left without a verb. Asked only to correct (fix grammar, fix spelling), a stretch also goes
 back when it puts another word for a content word or leaves one out
 (:func:`engine.language.en.content.reworded`): "every night" fixed as "every day" is no
 correction, nor "on a high mountain" fixed as "on a high". A stretch in a varied segment (a

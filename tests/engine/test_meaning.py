@@ -91,6 +91,7 @@ def test_a_verb_of_another_time_for_another_verb_is_a_change(was: str, now: str)
         ("I'll check it.", "I will check it."),
         ("He sign it tomorrow.", "He will sign it tomorrow."),
         ("It was built in May and it works.", "It was built and it works."),
+        ("They are going to be away.", "They will be away."),  # the same future
     ],
 )
 def test_a_form_of_the_same_verb_or_a_modal_is_no_change_of_time(was: str, now: str) -> None:

@@ -42,6 +42,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
+from collections.abc import Sequence
 from difflib import SequenceMatcher
 from functools import cache
 from itertools import pairwise
@@ -92,6 +93,7 @@ QUESTION_MARK = "?"
 # modals, which say no time of their own here.
 FUTURE_AUXILIARY: str = load_json("grammar.json")["future_auxiliary"]
 FUTURE = "future"
+BE, GOING_TO = "be", ("going", "to")
 MODALS = word_set("word_tiers.json", "modals") - {FUTURE_AUXILIARY}
 # A relative clause set off by a comma (", which took four years,") says something of a noun:
 # its verb is not the sentence's.
@@ -126,13 +128,19 @@ def tensed_verbs(text: str) -> Counter[tuple[str, str]]:
     ``contractions`` package: "past", "present" (lemminflect's tags, where every reading of a
     sure verb form agrees) or "future" ("will"); the verb is its first lemma."""
     found: Counter[tuple[str, str]] = Counter()
-    for word in words(contractions.fix(text.translate(APOSTROPHES), slang=False)):
-        lower = word.lower()
-        if lower == FUTURE_AUXILIARY:
-            found[FUTURE, lower] += 1
+    written = [w.lower() for w in words(contractions.fix(text.translate(APOSTROPHES), slang=False))]
+    for i, lower in enumerate(written):
+        if lower == FUTURE_AUXILIARY or _going_to(written, i):
+            found[FUTURE, FUTURE_AUXILIARY] += 1
         elif lower not in MODALS and is_verb(lower) and (time := tense(lower)) is not None:
             found[time, _verb_lemma(lower)] += 1
     return found
+
+
+def _going_to(written: Sequence[str], i: int) -> bool:
+    """Whether word ``i`` is the "be" of "be going to", a future as "will" is ("are going to
+    be away" cut to "will be away" says the same time)."""
+    return _verb_lemma(written[i]) == BE and tuple(written[i + 1 : i + 3]) == GOING_TO
 
 
 def _verb_lemma(word: str) -> str:

@@ -274,6 +274,15 @@ def test_a_clause_reads_as_its_ing_verb_and_that_goes_before_a_subject() -> None
     assert kept_text(pieces_of(kept), 7) == kept
 
 
+def test_the_that_after_a_noun_its_clause_says_the_content_of_stays() -> None:
+    """ "the fact that the server is down" cut to "the fact the server is down" is no
+    sentence; "the date that they promised" is a relative clause, whose "that" may go."""
+    kept = "we knew about the fact that the server was down all day"
+    assert "fact that the" in kept_text(pieces_of(kept), 10)
+    relative = "we missed the date that they promised us in May"
+    assert "date they promised" in kept_text(pieces_of(relative), 9)
+
+
 def test_a_side_clause_reads_without_its_which_is_and_a_second_adjective_goes() -> None:
     text = "we landed on 12 June, which is two weeks later, after a long and tiring flight today"
     shorter = kept_text(pieces_of(text), 12)

@@ -50,6 +50,7 @@ ADJECTIVE_TAG, NOUN_TAG, VERB_TAG = "ADJ", "NOUN", "VERB"
 # Words that start a clause's subject: the "that" before one ("said that the plan", "the date
 # that we") may go. Before anything else it may be a determiner ("that plan").
 CLAUSE_STARTS = ARTICLES | DETERMINERS | meaning.SUBJECT_PRONOUNS
+COMPLEMENT_NOUNS = word_set("cuts.json", "complement_nouns")
 # A pro-form stands for a noun said before ("the current one"): the adjective before it is
 # what tells it apart, so it stays.
 PRO_FORMS = word_set("cuts.json", "pro_forms")
@@ -139,8 +140,12 @@ def describes(adjective: str) -> bool:
 def droppable_that(previous: str | None, following: str | None) -> bool:
     """Whether "that" opens a clause whose subject follows it ("told us that the shipment",
     "the date that they promised"), where it may go; before a noun it is a determiner ("that
-    plan") and before a verb a clause's subject ("bugs that crash"), and stays."""
+    plan") and before a verb a clause's subject ("bugs that crash"), and stays. After a noun
+    that its clause says the content of (:data:`COMPLEMENT_NOUNS`: "the idea that rents will
+    rise") it stays too: "the idea rents will rise" reads as no sentence."""
     if previous is None or following is None or not is_plain(previous):
+        return False
+    if core(previous) in COMPLEMENT_NOUNS:
         return False
     return core(following) in CLAUSE_STARTS and is_plain(following)
 

@@ -16,7 +16,9 @@ user's locks. Plain prose has no structure: its plan is left as it was.
 
 After the last step, the result must re-parse to the structure the user's text had (the same
 blocks, links and targets, code spans and emphasis count:
-:func:`~engine.passes.markdown_structure.structure_of`). Locks keep the marks, but free words
+:func:`~engine.passes.markdown_structure.structure_of`), and no word of a link's text may
+have moved outside it ("[style guide](…)" as "style [guide](…)":
+:func:`~engine.passes.markdown_structure.moved_out_of_links`). Locks keep the marks, but free words
 next to them can still undo one (a space written just inside ``**``, a word that empties an
 emphasis). When it does not, the simplest honest answer is taken: every changed run is put
 back as the canvas's seed had it (the proofread seed; a shorter rewrite's seed keeps its
@@ -32,7 +34,12 @@ from engine.core.canvas import Kind, assemble
 from engine.core.plan import EditPlan, Free, Locked, Segment, plan_text, segment_text
 from engine.core.protocol import EditMode
 from engine.passes.base import Pass, PassContext, Settled
-from engine.passes.markdown_structure import Span, structure_of, structure_spans
+from engine.passes.markdown_structure import (
+    Span,
+    moved_out_of_links,
+    structure_of,
+    structure_spans,
+)
 from engine.passes.reread import changed_runs
 from engine.run.answers import STRUCTURE_PUT_BACK
 
@@ -80,11 +87,13 @@ class MarkdownLocks(Pass):
 
     def __init__(self) -> None:
         self.structure: tuple[object, ...] | None = None
+        self.target = ""
 
     def before(self, plan: EditPlan, ctx: PassContext) -> EditPlan:
         if plan.mode is not EditMode.REWRITE:
             return plan
-        self.structure = structure_of(plan_text(plan.segments))
+        self.target = plan_text(plan.segments)
+        self.structure = structure_of(self.target)
         return lock_structure(plan)
 
     def after(self, settled: Settled, ctx: PassContext) -> Settled:
@@ -92,7 +101,7 @@ class MarkdownLocks(Pass):
             return settled
         canvas, ids = settled.canvas, settled.last.ids
         text = "".join(piece.text for piece in assemble(canvas, ids, ctx.table))
-        if structure_of(text) == self.structure:
+        if structure_of(text) == self.structure and not moved_out_of_links(self.target, text):
             return settled
         filler = ctx.table.specials.filler_id
         seed = [

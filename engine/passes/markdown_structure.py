@@ -19,6 +19,7 @@ its structure at risk.
 from __future__ import annotations
 
 import re
+from collections import Counter
 from collections.abc import Sequence
 
 from markdown_it import MarkdownIt
@@ -36,6 +37,7 @@ MARKED_BLOCKS = frozenset({"list_item_open", "heading_open", "blockquote_open"})
 # A line's leading marks: indentation, quote marks, list markers, then a heading's hashes.
 LEADING_MARKS = re.compile(r"[ \t]*(?:(?:>|[-*+]|\d{1,9}[.)])(?:[ \t]+|$))*(?:#{1,6}(?:[ \t]+|$))?")
 QUOTE_MARKS = re.compile(r"[ \t]*(?:>[ \t]?)+")
+WORDS = re.compile(r"[\w']+")
 # Inline tokens whose markup is locked where it stands (emphasis, strong, strikethrough).
 MARKER_TOKENS = frozenset(
     {"em_open", "em_close", "strong_open", "strong_close", "s_open", "s_close"}
@@ -264,3 +266,36 @@ def structure_of(text: str) -> tuple[object, ...]:
             elif child.type == "html_inline":
                 code.append(child.content)
     return (tuple(blocks), tuple(links), tuple(code), emphasis)
+
+
+def link_words(text: str) -> tuple[list[Counter[str]], Counter[str]]:
+    """The lower-cased words of each link's text, in order, and those outside every link."""
+    inside: list[Counter[str]] = []
+    outside: Counter[str] = Counter()
+    for token in PARSER.parse(text):
+        depth = 0
+        for child in token.children or []:
+            if child.type == "link_open":
+                depth += 1
+                inside.append(Counter())
+            elif child.type == "link_close":
+                depth -= 1
+            elif child.type == "text":
+                found = Counter(WORDS.findall(child.content.lower()))
+                if depth:
+                    inside[-1].update(found)
+                else:
+                    outside.update(found)
+    return inside, outside
+
+
+def moved_out_of_links(was: str, now: str) -> bool:
+    """Whether a word of a link's text in ``was`` stands outside every link in ``now`` and
+    not in ``was``: "[style guide](…)" written "style [guide](…)" points at less than it
+    did, though its brackets and target are where they were. Texts with other links are
+    :func:`structure_of`'s business."""
+    (was_links, was_out), (now_links, now_out) = link_words(was), link_words(now)
+    if len(was_links) != len(now_links):
+        return False
+    gained_outside = now_out - was_out
+    return any((old - new) & gained_outside for old, new in zip(was_links, now_links, strict=True))

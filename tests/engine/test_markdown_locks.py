@@ -16,7 +16,7 @@ from engine.core.protocol import Edit, EditMode, Proposal, Span
 from engine.intent import read_intent
 from engine.passes.base import PassContext, Settled
 from engine.passes.markdown import MarkdownLocks, lock_structure
-from engine.passes.markdown_structure import structure_of, structure_spans
+from engine.passes.markdown_structure import moved_out_of_links, structure_of, structure_spans
 from engine.run.answers import ALL_PUT_BACK, REASONS, STRUCTURE_PUT_BACK
 from engine.run.edit_run import run_edit
 from tests.helpers.backends import llama_backend, tiny_table
@@ -118,6 +118,24 @@ def test_a_result_that_breaks_the_structure_is_put_back_with_a_note() -> None:
     assert out.last.ids == seed and out.put_back == 1
     assert out.notes == (f"Markdown kept: {STRUCTURE_PUT_BACK}.",)
     assert STRUCTURE_PUT_BACK in REASONS
+
+
+def test_a_word_moved_out_of_a_link_is_put_back() -> None:
+    """ "[style guide](u)" written "style [guide](u)": the same brackets and target, a link
+    that points at less. Words that change inside the link are the rewrite's to change."""
+    moved = {"Our ruled ": "Our style ", "style guide": "ruled guide"}  # same lengths
+    markdown, settled, seed = settled_with("Our ruled [style guide](u) says so.", moved)
+    out = markdown.after(settled, PassContext(tiny_table(), FAST, read_intent("")))
+    assert out.last.ids == seed and out.notes == (f"Markdown kept: {STRUCTURE_PUT_BACK}.",)
+    markdown, settled, _ = settled_with("Our [style guide](u) says so.", {"style guide": "rules"})
+    assert markdown.after(settled, PassContext(tiny_table(), FAST, read_intent(""))) is settled
+
+
+def test_moved_out_of_links_reads_each_links_words() -> None:
+    was = "See the [full changelog](c) and the [guide](g)."
+    assert moved_out_of_links(was, "See the full [changelog](c) and the [guide](g).")
+    assert not moved_out_of_links(was, "See the [whole changelog](c) and the [guide](g).")
+    assert not moved_out_of_links("Plain text.", "Plain words.")
 
 
 def test_the_pass_runs_first() -> None:

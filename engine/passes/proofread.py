@@ -69,6 +69,9 @@ from engine.passes.reread import changed_runs, was_before
 
 # Tokens after a change read with it: a wrong form shows its cost in the words after it.
 LOOKAHEAD = 4
+# Words before a free segment a grammar fix reads (a noun's determiner and modifier, across a
+# lock: "the **exact** versions").
+LEAD_WORDS = 2
 # Nats a grammar fix must save to be made (see the module docstring).
 GRAMMAR_MARGIN = 1.0
 # Nats a register change or a plain rewording must save: none, it only must not read worse.
@@ -297,8 +300,9 @@ def candidates(
     found: list[Change] = []
     for segment, changed_in in rounds.items():
         words, trail = split_words(texts[segment])
-        opens = opens_sentence(before + "".join(texts[:segment]))
-        for rewording, margin, per_token, prune, corrects in offered(words, offer, opens):
+        preceding = before + "".join(texts[:segment])
+        opens, lead = opens_sentence(preceding), split_words(preceding)[0][-LEAD_WORDS:]
+        for rewording, margin, per_token, prune, corrects in offered(words, offer, opens, lead):
             span = range(rewording.first, rewording.stop)
             if any(changed_in[i] is not None for i in span):
                 continue
@@ -320,13 +324,16 @@ def candidates(
 Offered = tuple[Rewording, float, bool, float, bool]
 
 
-def offered(words: Sequence[str], offer: Offer, opens: bool = True) -> list[Offered]:
+def offered(
+    words: Sequence[str], offer: Offer, opens: bool = True, lead: Sequence[str] = ()
+) -> list[Offered]:
     """The style's changes in ``words``, each with the nats it must save to be made, whether
     it is judged per token (a register swap: see :data:`REGISTER_PER_TOKEN`) and how much
     worse its first token may read before it is pruned (a change the instruction asks for, a
     contraction, never is: its margin is minus its tolerance), and whether it corrects an
     error (a grammar fix, a spelling: the words as written are wrong) or only restyles.
-    ``opens``: whether the first word starts a sentence."""
+    ``opens``: whether the first word starts a sentence; ``lead``: the words just before
+    (across a lock: "the **exact** versions")."""
     style = offer.style
     found = [
         (r, -tolerance, False, math.inf, False)
@@ -340,7 +347,8 @@ def offered(words: Sequence[str], offer: Offer, opens: bool = True) -> list[Offe
     ]
     if style.grammar:
         found += [
-            (f.rewording, grammar_margin(f), False, PRUNE_NATS, True) for f in fixes(words, opens)
+            (f.rewording, grammar_margin(f), False, PRUNE_NATS, True)
+            for f in fixes(words, opens, lead)
         ]
     if style.spelling:
         found += spelling_changes(words, offer.speller)

@@ -147,6 +147,16 @@ def test_tenses_come_from_the_library_tags() -> None:
     assert tense("going") is None
 
 
+def test_the_words_before_a_lock_tell_a_noun_place() -> None:
+    """ "the **exact** versions": the emphasis is locked, so "versions" opens its own free
+    words; the words before the lock still make its number a guess."""
+    words, _ = split_words(" versions from the lock file.")
+    number = [f for f in fixes(words, opens=False) if f.rewording.text == " version"]
+    assert number and number[0].risk == 0.0  # alone, it might be a verb agreeing
+    led = [f for f in fixes(words, False, [" the", " **exact**"]) if f.rewording.text == " version"]
+    assert led and led[0].risk == NUMBER_RISK
+
+
 def test_fixes_that_change_what_is_said_carry_a_risk() -> None:
     assert risk("won", "wins", "who") == TENSE_RISK  # a tense
     assert risk("explain", "explained", "she") == TENSE_RISK

@@ -36,13 +36,13 @@ from lemminflect import getAllLemmas
 from engine.language.en.articles import article_fixes
 from engine.language.en.data import load_json, pairs, word_set
 from engine.language.en.form_risks import (
+    ING_TAG,
     asked_number,
     aspect_changes,
     degree_changes,
     describes,
     numbers_of,
     only_noun,
-    parts_of,
 )
 from engine.language.en.forms import (
     ADJECTIVE_CLASS,
@@ -105,6 +105,7 @@ ARTICLE_RISK = 1.5
 
 WORD_LETTERS = re.compile(r"[A-Za-z]+(?:'[A-Za-z]+)?")
 TRAILING_MARKS = re.compile(r"[.,;:!?\"()]+$")
+EMPHASIS_MARKS = "*_~"  # Markdown's, around a word that is still the word
 SENTENCE_ENDS = (".", "!", "?")
 
 
@@ -151,13 +152,21 @@ def risk(
 
 def in_noun_place(word: str, before: str, two_before: str = "") -> bool:
     """Whether ``word`` stands as a noun: after a determiner or an adjective, after a
-    determiner and a word that may be an adjective ("the spare keys", "the old cars": most
-    adjectives are nouns too in lemminflect's lexicon, and "spare" a verb), or a word read
+    determiner and a word that may describe it ("the spare keys", "the old cars", "the
+    **exact** versions": most adjectives are nouns too in lemminflect's lexicon, and "spare"
+    a verb; Markdown's emphasis marks aside), or a word read
     only as a noun (a noun that is also a verb may be one agreeing with its subject: "he
     need" → "needs")."""
     if before in DETERMINERS or describes(before) or only_noun(word):
         return True
-    return two_before in DETERMINERS and ADJECTIVE_CLASS in parts_of(before)
+    return two_before in DETERMINERS and may_describe(before.strip(EMPHASIS_MARKS))
+
+
+def may_describe(word: str) -> bool:
+    """Whether ``word`` may stand before a noun as its modifier: an adjective reading, or a
+    verb's -ing form ("the failing tests", "the missing files")."""
+    found = readings(word)
+    return any(r.part == ADJECTIVE_CLASS or ING_TAG in r.tags for r in found)
 
 
 def alternatives(word: str) -> list[str]:
@@ -196,12 +205,13 @@ def negative_forms(word: str) -> tuple[str, ...]:
     return tuple(form for form in found if form in negative_contractions())
 
 
-def fixes(words: Sequence[str], opens: bool = True) -> list[Fix]:
+def fixes(words: Sequence[str], opens: bool = True, lead: Sequence[str] = ()) -> list[Fix]:
     """Every candidate fix in ``words`` (each with its leading whitespace): each word's other
     forms, a doubled degree, a missing article, the learner's word pairs and the capitals.
     ``opens``: whether the first word starts a sentence (not after a lock inside one:
-    "[install guide](...)"). Capitalised words other than a sentence's first (names), words
-    holding digits, and words with inner marks are left as they are."""
+    "[install guide](...)"). ``lead``: the words before ``words`` (across a lock), read as a
+    noun's determiner and modifier. Capitalised words other than a sentence's first (names),
+    words holding digits, and words with inner marks are left as they are."""
     found = [Fix(r) for r in rewordings(words, GRAMMAR_PHRASES, keep_last=False)]
     first_opens = opens
     for index, word in enumerate(words):
@@ -215,8 +225,7 @@ def fixes(words: Sequence[str], opens: bool = True) -> list[Fix]:
         found += _degree(words, index)
         found += _future(words, index, letters)
         found += [Fix(r, ARTICLE_RISK) for r in article_fixes(words, index)]
-        before = words[index - 1].strip().lower() if index else ""
-        two_before = words[index - 2].strip().lower() if index > 1 else ""
+        before, two_before = _before(lead, words, index)
         lower = letters.lower()
         in_past = after_past_word(words, index)
         for form in alternatives(lower):
@@ -226,6 +235,13 @@ def fixes(words: Sequence[str], opens: bool = True) -> list[Fix]:
             weight = risk(lower, form, before, asked_number(words, index), in_past, two_before)
             found.append(Fix(Rewording(index, index + 1, text), weight))
     return found
+
+
+def _before(lead: Sequence[str], words: Sequence[str], index: int) -> tuple[str, str]:
+    """The two words before word ``index`` (lower case; "" where none), ``lead`` before all."""
+    context = [*lead, *words[:index]]
+    found = [w.strip().lower() for w in context[-2:]]
+    return (found[-1] if found else "", found[-2] if len(found) > 1 else "")
 
 
 def after_past_word(words: Sequence[str], index: int) -> bool:

@@ -1,4 +1,4 @@
-"""What a rewording may not change: negation, contrast, questions, numbers, names, the verb.
+"""What a rewording may not change: negation, contrast, questions, tense, numbers, names, verbs.
 
 A rewrite may say the same thing in other words, never another thing. Fluency cannot tell the
 two apart (the model reads "so" after a clause as well as "but"), so a few plain signs of

@@ -57,6 +57,12 @@ def describes(word: str) -> bool:
     return parts_of(word) == {ADJECTIVE_CLASS}
 
 
+def may_describe(word: str) -> bool:
+    """Whether lower-case ``word`` may stand before a noun as its modifier: an adjective
+    reading, or a verb's -ing form ("the failing tests", "the missing files")."""
+    return any(r.part == ADJECTIVE_CLASS or ING_TAG in r.tags for r in readings(word))
+
+
 def only_noun(word: str) -> bool:
     """Whether lower-case ``word`` is read only as a noun (never a verb that agrees)."""
     return parts_of(word) == {NOUN_CLASS}

@@ -36,16 +36,15 @@ from lemminflect import getAllLemmas
 from engine.language.en.articles import article_fixes
 from engine.language.en.data import load_json, pairs, word_set
 from engine.language.en.form_risks import (
-    ING_TAG,
     asked_number,
     aspect_changes,
     degree_changes,
     describes,
+    may_describe,
     numbers_of,
     only_noun,
 )
 from engine.language.en.forms import (
-    ADJECTIVE_CLASS,
     PAST,
     comparative,
     number_changes,
@@ -160,13 +159,6 @@ def in_noun_place(word: str, before: str, two_before: str = "") -> bool:
     if before in DETERMINERS or describes(before) or only_noun(word):
         return True
     return two_before in DETERMINERS and may_describe(before.strip(EMPHASIS_MARKS))
-
-
-def may_describe(word: str) -> bool:
-    """Whether ``word`` may stand before a noun as its modifier: an adjective reading, or a
-    verb's -ing form ("the failing tests", "the missing files")."""
-    found = readings(word)
-    return any(r.part == ADJECTIVE_CLASS or ING_TAG in r.tags for r in found)
 
 
 def alternatives(word: str) -> list[str]:

@@ -133,8 +133,11 @@ def schema_births(age: Schemas, on: float) -> tuple[float, float] | None:
 
 def document_ends(document: str) -> tuple[float, float] | None:
     """The first and last day of what a document is about, when it writes them
-    (:meth:`engine.structured.periods.Reading.written_span`)."""
-    return stated.read(document).written_span()
+    (:meth:`engine.structured.periods.Reading.written_span`), or the one day of a one-day
+    thing (:func:`engine.structured.stated.one_day`)."""
+    span = stated.read(document).written_span()
+    day = None if span is not None else stated.one_day(document)
+    return span if day is None else (day, day)
 
 
 def written_days(document: str) -> tuple[float, ...]:

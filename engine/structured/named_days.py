@@ -82,6 +82,39 @@ def named_day_pattern(next_sentence: bool = False) -> re.Pattern[str]:
     )
 
 
+@cache
+def weekday_pattern() -> re.Pattern[str]:
+    """A weekday as written in prose, capitalised ("Sunday", "Sun"): lower case, "sun" and
+    "sat" are other words."""
+    weekdays = alternation([*calendar.day_name, *calendar.day_abbr])
+    return re.compile(rf"(?<![\w-])(?P<weekday>{weekdays})\b(?![\w-])")
+
+
+def named_days_in(sentence: str, next_sentence: bool = False) -> list[re.Match[str]]:
+    """The days ``sentence`` names, in order: each after a cue word (:func:`named_day_pattern`),
+    and each weekday right after a period verb with no cue between ("ends Sunday", "wraps up
+    Friday", "having begun Tuesday"), which American English writes as often. A weekday that
+    is one end of a weekday range ("opens Monday to Friday") is a weekly habit, none of these:
+    :func:`weekday_range_periods` reads a range."""
+    ranges = [match.span() for match in weekday_range_pattern().finditer(sentence)]
+    cued = list(named_day_pattern(next_sentence).finditer(sentence))
+    after_cue = {match.start("weekday") for match in cued}
+    bare = [
+        match
+        for match in weekday_pattern().finditer(sentence)
+        if match.start() not in after_cue and after_period_verb(sentence, match)
+    ]
+    named = [m for m in cued + bare if not any(a <= m.start("weekday") < b for a, b in ranges)]
+    return sorted(named, key=lambda match: match.start())
+
+
+def after_period_verb(sentence: str, match: re.Match[str]) -> bool:
+    """Whether a period verb is among the two words before ``match`` ("ends Sunday", "wraps
+    up Friday")."""
+    lead = lower_words(sentence[: match.start()])[-2:]
+    return any(ending_verb(word) or starting_verb(word) for word in lead)
+
+
 def later_days(document: str) -> Periods:
     """The periods a sentence's one written day and a day named by weekday or ordinal bound,
     in that sentence or the next (:func:`own_sentence_periods`, :func:`next_sentence_periods`).
@@ -109,7 +142,7 @@ def own_sentence_periods(day: float, sentence: str) -> Periods:
     names after it, where the day is written as an end ("lasts until 5 May 2027, beginning on
     the 3rd": 3-5 May)."""
     found = []
-    for match in named_day_pattern().finditer(sentence):
+    for match in named_days_in(sentence):
         if day not in read_phrases(sentence[: match.start()]).points:
             continue
         lead = lower_words(sentence[: match.start()])
@@ -152,7 +185,7 @@ def next_sentence_periods(day: float, day_ends: bool, sentence: str) -> Periods:
     where ``day`` is an end ("It opens on the 2nd"). A later deadline ("Send slides by
     Friday") names neither, so it does not stretch the period."""
     found = []
-    for match in named_day_pattern(next_sentence=True).finditer(sentence):
+    for match in named_days_in(sentence, next_sentence=True):
         lead = lower_words(sentence[: match.start()])
         if day_ends and any(starting_verb(word) for word in lead[-2:]):
             found += period(named_day_before(day, match), day)

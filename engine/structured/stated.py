@@ -324,6 +324,25 @@ def lasting(document: str) -> float | None:
     return next(iter(found)) if len(found) == 1 else None
 
 
+def one_day(document: str) -> float | None:
+    """The day of a one-day thing: the one day ``document`` writes, with no period verb before
+    it ("the meetup is on 19 March"; "starts on 19 March" leaves its end open, "closes on" its
+    start), where it states no period of days and no length. Nothing says the thing goes on,
+    so its end is that day too; ``None`` otherwise."""
+    reading = read(document)
+    days = set(reading.points)
+    goes_on = (lasting(document) or 0.0) > 0  # a length within its day ("two hours") is 0
+    if len(days) != 1 or goes_on:
+        return None
+    day = days.pop()
+    if any(p[0] == DAY and p[1:] != (day, day) for p in reading.periods):
+        return None
+    for sentence in SENTENCE_END.split(ordinals_in_digits(document)):
+        if day in sentence_phrases(sentence).points:
+            return day if written_as(sentence, day) is None else None
+    return None
+
+
 def unit_days(unit: str, count: int) -> float:
     """``count`` units in whole days: a week is 7; an hour unit counts the days its hours
     fill (48 hours: 2; a two-hour talk ends the day it starts)."""

@@ -128,6 +128,23 @@ def test_a_document_that_writes_its_day_gives_that_day_to_its_own_dates(seed: in
     assert "2027-05-01" <= stated["race_date"] <= "2027-05-31"  # a stated period bounds it
 
 
+EVENT_DAYS = obj({"name": {"type": "string"}, "start_date": DATE, "end_date": DATE})
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_a_one_day_event_ends_on_its_day(seed: int) -> None:
+    document = "The users' meetup is on 19 March 2027 in Aarhus, from 9:00 to 17:00.\n\n"
+    value = json_fill(EVENT_DAYS, document, seed).value
+    assert (value["start_date"], value["end_date"]) == ("2027-03-19", "2027-03-19")
+
+
+@pytest.mark.parametrize("seed", range(2))
+def test_a_day_written_as_a_start_leaves_the_end_open(seed: int) -> None:
+    value = json_fill(EVENT_DAYS, "The congress starts on 9 November 2026.\n\n", seed).value
+    assert value["start_date"] == "2026-11-09"
+    assert value["end_date"] >= "2026-11-09"  # any day from it: nothing says which
+
+
 @pytest.mark.parametrize("seed", range(3))
 def test_dates_of_array_items_come_in_order_and_differ(seed: int) -> None:
     day = {"type": "object", "required": ["date", "hours"],

@@ -52,6 +52,35 @@ def test_no_later_day_without_a_cue_after_the_one_day(document: str) -> None:
     assert named_days.later_days(document) == ()
 
 
+@pytest.mark.parametrize(
+    ("document", "expected"),
+    [
+        (
+            "The choir weekend begins Friday 10 September 2027 in Bergen and ends Sunday.",
+            ("2027-09-10", "2027-09-12"),
+        ),
+        ("It ends Sunday 7 March 2027, having begun Friday.", ("2027-03-05", "2027-03-07")),
+        ("The sale starts 3 May 2027. It wraps up Friday.", ("2027-05-03", "2027-05-07")),
+    ],
+)
+def test_a_weekday_right_after_a_period_verb_needs_no_cue(
+    document: str, expected: tuple[str, str]
+) -> None:
+    assert span(document) == expected
+
+
+@pytest.mark.parametrize(
+    "document",
+    [
+        "From 5 May 2027 the shop opens Monday to Friday.",  # a weekly habit, cue or none
+        "The fair opens on 5 May 2027. Tickets go on sale Monday.",  # no period verb
+        "The fair opens on 5 May 2027 and we close Sundays.",  # every Sunday, no one day
+    ],
+)
+def test_a_weekday_range_or_a_weekday_after_another_verb_ends_nothing(document: str) -> None:
+    assert named_days.later_days(document) == ()
+
+
 def test_a_day_range_already_says_its_end() -> None:
     assert named_days.later_days("Held 4-6 May 2027 in Rome, closing on Friday.") == ()
 

@@ -174,3 +174,22 @@ def test_a_length_in_the_next_sentence_is_its_subjects_only_when_it_refers_back(
         assert found == (day.isoformat(), (day + dt.timedelta(days=length - 1)).isoformat())
     else:
         assert found is None
+
+
+@pytest.mark.parametrize(
+    ("document", "expected"),
+    [
+        ("The meetup is on 19 March 2027 in Aarhus, from 9:00 to 17:00.", "2027-03-19"),
+        ("Quiz night in the town hall on 2 April 2027.", "2027-04-02"),
+        ("The talk is on 4 May 2027. It lasts two hours.", "2027-05-04"),  # within its day
+        ("The congress starts on 9 November 2026.", None),  # a start: the end is open
+        ("Registration closes on 30 September 2026.", None),  # an end: the start is open
+        ("The fair is on 4 May 2027. It lasts three days.", None),  # a period of days
+        ("Trip out on 4 May 2027 and back on 9 May.", None),  # two days
+    ],
+)
+def test_one_day_is_the_one_day_written_with_nothing_saying_it_goes_on(
+    document: str, expected: str | None
+) -> None:
+    day = stated.one_day(document)
+    assert (None if day is None else dt.date.fromordinal(int(day)).isoformat()) == expected

@@ -75,6 +75,15 @@ def test_an_adjective_goes_only_before_its_noun_and_never_a_comparison() -> None
     assert not modifier_before_noun(" many", " bugs")  # it counts
 
 
+def test_an_adjective_that_judges_stays() -> None:
+    """ "good" and "beautiful" say what the writer thinks of the thing: VADER's raters gave
+    them a valence, and a cut that drops one drops that ("in condition", "many places")."""
+    assert modifier_before_noun(" small", " bugs")
+    assert not modifier_before_noun(" good", " condition")
+    assert not modifier_before_noun(" beautiful", " places")
+    assert not modifier_before_noun(" terrible", " weather")
+
+
 def test_the_shorten_pass_offers_openers_and_clauses_as_swaps(table: TokenTable) -> None:
     text = "Basically, the bridge, which was built in a hurry, opened to traffic last week."
     ids = table.encode(text)

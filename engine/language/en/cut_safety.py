@@ -28,6 +28,7 @@ from lemminflect import getAllLemmas, getInflection
 
 from engine.language.en import meaning
 from engine.language.en.data import load_json, word_set
+from engine.language.en.sentiment import judges
 
 ARTICLES = word_set("word_tiers.json", "articles")
 DETERMINERS = word_set("word_tiers.json", "determiners")
@@ -108,8 +109,9 @@ def may_be_verb(word: str) -> bool:
 
 def modifier_before_noun(word: str, following: str | None) -> bool:
     """Whether ``word`` is an adjective a cut may take: one that describes ("new", "small"),
-    standing right before a noun ("the new page"), never a predicate ("it was long, but") nor
-    a comparison ("a lower temperature")."""
+    standing right before a noun ("the new page"), never a predicate ("it was long, but"), a
+    comparison ("a lower temperature") nor a judgement ("in good condition",
+    :mod:`engine.language.en.sentiment`)."""
     low = core(word)
     if following is None or not is_plain(word) or low in MODIFIERS_KEPT:
         return False
@@ -122,7 +124,8 @@ def modifier_before_noun(word: str, following: str | None) -> bool:
     # inflected verb form ("fixed small bugs") may be the clause's verb.
     inflected_verb = any(lemma != low for lemma in found.get(VERB_TAG, ()))
     adjective = low in found.get(ADJECTIVE_TAG, ()) and not inflected_verb
-    return adjective and describes(low) and may_be_noun(following)
+    # One that judges ("good", "beautiful") says what the writer thinks: not the cut's to drop.
+    return adjective and describes(low) and not judges(low) and may_be_noun(following)
 
 
 @cache

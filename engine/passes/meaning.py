@@ -43,10 +43,16 @@ SENTENCE_ENDS = (".", "!", "?")
 
 
 def check_meaning(
-    canvas: Canvas, ids: Sequence[int], filler: int, decode: Decode, corrections: bool = False
+    canvas: Canvas,
+    ids: Sequence[int],
+    filler: int,
+    decode: Decode,
+    corrections: bool = False,
+    forms_fixed: bool = True,
 ) -> list[int]:
     """``ids`` with every changed stretch that changes its sentence's meaning put back (for a
-    correction, also one that puts another word for a content word)."""
+    correction, also one that puts another word for a content word; where no grammar fix was
+    asked, ``forms_fixed`` false, also a verb put in another time)."""
     out = list(ids)
     for run in hunks(changed_runs(canvas, ids, filler)):
         window = sentence_around(out, run, filler, decode)
@@ -54,16 +60,18 @@ def check_meaning(
         for i in run:
             was[i] = was_before(canvas, i, filler)
         before, after = _text(was, window, filler, decode), _text(out, window, filler, decode)
-        if changes_meaning(before, after, corrections, in_varied(canvas, run)):
+        if changes_meaning(before, after, corrections, in_varied(canvas, run), forms_fixed):
             out[run.start : run.stop] = was[run.start : run.stop]
     return out
 
 
-def changes_meaning(before: str, after: str, corrections: bool, varied: bool) -> bool:
+def changes_meaning(
+    before: str, after: str, corrections: bool, varied: bool, forms_fixed: bool = True
+) -> bool:
     """Whether a stretch's sentence reads ``after`` in another meaning than ``before``: a sign
     of meaning changed, another word for a content word where only a correction was asked,
     or, in a varied segment, another pronoun, determiner, quantifier or preposition."""
-    if meaning_change(before, after) is not None:
+    if meaning_change(before, after, forms_fixed) is not None:
         return True
     return (corrections and reworded(before, after)) or (
         varied and closed_words_changed(before, after)
@@ -130,7 +138,8 @@ class MeaningCheck(Pass):
         if canvas.plan.mode is not EditMode.REWRITE:
             return settled
         filler = ctx.table.specials.filler_id
-        ids = check_meaning(canvas, last.ids, filler, ctx.table.decode, corrects_only(ctx.intent))
+        corrections, forms_fixed = corrects_only(ctx.intent), ctx.intent.grammar
+        ids = check_meaning(canvas, last.ids, filler, ctx.table.decode, corrections, forms_fixed)
         if ids == last.ids:
             return settled
         put_back = len(changed_runs(canvas, last.ids, filler)) - len(

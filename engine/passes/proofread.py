@@ -51,7 +51,9 @@ from engine.core.plan import EditPlan, Free, segment_text
 from engine.core.protocol import EditMode
 from engine.core.tokens import TokenTable
 from engine.intent import Intent, read_intent
+from engine.language.en.clitics import noun_clitics
 from engine.language.en.grammar import Fix, fixes, opens_sentence
+from engine.language.en.meaning import tense_switched
 from engine.language.en.real_words import REAL_WORD_NATS
 from engine.language.en.registers import (
     CASUAL_PHRASES,
@@ -136,6 +138,8 @@ MAX_ROUNDS = 4
 AFTER_CHARS = 32
 
 Table = tuple[tuple[str, str], ...]
+# The contractions the register tables write out themselves ("it's", "that's").
+EXPANDED = frozenset(short for short, _ in EXPANSIONS)
 # A table whose changes the instruction asks for, and how many nats worse each may read.
 Required = tuple[tuple[Table, float], ...]
 # Per free segment, per word: the round that changed it, or None.
@@ -150,11 +154,17 @@ class Style:
     grammar: bool = False
     required: Required = ()
     spelling: bool = False  # misspelt words' dictionary candidates
+    clitics: bool = False  # a noun's "'s" that is a verb, written out (formal)
+    # Whether a grammar fix may put a verb in another time ("go" → "went"): where grammar was
+    # asked for. Formal fixes agreement too, but "came" → "come" would change when it was.
+    retime: bool = True
 
     def __or__(self, other: Style) -> Style:
+        tables, required = self.tables + other.tables, self.required + other.required
+        spelling, clitics = self.spelling or other.spelling, self.clitics or other.clitics
+        retime = (self.grammar and self.retime) or (other.grammar and other.retime)
         grammar = self.grammar or other.grammar
-        spelling = self.spelling or other.spelling
-        return Style(self.tables + other.tables, grammar, self.required + other.required, spelling)
+        return Style(tables, grammar, required, spelling, clitics, retime)
 
 
 def style_for(intent: Intent) -> Style | None:
@@ -179,7 +189,8 @@ def style_for(intent: Intent) -> Style | None:
         ),
     )
     # "fix spelling" alone offers no other forms of correct words: it asks for none.
-    return Style(tables, intent.grammar or intent.formal, required, intent.spelling)
+    grammar = intent.grammar or intent.formal
+    return Style(tables, grammar, required, intent.spelling, intent.formal, intent.grammar)
 
 
 class Proofread(Pass):
@@ -345,14 +356,25 @@ def offered(
         for t in style.tables
         for r in _in_table(words, t)
     ]
+    if style.clitics:  # written out as a pronoun's contraction is (EXPANSION_TOLERANCE)
+        found += [
+            (r, -EXPANSION_TOLERANCE, False, math.inf, False) for r in noun_clitics(words, EXPANDED)
+        ]
     if style.grammar:
         found += [
             (f.rewording, grammar_margin(f), False, PRUNE_NATS, True)
             for f in fixes(words, opens, lead)
+            if style.retime or not retimes(words, f.rewording)
         ]
     if style.spelling:
         found += spelling_changes(words, offer.speller)
     return found
+
+
+def retimes(words: Sequence[str], rewording: Rewording) -> bool:
+    """Whether ``rewording`` puts a verb of ``words`` in another time, itself or another."""
+    was = "".join(words[rewording.first : rewording.stop])
+    return tense_switched(was, rewording.text, forms_fixed=False)
 
 
 def spelling_changes(words: Sequence[str], speller: Speller) -> list[Offered]:

@@ -98,6 +98,16 @@ def test_a_form_of_the_same_verb_or_a_modal_is_no_change_of_time(was: str, now: 
     assert not tense_switched(was, now)
 
 
+def test_where_no_grammar_fix_was_asked_the_same_verb_in_another_time_is_a_change() -> None:
+    was, now = (
+        "Nobody knows where the numbers came from.",
+        "Nobody knows where the numbers come from.",
+    )
+    assert meaning_change(was, now) is None  # a grammar fix may put "come"
+    assert meaning_change(was, now, forms_fixed=False) == "tense"  # formal may not
+    assert meaning_change("We was late.", "We were late.", forms_fixed=False) is None
+
+
 def test_a_contrastive_connective_swapped_for_a_consequence_is_a_change() -> None:
     was = "The fix was planned for March 3rd, but the tool fails."
     assert meaning_change(was, was.replace("but", "so")) == "contrast"

@@ -229,6 +229,31 @@ def test_a_clitic_that_reads_two_ways_is_written_out_as_the_reading_that_fits(
     )
 
 
+def test_formal_writes_a_nouns_clitic_out_where_it_is_a_verb(table: TokenTable) -> None:
+    reader = WordPriceReader(table, {"is": 9.0})  # however it reads, as a contraction
+    out = seeds(proofread_plan(plan_of("So the data's a mess.", "formal"), table, reader))
+    assert out == "So the data is a mess."
+    kept = "So the team's plan is fine."  # a possessive
+    flat = WordPriceReader(table, {})
+    assert seeds(proofread_plan(plan_of(kept, "formal"), table, flat)) == kept
+
+
+# "we was" and "it came" read worse than "we were" and "it come"; every other form far worse.
+OTHER_FORMS = {"be": 9.0, "been": 9.0, "being": 9.0, "is": 9.0, "are": 9.0, "am": 9.0}
+TIMES = {"was": 3.0, "came": 3.0, "comes": 9.0, "coming": 9.0, **OTHER_FORMS}
+
+
+def test_formal_fixes_agreement_but_never_puts_a_verb_in_another_time(table: TokenTable) -> None:
+    reader = WordPriceReader(table, TIMES)
+    text = "So we was there when it came."
+    assert (
+        seeds(proofread_plan(plan_of(text, "formal"), table, reader))
+        == "So we were there when it came."
+    )
+    asked = seeds(proofread_plan(plan_of(text, "fix grammar"), table, reader))
+    assert asked == "So we were there when it come."  # asked for grammar, a form may change time
+
+
 def test_casual_contracts_within_its_tolerance_and_picks_the_better_contraction(
     table: TokenTable,
 ) -> None:

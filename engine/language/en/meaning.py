@@ -148,12 +148,24 @@ def _verb_lemma(word: str) -> str:
     return lemmas[0] if lemmas else word
 
 
-def tense_switched(was: str, now: str) -> bool:
+def tense_switched(was: str, now: str, forms_fixed: bool = True) -> bool:
     """Whether ``now`` puts a verb of one time where ``was`` had another verb of another
-    ("did" → "will"); another form of the same verb is no switch ("has" → "had")."""
+    ("did" → "will"). Another form of the same verb ("has" → "had", "go" → "went") is a
+    grammar fix's where ``forms_fixed``; where none was asked ("formal"), "came" → "come"
+    changes when it happened, and is a switch too."""
     was_verbs, now_verbs = tensed_verbs(was), tensed_verbs(now)
     lost, gained = was_verbs - now_verbs, now_verbs - was_verbs
-    return any(a != b and verb != other for a, verb in lost for b, other in gained)
+    if any(a != b and verb != other for a, verb in lost for b, other in gained):
+        return True
+    # "come" is a base form and a participle, no tense of its own: the lost "came" says it
+    new_forms = {lemma for lemma, _ in verb_forms(now) - verb_forms(was)}
+    return not forms_fixed and any(verb in new_forms for _, verb in lost)
+
+
+def verb_forms(text: str) -> Counter[tuple[str, str]]:
+    """(lemma, form) for each sure verb form of ``text``, contractions written out."""
+    written = [w.lower() for w in words(contractions.fix(text.translate(APOSTROPHES), slang=False))]
+    return Counter((_verb_lemma(w), w) for w in written if w not in MODALS and is_verb(w))
 
 
 def numbers(text: str) -> Counter[str]:
@@ -252,19 +264,20 @@ def closed_words_changed(was: str, now: str) -> bool:
     return closed_words(was) != closed_words(now)
 
 
-def meaning_change(was: str, now: str) -> str | None:
+def meaning_change(was: str, now: str, forms_fixed: bool = True) -> str | None:
     """Which sign of meaning rewording ``was`` as ``now`` changed, or ``None``: "negation",
     "contrast", "question" (a question mark gained or lost), "tense" (a verb of another time
     for another verb), "number", "name", "person" (in a sentence that speaks of a person, a
     speaker or addressee it did not have: "fine to me" → "fine to you") or "verb" (a sentence
-    left without one)."""
+    left without one). ``forms_fixed``: whether a grammar fix was asked for, which may put
+    another form of a verb in another time (:func:`tense_switched`)."""
     if negations(was) != negations(now):
         return "negation"
     if contrasts(was) != contrasts(now):
         return "contrast"
     if questions(was) != questions(now):
         return "question"
-    if tense_switched(was, now):
+    if tense_switched(was, now, forms_fixed):
         return "tense"
     if numbers(was) != numbers(now):
         return "number"

@@ -1,0 +1,52 @@
+"""A noun's "'s" read as a verb or a possessive by the word after it
+(engine/language/en/clitics.py), which formal writes out."""
+
+from __future__ import annotations
+
+import pytest
+
+from engine.language.en.clitics import noun_clitics, verb_readings
+from engine.passes.proofread import EXPANDED, split_words
+
+
+def written_out(text: str) -> list[str]:
+    words, _ = split_words(text)
+    return [r.text.strip() for r in noun_clitics(words, EXPANDED)]
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("So the data's a mess today.", ["data is"]),  # an article: no possessive
+        ("I think the team's been told.", ["team has"]),
+        ("The report's on the desk.", ["report is"]),  # a preposition
+        ("Nobody's sure where it went.", ["Nobody is"]),  # an adjective ending its phrase
+        ("The printer's making a noise.", ["printer is"]),
+        ("The city's not ready.", ["city is", "city has"]),  # the model reading chooses
+        ("The file's saved.", ["file is", "file has"]),
+        ("John's my friend.", ["John is"]),
+    ],
+)
+def test_a_clitic_the_next_word_shows_is_a_verb_is_written_out(
+    text: str, expected: list[str]
+) -> None:
+    assert written_out(text) == expected
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "The team's plan is good.",  # what it owns
+        "The team's new plan is good.",
+        "The company's marketing team met.",
+        "The car's inside door is stuck.",  # "inside" describes here
+        "So it's late.",  # a pronoun's: the package's table writes it out
+        "This is the team's.",  # nothing after it
+    ],
+)
+def test_a_possessive_or_a_pronouns_clitic_is_left_alone(text: str) -> None:
+    assert written_out(text) == []
+
+
+def test_nothing_after_the_clitic_reads_as_no_verb() -> None:
+    assert verb_readings(",", None) == ()

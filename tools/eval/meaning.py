@@ -71,11 +71,18 @@ def names(text: str) -> set[str]:
     lexicon knows no such common word ("Ada", not "The" or "Yesterday"): names, mostly."""
     found = set()
     for sentence in sentences(text):
-        ws = words(sentence)
+        ws = [_without_clitic(w) for w in words(sentence)]
         for i, word in enumerate(ws):
             if word[0].isupper() and not _common(word) and (i > 0 or not is_known(word)):
                 found.add(word)
     return found
+
+
+def _without_clitic(word: str) -> str:
+    """A word less its "'s", a possessive's or an "is"/"has": "Ada's" is the name Ada, and
+    "Budget's" opening a sentence is the common word "budget" ("Budget's tight" written out
+    as "Budget is tight" loses no name)."""
+    return re.sub(r"['\u2019]s$", "", word) or word
 
 
 def _common(word: str) -> bool:
@@ -86,7 +93,7 @@ def _common(word: str) -> bool:
 
 
 def _capitalised(text: str) -> set[str]:
-    return {w for w in words(text) if w[0].isupper()}
+    return {_without_clitic(w) for w in words(text) if w[0].isupper()}
 
 
 def has_verb(sentence: str) -> bool:

@@ -24,6 +24,7 @@ def written_out(text: str) -> list[str]:
         ("The printer's making a noise.", ["printer is"]),
         ("The city's not ready.", ["city is", "city has"]),  # the model reading chooses
         ("The file's saved.", ["file is", "file has"]),
+        ("The lot's closed tomorrow.", ["lot is", "lot has"]),  # "tomorrow" says when
         ("John's my friend.", ["John is"]),
     ],
 )

@@ -44,8 +44,9 @@ CLITIC_S = re.compile(r"(?P<lead>\s*)(?P<word>[A-Za-z]+)['\u2019]s(?P<tail>[^\w'
 HAS_NEXT = word_set("registers.json", "clitic_s_has_next")
 EITHER_NEXT = word_set("registers.json", "clitic_s_either_next")
 POSSESSIVE_DETERMINERS = word_set("registers.json", "possessive_determiners")
-# lemminflect reads "where" and "why" as nouns too; after an adjective they open a clause.
-CLAUSE_OPENERS = word_set("registers.json", "clause_openers")
+# lemminflect reads "where" and "tomorrow" as nouns too; after an adjective or a participle
+# they open a clause or say when, and are nothing a possessive owns.
+NOT_OWNED = word_set("registers.json", "not_owned")
 ING = "ing"
 PARTICIPLE_TAG = "VBN"
 PHRASE_ENDS = frozenset(",.;:!?")
@@ -67,7 +68,7 @@ def verb_readings(following: str, after: str | None) -> tuple[str, ...]:
         # "up", "out", "inside" also describe a noun: "the car's inside door"
         return () if ADJECTIVE_TAG in readings(low) else (IS,)
     ends_phrase = after is None or following.rstrip()[-1:] in PHRASE_ENDS
-    owned = after is not None and may_be_noun(after) and core(after) not in CLAUSE_OPENERS
+    owned = after is not None and may_be_noun(after) and core(after) not in NOT_OWNED
     if not ends_phrase and owned:
         return ()  # what it owns: "the team's new plan", "the company's marketing team"
     return _bare_readings(low)

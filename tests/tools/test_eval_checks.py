@@ -199,6 +199,13 @@ def test_a_words_s_is_no_part_of_a_name():
     )
 
 
+def test_a_nouns_s_may_be_the_sentences_verb():
+    """ "Budget's tight" is "Budget is tight": the check, sure of a fragment only, reads it
+    as a verb; a sentence with no word that may be one is still a fragment."""
+    assert meaning.verbless("Budget's tight this year. The report's on the desk.") == []
+    assert meaning.verbless("The bridge, which cost millions.") != []
+
+
 def test_idioms_carry_no_negation_or_contrast():
     assert meaning.changes("Ask whether or not it works.", "Ask whether it works.") == []
     assert meaning.changes("Not only fast but also cheap.", "Fast and cheap.") == []

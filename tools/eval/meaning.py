@@ -113,13 +113,20 @@ def has_verb(sentence: str) -> bool:
 def _verb_evidence(found: list[str]) -> bool:
     openers = word_set("subjects") | word_set("verb_openers")
     for i, word in enumerate(found):
-        if is_auxiliary(word) or is_inflected_verb(word):
+        if is_auxiliary(word) or is_inflected_verb(word) or _noun_clitic(word):
             return True
         before = found[i - 1].lower() if i else ""
         subject = before in openers or is_auxiliary(before) or is_plural_noun(before)
         if is_base_verb(word) and (i == 0 or subject):
             return True
     return False
+
+
+def _noun_clitic(word: str) -> bool:
+    """A noun's or a name's "'s" left after the contractions were written out: "is" or "has"
+    as often as a possessive ("Budget's tight"), so the check, erring towards a verb, reads
+    it as one."""
+    return _without_clitic(word) != word
 
 
 def verbless(text: str) -> list[str]:

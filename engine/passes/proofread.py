@@ -51,7 +51,7 @@ from engine.core.plan import EditPlan, Free, segment_text
 from engine.core.protocol import EditMode
 from engine.core.tokens import TokenTable
 from engine.intent import Intent, read_intent
-from engine.language.en.clitics import noun_clitics
+from engine.language.en.clitics import contracted_nouns, noun_clitics
 from engine.language.en.grammar import Fix, fixes, opens_sentence
 from engine.language.en.meaning import tense_switched
 from engine.language.en.real_words import REAL_WORD_NATS
@@ -140,6 +140,8 @@ AFTER_CHARS = 32
 Table = tuple[tuple[str, str], ...]
 # The contractions the register tables write out themselves ("it's", "that's").
 EXPANDED = frozenset(short for short, _ in EXPANSIONS)
+# The first words of the contractions casual's table makes ("it is", "there is").
+CONTRACTION_HEADS = frozenset(long.split()[0] for long, _ in CONTRACTING)
 # A table whose changes the instruction asks for, and how many nats worse each may read.
 Required = tuple[tuple[Table, float], ...]
 # Per free segment, per word: the round that changed it, or None.
@@ -155,6 +157,7 @@ class Style:
     required: Required = ()
     spelling: bool = False  # misspelt words' dictionary candidates
     clitics: bool = False  # a noun's "'s" that is a verb, written out (formal)
+    contract_nouns: bool = False  # a noun's "is" made its "'s" (casual)
     # Whether a grammar fix may put a verb in another time ("go" → "went"): where grammar was
     # asked for. Formal fixes agreement too, but "came" → "come" would change when it was.
     retime: bool = True
@@ -162,9 +165,10 @@ class Style:
     def __or__(self, other: Style) -> Style:
         tables, required = self.tables + other.tables, self.required + other.required
         spelling, clitics = self.spelling or other.spelling, self.clitics or other.clitics
+        contract = self.contract_nouns or other.contract_nouns
         retime = (self.grammar and self.retime) or (other.grammar and other.retime)
         grammar = self.grammar or other.grammar
-        return Style(tables, grammar, required, spelling, clitics, retime)
+        return Style(tables, grammar, required, spelling, clitics, contract, retime)
 
 
 def style_for(intent: Intent) -> Style | None:
@@ -190,7 +194,9 @@ def style_for(intent: Intent) -> Style | None:
     )
     # "fix spelling" alone offers no other forms of correct words: it asks for none.
     grammar = intent.grammar or intent.formal
-    return Style(tables, grammar, required, intent.spelling, intent.formal, intent.grammar)
+    return Style(
+        tables, grammar, required, intent.spelling, intent.formal, intent.casual, intent.grammar
+    )
 
 
 class Proofread(Pass):
@@ -359,6 +365,11 @@ def offered(
     if style.clitics:  # written out as a pronoun's contraction is (EXPANSION_TOLERANCE)
         found += [
             (r, -EXPANSION_TOLERANCE, False, math.inf, False) for r in noun_clitics(words, EXPANDED)
+        ]
+    if style.contract_nouns:  # made as a pronoun's contraction is (CONTRACTION_TOLERANCE)
+        found += [
+            (r, -CONTRACTION_TOLERANCE, False, math.inf, False)
+            for r in contracted_nouns(words, CONTRACTION_HEADS)
         ]
     if style.grammar:
         found += [

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from engine.language.en.clitics import noun_clitics, verb_readings
+from engine.language.en.clitics import contracted_nouns, noun_clitics, verb_readings
 from engine.passes.proofread import EXPANDED, split_words
 
 
@@ -51,3 +51,40 @@ def test_a_possessive_or_a_pronouns_clitic_is_left_alone(text: str) -> None:
 
 def test_nothing_after_the_clitic_reads_as_no_verb() -> None:
     assert verb_readings(",", None) == ()
+
+
+HEADS = frozenset({"it", "there", "that", "what"})
+
+
+def contracted(text: str) -> list[str]:
+    words, _ = split_words(text)
+    return [r.text.strip() for r in contracted_nouns(words, HEADS)]
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("The meeting is postponed until May.", ["meeting's"]),
+        ("Maria is late again.", ["Maria's"]),
+        ("The team has been told.", ["team's"]),
+        ("The report is on the desk.", ["report's"]),
+    ],
+)
+def test_casual_contracts_a_nouns_is_where_it_reads_as_the_verb(
+    text: str, expected: list[str]
+) -> None:
+    assert contracted(text) == expected
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "The team has a plan.",  # "the team's a plan" reads as a possessive
+        "The office is closed today.",  # a hiss before the "'s"
+        "The problem is that we wait.",
+        "It is late.",  # a pronoun's: the package's table contracts it
+        "The plan is, as always, late.",  # a mark after "is"
+    ],
+)
+def test_casual_leaves_a_noun_and_is_that_would_not_read_so(text: str) -> None:
+    assert contracted(text) == []

@@ -238,6 +238,16 @@ def test_formal_writes_a_nouns_clitic_out_where_it_is_a_verb(table: TokenTable) 
     assert seeds(proofread_plan(plan_of(kept, "formal"), table, flat)) == kept
 
 
+def test_casual_contracts_a_nouns_is_unless_it_reads_far_worse(table: TokenTable) -> None:
+    text = "So the meeting is postponed."
+    flat = WordPriceReader(table, {})
+    assert seeds(proofread_plan(plan_of(text, "casual"), table, flat)) == (
+        "So the meeting's postponed."
+    )
+    far = WordPriceReader(table, {"meeting's": proofread.CONTRACTION_TOLERANCE + 2.0})
+    assert seeds(proofread_plan(plan_of(text, "casual"), table, far)) == text
+
+
 # "we was" and "it came" read worse than "we were" and "it come"; every other form far worse.
 OTHER_FORMS = {"be": 9.0, "been": 9.0, "being": 9.0, "is": 9.0, "are": 9.0, "am": 9.0}
 TIMES = {"was": 3.0, "came": 3.0, "comes": 9.0, "coming": 9.0, **OTHER_FORMS}

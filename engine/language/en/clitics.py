@@ -28,6 +28,7 @@ from lemminflect import getAllLemmas, getInflection
 from engine.language.en.cut_safety import (
     ADJECTIVE_TAG,
     ARTICLES,
+    CLOSED_CLASSES,
     NOUN_TAG,
     PREPOSITIONS,
     VERB_TAG,
@@ -50,6 +51,8 @@ NOT_OWNED = word_set("registers.json", "not_owned")
 ING = "ing"
 PARTICIPLE_TAG = "VBN"
 PHRASE_ENDS = frozenset(",.;:!?")
+# A noun ending in a hiss takes "'s" hard ("the box's", "the office's"): casual leaves it.
+HISSING_ENDS = ("s", "x", "z", "ch", "sh", "ce", "se", "ge", "dge")
 
 
 def verb_readings(following: str, after: str | None) -> tuple[str, ...]:
@@ -102,3 +105,32 @@ def noun_clitics(words: Sequence[str], known: frozenset[str]) -> list[Rewording]
             text = f"{match['lead']}{match['word']} {verb}{match['tail']}"
             found.append(Rewording(i, i + 1, text))
     return found
+
+
+def contracted_nouns(words: Sequence[str], heads: frozenset[str]) -> list[Rewording]:
+    """Casual's half: each noun or name before "is" that reads as the verb it is by the same
+    word after it ("the meeting is postponed" → "meeting's"; "has" only before "been" or
+    "got": "the team has a plan" contracted would read as a possessive). Not a word ending in
+    a hiss ("the office's closed" is hard to say), nor one of ``heads`` (the first words of
+    the contractions a table makes: "it is", "there is")."""
+    found = []
+    for i, word in enumerate(words[:-2]):
+        if not _contracts(word, words[i + 1], heads):
+            continue
+        verb = core(words[i + 1])
+        after = words[i + 3] if i + 3 < len(words) else None
+        readings = verb_readings(words[i + 2], after)
+        if (verb == IS and IS in readings) or (verb == HAS and readings == (HAS,)):
+            found.append(Rewording(i, i + 2, f"{word.rstrip()}'s"))
+    return found
+
+
+def _contracts(word: str, verb: str, heads: frozenset[str]) -> bool:
+    """Whether ``word`` may take the "'s" of ``verb`` ("is" or "has", as written, no mark)."""
+    letters = word.strip()
+    if not letters.isalpha() or verb.strip() not in (IS, HAS):
+        return False
+    low = letters.lower()
+    if low in heads or low in CLOSED_CLASSES or low.endswith(HISSING_ENDS):
+        return False
+    return letters[0].isupper() or NOUN_TAG in readings(low)

@@ -57,7 +57,7 @@ NUMERIC_DAY = re.compile(
 # start with its month too, "21.09.–24.09.2027" or "5/7–9/7/2027" (a day-first habit: the
 # month first cannot hold a range of days there), its separator the end's.
 NUMERIC_SPAN = re.compile(
-    r"(?<![\d/.])(?P<first>[0-3]?\d)(?:(?P<first_sep>[/.])(?P<first_month>[01]?\d)\.?)?\s*[-–]\s*"
+    r"(?<![\d/.])(?P<first>[0-3]?\d)(?:(?P<first_sep>[/.])(?P<first_month>[01]?\d)\.?|\.)?\s*[-–]\s*"
     r"(?P<a>[0-3]?\d)(?P<sep>[/.])(?P<b>[01]?\d)(?P=sep)(?P<y>(?:1[89]|20)\d\d)(?![\d/]|\.\d)"
 )
 # "the" and an ordinal in words, one or two words ("the ninth", "the twenty-first"), and what
@@ -110,7 +110,8 @@ def ordinals_in_digits(document: str) -> str:
 def numeric_spans(document: str) -> Periods:
     """The day ranges ``document`` writes in numbers (:data:`NUMERIC_SPAN`), where its dates
     write the day first (:func:`numeric_order`); a start with a month of its own writes it
-    as the end does ("5/7–9/7/2027", "5.7.–9.7.2027", never "5.7–9/7/2027")."""
+    as the end does ("5/7–9/7/2027", "5.7.–9.7.2027", never "5.7–9/7/2027"), one without may
+    keep its ordinal dot ("9.–11.11.2027")."""
     found = list(NUMERIC_SPAN.finditer(document))
     if not found or numeric_order(document, list(NUMERIC_DAY.finditer(document))) != DAY_FIRST:
         return ()

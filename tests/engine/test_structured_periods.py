@@ -80,7 +80,12 @@ def test_days_in_numbers_read_no_range_where_the_places_write_the_month_first(
 
 @pytest.mark.parametrize(
     "document",
-    ["Camp 6-8/9/2027, Cork, Ireland.", "Camp 6-8/9/2027.", "Camp: 6–8/9/2027, bring boots."],
+    [
+        "Camp 6-8/9/2027, Cork, Ireland.",
+        "Camp 6-8/9/2027.",
+        "Camp: 6–8/9/2027, bring boots.",
+        "Camp: 6.–8.9.2027, bring boots.",  # the first day keeps its ordinal dot
+    ],
 )
 def test_a_day_range_before_its_month_is_read_day_first(document: str) -> None:
     """The range of "6-8/9/2027" is in its days, a day-first habit that month-first dates

@@ -191,7 +191,7 @@ def test_greetings_contractions_and_function_words_are_no_names():
 
 def test_a_words_s_is_no_part_of_a_name():
     """ "Ada's" is the name Ada; a common noun's "'s" opening a sentence is no name, so
-    writing it out ("Budget's tight" as "Budget is tight") loses none."""
+    writing it out ("Rent's due" as "Rent is due") loses none."""
     assert meaning.names("We read Ada's notes. Report's late.") == {"Ada"}
     assert meaning.changes("Report's late again.", "Report is late again.") == []
     assert meaning.changes("We met Ada's team.", "We met Eve's team.")[0].startswith(
@@ -200,9 +200,9 @@ def test_a_words_s_is_no_part_of_a_name():
 
 
 def test_a_nouns_s_may_be_the_sentences_verb():
-    """ "Budget's tight" is "Budget is tight": the check, sure of a fragment only, reads it
+    """ "Rent's due" is "Rent is due": the check, sure of a fragment only, reads it
     as a verb; a sentence with no word that may be one is still a fragment."""
-    assert meaning.verbless("Budget's tight this year. The report's on the desk.") == []
+    assert meaning.verbless("Rent's due on Friday. The report's on the desk.") == []
     assert meaning.verbless("The bridge, which cost millions.") != []
 
 

@@ -80,8 +80,8 @@ def names(text: str) -> set[str]:
 
 def _without_clitic(word: str) -> str:
     """A word less its "'s", a possessive's or an "is"/"has": "Ada's" is the name Ada, and
-    "Budget's" opening a sentence is the common word "budget" ("Budget's tight" written out
-    as "Budget is tight" loses no name)."""
+    "Rent's" opening a sentence is the common word "rent" ("Rent's due" written out as "Rent
+    is due" loses no name)."""
     return re.sub(r"['\u2019]s$", "", word) or word
 
 
@@ -124,7 +124,7 @@ def _verb_evidence(found: list[str]) -> bool:
 
 def _noun_clitic(word: str) -> bool:
     """A noun's or a name's "'s" left after the contractions were written out: "is" or "has"
-    as often as a possessive ("Budget's tight"), so the check, erring towards a verb, reads
+    as often as a possessive ("Rent's due"), so the check, erring towards a verb, reads
     it as one."""
     return _without_clitic(word) != word
 

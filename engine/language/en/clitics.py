@@ -13,7 +13,10 @@ participle that no noun follows ("the printer's making noise", "the file's saved
 "been", "got" and "gotten" after it make it "has"; an article, a preposition, an adjective or
 an "-ing" form make it "is"; after "not", "never" or a participle it may be either, and both are
 offered for the model reading the passage to choose, as it chooses between a pronoun's two
-readings. The word classes come from ``data/word_tiers.json`` and ``data/registers.json``.
+readings. Casual reads the same signs the other way: a noun's "is" before such a word may
+become its "'s" ("the courier is expected" → "the courier's expected"), and "has" only before
+"been" or "got", where no possessive can follow. The word classes come from
+``data/word_tiers.json`` and ``data/registers.json``.
 
 Pure functions over word texts; no model.
 """
@@ -52,7 +55,7 @@ ING = "ing"
 PARTICIPLE_TAG = "VBN"
 PHRASE_ENDS = frozenset(",.;:!?")
 # A noun ending in a hiss takes "'s" hard ("the box's", "the office's"): casual leaves it.
-HISSING_ENDS = ("s", "x", "z", "ch", "sh", "ce", "se", "ge", "dge")
+HISSING_ENDS = tuple(sorted(word_set("registers.json", "hissing_endings")))
 
 
 def verb_readings(following: str, after: str | None) -> tuple[str, ...]:
@@ -119,8 +122,8 @@ def contracted_nouns(words: Sequence[str], heads: frozenset[str]) -> list[Reword
             continue
         verb = core(words[i + 1])
         after = words[i + 3] if i + 3 < len(words) else None
-        readings = verb_readings(words[i + 2], after)
-        if (verb == IS and IS in readings) or (verb == HAS and readings == (HAS,)):
+        shown = verb_readings(words[i + 2], after)
+        if (verb == IS and IS in shown) or (verb == HAS and shown == (HAS,)):
             found.append(Rewording(i, i + 2, f"{word.rstrip()}'s"))
     return found
 

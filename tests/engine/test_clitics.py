@@ -4,6 +4,8 @@
 from __future__ import annotations
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from engine.language.en.clitics import contracted_nouns, noun_clitics, verb_readings
 from engine.passes.proofread import EXPANDED, split_words
@@ -88,3 +90,44 @@ def test_casual_contracts_a_nouns_is_where_it_reads_as_the_verb(
 )
 def test_casual_leaves_a_noun_and_is_that_would_not_read_so(text: str) -> None:
     assert contracted(text) == []
+
+
+WORDS = st.lists(
+    st.sampled_from(
+        [
+            " the",
+            " team's",
+            " is",
+            " has",
+            " been",
+            " plan",
+            " ready",
+            " a",
+            ".",
+            " Maria",
+            " not",
+            " saved",
+            " on",
+            " where",
+            " office",
+            "'s",
+            " making",
+            " noise",
+            ",",
+        ]
+    ),
+    max_size=12,
+)
+
+
+@given(WORDS)
+def test_every_reading_writes_one_word_out_in_place(words: list[str]) -> None:
+    """Whatever the words, each change stays in the passage and only writes a "'s" out or in:
+    its other words (the noun, the marks) are as written."""
+    for rewording in noun_clitics(words, EXPANDED):
+        assert 0 <= rewording.first < rewording.stop <= len(words)
+        was = words[rewording.first]
+        assert rewording.text.split()[0] == was.split("'")[0].strip()
+    for rewording in contracted_nouns(words, HEADS):
+        assert rewording.stop == rewording.first + 2 <= len(words)
+        assert rewording.text == words[rewording.first].rstrip() + "'s"

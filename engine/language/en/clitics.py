@@ -50,7 +50,7 @@ EITHER_NEXT = word_set("registers.json", "clitic_s_either_next")
 POSSESSIVE_DETERMINERS = word_set("registers.json", "possessive_determiners")
 # lemminflect reads "where" and "tomorrow" as nouns too; after an adjective or a participle
 # they open a clause or say when, and are nothing a possessive owns.
-NOT_OWNED = word_set("registers.json", "not_owned")
+NOT_OWNED = word_set("registers.json", "not_owned") | word_set("meaning.json", "relative_pronouns")
 ING = "ing"
 PARTICIPLE_TAG = "VBN"
 PHRASE_ENDS = frozenset(",.;:!?")

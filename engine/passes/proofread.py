@@ -20,16 +20,18 @@ them, since one fix changes what the next should be ("Mary and me has" → "Mary
 "Mary and I have"). The result is the rewrite's seed: the canvas then renoises it as usual and
 the self-check (:mod:`engine.passes.reread`) judges the canvas's changes against it.
 
-A grammar fix must read better by :data:`GRAMMAR_MARGIN` nats, as LM-based error correction
-sets a threshold (Bryant & Briscoe 2018): the model prefers the common form of a word a little
-even where the user's was right; one that changes a tense, a noun's number (unless the words
-before ask for it: "many company"), a verb's -ing form or an adjective's degree must save more
+A grammar fix must read better by :data:`~engine.passes.offers.GRAMMAR_MARGIN` nats, as
+LM-based error correction sets a threshold (Bryant & Briscoe 2018): the model prefers the
+common form of a word a little even where the user's was right; one that changes a tense, a
+noun's number (unless the words before ask for it: "many company"), a verb's -ing form or an
+adjective's degree must save more
 (:data:`engine.language.en.grammar.TENSE_RISK`, :mod:`engine.language.en.form_risks`), so
 "who won the prize" stays while "Yesterday we goes" becomes "went". A register change only
 has to read no worse: the user asked for it; so does a capital (a lone "i", a sentence's first
 word), a rule of writing, not a guess. Contractions are what a register asks for: formal writes
-every one out, casual makes one unless it reads :data:`CONTRACTION_TOLERANCE` nats worse; the
-reading only chooses among a phrase's contractions (the model reads "don't" as likelier than
+every one out, casual makes one unless it reads
+:data:`~engine.passes.offers.CONTRACTION_TOLERANCE` nats worse; the reading only chooses
+among a phrase's contractions (the model reads "don't" as likelier than
 "do not" nearly everywhere, so a formal rewrite judged like a swap kept almost every
 contraction).
 
@@ -40,10 +42,9 @@ token against 3.63 without it (the originals: 3.62), for one to seven more reads
 
 from __future__ import annotations
 
-import math
 import re
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 
 from engine.backends.base import Reader
 from engine.core.canvas import context_ids
@@ -51,22 +52,12 @@ from engine.core.plan import EditPlan, Free, segment_text
 from engine.core.protocol import EditMode
 from engine.core.tokens import TokenTable
 from engine.intent import Intent, read_intent
-from engine.language.en.clitics import contracted_nouns, noun_clitics
-from engine.language.en.grammar import Fix, fixes, opens_sentence
-from engine.language.en.meaning import tense_switched
-from engine.language.en.real_words import REAL_WORD_NATS
-from engine.language.en.registers import (
-    CASUAL_PHRASES,
-    CONTRACTING,
-    EXPANSIONS,
-    FORMAL_GREETINGS,
-    FORMAL_SWAPS,
-    FORMAL_WORDS,
-)
-from engine.language.en.rewordings import CONCISE, Rewording, rewordings
-from engine.language.en.spelling import Lexicon, Misspelling, Speller, misspellings
+from engine.language.en.grammar import opens_sentence
+from engine.language.en.rewordings import Rewording
+from engine.language.en.spelling import Lexicon, Speller
 from engine.language.en.varieties import document_variety
 from engine.passes.base import Pass, PassContext, Settled, never
+from engine.passes.offers import PRUNE_NATS, Offer, offered, style_for
 from engine.passes.reread import changed_runs, was_before
 
 # Tokens after a change read with it: a wrong form shows its cost in the words after it.
@@ -74,60 +65,6 @@ LOOKAHEAD = 4
 # Words before a free segment a grammar fix reads (a noun's determiner and modifier, across a
 # lock: "the **exact** versions").
 LEAD_WORDS = 2
-# Nats a grammar fix must save to be made (see the module docstring).
-GRAMMAR_MARGIN = 1.0
-# Nats a register change or a plain rewording must save: none, it only must not read worse.
-REGISTER_MARGIN = 0.0
-# A register swap may also read no worse per token instead of in total: "I would like to
-# inform you that" is more tokens than "just wanted to let you know", and in total more tokens
-# nearly always cost more however natural each reads; "We're happy to welcome" is fewer tokens
-# than "It is with great pleasure that we welcome", each less predictable.
-REGISTER_PER_TOKEN = True
-# Nats a spelling candidate must save over the word as written (which stays a candidate: a
-# word the dictionary lacks may be right), for a slip of one edit that sounds alike. Tuned on
-# the spelling set's tuning half, where clean sentences had no word flagged at all.
-SPELLING_MARGIN = 1.5
-# The noisy channel of spelling correction (Kernighan, Church & Gale 1990): the less likely the
-# slip a candidate undoes, the more it must save. Edits are weighed by kind
-# (engine.language.en.channel: a doubled letter or a swap is half of one). Each edit beyond the
-# first costs SPELLING_EDIT_NATS, or SOUND_EDIT_NATS when the candidate sounds like the
-# misspelling (the same Metaphone key, engine.language.en.sounds: "imidatly", "immediately"):
-# a slip of the ear, where letters count for less. A slip lighter than one edit earns
-# SPELLING_EDIT_NATS per edit it falls short, down to LIGHTEST_MARGIN: such a fix is made even
-# where the model reads it a little worse than the misspelling ("comments" beside "moments" for
-# "coments": no dictionary knows the word as written, and the channel says which was meant). A
-# candidate that sounds otherwise pays SOUND_NATS per edit of its sound, up to SOUND_APART.
-# On the tuning half (proofreading alone; every candidate read once, the choice simulated from
-# those reads): every edit alike and no sound, 2 + 6 nats per edit as before, fixed 153 of 195
-# misspellings (149 before sound-alike candidates); these values 165; changing any one of them
-# a step (LIGHTEST_MARGIN -3 to 0, the margin 1 to 2.5, the nats per edit 6 to 10, sound 4 to 8
-# and 1 to 3): 161 to 165. No other word changed at any of them.
-SPELLING_EDIT_NATS = 8.0
-SOUND_EDIT_NATS = 6.0
-SOUND_NATS = 2.0
-SOUND_APART = 2
-LIGHTEST_MARGIN = -2.0
-# A capitalised word (where a sentence opens: elsewhere it is a name and never checked) may
-# still be a name ("Jonh", "Kaitlin"): its candidates must read no worse than it.
-NAME_MARGIN = 0.0
-# A contraction is what a register asks for, not a guess: formal writes every one out (an
-# expansion is always English: a tolerance no reading reaches, finite so that the reading
-# still ranks a contraction's expansions, "it's" as "it is" or "it has"); casual makes one
-# unless it reads this many nats worse than the words it joins (English allows none at a
-# clause's end: "Yes, we're."). The model reading the passage chooses among a phrase's
-# contractions ("aren't", not "ain't", for "are not").
-EXPANSION_TOLERANCE = 1e6
-CONTRACTION_TOLERANCE = 4.0
-# Formal writes out a slang or colloquial word ("gonna", "awesome") unless that reads this
-# many nats worse: as far as casual goes to make a contraction (the same reasoning: the
-# register asks for it, the model only vetoes a reading that breaks the sentence). A casual
-# greeting is written out as a contraction is: "Hello" greets wherever "Hey" does, and as a
-# text's first word, read with nothing before it, the model can find "Hello," over 4 nats
-# worse than "Hey," (a dev case's opening), a veto that breaks nothing.
-SLANG_TOLERANCE = CONTRACTION_TOLERANCE
-# A candidate whose first token reads this many nats worse than the one it replaces is not
-# read on: "we olds", "many old painting" (most candidate forms; see PassageReader.read).
-PRUNE_NATS = 2.0
 # A later version of a rewrite (avoiding an earlier one's text) takes another form of a
 # change's words only if it reads within this many nats of the form chosen: a second reading
 # nearly as good, not any word that beats a misspelling ("mounting road" for "mountian road").
@@ -137,66 +74,8 @@ MAX_ROUNDS = 4
 # Characters of the document after the target read with it (a few tokens).
 AFTER_CHARS = 32
 
-Table = tuple[tuple[str, str], ...]
-# The contractions the register tables write out themselves ("it's", "that's").
-EXPANDED = frozenset(short for short, _ in EXPANSIONS)
-# The first words of the contractions casual's table makes ("it is", "there is").
-CONTRACTION_HEADS = frozenset(long.split()[0] for long, _ in CONTRACTING)
-# A table whose changes the instruction asks for, and how many nats worse each may read.
-Required = tuple[tuple[Table, float], ...]
 # Per free segment, per word: the round that changed it, or None.
 Rounds = dict[int, list[int | None]]
-
-
-@dataclass(frozen=True)
-class Style:
-    """What an instruction lets a rewrite's words change to."""
-
-    tables: tuple[Table, ...] = ()
-    grammar: bool = False
-    required: Required = ()
-    spelling: bool = False  # misspelt words' dictionary candidates
-    clitics: bool = False  # a noun's "'s" that is a verb, written out (formal)
-    contract_nouns: bool = False  # a noun's "is" made its "'s" (casual)
-    # Whether a grammar fix may put a verb in another time ("go" → "went"): where grammar was
-    # asked for. Formal fixes agreement too, but "came" → "come" would change when it was.
-    retime: bool = True
-
-    def __or__(self, other: Style) -> Style:
-        tables, required = self.tables + other.tables, self.required + other.required
-        spelling, clitics = self.spelling or other.spelling, self.clitics or other.clitics
-        contract = self.contract_nouns or other.contract_nouns
-        retime = (self.grammar and self.retime) or (other.grammar and other.retime)
-        grammar = self.grammar or other.grammar
-        return Style(tables, grammar, required, spelling, clitics, contract, retime)
-
-
-def style_for(intent: Intent) -> Style | None:
-    """The style ``intent`` asks for, or ``None`` when it asks for none of them."""
-    if not intent.styled:
-        return None
-    tables = (
-        *((CASUAL_PHRASES,) if intent.casual else ()),
-        *((FORMAL_SWAPS,) if intent.formal else ()),
-        *((CONCISE,) if intent.clearer else ()),
-    )
-    required = (
-        *(((CONTRACTING, CONTRACTION_TOLERANCE),) if intent.casual else ()),
-        *(
-            (
-                (EXPANSIONS, EXPANSION_TOLERANCE),
-                (FORMAL_GREETINGS, EXPANSION_TOLERANCE),
-                (FORMAL_WORDS, SLANG_TOLERANCE),
-            )
-            if intent.formal
-            else ()
-        ),
-    )
-    # "fix spelling" alone offers no other forms of correct words: it asks for none.
-    grammar = intent.grammar or intent.formal
-    return Style(
-        tables, grammar, required, intent.spelling, intent.formal, intent.casual, intent.grammar
-    )
 
 
 class Proofread(Pass):
@@ -288,15 +167,6 @@ def proofread_plan(
     return replace(plan, segments=segments)
 
 
-@dataclass(frozen=True)
-class Offer:
-    """What a request's candidates come from: its style and the speller (with the user's
-    own words and the model's vocabulary)."""
-
-    style: Style
-    speller: Speller = field(default_factory=Speller)
-
-
 def candidates(
     texts: Sequence[str],
     rounds: Rounds,
@@ -335,88 +205,6 @@ def candidates(
                 )
                 found.append(change)
     return found
-
-
-# A change, its margin, per token?, its prune, and whether it corrects an error.
-Offered = tuple[Rewording, float, bool, float, bool]
-
-
-def offered(
-    words: Sequence[str], offer: Offer, opens: bool = True, lead: Sequence[str] = ()
-) -> list[Offered]:
-    """The style's changes in ``words``, each with the nats it must save to be made, whether
-    it is judged per token (a register swap: see :data:`REGISTER_PER_TOKEN`) and how much
-    worse its first token may read before it is pruned (a change the instruction asks for, a
-    contraction, never is: its margin is minus its tolerance), and whether it corrects an
-    error (a grammar fix, a spelling: the words as written are wrong) or only restyles.
-    ``opens``: whether the first word starts a sentence; ``lead``: the words just before
-    (across a lock: "the **exact** versions")."""
-    style = offer.style
-    found = [
-        (r, -tolerance, False, math.inf, False)
-        for t, tolerance in style.required
-        for r in _in_table(words, t)
-    ]
-    found += [
-        (r, REGISTER_MARGIN, REGISTER_PER_TOKEN, PRUNE_NATS, False)
-        for t in style.tables
-        for r in _in_table(words, t)
-    ]
-    if style.clitics:  # written out as a pronoun's contraction is (EXPANSION_TOLERANCE)
-        found += [
-            (r, -EXPANSION_TOLERANCE, False, math.inf, False) for r in noun_clitics(words, EXPANDED)
-        ]
-    if style.contract_nouns:  # made as a pronoun's contraction is (CONTRACTION_TOLERANCE)
-        found += [
-            (r, -CONTRACTION_TOLERANCE, False, math.inf, False)
-            for r in contracted_nouns(words, CONTRACTION_HEADS)
-        ]
-    if style.grammar:
-        found += [
-            (f.rewording, grammar_margin(f), False, PRUNE_NATS, True)
-            for f in fixes(words, opens, lead)
-            if style.retime or not retimes(words, f.rewording)
-        ]
-    if style.spelling:
-        found += spelling_changes(words, offer.speller)
-    return found
-
-
-def retimes(words: Sequence[str], rewording: Rewording) -> bool:
-    """Whether ``rewording`` puts a verb of ``words`` in another time, itself or another."""
-    was = "".join(words[rewording.first : rewording.stop])
-    return tense_switched(was, rewording.text, forms_fixed=False)
-
-
-def spelling_changes(words: Sequence[str], speller: Speller) -> list[Offered]:
-    """Each misspelt word's candidates, the further from it the more each must save; a
-    capitalised one's never less than :data:`NAME_MARGIN` (it may be a name that opens a
-    sentence: only a reading that prefers the candidate changes it)."""
-    return [
-        (Rewording(m.index, m.index + 1, spelled), candidate_margin(m, slip, sound),
-         False, math.inf, True)
-        for m in misspellings(words, speller)
-        for spelled, slip, sound in zip(m.candidates, m.slips, m.sounds, strict=True)
-    ]  # fmt: skip
-
-
-def candidate_margin(misspelt: Misspelling, slip: float, sound: int) -> float:
-    """What one of ``misspelt``'s candidates must save: its slip's price, never below
-    :data:`NAME_MARGIN` for a capitalised word, and :data:`REAL_WORD_NATS` more for a real
-    word's (:mod:`engine.language.en.real_words`)."""
-    margin = spelling_margin(slip, sound)
-    if not misspelt.word.islower():
-        margin = max(NAME_MARGIN, margin)
-    return margin + (REAL_WORD_NATS if misspelt.real_word else 0.0)
-
-
-def spelling_margin(slip: float, sound: int = SOUND_APART) -> float:
-    """Nats a candidate must save whose weighed edits from the misspelling are ``slip`` and
-    whose sound is ``sound`` edits from its sound: the noisy channel's price of the slip it
-    undoes (see :data:`SPELLING_EDIT_NATS`)."""
-    per_edit = SOUND_EDIT_NATS if sound == 0 and slip >= 1 else SPELLING_EDIT_NATS
-    letters = per_edit * (slip - 1)
-    return max(LIGHTEST_MARGIN, SPELLING_MARGIN + letters + SOUND_NATS * min(sound, SOUND_APART))
 
 
 def choose(changes: Sequence[Change], saved: Sequence[float]) -> list[Change]:
@@ -556,15 +344,6 @@ def differing(old: Sequence[int], new: Sequence[int]) -> tuple[int, int, int] | 
     while same < min(len(old), len(new)) - at and old[-1 - same] == new[-1 - same]:
         same += 1
     return at, len(old) - same, len(new) - same
-
-
-def grammar_margin(fix: Fix) -> float:
-    """Nats a grammar fix must save: a rule of writing (a capital) only must not read worse."""
-    return REGISTER_MARGIN if fix.certain else GRAMMAR_MARGIN + fix.risk
-
-
-def _in_table(words: Sequence[str], table: Table) -> list[Rewording]:
-    return rewordings(words, table, keep_last=False, first_only=False)
 
 
 def sentences(texts: Sequence[str], segments: Iterable[int]) -> dict[int, list[int]]:

@@ -8,7 +8,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from engine.language.en.clitics import contracted_nouns, noun_clitics, verb_readings
-from engine.passes.proofread import EXPANDED, split_words
+from engine.passes.offers import EXPANDED
+from engine.passes.proofread import split_words
 
 
 def written_out(text: str) -> list[str]:

@@ -8,7 +8,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from engine.intent import FAMILIES, NEGATION, lexicon, read_intent, split_words
-from engine.passes.proofread import style_for
+from engine.passes.offers import style_for
 
 
 @pytest.mark.parametrize(

@@ -22,9 +22,9 @@ from engine.language.en.registers import (
     FORMAL_WORDS,
 )
 from engine.language.en.rewordings import CONCISE, Rewording
-from engine.passes import proofread
+from engine.passes import offers
+from engine.passes.offers import PRUNE_NATS, style_for
 from engine.passes.proofread import (
-    PRUNE_NATS,
     Change,
     Read,
     differing,
@@ -32,7 +32,6 @@ from engine.passes.proofread import (
     proofread_plan,
     sentences,
     split_words,
-    style_for,
 )
 from tests.helpers.readers import WordPriceReader
 from tests.helpers.tiny import tiny_tokenizer
@@ -67,14 +66,14 @@ def test_each_instruction_word_asks_for_its_style() -> None:
     formal = style("make it more formal")
     assert formal.tables == (FORMAL_SWAPS,) and formal.grammar
     assert formal.required == (
-        (EXPANSIONS, proofread.EXPANSION_TOLERANCE),
-        (FORMAL_GREETINGS, proofread.EXPANSION_TOLERANCE),
-        (FORMAL_WORDS, proofread.SLANG_TOLERANCE),
+        (EXPANSIONS, offers.EXPANSION_TOLERANCE),
+        (FORMAL_GREETINGS, offers.EXPANSION_TOLERANCE),
+        (FORMAL_WORDS, offers.SLANG_TOLERANCE),
     )
     assert set(FORMAL_WORDS) | set(FORMAL_GREETINGS) | set(FORMAL_SWAPS) == set(FORMAL_PHRASES)
     casual = style("informal please")  # not "formal"
     assert casual.tables == (CASUAL_PHRASES,)
-    assert casual.required == ((CONTRACTING, proofread.CONTRACTION_TOLERANCE),)
+    assert casual.required == ((CONTRACTING, offers.CONTRACTION_TOLERANCE),)
     assert style("clearer").tables == (CONCISE,) and not style("clearer").required
     both = style("casual, and correct the spelling")
     assert both.tables == (CASUAL_PHRASES,) and both.spelling and not both.grammar
@@ -165,8 +164,8 @@ def test_sentences_run_on_through_a_lock() -> None:
 def gonna_as_a_swap(monkeypatch):
     """The word "gonna" as a phrase swap (formal writes a slang word out: see the test after
     these), so the swap's own rules can be read on it."""
-    monkeypatch.setattr(proofread, "FORMAL_WORDS", ())
-    monkeypatch.setattr(proofread, "FORMAL_SWAPS", FORMAL_PHRASES)
+    monkeypatch.setattr(offers, "FORMAL_WORDS", ())
+    monkeypatch.setattr(offers, "FORMAL_SWAPS", FORMAL_PHRASES)
 
 
 def test_a_register_swap_only_has_to_read_no_worse(table: TokenTable, gonna_as_a_swap) -> None:
@@ -188,7 +187,7 @@ def test_a_longer_register_swap_may_read_no_worse_per_token(
     assert seeds(proofread_plan(plan_of(text, "formal"), table, reader)) == (
         "So it is going to be fine."
     )
-    monkeypatch.setattr(proofread, "REGISTER_PER_TOKEN", False)
+    monkeypatch.setattr(offers, "REGISTER_PER_TOKEN", False)
     assert seeds(proofread_plan(plan_of(text, "formal"), table, reader)) == text
 
 
@@ -198,7 +197,7 @@ def test_formal_writes_a_slang_word_out_unless_it_reads_far_worse(table: TokenTa
     assert seeds(proofread_plan(plan_of(text, "formal"), table, flat)) == (
         "So it is going to be fine."
     )
-    far = WordPriceReader(table, {"going": proofread.SLANG_TOLERANCE + 2.0})
+    far = WordPriceReader(table, {"going": offers.SLANG_TOLERANCE + 2.0})
     assert seeds(proofread_plan(plan_of(text, "formal"), table, far)) == text
 
 
@@ -244,7 +243,7 @@ def test_casual_contracts_a_nouns_is_unless_it_reads_far_worse(table: TokenTable
     assert seeds(proofread_plan(plan_of(text, "casual"), table, flat)) == (
         "So the meeting's postponed."
     )
-    far = WordPriceReader(table, {"meeting's": proofread.CONTRACTION_TOLERANCE + 2.0})
+    far = WordPriceReader(table, {"meeting's": offers.CONTRACTION_TOLERANCE + 2.0})
     assert seeds(proofread_plan(plan_of(text, "casual"), table, far)) == text
 
 
@@ -268,7 +267,7 @@ def test_casual_contracts_within_its_tolerance_and_picks_the_better_contraction(
     table: TokenTable,
 ) -> None:
     text = "So we are not late."
-    worse = proofread.CONTRACTION_TOLERANCE / 4  # per token of "aren't": within tolerance
+    worse = offers.CONTRACTION_TOLERANCE / 4  # per token of "aren't": within tolerance
     reader = WordPriceReader(table, {"aren't": worse, "ain't": 2 * worse})
     out = seeds(proofread_plan(plan_of(text, "casual"), table, reader))
     assert out in ("So we aren't late.", "So we're not late.")

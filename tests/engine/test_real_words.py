@@ -9,7 +9,8 @@ from hypothesis import strategies as st
 from engine.language.en.dictionary import dictionary_counts
 from engine.language.en.real_words import COMMONER_BY, RARE_COUNT, commoner_neighbours
 from engine.language.en.spelling import Speller, misspellings
-from engine.passes.proofread import spelling_changes, split_words
+from engine.passes.offers import spelling_changes
+from engine.passes.proofread import split_words
 
 COMMON = sorted(w for w, n in dictionary_counts().items() if n >= RARE_COUNT and w.isalpha())
 

@@ -21,14 +21,8 @@ from engine.language.en.spelling import (
     checkable,
     misspellings,
 )
-from engine.passes.proofread import (
-    LIGHTEST_MARGIN,
-    SOUND_APART,
-    proofread_plan,
-    spelling_margin,
-    split_words,
-    style_for,
-)
+from engine.passes.offers import LIGHTEST_MARGIN, SOUND_APART, spelling_margin, style_for
+from engine.passes.proofread import proofread_plan, split_words
 from tests.helpers.plans import plan_of, seeds
 from tests.helpers.readers import WordEndPriceReader
 from tests.helpers.tiny import tiny_tokenizer

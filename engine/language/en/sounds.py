@@ -16,7 +16,7 @@ Two uses, both pure lookups over the spelling dictionary:
   :data:`MAX_WORD_EDITS` in letters, the closest in sound, then in letters, then the most
   frequent first;
 - :func:`key_edits`: how far two words' keys are apart, which
-  :func:`engine.passes.proofread.spelling_margin` reads as the noisy channel's second half:
+  :func:`engine.passes.offers.spelling_margin` reads as the noisy channel's second half:
   a candidate that sounds like the misspelling is a likelier slip than one that does not.
 """
 

@@ -15,7 +15,7 @@ Pure functions over word texts; no model.
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from engine.intent import Intent
@@ -97,6 +97,19 @@ EXPANDED = frozenset(short for short, _ in EXPANSIONS)
 CONTRACTION_HEADS = frozenset(long.split()[0] for long, _ in CONTRACTING)
 # A table whose changes the instruction asks for, and how many nats worse each may read.
 Required = tuple[tuple[Table, float], ...]
+# Changes an instruction asks for that no table can list, found in a passage's words by a
+# function (a noun's "'s" written out or in), each with how many nats worse it may read.
+Finders = tuple[tuple[Callable[[Sequence[str]], list[Rewording]], float], ...]
+
+
+def written_out_clitics(words: Sequence[str]) -> list[Rewording]:
+    """Formal's: each noun's "'s" that is a verb, as "is" or "has" (a pronoun's is a table's)."""
+    return noun_clitics(words, EXPANDED)
+
+
+def contracted_clitics(words: Sequence[str]) -> list[Rewording]:
+    """Casual's: each noun's "is" that may be its "'s" (a pronoun's is a table's)."""
+    return contracted_nouns(words, CONTRACTION_HEADS)
 
 
 @dataclass(frozen=True)
@@ -107,19 +120,17 @@ class Style:
     grammar: bool = False
     required: Required = ()
     spelling: bool = False  # misspelt words' dictionary candidates
-    clitics: bool = False  # a noun's "'s" that is a verb, written out (formal)
-    contract_nouns: bool = False  # a noun's "is" made its "'s" (casual)
+    finders: Finders = ()  # asked-for changes a function finds, as ``required`` a table's
     # Whether a grammar fix may put a verb in another time ("go" → "went"): where grammar was
     # asked for. Formal fixes agreement too, but "came" → "come" would change when it was.
     retime: bool = True
 
     def __or__(self, other: Style) -> Style:
         tables, required = self.tables + other.tables, self.required + other.required
-        spelling, clitics = self.spelling or other.spelling, self.clitics or other.clitics
-        contract = self.contract_nouns or other.contract_nouns
+        spelling, finders = self.spelling or other.spelling, self.finders + other.finders
         retime = (self.grammar and self.retime) or (other.grammar and other.retime)
         grammar = self.grammar or other.grammar
-        return Style(tables, grammar, required, spelling, clitics, contract, retime)
+        return Style(tables, grammar, required, spelling, finders, retime)
 
 
 def style_for(intent: Intent) -> Style | None:
@@ -143,11 +154,13 @@ def style_for(intent: Intent) -> Style | None:
             else ()
         ),
     )
+    finders = (
+        *(((written_out_clitics, EXPANSION_TOLERANCE),) if intent.formal else ()),
+        *(((contracted_clitics, CONTRACTION_TOLERANCE),) if intent.casual else ()),
+    )
     # "fix spelling" alone offers no other forms of correct words: it asks for none.
     grammar = intent.grammar or intent.formal
-    return Style(
-        tables, grammar, required, intent.spelling, intent.formal, intent.casual, intent.grammar
-    )
+    return Style(tables, grammar, required, intent.spelling, finders, intent.grammar)
 
 
 @dataclass(frozen=True)
@@ -184,15 +197,11 @@ def offered(
         for t in style.tables
         for r in _in_table(words, t)
     ]
-    if style.clitics:  # written out as a pronoun's contraction is (EXPANSION_TOLERANCE)
-        found += [
-            (r, -EXPANSION_TOLERANCE, False, math.inf, False) for r in noun_clitics(words, EXPANDED)
-        ]
-    if style.contract_nouns:  # made as a pronoun's contraction is (CONTRACTION_TOLERANCE)
-        found += [
-            (r, -CONTRACTION_TOLERANCE, False, math.inf, False)
-            for r in contracted_nouns(words, CONTRACTION_HEADS)
-        ]
+    found += [
+        (r, -tolerance, False, math.inf, False)
+        for finder, tolerance in style.finders
+        for r in finder(words)
+    ]
     if style.grammar:
         found += [
             (f.rewording, grammar_margin(f), False, PRUNE_NATS, True)

@@ -138,6 +138,11 @@ def day(value: Any) -> float | None:
         return None
 
 
+def iso_day(ordinal: float) -> str:
+    """The ISO date of a day ordinal (its whole days): what :func:`day` reads back."""
+    return dt.date.fromordinal(int(ordinal)).isoformat()
+
+
 def minutes(value: Any) -> float | None:
     text = str(value)[:5]
     found = columns.TIME.fullmatch(text)
@@ -180,10 +185,6 @@ def period_ends(done: Completion, path: Path, members: Members) -> None:
             return
 
 
-def iso_day(ordinal: float) -> str:
-    return dt.date.fromordinal(int(ordinal)).isoformat()
-
-
 def lasting_end(done: Completion, path: Path, members: Members) -> None:
     """An end counted from the object's start (the template's own, or generated) by the length
     the document states alone ("the summit lasts three days"), when it writes no days of its
@@ -194,7 +195,7 @@ def lasting_end(done: Completion, path: Path, members: Members) -> None:
         first = day(members[start])
         others = any(columns.names(k, w) for k in (start, end) for w in OTHER_DAYS)
         if first is not None and not others and done.may_write((*path, end)):
-            last = dt.date.fromordinal(int(first + done.lasts)).isoformat()
+            last = iso_day(first + done.lasts)
             put(done, path, members, end, last, f"{start} and the length the document states")
             return
 
@@ -229,7 +230,7 @@ def later(done: Completion, path: Path, members: Members) -> None:
         if at is None or not columns.names(key, "later") or columns.names(key, "end"):
             continue
         if at <= last:
-            moved = dt.date.fromordinal(int(last) + 1).isoformat()
+            moved = iso_day(last + 1)
             put(done, path, members, key, moved, "after the object's own dates")
 
 
@@ -250,7 +251,7 @@ def after(first: Any, second: Any) -> Any:
     next day, an hour later, or the start's own number for a high below its low."""
     start, end = day(first), day(second)
     if start is not None and end is not None:
-        return dt.date.fromordinal(int(start) + 1).isoformat() if end < start else None
+        return iso_day(start + 1) if end < start else None
     start, end = minutes(first), minutes(second)
     if start is not None and end is not None:
         moved = int(min(start + ONE_HOUR, LAST_MINUTE))
@@ -283,7 +284,7 @@ def age(done: Completion, path: Path, members: Members) -> None:
             f"from {birth}",
         )
     elif years:
-        born = dt.date.fromordinal(int(now - (members[years] + 0.5) * DAYS_PER_YEAR)).isoformat()
+        born = iso_day(now - (members[years] + 0.5) * DAYS_PER_YEAR)
         put(done, path, members, birth, born, f"fits {years}")
 
 
@@ -314,7 +315,7 @@ def era(done: Completion, path: Path, members: Members) -> None:
                 )
             )
             if not first <= when <= last:
-                born = dt.date.fromordinal(int((first + last) / 2)).isoformat()
+                born = iso_day((first + last) / 2)
                 put(done, path, members, key, born, "a birth date that fits the age")
         elif not low <= when <= high:
             inside = low + (len(path) + len(key) * ERA_STEP) % max(int(high - low), 1)
@@ -323,6 +324,6 @@ def era(done: Completion, path: Path, members: Members) -> None:
                 path,
                 members,
                 key,
-                dt.date.fromordinal(int(inside)).isoformat(),
+                iso_day(inside),
                 "in the document's era",
             )

@@ -45,6 +45,7 @@ SENTENCE_END = re.compile(
     rf"|(?:(?<=\b\d\.)|(?<=\b\d\d\.))\s+(?!(?:{alternation(list(MONTH_WORDS))})\b)|\n+"
 )
 WEEK = 7
+WEEKDAYS = alternation([*calendar.day_name, *calendar.day_abbr])  # "Sunday", "Sun"
 MONTHS_BACK = 3  # the 31st is at most three months back (2 May: 31 March)
 LAST_WORD_REACH = 3  # "the final match is on": a last word at most this many words before
 MAX_PROGRAMME_DAYS = 31  # "Day 40" numbers something else than a programme's days
@@ -73,12 +74,11 @@ def named_day_pattern(next_sentence: bool = False) -> re.Pattern[str]:
     "the 12th of May" is a whole date. The sentence after the day's may also name it after a
     ``last_day_cues`` word ("Its closing day is Sunday")."""
     cues = listed("later_day_cues") + (listed("last_day_cues") if next_sentence else [])
-    weekdays = alternation([*calendar.day_name, *calendar.day_abbr])
     followers = alternation(listed("later_day_followers"))
     ends = rf"(?=\s*(?:[^\w\s]|$)|\s+(?:{followers})\b)"
     ordinal_day = rf"the\s+(?P<day>[0-3]?\d)(?:st|nd|rd|th)\b{ends}"
     return re.compile(
-        rf"(?<![\w-])(?i:{alternation(cues)})\s+(?:(?P<weekday>{weekdays})\b|{ordinal_day})"
+        rf"(?<![\w-])(?i:{alternation(cues)})\s+(?:(?P<weekday>{WEEKDAYS})\b|{ordinal_day})"
     )
 
 
@@ -86,8 +86,7 @@ def named_day_pattern(next_sentence: bool = False) -> re.Pattern[str]:
 def weekday_pattern() -> re.Pattern[str]:
     """A weekday as written in prose, capitalised ("Sunday", "Sun"): lower case, "sun" and
     "sat" are other words."""
-    weekdays = alternation([*calendar.day_name, *calendar.day_abbr])
-    return re.compile(rf"(?<![\w-])(?P<weekday>{weekdays})\b(?![\w-])")
+    return re.compile(rf"(?<![\w-])(?P<weekday>{WEEKDAYS})\b(?![\w-])")
 
 
 def named_days_in(sentence: str, next_sentence: bool = False) -> list[re.Match[str]]:
@@ -156,9 +155,8 @@ def own_sentence_periods(day: float, sentence: str) -> Periods:
 @cache
 def weekday_range_pattern() -> re.Pattern[str]:
     """Two weekdays joined as a range ("Tuesday to Thursday", "Fri–Sun")."""
-    weekdays = alternation([*calendar.day_name, *calendar.day_abbr])
     join = joined(listed("weekday_range_joins"))
-    return re.compile(rf"(?i:\b(?P<first>{weekdays})\b{join}(?P<last>{weekdays})\b)")
+    return re.compile(rf"(?i:\b(?P<first>{WEEKDAYS})\b{join}(?P<last>{WEEKDAYS})\b)")
 
 
 def weekday_range_periods(day: float, sentence: str) -> Periods:
@@ -251,9 +249,8 @@ def written_as(sentence: str, day: float) -> str | None:
 def weekday_label_pattern() -> re.Pattern[str]:
     """A weekday opening a programme's line or sentence as its label: the weekday, perhaps
     its date, then a colon or a spaced dash ("Friday: panels", "Monday 3 May 2027 – arrival")."""
-    weekdays = alternation([*calendar.day_name, *calendar.day_abbr])
     return re.compile(
-        rf"^\s*(?P<weekday>{weekdays})\b(?P<date>[^:\n–—]{{0,30}}?)\s*(?::|\s[–—-]\s)"
+        rf"^\s*(?P<weekday>{WEEKDAYS})\b(?P<date>[^:\n–—]{{0,30}}?)\s*(?::|\s[–—-]\s)"
     )
 
 

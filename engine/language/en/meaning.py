@@ -44,7 +44,7 @@ import re
 from collections import Counter
 from collections.abc import Sequence
 from difflib import SequenceMatcher
-from functools import cache
+from functools import cache, lru_cache
 from itertools import pairwise
 
 import contractions
@@ -128,13 +128,22 @@ def tensed_verbs(text: str) -> Counter[tuple[str, str]]:
     ``contractions`` package: "past", "present" (lemminflect's tags, where every reading of a
     sure verb form agrees) or "future" ("will"); the verb is its first lemma."""
     found: Counter[tuple[str, str]] = Counter()
-    written = [w.lower() for w in words(contractions.fix(text.translate(APOSTROPHES), slang=False))]
+    written = written_out(text)
     for i, lower in enumerate(written):
         if lower == FUTURE_AUXILIARY or _going_to(written, i):
             found[FUTURE, FUTURE_AUXILIARY] += 1
         elif lower not in MODALS and is_verb(lower) and (time := tense(lower)) is not None:
             found[time, _verb_lemma(lower)] += 1
     return found
+
+
+@lru_cache(maxsize=256)
+def written_out(text: str) -> tuple[str, ...]:
+    """The lower-cased words of ``text`` with its contractions written out by the
+    ``contractions`` package ("didn't" → "did", "not"): what the tense signs read, once per
+    text (a meaning check reads a sentence before and after, each twice)."""
+    fixed = contractions.fix(text.translate(APOSTROPHES), slang=False)
+    return tuple(w.lower() for w in words(fixed))
 
 
 def _going_to(written: Sequence[str], i: int) -> bool:
@@ -157,15 +166,16 @@ def tense_switched(was: str, now: str, forms_fixed: bool = True) -> bool:
     lost, gained = was_verbs - now_verbs, now_verbs - was_verbs
     if any(a != b and verb != other for a, verb in lost for b, other in gained):
         return True
+    if forms_fixed or not lost:
+        return False
     # "come" is a base form and a participle, no tense of its own: the lost "came" says it
     new_forms = {lemma for lemma, _ in verb_forms(now) - verb_forms(was)}
-    return not forms_fixed and any(verb in new_forms for _, verb in lost)
+    return any(verb in new_forms for _, verb in lost)
 
 
 def verb_forms(text: str) -> Counter[tuple[str, str]]:
     """(lemma, form) for each sure verb form of ``text``, contractions written out."""
-    written = [w.lower() for w in words(contractions.fix(text.translate(APOSTROPHES), slang=False))]
-    return Counter((_verb_lemma(w), w) for w in written if w not in MODALS and is_verb(w))
+    return Counter((_verb_lemma(w), w) for w in written_out(text) if w not in MODALS and is_verb(w))
 
 
 def numbers(text: str) -> Counter[str]:

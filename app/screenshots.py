@@ -36,9 +36,9 @@ GRAMMAR_PARAGRAPH = "Yesterday"
 MID_SETTLE_STEP = 6
 MID_DRAFT_STEP = 40  # forwards: two per round of a verified draft, about half of 64 tokens
 VERSIONS = 3  # the versions the review-loop screenshot asks for
-# A casual paragraph whose formal rewrite the embedded model settles in three distinct
-# versions (tried with `settle rewrite --alternatives 3` first): where a register change has
-# more than one reading, the versions differ on a change.
+# A casual paragraph whose formal rewrite the embedded model settles in more than one
+# version (tried with `settle rewrite --alternatives 3` first; two at stop 43): where a
+# register change has more than one reading, the versions differ on a change.
 VERSIONS_SAMPLE = ROOT / "resources" / "samples" / "friday-update.md"
 VERSIONS_PARAGRAPH = "hey folks"
 VERSIONS_INSTRUCTION = "make it formal"

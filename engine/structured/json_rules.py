@@ -167,15 +167,16 @@ def in_order(done: Completion, path: Path, members: Members) -> None:
 def period_ends(done: Completion, path: Path, members: Members) -> None:
     """The start and end dates of the object a document is about (not an array item's) are
     the first and last day the document writes, when the fill generated them: a festival's three
-    days, a fair's "9 to 12 March", a journey out and back. Not a birth date or a later one
-    (a renewal), which are not the object's own days; not a month's or a season's ends,
+    days, a fair's "9 to 12 March", a journey out and back, a parcel shipped and delivered (a
+    start or end name is the object's own day even where its word also names a later date of
+    another object: "shipped", "returned"). Not a birth date; not a month's or a season's ends,
     which a document that names no day only approximates. A member the fill did not generate
     (the document's one day, written in) must already hold its day."""
     if done.ends is None or in_item(path):
         return
     for start, end in ordered_pairs(list(members)):
         dates = [k for k in (start, end) if day(members[k]) is not None]
-        others = any(columns.names(k, w) for k in (start, end) for w in OTHER_DAYS)
+        others = any(columns.names(k, "birth") for k in (start, end))
         wanted = dict(zip((start, end), done.ends, strict=True))
         fits = all(done.may_write((*path, k)) or day(members[k]) == wanted[k] for k in dates)
         if len(dates) == 2 and not others and fits:

@@ -74,11 +74,18 @@ def named_day_pattern(next_sentence: bool = False) -> re.Pattern[str]:
     "the 12th of May" is a whole date. The sentence after the day's may also name it after a
     ``last_day_cues`` word ("Its closing day is Sunday")."""
     cues = listed("later_day_cues") + (listed("last_day_cues") if next_sentence else [])
+    return cued_day_pattern(tuple(cues))
+
+
+@cache
+def cued_day_pattern(cues: tuple[str, ...]) -> re.Pattern[str]:
+    """One of ``cues``, then a weekday or "the" and an ordinal that ends its phrase (see
+    :func:`named_day_pattern`)."""
     followers = alternation(listed("later_day_followers"))
     ends = rf"(?=\s*(?:[^\w\s]|$)|\s+(?:{followers})\b)"
     ordinal_day = rf"the\s+(?P<day>[0-3]?\d)(?:st|nd|rd|th)\b{ends}"
     return re.compile(
-        rf"(?<![\w-])(?i:{alternation(cues)})\s+(?:(?P<weekday>{WEEKDAYS})\b|{ordinal_day})"
+        rf"(?<![\w-])(?i:{alternation(list(cues))})\s+(?:(?P<weekday>{WEEKDAYS})\b|{ordinal_day})"
     )
 
 

@@ -22,7 +22,7 @@ from functools import cache, lru_cache
 import babel
 from text_to_num import alpha2digit
 
-from engine.structured import vocab
+from engine.structured import datelines, vocab
 from engine.structured.named_days import (
     END,
     SENTENCE_END,
@@ -73,8 +73,9 @@ DAY_FIRST, MONTH_FIRST = "day first", "month first"
 def read(document: str) -> Reading:
     """The periods and dates ``document`` states, each phrase read once (finest first), the
     periods and days its durations give (:func:`durations`), and the periods a later weekday
-    or ordinal bounds (:func:`~engine.structured.named_days.later_days`)."""
-    document = ordinals_in_digits(document)
+    or ordinal bounds (:func:`~engine.structured.named_days.later_days`), in the text
+    :func:`prepared` gives."""
+    document = prepared(document)
     phrases = read_phrases(document)
     periods, points = durations(document)
     numeric = numeric_days(document)
@@ -83,6 +84,12 @@ def read(document: str) -> Reading:
         phrases.periods + periods + later_days(document) + programmes(document) + spans,
         phrases.points + points + numeric,
     )
+
+
+def prepared(document: str) -> str:
+    """``document`` as its days are read: ordinals in digits, and named days counted from its
+    dateline, the dateline itself blanked (:func:`engine.structured.datelines.about`)."""
+    return datelines.about(ordinals_in_digits(document))
 
 
 def programmes(document: str) -> Periods:
@@ -316,7 +323,7 @@ def lasting(document: str) -> float | None:
     write no day, all of them agreeing; ``None`` otherwise. What a template's own start is
     then counted from."""
     found = set()
-    for sentence in SENTENCE_END.split(document):
+    for sentence in SENTENCE_END.split(prepared(document)):
         if sentence_phrases(sentence).points or sentence_phrases(sentence).periods:
             continue
         for match in duration_pattern().finditer(in_digits(sentence)):
@@ -338,7 +345,7 @@ def one_day(document: str) -> float | None:
     day = days.pop()
     if any(p[0] == DAY and p[1:] != (day, day) for p in reading.periods):
         return None
-    for sentence in SENTENCE_END.split(ordinals_in_digits(document)):
+    for sentence in SENTENCE_END.split(prepared(document)):
         if day in sentence_phrases(sentence).points:
             return day if written_as(sentence, day) is None else None
     return None

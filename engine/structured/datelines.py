@@ -45,7 +45,7 @@ def dateline_pattern() -> re.Pattern[str]:
     verbs = alternation(listed("dateline_verbs"))
     messages = alternation(listed("dateline_message_verbs"))
     opening = rf"(?P<leads>(?:(?:{leads})\s+){{0,{MAX_LEADS}}})"
-    verb = rf"(?P<verb>{verbs}|(?<=\s)(?:{messages}))"
+    verb = rf"(?P<verb>{verbs}|{messages})"
     rest = r"(?P<rest>.*?)(?=\s*(?:[:;—–]\s|,\s|[.!?](?:\s|$)|$))"
     return re.compile(rf"(?i)\s*{opening}{verb}\b[ \t]*:?[ \t]*{rest}")
 
@@ -54,13 +54,18 @@ def dateline_at(sentence: str) -> tuple[int, float] | None:
     """Where a dateline opening ``sentence`` ends and the day it writes; ``None`` when the
     sentence does not open with one."""
     match = dateline_pattern().match(sentence)
-    if match is None:
-        return None
+    if match is None or (not match["leads"] and match["verb"].lower() in message_verbs()):
+        return None  # "Sent 3 May" alone may be a parcel's own day
     said = read_phrases(match["rest"])
     extra = {w.lower() for w in WORD.findall(match["rest"])} - DATE_COMPANIONS
     if len(set(said.points)) != 1 or said.periods or extra - lowered_calendar_words():
         return None
     return match.end(), said.points[0]
+
+
+@cache
+def message_verbs() -> frozenset[str]:
+    return frozenset(listed("dateline_message_verbs"))
 
 
 @cache

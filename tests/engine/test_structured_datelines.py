@@ -100,21 +100,25 @@ def test_an_ordinal_is_the_first_such_day_after_the_dateline(written: dt.date, d
     assert when.day == day and written < when <= written + dt.timedelta(days=31)
 
 
-@pytest.mark.parametrize("seed", range(2))
-def test_a_parcel_shipped_and_delivered_takes_both_written_days(seed: int) -> None:
-    schema = {"type": "object", "required": ["carrier", "shipped_date", "delivered_date"],
-              "properties": {"carrier": {"type": "string"}, "shipped_date": DATE,
-                             "delivered_date": DATE}}  # fmt: skip
-    document = "The crate was shipped on 8 September 2027 and delivered on 13 September 2027.\n\n"
-    value = json_fill(schema, document, seed).value
-    assert (value["shipped_date"], value["delivered_date"]) == ("2027-09-08", "2027-09-13")
+def dated_object(name: str, start: str, end: str) -> dict[str, object]:
+    properties = {name: {"type": "string"}, start: DATE, end: DATE}
+    return {"type": "object", "required": list(properties), "properties": properties}
 
 
 @pytest.mark.parametrize("seed", range(2))
-def test_a_conference_planned_in_dated_notes_takes_its_own_days(seed: int) -> None:
-    schema = {"type": "object", "required": ["name", "start_date", "end_date"],
-              "properties": {"name": {"type": "string"}, "start_date": DATE,
-                             "end_date": DATE}}  # fmt: skip
-    document = "Notes written 4 October 2027. The summit is held over two days from the 18th.\n\n"
-    value = json_fill(schema, document, seed).value
-    assert (value["start_date"], value["end_date"]) == ("2027-10-18", "2027-10-19")
+@pytest.mark.parametrize(
+    ("keys", "document", "expected"),
+    [
+        (("carrier", "shipped_date", "delivered_date"),
+         "The crate was shipped on 8 September 2027 and delivered on 13 September 2027.",
+         ("2027-09-08", "2027-09-13")),  # "shipped" names a later date of an order too
+        (("name", "start_date", "end_date"),
+         "Notes written 4 October 2027. The summit is held over two days from the 18th.",
+         ("2027-10-18", "2027-10-19")),  # a conference planned in dated notes
+    ],
+)  # fmt: skip
+def test_an_objects_start_and_end_take_the_days_the_document_writes(
+    keys: tuple[str, str, str], document: str, expected: tuple[str, str], seed: int
+) -> None:
+    value = json_fill(dated_object(*keys), document + "\n\n", seed).value
+    assert (value[keys[1]], value[keys[2]]) == expected

@@ -64,7 +64,7 @@ def run_json(
 
     def finish(values: dict[Path, Any], stats: SlotStats, run: RunContext) -> Filled:
         filled = instance_of(compiled.tree, values)
-        computed = complete(problem.leaves, values, filled, fill.text)
+        computed = complete(problem.leaves, values, filled, fill.text, str(title))
         repaired_before = len(stats.repaired)
         instance = validated_instance(problem, values, stats)
         notes = kept_notes(computed, set(stats.repaired[repaired_before:]))

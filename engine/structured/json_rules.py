@@ -32,6 +32,7 @@ NIGHT = "night"  # the count a stay's dates give (see nights)
 LATER_KINDS = ("later", "end", "birth")  # dates that are not the object's own day
 OTHER_DAYS = ("later", "birth")  # dates that are not in the object's own period either
 LAST_MINUTE = 23 * 60 + 59
+SHORT_EVENT_DAYS = 7  # a thing that lasts days (a workshop) ends within a week of its start
 
 
 def objects(value: Any, path: Path = ()) -> Iterator[tuple[Path, Members]]:
@@ -46,11 +47,11 @@ def objects(value: Any, path: Path = ()) -> Iterator[tuple[Path, Members]]:
 
 
 def complete(
-    leaves: dict[Path, Leaf], values: dict[Path, Any], instance: Any, document: str
+    leaves: dict[Path, Leaf], values: dict[Path, Any], instance: Any, document: str, title: str = ""
 ) -> list[tuple[Path, str]]:
     """Compute what follows from the filled values (written into ``values``); the notes, each
-    with the path it is about."""
-    done = Completion(leaves, values, document)
+    with the path it is about. ``title`` is the schema's: what the instance is."""
+    done = Completion(leaves, values, document, title)
     complete_instance(done, instance)
     return done.notes
 
@@ -64,6 +65,7 @@ def complete_instance(done: Completion, instance: Any) -> None:
             period_ends,
             lasting_end,
             in_order,
+            short_event_end,
             later,
             nights,
             *ARITHMETIC,
@@ -199,6 +201,24 @@ def lasting_end(done: Completion, path: Path, members: Members) -> None:
             last = iso_day(first + done.lasts)
             put(done, path, members, end, last, f"{start} and the length the document states")
             return
+
+
+def short_event_end(done: Completion, path: Path, members: Members) -> None:
+    """The end of a thing that lasts days, not weeks (the schema's title has a
+    ``short_events`` word: a workshop, a festival), where the document states neither its end
+    nor its length, within a week of its start: an end generated further away goes on the
+    start's day, the one end that claims no length nothing states. The instance's own dates
+    only (its title says what the instance is, not what its members are)."""
+    short = columns.names(done.title, "short_events") if done.title else False
+    if path or not short or done.ends is not None or done.lasts is not None:
+        return
+    for start, end in ordered_pairs(list(members)):
+        first, last = day(members[start]), day(members[end])
+        if first is None or last is None or not done.may_write((*path, end)):
+            continue
+        if last - first >= SHORT_EVENT_DAYS:
+            why = f"a {done.title.lower()} lasts days, and nothing states its end"
+            put(done, path, members, end, iso_day(first), why)
 
 
 def ordered_pairs(keys: list[str]) -> list[tuple[str, str]]:

@@ -242,8 +242,11 @@ Rule = Callable[["Completion", Path, Members], None]
 class Completion:
     """One filled instance being completed: which paths were generated, their leaves."""
 
-    def __init__(self, leaves: dict[Path, Leaf], values: dict[Path, Any], document: str):
+    def __init__(
+        self, leaves: dict[Path, Leaf], values: dict[Path, Any], document: str, title: str = ""
+    ):
         self.leaves = leaves
+        self.title = title  # the schema's: what the instance is
         self.values = values
         self.cities = vocab.field_cities(document)  # the places it names, read once
         self.notes: list[tuple[Path, str]] = []  # what was computed where, for the review

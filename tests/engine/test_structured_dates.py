@@ -145,6 +145,23 @@ def test_a_day_written_as_a_start_leaves_the_end_open(seed: int) -> None:
     assert value["end_date"] >= "2026-11-09"  # any day from it: nothing says which
 
 
+@given(st.integers(min_value=0, max_value=10_000))
+@settings(max_examples=8, deadline=None)
+def test_a_thing_that_lasts_days_ends_within_a_week_of_its_start(seed: int) -> None:
+    schema = {"title": "Workshop", **EVENT_DAYS}
+    value = json_fill(schema, "The pottery workshop starts on 12 May 2027.\n\n", seed).value
+    assert value["start_date"] == "2027-05-12"
+    assert "2027-05-12" <= value["end_date"] <= "2027-05-18"
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_a_lease_or_an_untitled_object_keeps_the_end_its_fill_chose(seed: int) -> None:
+    for title in ("Flat lease", None):
+        schema = {**EVENT_DAYS, **({"title": title} if title else {})}
+        filled = json_fill(schema, "The agreement starts on 12 May 2027.\n\n", seed)
+        assert not any("lasts days" in note for note in filled.proposal.notes)
+
+
 @pytest.mark.parametrize("seed", range(3))
 def test_dates_of_array_items_come_in_order_and_differ(seed: int) -> None:
     day = {"type": "object", "required": ["date", "hours"],

@@ -144,14 +144,16 @@ def later_days(document: str) -> Periods:
 
 def own_sentence_periods(day: float, sentence: str) -> Periods:
     """The periods from ``day`` to a later day the sentence names after it ("opens on Monday
-    15 March 2027 and closes on Wednesday": 15-17 March), or from an earlier day a start verb
-    names after it, where the day is written as an end ("lasts until 5 May 2027, beginning on
-    the 3rd": 3-5 May)."""
+    15 March 2027 and closes on Wednesday": 15-17 March; "starts 11 June, the last day is the
+    13th"), or from an earlier day a start verb names after it, where the day is written as an
+    end ("lasts until 5 May 2027, beginning on the 3rd": 3-5 May)."""
     found = []
-    for match in named_days_in(sentence):
+    for match in named_days_in(sentence, next_sentence=True):
         if day not in read_phrases(sentence[: match.start()]).points:
             continue
         lead = lower_words(sentence[: match.start()])
+        if cue_of(match) in listed_set("last_day_cues") and not names_last_day(lead):
+            continue  # "is" names a day only after a last-day word ("; the last day is the 7th")
         if any(starting_verb(w) for w in lead[-2:]) and last_period_word(lead[:-2]) == END:
             found += period(named_day_before(day, match), day)
         else:
@@ -194,9 +196,29 @@ def next_sentence_periods(day: float, day_ends: bool, sentence: str) -> Periods:
         lead = lower_words(sentence[: match.start()])
         if day_ends and any(starting_verb(word) for word in lead[-2:]):
             found += period(named_day_before(day, match), day)
-        elif any(ending_verb(w) for w in lead[-2:]) or names_last_day(lead):
+        elif ends_here(lead, match):
             found += period(day, named_day_after(day, match))
     return tuple(found)
+
+
+def ends_here(lead: list[str], match: re.Match[str]) -> bool:
+    """Whether the day a dayless sentence names ends the dated one's period: after an end
+    verb, a last-day word, or an end cue in a sentence that refers back (:func:`runs_on`)."""
+    return any(ending_verb(w) for w in lead[-2:]) or names_last_day(lead) or runs_on(lead, match)
+
+
+def cue_of(match: re.Match[str]) -> str:
+    """The cue word a named day's match opens with ("until Friday": "until"), lower case."""
+    return next(iter(lower_words(match[0])), "")
+
+
+def runs_on(lead: list[str], match: re.Match[str]) -> bool:
+    """Whether a sentence that opens by referring back to the dated one ("It", "This") names
+    the end after an end cue ("It runs until Thursday", "It lasts till the 7th"): what it
+    refers to goes on to that day. Another subject's "until" is its own deadline
+    ("Registration is open until Friday")."""
+    back = lead[:1] and lead[0] in listed_set("length_back_references")
+    return bool(back) and cue_of(match) in listed_set("period_end_cues")
 
 
 @cache

@@ -283,3 +283,30 @@ def test_a_day_written_with_a_dot_before_its_month_ends_no_sentence() -> None:
         "Room 12.",
         "Lunch at 1.",
     ]
+
+
+@pytest.mark.parametrize(
+    ("document", "expected"),
+    [
+        ("The expo opens on 2 March 2027. It lasts till the 5th.", ("2027-03-02", "2027-03-05")),
+        ("The expo opens on 2 March 2027. This runs until Thursday.",
+         ("2027-03-02", "2027-03-04")),
+        ("The expo starts 2 March 2027; the closing day is the 4th.",
+         ("2027-03-02", "2027-03-04")),
+    ],
+)  # fmt: skip
+def test_an_end_cue_after_a_reference_back_or_a_last_day_clause_ends_the_period(
+    document: str, expected: tuple[str, str]
+) -> None:
+    assert span(document) == expected
+
+
+@pytest.mark.parametrize(
+    "document",
+    [
+        "The expo opens on 2 March 2027. Registration is open until Friday.",  # its own deadline
+        "The expo starts 2 March 2027; the deadline is the 9th.",  # "is" with no last-day word
+    ],
+)
+def test_another_subjects_until_or_a_plain_is_does_not_end_the_period(document: str) -> None:
+    assert span(document) is None

@@ -102,8 +102,8 @@ def about(document: str) -> str:
 
 def anchored(document: str, written: float) -> str:
     """``document`` with each day named only by ordinal or weekday, in a sentence writing no
-    day, written out as the first such day after ``written`` ("on the 17th" → "on 17
-    May 2027" in notes written on 3 May)."""
+    day, written out as the first such day after ``written`` ("on the 17th" → "on
+    2027-05-17" in notes written on 3 May)."""
     pieces, done = [], 0
     for start, sentence in sentences_at(document):
         pieces += [document[done:start], sentence_anchored(sentence, written)]
@@ -140,7 +140,7 @@ def named_days(sentence: str) -> list[re.Match[str]]:
 
 
 def spelled(day: float, weekday: str | None) -> str:
-    """A day as prose writes it, "17 May 2027", after its weekday where one was named."""
-    when = dt.date.fromordinal(int(day))
-    text = f"{when.day} {when.strftime('%B')} {when.year}"
+    """A day as ISO writes it, "2027-05-17" (no month name, which a locale would translate),
+    after its weekday where one was named."""
+    text = dt.date.fromordinal(int(day)).isoformat()
     return f"{weekday} {text}" if weekday else text

@@ -25,6 +25,7 @@ from functools import cache, lru_cache
 from engine.structured.named_days import (
     SENTENCE_END,
     cued_day_pattern,
+    listed_set,
     named_day_after,
     sentence_phrases,
     weekday_range_pattern,
@@ -54,18 +55,15 @@ def dateline_at(sentence: str) -> tuple[int, float] | None:
     """Where a dateline opening ``sentence`` ends and the day it writes; ``None`` when the
     sentence does not open with one."""
     match = dateline_pattern().match(sentence)
-    if match is None or (not match["leads"] and match["verb"].lower() in message_verbs()):
+    if match is None:
+        return None
+    if not match["leads"] and match["verb"].lower() in listed_set("dateline_message_verbs"):
         return None  # "Sent 3 May" alone may be a parcel's own day
     said = read_phrases(match["rest"])
     extra = {w.lower() for w in WORD.findall(match["rest"])} - DATE_COMPANIONS
     if len(set(said.points)) != 1 or said.periods or extra - lowered_calendar_words():
         return None
     return match.end(), said.points[0]
-
-
-@cache
-def message_verbs() -> frozenset[str]:
-    return frozenset(listed("dateline_message_verbs"))
 
 
 @cache

@@ -30,6 +30,7 @@ from engine.language.en.registers import (
     FORMAL_GREETINGS,
     FORMAL_SWAPS,
     FORMAL_WORDS,
+    question_tags,
 )
 from engine.language.en.rewordings import CONCISE, Rewording, rewordings
 from engine.language.en.spelling import Misspelling, Speller, misspellings
@@ -156,6 +157,7 @@ def style_for(intent: Intent) -> Style | None:
     )
     finders = (
         *(((written_out_clitics, EXPANSION_TOLERANCE),) if intent.formal else ()),
+        *(((question_tags, SLANG_TOLERANCE),) if intent.formal else ()),
         *(((contracted_clitics, CONTRACTION_TOLERANCE),) if intent.casual else ()),
     )
     # "fix spelling" alone offers no other forms of correct words: it asks for none.

@@ -58,6 +58,7 @@ from engine.language.en.spelling import Lexicon, Speller
 from engine.language.en.varieties import document_variety
 from engine.passes.base import Pass, PassContext, Settled, never
 from engine.passes.offers import PRUNE_NATS, Offer, offered, style_for
+from engine.passes.register_guard import register_kept
 from engine.passes.reread import changed_runs, was_before
 
 # Tokens after a change read with it: a wrong form shows its cost in the words after it.
@@ -97,6 +98,7 @@ class Proofread(Pass):
         canvas, filler = settled.canvas, ctx.table.specials.filler_id
         if ctx.reader is None or canvas.plan.mode is not EditMode.REWRITE:
             return settled
+        settled = register_kept(settled, ctx)
         if ctx.intent.families != ("spelling",) or ctx.intent.asks_free:
             return settled
         ids = list(settled.last.ids)

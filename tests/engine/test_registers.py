@@ -16,6 +16,7 @@ from engine.language.en.registers import (
     FORMAL_SWAPS,
     FORMAL_WORDS,
     SLANG,
+    question_tags,
 )
 from engine.language.en.rewordings import rewordings
 from engine.passes.proofread import reworded, split_words
@@ -134,3 +135,27 @@ def test_expanding_contractions_changes_no_other_word(picked: list[str]) -> None
     long = dict(CONTRACTIONS)
     expected = [w.lower() for p in picked for w in long.get(p.lower(), p).split()]
     assert [w.lower() for w in re.findall(r"\S+", text)] == expected
+
+
+def test_formal_drops_a_question_tag_and_ends_the_sentence() -> None:
+    words, _ = split_words("Push the fix before noon, ok? Then we test it, right?")
+    found = question_tags(words)
+    assert [reworded(words, r) for r in found] == [
+        "Push the fix before noon. Then we test it, right?",
+        "Push the fix before noon, ok? Then we test it.",
+    ]
+    # a question that only ends in the word, with no comma before it, is a question
+    assert not question_tags(split_words("Is the layout ok? Which one is right?")[0])
+
+
+def test_chat_words_have_formal_readings() -> None:
+    found = offered("Hi guys, pls send the stuff till Friday, my bad.", FORMAL_WORDS)
+    assert (" guys,", " everyone,") in found
+    assert (" pls", " please") in found
+    assert (" stuff", " material") in found
+    assert (" till", " until") in found
+    assert (" my bad.", " my mistake.") in found
+
+
+def test_casual_says_sorry_for_a_stiff_regret() -> None:
+    assert ("We regret", "We're sorry") in offered("We regret the delay.", CASUAL)

@@ -33,6 +33,7 @@ from collections.abc import Iterable, Mapping, Sequence
 import contractions
 
 from engine.language.en.data import load_json, pairs, word_set
+from engine.language.en.rewordings import Rewording
 
 Table = tuple[tuple[str, str], ...]
 
@@ -139,3 +140,22 @@ FORMAL_PHRASES: Table = (*FORMAL_WORDS, *FORMAL_GREETINGS, *FORMAL_SWAPS)
 CASUAL_PHRASES: Table = pairs("registers.json", "casual")
 FORMAL: Table = (*EXPANSIONS, *FORMAL_PHRASES)
 CASUAL: Table = (*CONTRACTING, *CASUAL_PHRASES)
+
+
+# A question tag closing a sentence after a comma ("Push it before noon, ok?"): speech asking
+# the reader to agree. Formal English states the sentence instead.
+TAG_WORDS = word_set("registers.json", "question_tags")
+TAG_MARK = "?"
+COMMA = ","
+FULL_STOP = "."
+
+
+def question_tags(words: Sequence[str]) -> list[Rewording]:
+    """Each sentence-closing question tag of ``words`` (each with its leading whitespace)
+    dropped, with the sentence it closes ending in a full stop ("then, ok?" → "then.")."""
+    found = []
+    for i in range(1, len(words)):
+        tag, before = words[i].strip(), words[i - 1].rstrip()
+        if tag.endswith(TAG_MARK) and tag[:-1].lower() in TAG_WORDS and before.endswith(COMMA):
+            found.append(Rewording(i - 1, i + 1, before[: -len(COMMA)] + FULL_STOP))
+    return found

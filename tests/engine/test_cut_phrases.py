@@ -133,3 +133,9 @@ def test_a_modal_progressive_reads_as_its_simple_form() -> None:
         "I will be sending out a summary, and we could meet later.",
     ]
     assert simple_verbs(words_of("it will be interesting to see")) == []  # no verb "interest"
+
+
+def test_a_cut_that_leaves_a_word_doubled_is_damage() -> None:
+    was = "The problems are fixed as quickly as possible."
+    assert cut_damage(was, "The problems are fixed as as possible.") == "doubled"
+    assert cut_damage("We had had enough.", "We had had enough") is None  # as written

@@ -101,6 +101,13 @@ def test_openers_in_a_row_go_together_and_join_the_unit_after_them() -> None:
     assert read(cleft, joined) == ["We need to find a fix."]
 
 
+def test_a_stance_phrase_may_say_whose_stance_it_is() -> None:
+    assert cut(hedge_openers, "In my personal opinion, the park works.") == ["The park works."]
+    assert cut(hedge_openers, "In our honest view, the park works.") == ["The park works."]
+    # an adjective that says what kind of view it is makes it no stance phrase
+    assert cut(hedge_openers, "In my wide view, the park works.") == []
+
+
 def test_a_side_clause_ending_its_sentence_leaves_the_sentence_end() -> None:
     text = "We saw the hall, which opened in spring. It was busy today."
     assert cut(side_clauses, text) == ["We saw the hall. It was busy today."]

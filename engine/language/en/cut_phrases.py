@@ -54,7 +54,8 @@ STANCE: frozenset[tuple[str, str]] = frozenset(
 )
 POSSESSIVES = word_set("cuts.json", "possessives")
 STANCE_WORDS = 3
-OWN: str = load_json("cuts.json")["own"]
+# "in my own view", "in my personal opinion": a word that only says whose the stance is.
+STANCE_ADJECTIVES = word_set("cuts.json", "stance_adjectives")
 PROGRESSIVE_BE = "be"
 BASE_TAG = "VB"  # lemminflect's (Penn) tag of a verb's base form
 
@@ -87,11 +88,11 @@ def hedge_openers(words: Sequence[str]) -> list[Rewording]:
 
 
 def stance_at(cores: Sequence[str], i: int) -> int:
-    """How many words a stance phrase ("in my view", "in our own experience") starting at
-    word ``i`` has (0: none)."""
+    """How many words a stance phrase ("in my view", "in our own experience", "in my personal
+    opinion") starting at word ``i`` has (0: none)."""
     if i + 2 >= len(cores) or cores[i + 1] not in POSSESSIVES:
         return 0
-    own = cores[i + 2] == OWN and i + 3 < len(cores)  # "in my own view"
+    own = cores[i + 2] in STANCE_ADJECTIVES and i + 3 < len(cores)  # "in my own view"
     return STANCE_WORDS + own if (cores[i], cores[i + 2 + own]) in STANCE else 0
 
 

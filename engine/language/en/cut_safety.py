@@ -226,8 +226,9 @@ def cut_damage(original: str, candidate: str) -> str | None:
     """What cutting ``original`` down to ``candidate`` broke, or ``None``: a sign of meaning
     (:func:`engine.language.en.meaning.meaning_change`: negation, contrast, number, name, a
     sentence's verb), "article" (an "a"/"an" that no longer fits the word now after it),
-    "punctuation" (a mark left dangling), "capital" (a sentence now opening in lower case) or
-    "degree" (a "most" or "very" whose adjective went)."""
+    "punctuation" (a mark left dangling), "capital" (a sentence now opening in lower case),
+    "degree" (a "most" or "very" whose adjective went) or "doubled" (a word now written twice
+    in a row: "as quickly as possible" cut to "as as possible")."""
     changed = meaning.meaning_change(original, candidate)
     if changed is not None:
         return changed
@@ -239,6 +240,8 @@ def cut_damage(original: str, candidate: str) -> str | None:
         return "capital"
     if stranded_degrees(original, candidate):
         return "degree"
+    if doubled_words(candidate) > doubled_words(original):
+        return "doubled"
     return None
 
 
@@ -277,9 +280,8 @@ def misfit_articles(text: str) -> int:
 def mending_damage(seed: str, mended: str) -> str | None:
     """What the model's mending of a cut seed broke, or ``None``: what :func:`cut_damage`
     checks, and "sentence" (two sentences run together: "left early like to stay" where the
-    seed said "left early. We would like to stay"), "content" (a word that names something gone: the
-    mending renoises the joins, and a join's word is mostly a function word), "doubled" (a
-    word written twice in a row)."""
+    seed said "left early. We would like to stay") and "content" (a word that names something
+    gone: the mending renoises the joins, and a join's word is mostly a function word)."""
     damage = cut_damage(seed, mended)
     if damage is not None:
         return damage
@@ -289,8 +291,6 @@ def mending_damage(seed: str, mended: str) -> str | None:
     known = {lemma for w in named for lemma in all_lemmas(w)}
     if any(not all_lemmas(w) & known for w in content_of(seed) if w not in named):
         return "content"
-    if doubled_words(mended) > doubled_words(seed):
-        return "doubled"
     return None
 
 

@@ -199,6 +199,19 @@ def test_a_words_s_is_no_part_of_a_name():
     )
 
 
+def test_a_contraction_written_out_opening_a_sentence_is_no_name():
+    """ "Can't find it" written out formally is "Cannot find it": the lexicon lacks "cannot",
+    but it is the package's expansion of a contraction, a common word."""
+    assert meaning.names("Cannot find it. Them apples.") == set()
+    assert meaning.changes("Can't find the file.", "Cannot find the file.") == []
+    assert meaning.changes("Ada left.", "Cannot left.")[-1].startswith("names lost ['Ada']")
+
+
+def test_a_capital_given_to_a_word_adds_no_name():
+    assert meaning.changes("we study english and art.", "We study English and art.") == []
+    assert meaning.changes("we study art.", "We study art with Ada.")[-1].endswith("['Ada']")
+
+
 def test_a_nouns_s_may_be_the_sentences_verb():
     """ "Rent's due" is "Rent is due": the check, sure of a fragment only, reads it
     as a verb; a sentence with no word that may be one is still a fragment."""

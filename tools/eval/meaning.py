@@ -29,6 +29,7 @@ from tools.eval.wording import (
     slang_forms,
     word_set,
     words,
+    written_out_forms,
 )
 
 # What a case may allow: "words" (a translation changes every function word, so negations,
@@ -86,10 +87,15 @@ def _without_clitic(word: str) -> str:
 
 
 def _common(word: str) -> bool:
-    """A word that is no name in any position: "I", "The", "Hi", "You'll"."""
+    """A word that is no name in any position: "I", "The", "Hi", "You'll", "Cannot"."""
     low = word.lower()
     closed = STOPWORDS | word_set("interjections") | contraction_forms() | slang_forms()
+    closed |= written_out_forms()
     return low in closed or low.split("'")[0] in STOPWORDS
+
+
+def _lowered(text: str) -> set[str]:
+    return {_without_clitic(w).lower() for w in words(text)}
 
 
 def _capitalised(text: str) -> set[str]:
@@ -152,6 +158,8 @@ def changes(
     # a name may move to the front of a sentence: look for it capitalised anywhere
     lost = (names(want) & names(was)) - _capitalised(got)
     added = names(got) - _capitalised(want) - _capitalised(was)
+    # a capital given to a word that was there ("english" → "English") adds no name
+    added -= {n for n in added if n.lower() in _lowered(want) | _lowered(was)}
     if lost or added:
         found.append(f"names lost {sorted(lost)}, added {sorted(added)}")
     new = verbless(got) if ALLOW_WORDS not in allow else []

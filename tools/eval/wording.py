@@ -97,6 +97,20 @@ def contraction_forms() -> frozenset[str]:
 
 
 @cache
+def written_out_forms() -> frozenset[str]:
+    """The one-word expansions of the package's contractions ("cannot" for "can't", "them"
+    for "'em"): common words, whatever their capital ("Cannot find it" names nobody)."""
+    import contractions
+
+    found = contractions.contractions_dict.items()
+    return frozenset(
+        long.strip().lower()
+        for short, long in found
+        if ("'" in short or "’" in short) and " " not in long.strip()
+    )
+
+
+@cache
 def slang_forms() -> frozenset[str]:
     """Slang words: the package's slang and fused forms ("gonna", "kinda") that are not a
     contraction with its apostrophe dropped ("shell" for "she'll" is an ordinary word), plus

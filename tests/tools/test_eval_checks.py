@@ -207,6 +207,11 @@ def test_a_contraction_written_out_opening_a_sentence_is_no_name():
     assert meaning.changes("Ada left.", "Cannot left.")[-1].startswith("names lost ['Ada']")
 
 
+def test_a_fused_slang_form_counts_the_negation_it_holds():
+    assert meaning.changes("I dunno why it broke.", "I do not know why it broke.") == []
+    assert meaning.changes("I know why.", "I do not know why.") == ["negations 0 became 1"]
+
+
 def test_a_capital_given_to_a_word_adds_no_name():
     assert meaning.changes("we study english and art.", "We study English and art.") == []
     assert meaning.changes("we study art.", "We study art with Ada.")[-1].endswith("['Ada']")

@@ -46,7 +46,7 @@ def _without_idioms(text: str) -> str:
 
 
 def negations(text: str) -> int:
-    found = words(_without_idioms(expanded(text)))
+    found = words(_without_idioms(expanded(text, slang=True)))
     return sum(1 for w in found if w.lower() in word_set("negations"))
 
 

@@ -141,11 +141,12 @@ def slang_in(text: str) -> list[str]:
     return [w for w in words(text) if w.lower() in slang_forms()]
 
 
-def expanded(text: str) -> str:
-    """The text with its contractions written out (what meaning checks compare)."""
+def expanded(text: str, slang: bool = False) -> str:
+    """The text with its contractions written out (what meaning checks compare); with
+    ``slang``, the package's slang too ("dunno": "do not know", which holds a negation)."""
     import contractions
 
-    return str(contractions.fix(text.translate(APOSTROPHES), slang=False))
+    return str(contractions.fix(text.translate(APOSTROPHES), slang=slang))
 
 
 # --- verbs (lemminflect's lexicon) -------------------------------------------------------

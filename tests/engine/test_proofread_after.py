@@ -6,16 +6,13 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from engine.backends.base import StepResult
-from engine.core.canvas import build_canvas
 from engine.core.config import SamplerSettings
-from engine.core.plan import Free, plan_edit
-from engine.core.protocol import Edit, Span
 from engine.intent import read_intent
 from engine.passes.base import PassContext, Settled
 from engine.passes.proofread import Proofread
 from tests.helpers.backends import tiny_table
 from tests.helpers.readers import RecordingReader
+from tests.helpers.settled import settled_rewrite
 
 FAST = SamplerSettings(steps=12)
 TEXT = "The big dog ran home."
@@ -23,19 +20,8 @@ TEXT = "The big dog ran home."
 
 def settled_as(rewritten: str) -> tuple[Settled, list[int]]:
     """A settled canvas of :data:`TEXT` whose free text came back as ``rewritten``."""
-    table = tiny_table()
-    plan = plan_edit(Edit(1, TEXT, Span(0, len(TEXT))))
-    canvas = build_canvas(plan, table, FAST, 512)
-    ids = list(canvas.seed_ids)
-    for index, segment in enumerate(plan.segments):
-        if isinstance(segment, Free):
-            positions = canvas.segment_positions(index)
-            new = table.encode(rewritten)[: len(positions)]
-            new += [table.specials.filler_id] * (len(positions) - len(new))
-            for position, token in zip(positions, new, strict=True):
-                ids[position] = token
-    last = StepResult(FAST.steps, ids, ids, [], [0.0] * len(ids), FAST.steps)
-    return Settled(canvas, last), list(canvas.seed_ids)
+    settled = settled_rewrite(TEXT, rewritten, FAST)
+    return settled, list(settled.canvas.seed_ids)
 
 
 def after(settled: Settled, instruction: str, reader: object | None = None) -> Settled:

@@ -7,11 +7,7 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from engine.backends.base import StepResult
-from engine.core.canvas import build_canvas
 from engine.core.config import SamplerSettings
-from engine.core.plan import Free, plan_edit
-from engine.core.protocol import Edit, Span
 from engine.intent import read_intent
 from engine.passes.base import PassContext, Settled
 from engine.passes.proofread import Proofread
@@ -23,25 +19,13 @@ from engine.passes.register_guard import (
 )
 from tests.helpers.backends import tiny_table
 from tests.helpers.readers import RecordingReader
+from tests.helpers.settled import settled_rewrite
 
 FAST = SamplerSettings(steps=12)
 
 
 def settled_as(seed: str, rewritten: str) -> Settled:
-    """A settled canvas whose seed is ``seed`` and whose free text came back as ``rewritten``."""
-    table = tiny_table()
-    plan = plan_edit(Edit(1, seed, Span(0, len(seed))))
-    canvas = build_canvas(plan, table, FAST, 512)
-    ids = list(canvas.seed_ids)
-    for index, segment in enumerate(plan.segments):
-        if isinstance(segment, Free):
-            positions = canvas.segment_positions(index)
-            new = table.encode(rewritten)[: len(positions)]
-            new += [table.specials.filler_id] * (len(positions) - len(new))
-            for position, token in zip(positions, new, strict=True):
-                ids[position] = token
-    last = StepResult(FAST.steps, ids, ids, [], [0.0] * len(ids), FAST.steps)
-    return Settled(canvas, last)
+    return settled_rewrite(seed, rewritten, FAST)
 
 
 def guarded(settled: Settled, instruction: str) -> Settled:

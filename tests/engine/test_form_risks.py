@@ -9,12 +9,21 @@ from hypothesis import strategies as st
 from engine.language.en.form_risks import (
     PLURAL,
     SINGULAR,
+    agrees_as_asked,
     asked_number,
+    asked_person,
     aspect_changes,
     degree_changes,
     numbers_of,
 )
-from engine.language.en.grammar import ASPECT_RISK, DEGREE_RISK, NUMBER_RISK, risk
+from engine.language.en.grammar import (
+    AGREEMENT_RISK,
+    ASPECT_RISK,
+    DEGREE_RISK,
+    NUMBER_RISK,
+    fixes,
+    risk,
+)
 from engine.passes.proofread import split_words
 
 
@@ -88,3 +97,51 @@ WORDS = ["many", "a", "the", "of", "lot", "red", ",", "cats", "."]
 def test_no_marker_is_read_across_a_clause_break(before: list[str]) -> None:
     text = " ".join([*before, ".", "cat"])
     assert asked(text) is None
+
+
+@pytest.mark.parametrize(
+    ("text", "index", "asked"),
+    [
+        ("Every morning he walk his dog.", 3, "VBZ"),
+        ("They walks home.", 1, "VBP"),
+        ("I likes it.", 1, "VBP"),
+        ("Does he walk home?", 2, None),  # a question: the auxiliary carries the agreement
+        ("We want to walk home.", 3, None),  # "to" is no subject
+        ("Please make it work.", 3, None),  # an object that a bare verb follows
+        ("We let you know.", 3, None),
+        ("The dog, he said, walk.", 4, None),  # a mark between them
+        ("The dogs walk home.", 2, None),  # a noun's number is asked_number's
+    ],
+)
+def test_a_subject_pronoun_asks_its_verb_for_a_form(text, index, asked) -> None:
+    assert asked_person(split_words(text)[0], index) == asked
+
+
+def test_only_the_asked_present_form_of_the_same_verb_agrees() -> None:
+    assert agrees_as_asked("walk", "walks", "VBZ")
+    assert agrees_as_asked("walks", "walk", "VBP")
+    assert not agrees_as_asked("walk", "walked", "VBZ")  # another time is a tense fix
+    assert not agrees_as_asked("walks", "walk", "VBZ")  # already as asked
+    assert not agrees_as_asked("are", "is", "VBZ")  # "be" has closed sets of its own
+    assert not agrees_as_asked("cost", "costs", "VBZ")  # also a past: "it cost a lot"
+    assert not agrees_as_asked("walk", "walks", None)
+
+
+def test_agreement_with_a_pronoun_is_offered_at_a_tolerance() -> None:
+    words, _ = split_words("Every morning he walk his dog.")
+    offered = {f.rewording.text: f.risk for f in fixes(words)}
+    assert offered[" walks"] == AGREEMENT_RISK < 0
+    assert offered[" walked"] > 0  # a tense still pays its risk
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "The guide was kind and she explain everything.",  # a past verb sets the time
+        "He agree to it and I sign tomorrow.",  # so does a future word
+    ],
+)
+def test_in_a_timed_sentence_agreement_pays_like_any_form(text) -> None:
+    words, _ = split_words(text)
+    assert all(f.risk != AGREEMENT_RISK for f in fixes(words))
+

@@ -49,6 +49,13 @@ def test_an_over_regularised_form_stands_for_its_real_form_only() -> None:
     assert other_forms("maked") == ("made",)  # the dropped "e" put back
 
 
+def test_a_plural_given_a_second_plural_ending_stands_for_the_plural() -> None:
+    assert regularised_forms("childrens") == ("children",)
+    assert regularised_forms("womens") == ("women",)
+    assert regularised_forms("peoples") == ()  # a word of its own ("the peoples of Europe")
+    assert regularised_forms("cars") == ()  # listed: a plain plural
+
+
 def test_only_a_word_no_lexicon_lists_has_regularised_forms() -> None:
     assert regularised_forms("familys")[0] == "families"
     assert regularised_forms("families") == ()  # listed: its other forms are no fixes here

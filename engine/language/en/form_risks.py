@@ -113,3 +113,56 @@ def degree_changes(word: str, form: str) -> bool:
         was.tags != now.tags
         for was, now in shared_readings(word, form, frozenset({ADJECTIVE_CLASS}))
     )
+
+
+# The present forms a subject pronoun asks of its verb (lemminflect's Penn tags).
+THIRD_SINGULAR_TAG, PLAIN_PRESENT_TAG = "VBZ", "VBP"
+THIRD_SINGULAR = word_set("grammar.json", "third_singular_subjects")
+PLAIN_PRESENT = word_set("grammar.json", "plain_present_subjects")
+OBJECT_CASE_TOO = word_set("grammar.json", "object_case_too")
+SUBJECT_INVERTERS = word_set("grammar.json", "subject_inverters")
+PRESENT_TAGS = frozenset({"VB", PLAIN_PRESENT_TAG, THIRD_SINGULAR_TAG})
+BE = "be"  # its present forms are closed sets of their own ("I am", "he is")
+
+
+def asked_person(words: Sequence[str], index: int) -> str | None:
+    """The present form the pronoun right before word ``index`` asks of it as its subject
+    (:data:`THIRD_SINGULAR_TAG` after "he", :data:`PLAIN_PRESENT_TAG` after "they"), or
+    ``None`` where the pronoun may not be its subject: after an auxiliary, a modal, "to" or
+    "let" ("does he walk"), or, for a pronoun that is an object too, after a verb ("make it
+    work", "let you know")."""
+    if index < 1 or BREAK.search(words[index - 1]):
+        return None
+    subject = LETTERS.sub("", words[index - 1]).lower()
+    asked = (
+        THIRD_SINGULAR_TAG
+        if subject in THIRD_SINGULAR
+        else PLAIN_PRESENT_TAG
+        if subject in PLAIN_PRESENT
+        else None
+    )
+    before = ""
+    if index >= 2 and not BREAK.search(words[index - 2]):
+        before = LETTERS.sub("", words[index - 2]).lower()
+    if asked is None or before in SUBJECT_INVERTERS:
+        return None
+    if subject in OBJECT_CASE_TOO and any(r.part in VERB_CLASSES for r in readings(before)):
+        return None
+    return asked
+
+
+def agrees_as_asked(word: str, form: str, asked: str | None) -> bool:
+    """Whether ``form`` is the present form ``asked`` of the verb ``word`` is another present
+    form of, and only that ("walk" → "walks" after "he"; not "cost", also a past, nor
+    "be")."""
+    if asked is None:
+        return False
+    other = PLAIN_PRESENT_TAG if asked == THIRD_SINGULAR_TAG else THIRD_SINGULAR_TAG
+    return any(
+        was.lemma != BE
+        and other in was.tags
+        and was.tags <= PRESENT_TAGS
+        and asked not in was.tags
+        and asked in now.tags
+        for was, now in shared_readings(word, form, VERB_CLASSES)
+    )

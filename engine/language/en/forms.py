@@ -50,6 +50,7 @@ REGULAR_ENDINGS: tuple[tuple[str, str, frozenset[str]], ...] = (
     ("er", ADJECTIVE_CLASS, frozenset({"JJR"})),
 )
 # The letter a regular ending may have dropped from its stem ("make" + "ed" is "maked").
+PLURAL_S = "s"
 DROPPED_LETTER = "e"
 
 
@@ -88,7 +89,11 @@ def _inflections(lemma: str, part: str) -> dict[str, tuple[str, ...]]:
 
 
 def _overregularised(word: str) -> tuple[Reading, ...]:
-    """Readings of a word written by a regular rule where its lemma has another form."""
+    """Readings of a word written by a regular rule where its lemma has another form, or a
+    plural given a second plural ending ("childrens", "mens": the plural it stands for)."""
+    doubled = _double_plural(word)
+    if doubled:
+        return doubled
     found = []
     for ending, part, tags in REGULAR_ENDINGS:
         if not word.endswith(ending) or len(word) <= len(ending):
@@ -99,6 +104,19 @@ def _overregularised(word: str) -> tuple[Reading, ...]:
                 found.append(Reading(part, lemma, tags))
                 break
     return tuple(found)
+
+
+def _double_plural(word: str) -> tuple[Reading, ...]:
+    """The plural readings of ``word`` less a final "s", where that is a plural that is no
+    lemma of its own ("children", not "news" or "bus")."""
+    if not word.endswith(PLURAL_S) or len(word) <= len(PLURAL_S):
+        return ()
+    stem = word[: -len(PLURAL_S)]
+    return tuple(
+        Reading(NOUN_CLASS, r.lemma, frozenset({PLURAL_TAG}))
+        for r in _listed(stem)
+        if r.part == NOUN_CLASS and PLURAL_TAG in r.tags and r.lemma != stem
+    )
 
 
 def _stems(stem: str) -> list[str]:

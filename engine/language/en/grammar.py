@@ -36,7 +36,9 @@ from lemminflect import getAllLemmas
 from engine.language.en.articles import article_fixes
 from engine.language.en.data import load_json, pairs, word_set
 from engine.language.en.form_risks import (
+    agrees_as_asked,
     asked_number,
+    asked_person,
     aspect_changes,
     degree_changes,
     describes,
@@ -93,6 +95,12 @@ NUMBER_RISK = 3.0
 # tolerance (-2.0: such a fix made where it reads up to a nat worse) was measured on JFLEG's
 # tuning half and lost (44.86 against 44.91: "those energies are", "opportunities to think").
 ASKED_RISK = 0.0
+# A verb given the form its subject pronoun asks for ("he walk" → "walks", "they walks" →
+# "walk") is a rule of grammar, not a guess: made unless it reads this much worse than the
+# margin allows (a tolerance, as a contraction has for casual). The embedded model read "he
+# walk his dog" as 1.5 nats likelier than "he walks his dog" (a dev probe), so agreement with
+# a pronoun needs a veto, not a vote; a reading 2 nats worse (margin plus this) still vetoes.
+AGREEMENT_RISK = -3.0
 # A verb's -ing form for another of its forms ("to use" → "using") and an adjective's degree
 # ("young" → "younger") are the writer's choice as often as an error
 # (engine.language.en.form_risks): the same risk as a tense.
@@ -220,11 +228,14 @@ def fixes(words: Sequence[str], opens: bool = True, lead: Sequence[str] = ()) ->
         before, two_before = _before(lead, words, index)
         lower = letters.lower()
         in_past = after_past_word(words, index)
+        person = None if _timed(words, index) else asked_person(words, index)
         for form in alternatives(lower):
             if opens and lower in SUBJECT_PRONOUNS and form in OBJECT_PRONOUNS - SUBJECT_PRONOUNS:
                 continue  # "I go" never opens as "Me goes": a sentence opens on its subject
             text = _cased(spelled(word, word, form), form, letters, opens)
             weight = risk(lower, form, before, asked_number(words, index), in_past, two_before)
+            if agrees_as_asked(lower, form, person):
+                weight = AGREEMENT_RISK
             found.append(Fix(Rewording(index, index + 1, text), weight))
     return found
 
@@ -296,6 +307,24 @@ def is_proper(letters: str) -> bool:
 @cache
 def lower_proper_names() -> frozenset[str]:
     return frozenset(word.lower() for word in english_proper_names())
+
+
+def _timed(words: Sequence[str], index: int) -> bool:
+    """Whether another word of word ``index``'s sentence sets a time: a verb in the past
+    ("The guide was kind and she explain": "explained" as likely as "explains") or a future
+    word ("I sign tomorrow": "will sign"). There the subject's agreement is no rule that
+    outranks the reading: which form is right depends on the time."""
+    start = index
+    while start > 0 and not words[start - 1].rstrip().endswith(SENTENCE_ENDS):
+        start -= 1
+    stop = index
+    while stop < len(words) - 1 and not words[stop].rstrip().endswith(SENTENCE_ENDS):
+        stop += 1
+    for at in range(start, stop + 1):
+        word = TRAILING_MARKS.sub("", words[at].strip()).lower()
+        if at != index and (form_tense(word) == PAST or word in FUTURE_WORDS):
+            return True
+    return False
 
 
 def _future(words: Sequence[str], index: int, letters: str) -> list[Fix]:

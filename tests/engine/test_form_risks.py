@@ -144,4 +144,3 @@ def test_agreement_with_a_pronoun_is_offered_at_a_tolerance() -> None:
 def test_in_a_timed_sentence_agreement_pays_like_any_form(text) -> None:
     words, _ = split_words(text)
     assert all(f.risk != AGREEMENT_RISK for f in fixes(words))
-

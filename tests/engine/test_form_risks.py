@@ -139,6 +139,7 @@ def test_agreement_with_a_pronoun_is_offered_at_a_tolerance() -> None:
     [
         "The guide was kind and she explain everything.",  # a past verb sets the time
         "He agree to it and I sign tomorrow.",  # so does a future word
+        "Yesterday we goes home.",  # and a word that sets the past
     ],
 )
 def test_in_a_timed_sentence_agreement_pays_like_any_form(text) -> None:

@@ -311,9 +311,12 @@ def lower_proper_names() -> frozenset[str]:
 
 def _timed(words: Sequence[str], index: int) -> bool:
     """Whether another word of word ``index``'s sentence sets a time: a verb in the past
-    ("The guide was kind and she explain": "explained" as likely as "explains") or a future
-    word ("I sign tomorrow": "will sign"). There the subject's agreement is no rule that
-    outranks the reading: which form is right depends on the time."""
+    ("The guide was kind and she explain": "explained" as likely as "explains"), a word that
+    sets the past ("Yesterday we goes": "went") or a future word ("I sign tomorrow": "will
+    sign"). There the subject's agreement is no rule that outranks the reading: which form is
+    right depends on the time."""
+    if after_past_word(words, index):
+        return True
     start = index
     while start > 0 and not words[start - 1].rstrip().endswith(SENTENCE_ENDS):
         start -= 1
@@ -322,7 +325,7 @@ def _timed(words: Sequence[str], index: int) -> bool:
         stop += 1
     for at in range(start, stop + 1):
         word = TRAILING_MARKS.sub("", words[at].strip()).lower()
-        if at != index and (form_tense(word) == PAST or word in FUTURE_WORDS):
+        if at != index and (form_tense(word) == PAST or word in FUTURE_WORDS | PAST_WORDS):
             return True
     return False
 

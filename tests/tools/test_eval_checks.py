@@ -74,6 +74,15 @@ def test_any_accepted_form_counts_and_a_leftover_word_does_not():
     assert (kept.fixed, kept.damaged) == (2, 0)
 
 
+def test_an_accepted_form_that_holds_another_counts_whole():
+    """"much cheaper" holds the accepted "cheaper": the longer form is the one written."""
+    text = "The phone is more cheaper than mine."
+    fixes = [("more cheaper", ("cheaper", "much cheaper"))]
+    for right in ("The phone is much cheaper than mine.", "The phone is cheaper than mine."):
+        assert f.score_corrections(text, right, fixes).followed
+    assert not f.score_corrections(text, "The phone is far cheaper than mine.", fixes).followed
+
+
 def test_the_case_of_a_word_is_part_of_its_spelling():
     fixes = [("i call", ("I called",))]
     assert not f.score_corrections("Then i call them.", "Then i called them.", fixes).followed

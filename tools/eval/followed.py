@@ -134,8 +134,9 @@ def score_corrections(original: str, output: str, fixes: Sequence[Correction]) -
     belongs; every other word the output changed, added or dropped is damage. Words are
     compared case and all, marks aside."""
     said = " " + " ".join(words(output)) + " "
-    choose = [next((r for r in rights if f" {' '.join(words(r))} " in said), rights[0])
-              for _, rights in fixes]  # fmt: skip
+    # the longest accepted form the output has: "much cheaper" holds "cheaper" too
+    choose = [next((r for r in _longest_first(rights) if f" {' '.join(words(r))} " in said),
+                   rights[0]) for _, rights in fixes]  # fmt: skip
     target, spans = apply_corrections(original, fixes, choose)
     tokens = [(m.group().replace("’", "'"), m.start()) for m in WORD.finditer(target)]
     owner = [next((i for i, (a, b) in enumerate(spans) if a <= at < b), -1) for _, at in tokens]
@@ -152,6 +153,10 @@ def score_corrections(original: str, output: str, fixes: Sequence[Correction]) -
         # words added beside a correction are what is left of the wrong form, not damage
         damaged += plain if touched else max(plain, (j2 - j1) - (i2 - i1 - plain))
     return Corrected(len(fixes), len(fixes) - len(unfixed), damaged)
+
+
+def _longest_first(rights: Sequence[str]) -> list[str]:
+    return sorted(rights, key=lambda right: -len(words(right)))
 
 
 def _touched(owner: Sequence[int], i1: int, i2: int) -> set[int]:

@@ -9,7 +9,10 @@ see the register: the user asked for formal words, and the likelier words are th
 ones. So after the steps, a changed run that brings back what the register removes is put
 back to its seed, however it reads: for formal, a contraction or a slang or colloquial word
 (the words :mod:`engine.language.en.registers` writes out); for casual, a contraction written
-out again.
+out again. A noun's "'s" that is a verb ("the lot's reserved", which casual's proofreading
+makes) counts as a contraction for both, read as :mod:`engine.language.en.clitics` reads it:
+the canvas wrote "the parking lot's reserved" back as "lot is", and the guard, counting only
+the pronouns' contractions, let it; a possessive ("Maria's report") is no contraction.
 
 Each stretch of changes is judged by what putting it back alone does to the passage's count
 of such words, so a stretch that also changes other words is judged by its register, and
@@ -23,6 +26,7 @@ from collections.abc import Callable, Sequence
 
 from engine.core.canvas import Canvas
 from engine.intent import Intent
+from engine.language.en.clitics import noun_clitics
 from engine.language.en.registers import (
     APOSTROPHE,
     EXPANSIONS,
@@ -35,6 +39,8 @@ from engine.passes.reread import changed_runs, hunks, was_before
 
 # A word as a register counts it: letters with the apostrophes inside or before it ("'cause").
 REGISTER_WORD = re.compile(r"[A-Za-z']+")
+# A word with the whitespace before it, as proofreading splits a passage.
+PROSE_WORD = re.compile(r"\s*\S+")
 CURLY_APOSTROPHES = str.maketrans({"\u2019": APOSTROPHE, "\u2018": APOSTROPHE})
 CONTRACTED = frozenset(short for short, _ in EXPANSIONS)
 # Formal writes these out: one-word slang, colloquial words and greetings ("gonna", "ok", "hey").
@@ -52,13 +58,21 @@ def is_contraction(word: str) -> bool:
     return word in CONTRACTED or (word.endswith(NOT_CLITIC) and len(word) > len(NOT_CLITIC))
 
 
+def verb_clitic_count(text: str) -> int:
+    """How many nouns' "'s" in ``text`` are a verb ("the lot's reserved"; not "Maria's report")."""
+    words = PROSE_WORD.findall(text.translate(CURLY_APOSTROPHES))
+    return len({found.first for found in noun_clitics(words, CONTRACTED)})
+
+
 def informal_count(text: str) -> int:
     """How many of ``text``'s words a formal rewrite writes out: contractions, slang."""
-    return sum(1 for w in register_words(text) if is_contraction(w) or w in INFORMAL_WORDS)
+    listed = sum(1 for w in register_words(text) if is_contraction(w) or w in INFORMAL_WORDS)
+    return listed + verb_clitic_count(text)
 
 
 def contraction_count(text: str) -> int:
-    return sum(1 for w in register_words(text) if is_contraction(w))
+    listed = sum(1 for w in register_words(text) if is_contraction(w))
+    return listed + verb_clitic_count(text)
 
 
 def register_faults(intent: Intent) -> Callable[[str], int] | None:

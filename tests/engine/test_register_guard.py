@@ -58,6 +58,19 @@ def test_casual_puts_back_a_contraction_the_canvas_wrote_out() -> None:
     assert text_of(guarded(settled, "more casual")).startswith("We're late, so we'll call.")
 
 
+def test_casual_keeps_a_nouns_contracted_is_the_canvas_wrote_out() -> None:
+    """Proofreading's "the lot's reserved": the canvas wrote "lot is" again."""
+    settled = settled_as("The lot's reserved for staff.", "The lot is reserved for staff.")
+    assert text_of(guarded(settled, "casual")).startswith("The lot's reserved for staff.")
+
+
+def test_formal_puts_back_a_nouns_clitic_but_not_a_possessive() -> None:
+    written = settled_as("The data is a mess.", "The data's a mess.")
+    assert text_of(guarded(written, "formal")).startswith("The data is a mess.")
+    owned = settled_as("The report of Maria is late.", "Maria's report is late.")
+    assert guarded(owned, "formal") is owned
+
+
 def test_a_request_for_no_register_or_both_is_not_judged_by_one() -> None:
     settled = settled_as("I am going to be out.", "I'm going to be out.")
     for instruction in ("fix grammar", "make it shorter", "formal and casual"):
@@ -76,6 +89,7 @@ def test_register_words_are_counted_with_either_apostrophe() -> None:
     assert informal_count("Do not worry; it is going to be fine.") == 0
     assert contraction_count("We'll see. They aren't here.") == 2
     assert informal_count("Maria's report") == 0  # a possessive is no contraction
+    assert contraction_count("The lot’s reserved and the team's been told.") == 2
 
 
 WORDS = ["I", "am", "I'm", "we", "are", "we're", "gonna", "going", "to", "ok", "fine", "go"]

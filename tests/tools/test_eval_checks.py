@@ -75,7 +75,7 @@ def test_any_accepted_form_counts_and_a_leftover_word_does_not():
 
 
 def test_an_accepted_form_that_holds_another_counts_whole():
-    """"much cheaper" holds the accepted "cheaper": the longer form is the one written."""
+    """ "much cheaper" holds the accepted "cheaper": the longer form is the one written."""
     text = "The phone is more cheaper than mine."
     fixes = [("more cheaper", ("cheaper", "much cheaper"))]
     for right in ("The phone is much cheaper than mine.", "The phone is cheaper than mine."):

@@ -187,6 +187,25 @@ def test_a_speaker_swapped_for_the_addressee_is_a_change() -> None:
 @pytest.mark.parametrize(
     ("was", "now"),
     [
+        ("He agreed and he sign tomorrow.", "He agreed and I will sign tomorrow."),
+        ("I will call the bank.", "We will call the bank."),
+        ("She sent it to them.", "She sent it to him."),
+        ("They're late again.", "She's late again."),
+    ],
+)
+def test_one_pronoun_put_for_someone_elses_is_a_change(was: str, now: str) -> None:
+    assert meaning_change(was, now) == "person"
+
+
+def test_a_pronoun_fixed_in_its_case_or_number_of_its_verb_is_no_change() -> None:
+    assert meaning_change("Him and me went home.", "He and I went home.") is None
+    assert meaning_change("They keeps their books.", "They keep their books.") is None
+    assert meaning_change("He'll come.", "He will come.") is None
+
+
+@pytest.mark.parametrize(
+    ("was", "now"),
+    [
         ("I will have it by March 3.", "I will have more by March 3."),
         ("That is fine to me.", "That is fine for me."),
         ("Send the plan.", "Send a plan."),

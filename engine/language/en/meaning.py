@@ -21,9 +21,12 @@ meaning are compared between a passage as it was and as rewritten:
   "the fix won't work": "did" is past, "will" future). A form of the same verb in another
   tense is a grammar fix's business ("we has" → "we had", "I go" → "I went"), not a sign;
   modals ("can", "could") say no time here ("can you" → "could you" is a register's);
-- **persons**: a sentence that speaks of "I" or "you" must not gain the other ("fine to me"
-  is not "fine to you"; "Mary and me" → "Mary and I" keeps the first person), while one that
-  speaks of neither may address its reader ("All visitors must sign in" → "You'll sign in");
+- **persons**: a sentence that speaks of someone by a pronoun must not gain a pronoun of
+  another ("fine to me" is not "fine to you"; "he will sign" is not "I will sign", which the
+  canvas wrote for "he sign tomorrow" and the fluency check kept; "Mary and me" → "Mary and
+  I" keeps the speaker), while one that speaks of nobody so may address its reader ("All
+  visitors must sign in" → "You'll sign in"). The speaker alone and with others ("I", "we")
+  are two persons here, and so are "he", "she" and "they": each says who does it;
 - **closed-class words** (:func:`closed_words_changed`, not one of :func:`meaning_change`'s
   signs: a rewording of a phrase may trade them): a word written otherwise where the rewrite
   had no choice of phrase (a later version's near miss) must keep every pronoun, determiner,
@@ -254,8 +257,8 @@ def same_name(a: str, b: str) -> bool:
 
 
 def persons(text: str) -> set[str]:
-    """The grammatical persons ``text`` speaks of ("first": I, we; "second": you), by its
-    pronouns, contracted ones too ("you're")."""
+    """The persons ``text`` speaks of by its pronouns ("first singular": I, me; "third
+    feminine": she, her; ...: ``meaning.json``), contracted ones too ("you're", "he'll")."""
     found = {w.lower().split("'")[0] for w in words(text)}
     return {person for person, pronouns in PERSONS.items() if found & pronouns}
 
@@ -277,10 +280,10 @@ def closed_words_changed(was: str, now: str) -> bool:
 def meaning_change(was: str, now: str, forms_fixed: bool = True) -> str | None:
     """Which sign of meaning rewording ``was`` as ``now`` changed, or ``None``: "negation",
     "contrast", "question" (a question mark gained or lost), "tense" (a verb of another time
-    for another verb), "number", "name", "person" (in a sentence that speaks of a person, a
-    speaker or addressee it did not have: "fine to me" → "fine to you") or "verb" (a sentence
-    left without one). ``forms_fixed``: whether a grammar fix was asked for, which may put
-    another form of a verb in another time (:func:`tense_switched`)."""
+    for another verb), "number", "name", "person" (in a sentence that speaks of someone by a
+    pronoun, a pronoun of someone else: "fine to me" → "fine to you", "he" → "I") or "verb"
+    (a sentence left without one). ``forms_fixed``: whether a grammar fix was asked for,
+    which may put another form of a verb in another time (:func:`tense_switched`)."""
     if negations(was) != negations(now):
         return "negation"
     if contrasts(was) != contrasts(now):
@@ -294,7 +297,7 @@ def meaning_change(was: str, now: str, forms_fixed: bool = True) -> str | None:
     if names_changed(was, now):
         return "name"
     if persons(was) and persons(now) - persons(was):
-        return "person"  # a sentence with no "I" or "you" may address its reader (casual)
+        return "person"  # a sentence with no such pronoun may address its reader (casual)
     if verbless(now) > verbless(was):
         return "verb"
     return None

@@ -39,6 +39,12 @@ from tests.helpers.words import cut, filler_table, words_of
         (cc.fact_clauses, "We ran owing to the fact that it hailed.", "We ran because it hailed."),
         (cc.fact_clauses, "Despite the fact that it hailed, I ran.", "Although it hailed, I ran."),
         (cc.fact_clauses, "She is proud of the fact that it works.", "She is proud that it works."),
+        (cc.fact_clauses, "In light of the fact that it hailed, I ran.", "Since it hailed, I ran."),
+        (
+            cc.fact_clauses,
+            "I ran on account of the fact that it hailed.",
+            "I ran because it hailed.",
+        ),
         (co.existentials, "There are some cooks who prefer gas.", "Some cooks prefer gas."),
         (co.existentials, "There is a page that lists them.", "A page lists them."),
         (cc.relative_complements, "Get the box that is on the shelf.", "Get the box on the shelf."),
@@ -102,6 +108,7 @@ def test_a_wordy_shape_reads_as_the_shorter_text_a_person_writes(finder, text, e
         (co.announcements, "Let me know that you arrived."),  # a request, not an announcement
         (co.announcements, "It is possible that fees rose."),  # announces nothing: it hedges
         (cc.fact_clauses, "In spite of the fact that it snowed, we left."),  # would add a contrast
+        (cc.compared_auxiliaries, "It is faster than the old one ever was."),  # "ever" needs it
         (co.existentials, "There are many places that tourists visit."),  # no subject relative
         (cc.relative_complements, "The box, which is on the shelf, is red."),  # an aside
         (cc.relative_complements, "A town that is small grew."),  # no phrase after the adjective

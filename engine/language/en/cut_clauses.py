@@ -310,7 +310,8 @@ def ability_phrases(words: Sequence[str]) -> list[Rewording]:
 
 def compared_auxiliaries(words: Sequence[str]) -> list[Rewording]:
     """Every auxiliary that closes a comparison ("faster than the old one did."), which the
-    comparison says without it ("faster than the old one.")."""
+    comparison says without it ("faster than the old one."), unless an adverb stands before
+    it ("than the old one ever was" cut read "than the old one ever.")."""
     cores = cores_of(words)
     found = []
     for i in range(len(words) - 2):
@@ -322,6 +323,8 @@ def compared_auxiliaries(words: Sequence[str]) -> list[Rewording]:
             continue
         if cores[i + 1] in meaning.SUBJECT_PRONOUNS or not plain_run(words, i, end):
             continue  # "than I did": "than I" reads as a fault
+        if readings(cores[end - 1]) == {ADVERB_TAG}:
+            continue  # "than the old one ever was": "ever" needs its verb
         if words[end].strip()[len(cores[end]) :] in (".", ",", ";"):
             found.append(Rewording(end - 1, end + 1, words[end - 1] + tail(words[end])))
     return found

@@ -111,6 +111,12 @@ def test_no_marker_is_read_across_a_clause_break(before: list[str]) -> None:
         ("We let you know.", 3, None),
         ("The dog, he said, walk.", 4, None),  # a mark between them
         ("The dogs walk home.", 2, None),  # a noun's number is asked_number's
+        ("Each of the students have a desk.", 4, "VBZ"),  # one of a group is the subject
+        ("One of my new friends live here.", 5, "VBZ"),
+        ("Neither of them know it.", 3, "VBZ"),
+        ("Each of the students who have come.", 5, None),  # the verb is the clause's
+        ("I met each of the pupils have.", 6, None),  # "each" does not open the clause
+        ("Each of the students, we know, have.", 6, None),  # a mark between them
     ],
 )
 def test_a_subject_pronoun_asks_its_verb_for_a_form(text, index, asked) -> None:

@@ -123,17 +123,28 @@ OBJECT_CASE_TOO = word_set("grammar.json", "object_case_too")
 SUBJECT_INVERTERS = word_set("grammar.json", "subject_inverters")
 PRESENT_TAGS = frozenset({"VB", PLAIN_PRESENT_TAG, THIRD_SINGULAR_TAG})
 BE = "be"  # its present forms are closed sets of their own ("I am", "he is")
+# "Each of the students have": one of a group is the subject, and it takes the third singular
+# whatever the group's noun next to the verb says. The group's phrase after "of" is a few words.
+DISTRIBUTIVE_SUBJECTS = word_set("grammar.json", "distributive_subjects")
+GROUP_REACH = 4
+# A clause's own words inside the group's phrase ("each of the students who have") make the
+# verb the clause's, not the subject's.
+CLAUSE_WORDS = word_set("meaning.json", "relative_pronouns") | {"that"}
+OBJECT_PRONOUNS = word_set("word_tiers.json", "object_pronouns")  # "neither of them"
 
 
 def asked_person(words: Sequence[str], index: int) -> str | None:
     """The present form the pronoun right before word ``index`` asks of it as its subject
-    (:data:`THIRD_SINGULAR_TAG` after "he", :data:`PLAIN_PRESENT_TAG` after "they"), or
+    (:data:`THIRD_SINGULAR_TAG` after "he", :data:`PLAIN_PRESENT_TAG` after "they"; the
+    first after "each of the students": :func:`one_of_a_group`), or
     ``None`` where the pronoun may not be its subject: after an auxiliary, a modal, "to" or
     "let" ("does he walk"), or, for a pronoun that is an object too, after a verb ("make it
     work", "let you know")."""
     if index < 1 or BREAK.search(words[index - 1]):
         return None
     subject = LETTERS.sub("", words[index - 1]).lower()
+    if one_of_a_group(words, index):
+        return THIRD_SINGULAR_TAG
     asked = (
         THIRD_SINGULAR_TAG
         if subject in THIRD_SINGULAR
@@ -149,6 +160,27 @@ def asked_person(words: Sequence[str], index: int) -> str | None:
     if subject in OBJECT_CASE_TOO and any(r.part in VERB_CLASSES for r in readings(before)):
         return None
     return asked
+
+
+def one_of_a_group(words: Sequence[str], index: int) -> bool:
+    """Whether word ``index`` follows a subject that is one of a group: a
+    :data:`DISTRIBUTIVE_SUBJECTS` word opening its clause, "of", and a phrase ending in a noun
+    or an object pronoun ("Each of the new students have": "has"; "neither of them know")."""
+    core = [LETTERS.sub("", w).lower() for w in words[max(0, index - GROUP_REACH - 2) : index]]
+    if not core or not _may_be_noun(core[-1]):
+        return False
+    start = index - len(core)
+    for at in range(index - 2, start - 1, -1):
+        inside = words[at:index]
+        if any(BREAK.search(w) for w in inside) or CLAUSE_WORDS & set(core[at - start + 1 :]):
+            return False
+        if core[at - start] in DISTRIBUTIVE_SUBJECTS and core[at - start + 1] == OF:
+            return at + 2 < index and (at == 0 or bool(BREAK.search(words[at - 1])))
+    return False
+
+
+def _may_be_noun(word: str) -> bool:
+    return word in OBJECT_PRONOUNS or any(r.part == NOUN_CLASS for r in readings(word))
 
 
 def agrees_as_asked(word: str, form: str, asked: str | None) -> bool:

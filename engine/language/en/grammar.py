@@ -35,6 +35,7 @@ from lemminflect import getAllLemmas
 
 from engine.language.en.articles import article_fixes
 from engine.language.en.data import load_json, pairs, word_set
+from engine.language.en.durations import duration_fixes
 from engine.language.en.form_risks import (
     agrees_as_asked,
     asked_number,
@@ -207,7 +208,8 @@ def negative_forms(word: str) -> tuple[str, ...]:
 
 def fixes(words: Sequence[str], opens: bool = True, lead: Sequence[str] = ()) -> list[Fix]:
     """Every candidate fix in ``words`` (each with its leading whitespace): each word's other
-    forms, a doubled degree, a missing article, the learner's word pairs and the capitals.
+    forms, a doubled degree, a missing article, "since" before a length of time, the
+    learner's word pairs and the capitals.
     ``opens``: whether the first word starts a sentence (not after a lock inside one:
     "[install guide](...)"). ``lead``: the words before ``words`` (across a lock), read as a
     noun's determiner and modifier. Capitalised words other than a sentence's first (names),
@@ -225,6 +227,7 @@ def fixes(words: Sequence[str], opens: bool = True, lead: Sequence[str] = ()) ->
         found += _degree(words, index)
         found += _future(words, index, letters)
         found += [Fix(r, ARTICLE_RISK) for r in article_fixes(words, index)]
+        found += [Fix(r) for r in duration_fixes(words, index)]
         before, two_before = _before(lead, words, index)
         lower = letters.lower()
         in_past = after_past_word(words, index)

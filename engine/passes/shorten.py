@@ -5,8 +5,9 @@ a model this small cannot follow it on its own: free text is written to fill the
 is given. The seed is cut down to a character target, :data:`TARGET_SHARE` of the passage
 (what a reader asking for "shorter" sees), by taking the units a person would cut, cheapest
 first, and stopping there (:func:`engine.language.en.drops.drop_words`): hedges, filler and
-wordy phrases (:mod:`engine.language.en.rewordings`), hedging openers and side clauses
-(:mod:`engine.language.en.cut_phrases`), whole wordy units (:mod:`engine.language.en.
+wordy phrases (:mod:`engine.language.en.rewordings`), hedging openers, side clauses and
+clauses that wonder whether the reader has something ("any questions you might have";
+:mod:`engine.language.en.cut_phrases`), whole wordy units (:mod:`engine.language.en.
 cut_units`), clause shapes and sentence openings found by their word classes, not by a phrase
 list (:mod:`engine.language.en.cut_clauses`, :mod:`engine.language.en.cut_openers`), whole
 sentences that restate the passage or only thank the reader
@@ -37,6 +38,7 @@ from engine.language.en.cut_openers import OPENER_WORDINGS
 from engine.language.en.cut_phrases import (
     hedge_openers,
     openers_with,
+    reader_haves,
     side_clauses,
     simple_verbs,
 )
@@ -274,7 +276,7 @@ def concise_swaps(
     found += [(r, TIER_LIGHT) for r in reduced_relatives(words)]
     found += [(r, TIER_MODIFIER) for find in DESCRIBING_CUTS for r in find(words)]
     asides = [r for find in ASIDES for r in find(words)]
-    asides += [*side_clauses(words), *parentheticals(words)]
+    asides += [*side_clauses(words), *reader_haves(words), *parentheticals(words)]
     asides += [*redundant_sentences(words), *courtesy_sentences(words)]
     found += [(r, TIER_CLAUSE) for r in asides]
     extended, swaps = list(ids), []

@@ -7,7 +7,12 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from engine.core.tokens import TokenTable
-from engine.language.en.cut_phrases import hedge_openers, side_clauses, simple_verbs
+from engine.language.en.cut_phrases import (
+    hedge_openers,
+    reader_haves,
+    side_clauses,
+    simple_verbs,
+)
 from engine.language.en.cut_safety import cut_damage, misfit_articles, modifier_before_noun
 from engine.language.en.drops import TIER_CLAUSE, drop_words, word_spans
 from engine.passes.shorten import concise_swaps
@@ -82,6 +87,26 @@ def test_an_adjective_that_judges_stays() -> None:
     assert not modifier_before_noun(" good", " condition")
     assert not modifier_before_noun(" beautiful", " places")
     assert not modifier_before_noun(" terrible", " weather")
+
+
+def test_a_clause_wondering_what_the_reader_has_goes_with_its_mark() -> None:
+    text = "Call us with any doubts you might have. We reply fast."
+    assert read(text, reader_haves(words_of(text))) == ["Call us with any doubts. We reply fast."]
+    text = "Send the notes that you may have, and we file them."
+    assert read(text, reader_haves(words_of(text))) == ["Send the notes, and we file them."]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Send any notes you might have about it.",  # the clause goes on
+        "Tell me what you might have.",  # no noun before it
+        "Send any notes you must have.",  # an obligation, not a wondering
+        "Send any notes you might keep.",
+    ],
+)
+def test_a_clause_that_says_more_than_a_wondering_stays(text: str) -> None:
+    assert reader_haves(words_of(text)) == []
 
 
 def test_the_shorten_pass_offers_openers_and_clauses_as_swaps(table: TokenTable) -> None:

@@ -12,6 +12,9 @@ Rewording` objects (the words they replace and the text they leave), which
   comma, and the next word capitalised;
 - :func:`simple_verbs`: a modal's progressive read as its simple form ("will be sending" →
   "will send"), the base form from lemminflect;
+- :func:`reader_haves`: a clause that only wonders whether the reader has what the noun
+  before it names ("any questions you might have" → "any questions"), where it closes its
+  clause: what the noun says is asked either way;
 - :func:`side_clauses`: a relative clause after a comma (", which ... ,", ", who ... .") up to
   the next comma or its sentence's end, the comma before it taken with it, unless it holds a
   negation, a number or a name (what a reader checks a rewrite by; dropping those changes what
@@ -28,7 +31,14 @@ from collections.abc import Sequence
 from lemminflect import getAllLemmas, getInflection
 
 from engine.language.en import meaning
-from engine.language.en.cut_safety import ADJECTIVE_TAG, ING, VERB_TAG, core, is_plain
+from engine.language.en.cut_safety import (
+    ADJECTIVE_TAG,
+    ING,
+    VERB_TAG,
+    core,
+    is_plain,
+    may_be_noun,
+)
 from engine.language.en.data import load_json, word_set
 from engine.language.en.rewordings import Rewording
 
@@ -172,6 +182,31 @@ def side_clauses(words: Sequence[str]) -> list[Rewording]:
         # a clause that ends its sentence leaves the sentence's end mark after the noun
         kept_mark = "" if closing == CLAUSE_COMMA else closing
         found.append(Rewording(start - 1, end + 1, lead + previous[:-1] + kept_mark))
+    return found
+
+
+READER_HAVES = load_json("cuts.json")["reader_haves"]
+HAVE_MODALS = frozenset(READER_HAVES["modals"])
+
+
+def reader_haves(words: Sequence[str]) -> list[Rewording]:
+    """Every "<noun> (that) you may/might/could have" that closes its clause, as the noun
+    with the clause's mark ("any questions you might have." → "any questions.")."""
+    found = []
+    for noun in range(len(words) - 3):
+        at = noun + 1 + (core(words[noun + 1]) == READER_HAVES["relative"])
+        if at + 2 >= len(words) or not may_be_noun(words[noun]):
+            continue
+        said = [core(w) for w in words[at : at + 3]]
+        if said != [READER_HAVES["subject"], said[1], READER_HAVES["verb"]]:
+            continue
+        last = words[at + 2]
+        closes = at + 2 == len(words) - 1 or _closes(last)
+        if said[1] not in HAVE_MODALS or not closes:
+            continue
+        if all(is_plain(w) for w in words[noun : at + 2]):
+            mark = last.strip()[len(core(last)) :]
+            found.append(Rewording(noun, at + 3, words[noun].rstrip() + mark))
     return found
 
 

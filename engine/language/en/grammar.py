@@ -60,6 +60,7 @@ from engine.language.en.meaning import SUBJECT_PRONOUNS
 from engine.language.en.registers import CONTRACTIONS, NOT_CLITIC
 from engine.language.en.rewordings import Rewording, lead, rewordings, spelled
 from engine.language.en.spelling import proper_names as english_proper_names
+from engine.language.en.verb_patterns import verb_pattern_fixes
 
 # Closed classes no inflection library covers (any member may stand for any other of its
 # set) and a learner's word pairs ("could of" is "could have"): data in ``data/grammar.json``.
@@ -208,8 +209,9 @@ def negative_forms(word: str) -> tuple[str, ...]:
 
 def fixes(words: Sequence[str], opens: bool = True, lead: Sequence[str] = ()) -> list[Fix]:
     """Every candidate fix in ``words`` (each with its leading whitespace): each word's other
-    forms, a doubled degree, a missing article, "since" before a length of time, the
-    learner's word pairs and the capitals.
+    forms, a doubled degree, a missing article, "since" before a length of time, what a verb
+    takes after it (:mod:`engine.language.en.verb_patterns`), the learner's word pairs and
+    the capitals.
     ``opens``: whether the first word starts a sentence (not after a lock inside one:
     "[install guide](...)"). ``lead``: the words before ``words`` (across a lock), read as a
     noun's determiner and modifier. Capitalised words other than a sentence's first (names),
@@ -228,6 +230,7 @@ def fixes(words: Sequence[str], opens: bool = True, lead: Sequence[str] = ()) ->
         found += _future(words, index, letters)
         found += [Fix(r, ARTICLE_RISK) for r in article_fixes(words, index)]
         found += [Fix(r) for r in duration_fixes(words, index)]
+        found += [Fix(r) for r in verb_pattern_fixes(words, index)]
         before, two_before = _before(lead, words, index)
         lower = letters.lower()
         in_past = after_past_word(words, index)

@@ -1,0 +1,121 @@
+"""What a verb takes after it: a bare verb after a modal, an -ing form after a preposition "to",
+an object with no preposition. Three slips English learners make that no word's own forms fix.
+
+- **a modal's "to"**: a modal takes a bare verb ("must send", "can help"); "must to send"
+  is a calque of "have to send". The "to" is offered dropped.
+- **"to" as a preposition**: in "look forward to", "be used to", "be committed to" the "to"
+  is a preposition, so a verb after it is an -ing form ("look forward to hearing"). Which
+  heads make "to" a preposition, and the verb that must come before some of them ("used to
+  wait" is a past habit, "am used to wait" is not), are in ``data/grammar.json``.
+- **a verb that takes its object directly**: "discuss about", "contact with", "mention
+  about"; the preposition is offered dropped where the verb is used as a verb (a past or an
+  -ing form, or a base form after a subject, a modal or "to": "a contact with" is a noun).
+
+Each is offered as a fix like any other; the model reading the passage chooses. The verb's
+forms come from lemminflect. Pure functions over word texts.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from lemminflect import getAllLemmas, getInflection
+
+from engine.language.en.data import load_json, word_set
+from engine.language.en.rewordings import Rewording, spelled
+
+DATA = load_json("grammar.json")
+MODALS = word_set("word_tiers.json", "modals")
+TO = "to"
+# A head and the verbs one of which stands within two words before it (none: any use).
+TO_PREPOSITION_HEADS: dict[str, frozenset[str]] = {
+    head: frozenset(before) for head, before in DATA["to_preposition_heads"].items()
+}
+HEAD_REACH = 2  # "am still not used to": the verb, then up to two words, then the head
+DIRECT_OBJECTS: dict[str, str] = DATA["direct_object_verbs"]
+SUBJECTS = word_set("meaning.json", "subject_pronouns")
+VERB_CLASSES = ("VERB", "AUX")
+BASE_TAG, GERUND_TAG = "VB", "VBG"
+VERB_ONLY_TAGS = ("VBD", "VBN", "VBG")  # forms no noun shares ("contacted", "discussing")
+NOT_LETTERS = re.compile(r"[^A-Za-z']+")
+MARKS = re.compile(r"[,.;:!?()\"]")
+
+
+def core(word: str) -> str:
+    return NOT_LETTERS.sub("", word).lower()
+
+
+def verb_lemmas(word: str) -> set[str]:
+    found = getAllLemmas(word)
+    return {lemma for part in VERB_CLASSES for lemma in found.get(part, ())}
+
+
+def is_base_verb(word: str) -> bool:
+    return word in verb_lemmas(word)
+
+
+def plain(words: Sequence[str], first: int, stop: int) -> bool:
+    """Words ``first`` to ``stop`` exist and none but the last carries a mark after it."""
+    return stop <= len(words) and not any(MARKS.search(w) for w in words[first : stop - 1])
+
+
+def modal_to(words: Sequence[str], index: int) -> list[Rewording]:
+    """ "must to send" → "must send": a modal, "to" and a bare verb."""
+    if core(words[index]) not in MODALS or not plain(words, index, index + 3):
+        return []
+    if core(words[index + 1]) != TO or not is_base_verb(core(words[index + 2])):
+        return []
+    return [Rewording(index, index + 2, words[index].rstrip())]
+
+
+def gerund_after_to(words: Sequence[str], index: int) -> list[Rewording]:
+    """ "look forward to hear" → "hearing": a bare verb after a preposition "to"."""
+    if index < 2 or core(words[index - 1]) != TO or MARKS.search(words[index - 2]):
+        return []
+    head, verb = core(words[index - 2]), core(words[index])
+    needed = TO_PREPOSITION_HEADS.get(head)
+    if needed is None or not is_base_verb(verb) or MARKS.search(words[index - 1]):
+        return []
+    if needed and not _verb_before(words, index - 2, needed):
+        return []
+    forms = getInflection(verb, GERUND_TAG)
+    if not forms:
+        return []
+    return [Rewording(index, index + 1, spelled(words[index], words[index], forms[0]))]
+
+
+def _verb_before(words: Sequence[str], head: int, lemmas: frozenset[str]) -> bool:
+    """Whether a form of one of ``lemmas`` stands within :data:`HEAD_REACH` words before the
+    head ("am used", "got used", "am still not used")."""
+    for at in range(head - 1, max(-1, head - HEAD_REACH - 2), -1):
+        if MARKS.search(words[at]):
+            return False
+        if verb_lemmas(core(words[at])) & lemmas:
+            return True
+    return False
+
+
+def direct_object(words: Sequence[str], index: int) -> list[Rewording]:
+    """ "discussed about the prices" → "discussed the prices"."""
+    if index + 2 >= len(words) or MARKS.search(words[index]):
+        return []
+    word = core(words[index])
+    lemma = next((v for v in verb_lemmas(word) if v in DIRECT_OBJECTS), None)
+    if lemma is None or core(words[index + 1]) != DIRECT_OBJECTS[lemma]:
+        return []
+    if MARKS.search(words[index + 1]) or not _used_as_verb(words, index, word, lemma):
+        return []
+    return [Rewording(index, index + 2, words[index].rstrip())]
+
+
+def _used_as_verb(words: Sequence[str], index: int, word: str, lemma: str) -> bool:
+    if any(word in getInflection(lemma, tag) for tag in VERB_ONLY_TAGS):
+        return True
+    before = core(words[index - 1]) if index else ""
+    return before in SUBJECTS or before in MODALS or before == TO
+
+
+def verb_pattern_fixes(words: Sequence[str], index: int) -> list[Rewording]:
+    """Every fix of this module at word ``index``."""
+    return [*modal_to(words, index), *gerund_after_to(words, index), *direct_object(words, index)]

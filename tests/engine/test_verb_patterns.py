@@ -1,0 +1,61 @@
+"""What a verb takes after it (engine.language.en.verb_patterns): a modal's bare verb, an -ing
+form after a preposition "to", an object with no preposition; each offered, never forced."""
+
+from __future__ import annotations
+
+import pytest
+
+from engine.language.en.grammar import fixes
+from engine.language.en.verb_patterns import verb_pattern_fixes
+from engine.passes.proofread import split_words
+
+
+def fixed(text: str) -> list[str]:
+    """``text`` with each offered fix made, one at a time."""
+    words, trail = split_words(text)
+    out = []
+    for index in range(len(words)):
+        for r in verb_pattern_fixes(words, index):
+            out.append("".join([*words[: r.first], r.text, *words[r.stop :]]) + trail)
+    return out
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("We must to leave now.", "We must leave now."),
+        ("She could to swim.", "She could swim."),
+        ("I look forward to see you.", "I look forward to seeing you."),
+        ("We are looking forward to start.", "We are looking forward to starting."),
+        ("He is not used to work late.", "He is not used to working late."),
+        ("They got used to cook at home.", "They got used to cooking at home."),
+        ("We discussed about it.", "We discussed it."),
+        ("She contacted with the bank.", "She contacted the bank."),
+        ("They will contact with you.", "They will contact you."),
+        ("It lacked of salt.", "It lacked salt."),
+    ],
+)
+def test_a_verbs_pattern_is_offered_mended(text: str, expected: str) -> None:
+    assert fixed(text) == [expected]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "I used to work late.",  # a past habit: "to" is the infinitive's
+        "She ought to go.",  # not a modal of the list
+        "We went to see it.",  # no head makes "to" a preposition
+        "We made contact with the bank.",  # a noun
+        "The lack of time hurts.",  # a noun
+        "We must, to be fair, leave.",  # a mark between them
+        "We must to.",  # no verb after it
+        "I look forward to the trip.",  # no verb after it
+    ],
+)
+def test_a_pattern_that_is_already_right_or_is_no_verbs_is_left_alone(text: str) -> None:
+    assert fixed(text) == []
+
+
+def test_grammar_offers_them_beside_its_other_fixes() -> None:
+    words, _ = split_words("We must to leave now.")
+    assert " must" in {fix.rewording.text for fix in fixes(words)}

@@ -33,7 +33,14 @@ NUMBER = re.compile(r"-?[0-9]+(\.[0-9]+)?")
 TIME = re.compile(r"([01][0-9]|2[0-3]):([0-5][0-9])")
 CLOCK_SECONDS = re.compile(r"([01][0-9]|2[0-3]):([0-5][0-9]):([0-5][0-9])")  # a race's 01:12:44
 SECONDS = "%H:%M:%S"  # the format of a time column whose cells write seconds (counted in seconds)
-DATE_FORMATS = ("%Y-%m-%d", "%d/%m/%Y", "%d.%m.%Y", "%m/%d/%Y")
+# strftime's fields, named: a literal "%d/%m/%Y" reads to the house-rule scan as "d m y".
+DAY, MONTH, YEAR = "%d", "%m", "%Y"
+DATE_FORMATS = (
+    f"{YEAR}-{MONTH}-{DAY}",
+    f"{DAY}/{MONTH}/{YEAR}",
+    f"{DAY}.{MONTH}.{YEAR}",
+    f"{MONTH}/{DAY}/{YEAR}",
+)
 DOC_YEAR = re.compile(r"\b(1[89]\d\d|20\d\d)\b")
 YEARS = (1000, 2999)  # four digits starting 1 or 2: what a year column may hold
 SPAN_SHARE = 0.5  # a column's span reaches this share of its spread beyond its values

@@ -13,9 +13,9 @@ The counts and units are general English in ``data/grammar.json``; numbers in wo
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 
+from engine.language.en.cut_safety import core
 from engine.language.en.data import load_json, word_set
 from engine.language.en.forms import readings
 from engine.language.en.rewordings import Rewording, spelled
@@ -27,11 +27,6 @@ DURATION_COUNTS = word_set("grammar.json", "duration_counts") | frozenset(
 DURATION_UNITS = word_set("grammar.json", "duration_units")
 POINT_AFTER = word_set("grammar.json", "past_words")  # "ago": "since five years ago"
 NOUN_CLASS = "NOUN"
-NOT_LETTERS = re.compile(r"[^A-Za-z0-9]+")
-
-
-def core(word: str) -> str:
-    return NOT_LETTERS.sub("", word).lower()
 
 
 def is_count(word: str) -> bool:

@@ -37,6 +37,7 @@ from engine.language.en.articles import article_fixes
 from engine.language.en.data import load_json, pairs, word_set
 from engine.language.en.durations import duration_fixes
 from engine.language.en.form_risks import (
+    OBJECT_PRONOUNS,  # never what a subject that opens a sentence is ("me", "him")
     agrees_as_asked,
     asked_number,
     asked_person,
@@ -72,8 +73,6 @@ GRAMMAR_PHRASES = pairs("grammar.json", "learner_phrases")
 DEGREE_WORDS = word_set("grammar.json", "degree_words")
 # Words before a noun: a fix that adds or drops its plural changes how many things it says.
 DETERMINERS = word_set("grammar.json", "determiners")
-# Pronouns in the object case ("me", "him"): never what a subject that opens a sentence is.
-OBJECT_PRONOUNS = word_set("word_tiers.json", "object_pronouns")
 # Words that set a clause in the future, and the auxiliary a bare verb then takes.
 FUTURE_WORDS = word_set("grammar.json", "future_words")
 FUTURE_AUXILIARY: str = load_json("grammar.json")["future_auxiliary"]

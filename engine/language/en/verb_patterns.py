@@ -20,8 +20,10 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from lemminflect import getAllLemmas, getInflection
+from lemminflect import getInflection
 
+from engine.language.en.cut_safety import core
+from engine.language.en.cut_units import is_base_verb, verb_lemmas
 from engine.language.en.data import load_json, word_set
 from engine.language.en.rewordings import Rewording, spelled
 
@@ -35,24 +37,9 @@ TO_PREPOSITION_HEADS: dict[str, frozenset[str]] = {
 HEAD_REACH = 2  # "am still not used to": the verb, then up to two words, then the head
 DIRECT_OBJECTS: dict[str, str] = DATA["direct_object_verbs"]
 SUBJECTS = word_set("meaning.json", "subject_pronouns")
-VERB_CLASSES = ("VERB", "AUX")
-BASE_TAG, GERUND_TAG = "VB", "VBG"
+GERUND_TAG = "VBG"
 VERB_ONLY_TAGS = ("VBD", "VBN", "VBG")  # forms no noun shares ("contacted", "discussing")
-NOT_LETTERS = re.compile(r"[^A-Za-z']+")
 MARKS = re.compile(r"[,.;:!?()\"]")
-
-
-def core(word: str) -> str:
-    return NOT_LETTERS.sub("", word).lower()
-
-
-def verb_lemmas(word: str) -> set[str]:
-    found = getAllLemmas(word)
-    return {lemma for part in VERB_CLASSES for lemma in found.get(part, ())}
-
-
-def is_base_verb(word: str) -> bool:
-    return word in verb_lemmas(word)
 
 
 def plain(words: Sequence[str], first: int, stop: int) -> bool:
@@ -91,7 +78,7 @@ def _verb_before(words: Sequence[str], head: int, lemmas: frozenset[str]) -> boo
     for at in range(head - 1, max(-1, head - HEAD_REACH - 2), -1):
         if MARKS.search(words[at]):
             return False
-        if verb_lemmas(core(words[at])) & lemmas:
+        if lemmas.intersection(verb_lemmas(core(words[at]))):
             return True
     return False
 

@@ -197,12 +197,11 @@ def reader_haves(words: Sequence[str]) -> list[Rewording]:
         at = noun + 1 + (core(words[noun + 1]) == READER_HAVES["relative"])
         if at + 2 >= len(words) or not may_be_noun(words[noun]):
             continue
-        said = [core(w) for w in words[at : at + 3]]
-        if said != [READER_HAVES["subject"], said[1], READER_HAVES["verb"]]:
-            continue
+        subject, modal, verb = (core(w) for w in words[at : at + 3])
         last = words[at + 2]
         closes = at + 2 == len(words) - 1 or _closes(last)
-        if said[1] not in HAVE_MODALS or not closes:
+        shaped = subject == READER_HAVES["subject"] and verb == READER_HAVES["verb"]
+        if not (shaped and modal in HAVE_MODALS and closes):
             continue
         if all(is_plain(w) for w in words[noun : at + 2]):
             mark = last.strip()[len(core(last)) :]

@@ -9,6 +9,7 @@ on its own (locked pieces are identical by construction, and :func:`word_diff` c
 Public API:
 
 - :func:`tokenize` — ``"".join(tokenize(t)) == t`` for every string.
+- :func:`split_words` — a passage as whitespace-led words, as the proofreading passes read it.
 - :class:`Hunk` — one replaceable change: ``target[start:end]`` (``old``) becomes ``new``.
 - :class:`WordDiff` — target, proposal, hunks and the target-relative locked spans.
 - :func:`word_diff` — build a :class:`WordDiff` from a target, its locks and proposal segments.
@@ -27,11 +28,20 @@ from engine.core.protocol import SegmentText
 
 # Apostrophes inside a word keep "don't" one token, so a hunk never splits a contraction.
 _TOKEN = re.compile(r"\w+(?:['’]\w+)*|\s+|[^\w\s]")
+# A word with the whitespace before it: punctuation stays on its word ("late," is one word).
+_SPACED_WORD = re.compile(r"\s*\S+")
 
 
 def tokenize(text: str) -> list[str]:
     """Words, whitespace runs and single punctuation marks; together they are exactly ``text``."""
     return _TOKEN.findall(text)
+
+
+def split_words(text: str) -> tuple[list[str], str]:
+    """Words with their leading whitespace, and the whitespace after the last one: the words
+    join back to ``text`` with the trail, so a word replaced by index rebuilds the rest exactly."""
+    words = _SPACED_WORD.findall(text)
+    return words, text[len("".join(words)) :]
 
 
 @dataclass(frozen=True)

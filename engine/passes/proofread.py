@@ -42,7 +42,6 @@ token against 3.63 without it (the originals: 3.62), for one to seven more reads
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, replace
 
@@ -51,6 +50,7 @@ from engine.core.canvas import context_ids
 from engine.core.plan import EditPlan, Free, segment_text
 from engine.core.protocol import EditMode
 from engine.core.tokens import TokenTable
+from engine.core.worddiff import split_words
 from engine.intent import Intent, read_intent
 from engine.language.en.grammar import opens_sentence
 from engine.language.en.rewordings import Rewording
@@ -322,12 +322,6 @@ def not_avoided(
 
 def copy_rounds(rounds: Rounds) -> Rounds:
     return {segment: list(changed) for segment, changed in rounds.items()}
-
-
-def split_words(text: str) -> tuple[list[str], str]:
-    """Words with their leading whitespace, and the whitespace after the last one."""
-    words = re.findall(r"\s*\S+", text)
-    return words, text[len("".join(words)) :]
 
 
 def reworded(words: Sequence[str], rewording: Rewording) -> str:

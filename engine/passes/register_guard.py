@@ -25,6 +25,7 @@ import re
 from collections.abc import Callable, Sequence
 
 from engine.core.canvas import Canvas
+from engine.core.worddiff import split_words
 from engine.intent import Intent
 from engine.language.en.clitics import noun_clitics
 from engine.language.en.registers import (
@@ -39,8 +40,6 @@ from engine.passes.reread import changed_runs, hunks, was_before
 
 # A word as a register counts it: letters with the apostrophes inside or before it ("'cause").
 REGISTER_WORD = re.compile(r"[A-Za-z']+")
-# A word with the whitespace before it, as proofreading splits a passage.
-PROSE_WORD = re.compile(r"\s*\S+")
 CURLY_APOSTROPHES = str.maketrans({"\u2019": APOSTROPHE, "\u2018": APOSTROPHE})
 CONTRACTED = frozenset(short for short, _ in EXPANSIONS)
 # Formal writes these out: one-word slang, colloquial words and greetings ("gonna", "ok", "hey").
@@ -60,7 +59,7 @@ def is_contraction(word: str) -> bool:
 
 def verb_clitic_count(text: str) -> int:
     """How many nouns' "'s" in ``text`` are a verb ("the lot's reserved"; not "Maria's report")."""
-    words = PROSE_WORD.findall(text.translate(CURLY_APOSTROPHES))
+    words, _ = split_words(text.translate(CURLY_APOSTROPHES))
     return len({found.first for found in noun_clitics(words, CONTRACTED)})
 
 

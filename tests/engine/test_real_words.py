@@ -6,11 +6,11 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from engine.core.worddiff import split_words
 from engine.language.en.dictionary import dictionary_counts
 from engine.language.en.real_words import COMMONER_BY, RARE_COUNT, commoner_neighbours
 from engine.language.en.spelling import Speller, misspellings
 from engine.passes.offers import spelling_changes
-from engine.passes.proofread import split_words
 
 COMMON = sorted(w for w, n in dictionary_counts().items() if n >= RARE_COUNT and w.isalpha())
 

@@ -7,7 +7,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from engine.core.protocol import SegmentText
-from engine.core.worddiff import apply_hunks, edits_for, tokenize, word_diff
+from engine.core.worddiff import apply_hunks, edits_for, split_words, tokenize, word_diff
 
 _ALPHABET = st.sampled_from(list("ab cd,.'\n\t–é"))
 _TEXT = st.text(_ALPHABET, max_size=40)
@@ -36,6 +36,17 @@ def test_tokens_join_back_to_the_text(text: str) -> None:
 
 def test_tokens_are_words_spaces_and_punctuation() -> None:
     assert tokenize("Don't  stop, now.") == ["Don't", "  ", "stop", ",", " ", "now", "."]
+
+
+@given(_TEXT)
+def test_spaced_words_and_their_trail_join_back_to_the_text(text: str) -> None:
+    words, trail = split_words(text)
+    assert "".join(words) + trail == text
+    assert not trail.strip()
+
+
+def test_spaced_words_keep_their_punctuation_and_leading_space() -> None:
+    assert split_words("  Late, again. \n") == (["  Late,", " again."], " \n")
 
 
 @given(_target_with_proposal(), st.data())

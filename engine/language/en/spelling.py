@@ -185,7 +185,7 @@ class Speller:
 
 def misspellings(words: Sequence[str], speller: Speller) -> list[Misspelling]:
     """Every misspelt plain word of ``words`` (each with its leading whitespace, as
-    :func:`engine.passes.proofread.split_words` gives them) with its candidates."""
+    :func:`engine.core.worddiff.split_words` gives them) with its candidates."""
     found = []
     for index, word in enumerate(words):
         letters = checkable(words, index)

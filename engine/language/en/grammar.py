@@ -34,6 +34,7 @@ from functools import cache
 from lemminflect import getAllLemmas
 
 from engine.language.en.articles import article_fixes
+from engine.language.en.commas import comma_fixes
 from engine.language.en.data import load_json, pairs, word_set
 from engine.language.en.durations import duration_fixes
 from engine.language.en.form_risks import (
@@ -209,8 +210,8 @@ def negative_forms(word: str) -> tuple[str, ...]:
 def fixes(words: Sequence[str], opens: bool = True, lead: Sequence[str] = ()) -> list[Fix]:
     """Every candidate fix in ``words`` (each with its leading whitespace): each word's other
     forms, a doubled degree, a missing article, "since" before a length of time, what a verb
-    takes after it (:mod:`engine.language.en.verb_patterns`), the learner's word pairs and
-    the capitals.
+    takes after it (:mod:`engine.language.en.verb_patterns`), the learner's word pairs, the
+    capitals and the comma after a linking phrase (:mod:`engine.language.en.commas`).
     ``opens``: whether the first word starts a sentence (not after a lock inside one:
     "[install guide](...)"). ``lead``: the words before ``words`` (across a lock), read as a
     noun's determiner and modifier. Capitalised words other than a sentence's first (names),
@@ -230,6 +231,7 @@ def fixes(words: Sequence[str], opens: bool = True, lead: Sequence[str] = ()) ->
         found += [Fix(r, ARTICLE_RISK) for r in article_fixes(words, index)]
         found += [Fix(r) for r in duration_fixes(words, index)]
         found += [Fix(r) for r in verb_pattern_fixes(words, index)]
+        found += [Fix(r, certain=True) for r in comma_fixes(words, index, first_opens)]
         before, two_before = _before(lead, words, index)
         lower = letters.lower()
         in_past = after_past_word(words, index)

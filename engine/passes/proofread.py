@@ -27,9 +27,10 @@ noun's number (unless the words before ask for it: "many company"), a verb's -in
 adjective's degree must save more
 (:data:`engine.language.en.grammar.TENSE_RISK`, :mod:`engine.language.en.form_risks`), so
 "who won the prize" stays while "Yesterday we goes" becomes "went". A register change only
-has to read no worse: the user asked for it; so does a capital (a lone "i", a sentence's first
-word), a rule of writing, not a guess. Contractions are what a register asks for: formal writes
-every one out, casual makes one unless it reads
+has to read no worse: the user asked for it. A rule of writing (a capital for a lone "i" or a
+sentence's first word, a linking phrase's comma, a paragraph's full stop) is no guess: it is
+made unless it reads :data:`~engine.passes.offers.RULE_TOLERANCE` nats worse. Contractions
+are what a register asks for: formal writes every one out, casual makes one unless it reads
 :data:`~engine.passes.offers.CONTRACTION_TOLERANCE` nats worse; the reading only chooses
 among a phrase's contractions (the model reads "don't" as likelier than
 "do not" nearly everywhere, so a formal rewrite judged like a swap kept almost every
@@ -53,6 +54,7 @@ from engine.core.tokens import TokenTable
 from engine.core.worddiff import split_words
 from engine.intent import Intent, read_intent
 from engine.language.en.grammar import opens_sentence
+from engine.language.en.punctuation import closes_paragraph
 from engine.language.en.rewordings import Rewording
 from engine.language.en.spelling import Lexicon, Speller
 from engine.language.en.varieties import document_variety
@@ -191,7 +193,10 @@ def candidates(
         words, trail = split_words(texts[segment])
         preceding = before + "".join(texts[:segment])
         opens, lead = opens_sentence(preceding), split_words(preceding)[0][-LEAD_WORDS:]
-        for rewording, margin, per_token, prune, corrects in offered(words, offer, opens, lead):
+        closes = closes_paragraph(trail + "".join(texts[segment + 1 :]) + after)
+        for rewording, margin, per_token, prune, corrects in offered(
+            words, offer, opens, lead, closes
+        ):
             span = range(rewording.first, rewording.stop)
             if any(changed_in[i] is not None for i in span):
                 continue

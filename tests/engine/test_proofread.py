@@ -23,7 +23,7 @@ from engine.language.en.registers import (
 )
 from engine.language.en.rewordings import CONCISE, Rewording
 from engine.passes import offers
-from engine.passes.offers import PRUNE_NATS, style_for
+from engine.passes.offers import PRUNE_NATS, offered, style_for
 from engine.passes.proofread import (
     Change,
     Read,
@@ -138,8 +138,8 @@ def test_an_avoided_correction_never_gives_way_to_the_error() -> None:
 
 def test_fixes_far_apart_are_made_in_one_read(table: TokenTable) -> None:
     reader = WordPriceReader(table, PRICES)
-    out = proofread_plan(plan_of("we goes home, and so they goes out again"), table, reader)
-    assert seeds(out) == "we went home, and so they went out again"
+    out = proofread_plan(plan_of("We goes home, and so they goes out again."), table, reader)
+    assert seeds(out) == "We went home, and so they went out again."
     assert len(reader.calls) == 2  # one read making both fixes, one finding nothing more
 
 
@@ -147,9 +147,9 @@ def test_a_later_round_reads_again_only_the_sentences_the_last_one_changed(
     table: TokenTable,
 ) -> None:
     reader = WordPriceReader(table, PRICES)
-    out = proofread_plan(plan_of("we goes home. It is what it is."), table, reader)
-    assert seeds(out) == "we went home. It is what it is."
-    boundary = len(table.encode("we went home."))
+    out = proofread_plan(plan_of("We goes home. It is what it is."), table, reader)
+    assert seeds(out) == "We went home. It is what it is."
+    boundary = len(table.encode("We went home."))
     first, second = (call[2] for call in reader.calls)
     assert any(at >= boundary for at, _ in first)  # "is" → "was" was read once...
     assert second and all(at < boundary for at, _ in second)  # ...and not again
@@ -277,12 +277,12 @@ def test_casual_contracts_within_its_tolerance_and_picks_the_better_contraction(
 
 def test_a_cancelled_request_stops_proofreading_before_the_next_read(table: TokenTable) -> None:
     reader = WordPriceReader(table, PRICES)
-    plan = plan_of("we goes home. It is what it is.")
+    plan = plan_of("We goes home. It is what it is.")
     assert proofread_plan(plan, table, reader, lambda: True) == plan
     assert reader.calls == []
     asked = iter([False, True])  # cancelled after the first read
     out = proofread_plan(plan, table, reader, lambda: next(asked))
-    assert seeds(out) == "we went home. It is what it is." and len(reader.calls) == 1
+    assert seeds(out) == "We went home. It is what it is." and len(reader.calls) == 1
 
 
 def test_no_style_or_a_draft_reads_nothing(table: TokenTable) -> None:
@@ -339,3 +339,14 @@ def test_locks_the_text_around_and_each_gaps_edges_hold(
             assert isinstance(now, Free)
             assert now.seed[:1].isspace() == was.seed[:1].isspace()
             assert now.seed[-1:].isspace() == was.seed[-1:].isspace()
+
+
+def test_a_rule_of_writing_is_read_whole_and_made_within_its_tolerance() -> None:
+    """A capital or a linking phrase's comma is never pruned by its first token (a passage's
+    first word in capitals reads dear there) and may read up to RULE_TOLERANCE nats worse."""
+    words, _ = split_words("for example the bus was late")
+    found = {r.text: (margin, prune) for r, margin, _, prune, _ in offered(
+        words, offers.Offer(style("fix grammar")), closes=True)}  # fmt: skip
+    for rule in ("For", "For example,", "for example,", " late."):
+        assert found[rule] == (-offers.RULE_TOLERANCE, float("inf"))
+    assert found[" buses"][1] == PRUNE_NATS

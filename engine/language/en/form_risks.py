@@ -130,7 +130,7 @@ GROUP_REACH = 4
 # A clause's own words inside the group's phrase ("each of the students who have") make the
 # verb the clause's, not the subject's.
 CLAUSE_WORDS = word_set("meaning.json", "relative_pronouns") | word_set(
-    "grammar.json", "subordinators"
+    "grammar.json", "complementizers"
 )
 OBJECT_PRONOUNS = word_set("word_tiers.json", "object_pronouns")  # "neither of them"
 

@@ -34,7 +34,6 @@ from functools import cache
 from lemminflect import getAllLemmas
 
 from engine.language.en.articles import article_fixes
-from engine.language.en.commas import comma_fixes
 from engine.language.en.data import load_json, pairs, word_set
 from engine.language.en.durations import duration_fixes
 from engine.language.en.form_risks import (
@@ -59,6 +58,12 @@ from engine.language.en.forms import (
 )
 from engine.language.en.forms import tense as form_tense
 from engine.language.en.meaning import SUBJECT_PRONOUNS
+from engine.language.en.punctuation import (
+    SENTENCE_ENDS,
+    comma_fixes,
+    final_stop,
+    starts_sentence,
+)
 from engine.language.en.registers import CONTRACTIONS, NOT_CLITIC
 from engine.language.en.rewordings import Rewording, lead, rewordings, spelled
 from engine.language.en.spelling import proper_names as english_proper_names
@@ -115,13 +120,13 @@ ARTICLE_RISK = 1.5
 WORD_LETTERS = re.compile(r"[A-Za-z]+(?:'[A-Za-z]+)?")
 TRAILING_MARKS = re.compile(r"[.,;:!?\"()]+$")
 EMPHASIS_MARKS = "*_~"  # Markdown's, around a word that is still the word
-SENTENCE_ENDS = (".", "!", "?")
 
 
 @dataclass(frozen=True)
 class Fix:
     """A candidate fix, and the nats it must save beyond the margin (see :data:`TENSE_RISK`).
-    A ``certain`` fix is a rule of writing (a capital), made unless the passage reads worse."""
+    A ``certain`` fix is a rule of writing (a capital, a comma, a full stop), made unless the
+    passage reads far worse (:data:`engine.passes.offers.RULE_TOLERANCE`)."""
 
     rewording: Rewording
     risk: float = 0.0
@@ -207,22 +212,28 @@ def negative_forms(word: str) -> tuple[str, ...]:
     return tuple(form for form in found if form in negative_contractions())
 
 
-def fixes(words: Sequence[str], opens: bool = True, lead: Sequence[str] = ()) -> list[Fix]:
+def fixes(
+    words: Sequence[str], opens: bool = True, lead: Sequence[str] = (), closes: bool = False
+) -> list[Fix]:
     """Every candidate fix in ``words`` (each with its leading whitespace): each word's other
     forms, a doubled degree, a missing article, "since" before a length of time, what a verb
     takes after it (:mod:`engine.language.en.verb_patterns`), the learner's word pairs, the
-    capitals and the comma after a linking phrase (:mod:`engine.language.en.commas`).
+    capitals, the comma after a linking phrase and a paragraph's full stop
+    (:mod:`engine.language.en.punctuation`).
     ``opens``: whether the first word starts a sentence (not after a lock inside one:
     "[install guide](...)"). ``lead``: the words before ``words`` (across a lock), read as a
-    noun's determiner and modifier. Capitalised words other than a sentence's first (names),
-    words holding digits, and words with inner marks are left as they are."""
+    noun's determiner and modifier. ``closes``: whether the words end their paragraph (a last
+    sentence with no end mark is offered its full stop). Capitalised words other than a
+    sentence's first (names), words holding digits, and words with inner marks are left as
+    they are."""
     found = [Fix(r) for r in rewordings(words, GRAMMAR_PHRASES, keep_last=False)]
+    found += [Fix(r, certain=True) for r in (final_stop(words) if closes else [])]
     first_opens = opens
     for index, word in enumerate(words):
         letters = TRAILING_MARKS.sub("", word.strip())
         if not WORD_LETTERS.fullmatch(letters):
             continue
-        opens = _opens_sentence(words, index, first_opens)
+        opens = starts_sentence(words, index, first_opens)
         if letters[0].isupper() and not opens and letters != "I":
             continue
         found += _capitals(word, letters, opens, index)
@@ -369,14 +380,6 @@ def _degree(words: Sequence[str], index: int) -> list[Fix]:
 def _is_first_person(letters: str) -> bool:
     lower = letters.lower()
     return lower == FIRST_PERSON or lower.startswith(FIRST_PERSON + "'")
-
-
-def _opens_sentence(words: Sequence[str], index: int, first_opens: bool) -> bool:
-    """Whether the word at ``index`` starts a sentence (the first where ``first_opens``, or
-    after . ! ?)."""
-    if index == 0:
-        return first_opens
-    return words[index - 1].rstrip().endswith(SENTENCE_ENDS)
 
 
 def opens_sentence(before: str) -> bool:

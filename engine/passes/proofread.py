@@ -54,7 +54,7 @@ from engine.core.tokens import TokenTable
 from engine.core.worddiff import split_words
 from engine.intent import Intent, read_intent
 from engine.language.en.grammar import opens_sentence
-from engine.language.en.punctuation import closes_paragraph
+from engine.language.en.punctuation import ends_prose_paragraph
 from engine.language.en.rewordings import Rewording
 from engine.language.en.spelling import Lexicon, Speller
 from engine.language.en.varieties import document_variety
@@ -193,7 +193,7 @@ def candidates(
         words, trail = split_words(texts[segment])
         preceding = before + "".join(texts[:segment])
         opens, lead = opens_sentence(preceding), split_words(preceding)[0][-LEAD_WORDS:]
-        closes = closes_paragraph(trail + "".join(texts[segment + 1 :]) + after)
+        closes = ends_prose_paragraph(preceding, trail + "".join(texts[segment + 1 :]) + after)
         for rewording, margin, per_token, prune, corrects in offered(
             words, offer, opens, lead, closes
         ):

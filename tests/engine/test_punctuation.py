@@ -11,6 +11,7 @@ from engine.language.en.grammar import fixes
 from engine.language.en.punctuation import (
     closes_paragraph,
     comma_fixes,
+    ends_prose_paragraph,
     final_stop,
     linking_phrases,
 )
@@ -97,6 +98,7 @@ def stopped(text: str) -> list[str]:
         ("The hall was full. they stayed outside for an hour", [" hour"]),
         ("Notes\nThe room is booked until noon", [" noon"]),  # its own line
         ("The gate code is 4471", [" 4471"]),
+        ("2024 was the year we moved", [" moved"]),  # a number is no item number
     ],
 )
 def test_a_last_sentence_with_no_end_mark_is_offered_a_full_stop(text, expected) -> None:
@@ -140,3 +142,21 @@ def test_grammar_offers_the_full_stop_only_where_the_paragraph_ends() -> None:
     words, _ = split_words("They will call us tomorrow")
     assert any(f.rewording.text == " tomorrow." and f.certain for f in fixes(words, closes=True))
     assert not any(f.rewording.text.endswith(".") for f in fixes(words))
+
+
+@pytest.mark.parametrize(
+    ("preceding", "ends"),
+    [
+        ("", True),
+        ("Intro.\n\n", True),
+        ("We met. ", True),
+        ("- ", False),  # a list item's locked mark before the text
+        ("Notes:\n  * ", False),
+        ("3. ", False),
+        ("## ", False),
+        ("| a | ", False),
+    ],
+)
+def test_a_full_stop_only_closes_a_paragraph_of_prose(preceding, ends) -> None:
+    assert ends_prose_paragraph(preceding, "\n") is ends
+    assert not ends_prose_paragraph(preceding, " more words")

@@ -26,6 +26,7 @@ far worse to the model (:mod:`engine.passes.offers`). Pure functions over word t
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from functools import cache
 
@@ -55,6 +56,7 @@ CLAUSE_SIGNS = (
 )
 # What a line that is no prose paragraph opens with: a heading, a list item, a quote, a table.
 LINE_MARKS = ("#", "-", "*", "+", ">", "|")
+ITEM_NUMBER = re.compile(r"\d+[.)]")  # an ordered list item's number, "2." or "2)"
 
 
 @cache
@@ -128,6 +130,19 @@ def closes_paragraph(following: str) -> bool:
     return not rest or rest.startswith(("\n", "\r"))
 
 
+def marked_line(preceding: str) -> bool:
+    """Whether text after ``preceding`` stands on a line that opens with a mark: a list item,
+    a heading, a quote or a table row whose mark is before the text (often locked: "- ")."""
+    line = preceding.rsplit("\n", 1)[-1].lstrip()
+    return line.startswith(LINE_MARKS) or bool(ITEM_NUMBER.match(line))
+
+
+def ends_prose_paragraph(preceding: str, following: str) -> bool:
+    """Whether text between ``preceding`` and ``following`` closes a paragraph of prose: the
+    place a missing full stop is offered (:func:`final_stop`)."""
+    return closes_paragraph(following) and not marked_line(preceding)
+
+
 def final_stop(words: Sequence[str]) -> list[Rewording]:
     """The last word of ``words`` (a passage that ends its paragraph) given a full stop, where
     its last sentence is a sentence with no end mark (see the module's docstring)."""
@@ -136,7 +151,11 @@ def final_stop(words: Sequence[str]) -> list[Rewording]:
     start = last_sentence_start(words)
     sentence = [core(w) for w in words[start:]]
     opener = words[start].lstrip()
-    if len(sentence) < SHORTEST_SENTENCE or opener.startswith(LINE_MARKS) or opener[:1].isdigit():
+    if (
+        len(sentence) < SHORTEST_SENTENCE
+        or opener.startswith(LINE_MARKS)
+        or ITEM_NUMBER.match(opener)
+    ):
         return []
     if not CLAUSE_SIGNS.intersection(sentence):
         return []

@@ -265,7 +265,8 @@ def spelling_margin(slip: float, sound: int = SOUND_APART) -> float:
 
 
 def grammar_margin(fix: Fix) -> float:
-    """Nats a grammar fix must save: a rule of writing (a capital) may read a little worse."""
+    """Nats a grammar fix must save: a rule of writing (a capital) may even read up to
+    :data:`RULE_TOLERANCE` nats worse."""
     return -RULE_TOLERANCE if fix.certain else GRAMMAR_MARGIN + fix.risk
 
 

@@ -60,6 +60,7 @@ from engine.language.en.forms import tense as form_tense
 from engine.language.en.meaning import SUBJECT_PRONOUNS
 from engine.language.en.punctuation import (
     SENTENCE_ENDS,
+    capitalised,
     comma_fixes,
     final_stop,
     starts_sentence,
@@ -308,9 +309,7 @@ def _capitals(word: str, letters: str, opens: bool, index: int) -> list[Fix]:
     proper word written in lower case ("mondays", "english")."""
     if letters[0].isupper() or not (opens or _is_first_person(letters) or is_proper(letters)):
         return []
-    at = word.index(letters[0])
-    capital = word[:at] + letters[0].upper() + word[at + 1 :]
-    return [Fix(Rewording(index, index + 1, capital), certain=True)]
+    return [Fix(Rewording(index, index + 1, capitalised(word)), certain=True)]
 
 
 def is_proper(letters: str) -> bool:

@@ -67,10 +67,9 @@ def linking_phrases() -> tuple[tuple[str, ...], ...]:
 
 
 def opens_clause(words: Sequence[str], index: int, opens: bool) -> bool:
-    """Whether word ``index`` starts a sentence (``opens`` for the first) or follows ";"."""
-    if index == 0:
-        return opens
-    return words[index - 1].rstrip().endswith((*SENTENCE_ENDS, SEMICOLON))
+    """Whether word ``index`` starts a sentence (:func:`starts_sentence`) or follows ";"."""
+    after_semicolon = index > 0 and words[index - 1].rstrip().endswith(SEMICOLON)
+    return after_semicolon or starts_sentence(words, index, opens)
 
 
 def starts_clause(word: str) -> bool:
@@ -117,8 +116,9 @@ def starts_sentence(words: Sequence[str], index: int, opens: bool) -> bool:
 
 
 def capitalised(word: str) -> str:
-    """``word`` (with its leading space) with its first letter a capital: the sentence's
-    first word, which the comma's rewording holds ("for example" → "For example,")."""
+    """``word`` (with its leading space) with its first character a capital: a sentence's
+    first word (its capital fix in :mod:`engine.language.en.grammar`, and the comma's
+    rewording, "for example" → "For example,")."""
     at = len(word) - len(word.lstrip())
     return word[:at] + word[at : at + 1].upper() + word[at + 1 :]
 
@@ -150,12 +150,7 @@ def final_stop(words: Sequence[str]) -> list[Rewording]:
         return []
     start = last_sentence_start(words)
     sentence = [core(w) for w in words[start:]]
-    opener = words[start].lstrip()
-    if (
-        len(sentence) < SHORTEST_SENTENCE
-        or opener.startswith(LINE_MARKS)
-        or ITEM_NUMBER.match(opener)
-    ):
+    if len(sentence) < SHORTEST_SENTENCE or marked_line(words[start]):
         return []
     if not CLAUSE_SIGNS.intersection(sentence):
         return []

@@ -102,6 +102,8 @@ BROKEN = "\ufffd"
 # A UTF-8 character is at most 4 bytes: byte-level tokens holding its parts are at most 4.
 CHARACTER_TOKENS = 4
 # A token that opens a list item (with or without the whitespace around it).
+# What may open a word besides a letter: a quotation or a bracket ("'Tea,' she said", "(If").
+WORD_OPENING_MARKS = frozenset("\"'(\u201c\u2018")
 LIST_OPENER = re.compile(r"\s*(?:[-*+\u2022]|\d{1,3}[.)])\s*")
 
 
@@ -115,6 +117,7 @@ class TokenTable:
         self._allowed: dict[Constraint, frozenset[int]] = {}
         self._control: frozenset[int] | None = None
         self._list_openers: list[int] | None = None
+        self._word_openers: list[int] | None = None
         self._by_first: dict[str, list[int]] | None = None
         self._breaking: frozenset[int] | None = None
         self._spellings: dict[int, frozenset[int]] = {}
@@ -243,6 +246,18 @@ class TokenTable:
             )
         return self._list_openers
 
+    def word_openers(self) -> list[int]:
+        """Token ids whose text opens a word: a letter, or an opening quote or bracket, after
+        at most one space. Computed once."""
+        if self._word_openers is None:
+            self._word_openers = sorted(
+                token_id
+                for char, ids in self._first_chars().items()
+                for token_id in ids
+                if _opens_word(self.text(token_id).removeprefix(" ") if char == " " else char)
+            )
+        return self._word_openers
+
     def control_ids(self) -> frozenset[int]:
         """Tokens whose text holds a control character other than newline or tab.
 
@@ -281,6 +296,10 @@ class TokenTable:
                 if text:
                     self._by_first.setdefault(text[0], []).append(token_id)
         return self._by_first
+
+
+def _opens_word(text: str) -> bool:
+    return bool(text) and (text[0].isalpha() or text[0] in WORD_OPENING_MARKS)
 
 
 def _has_control(text: str) -> bool:

@@ -102,8 +102,10 @@ BROKEN = "\ufffd"
 # A UTF-8 character is at most 4 bytes: byte-level tokens holding its parts are at most 4.
 CHARACTER_TOKENS = 4
 # A token that opens a list item (with or without the whitespace around it).
-# What may open a word besides a letter: a quotation or a bracket ("'Tea,' she said", "(If").
-WORD_OPENING_MARKS = frozenset("\"'(\u201c\u2018")
+# What may open a word besides a letter: a quotation, a bracket, or Markdown's code and
+# emphasis ("'Tea,' she said", "(If", "`settle` runs", "**Note**"; a bullet alone is banned
+# where it would open a list item).
+WORD_OPENING_MARKS = frozenset("\"'([`*_\u201c\u2018")
 LIST_OPENER = re.compile(r"\s*(?:[-*+\u2022]|\d{1,3}[.)])\s*")
 
 

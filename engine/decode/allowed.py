@@ -16,7 +16,6 @@ import torch
 from engine.core.canvas import Canvas, Kind
 from engine.core.plan import Constraint, ExcludingConstraint, Free, Locked, Slot
 from engine.core.tokens import TokenTable
-from engine.decode.list_marks import starts_line
 
 # Finite, so a fully banned row can never turn softmax into NaN, yet far beyond any real logit.
 BANNED = -1.0e4
@@ -31,12 +30,15 @@ DRAFT_CONTEXT_CHARS = 2000  # about the 512 tokens of context a draft sees befor
 DRAFT_MARKS = frozenset("|{}#")  # what turns a draft into a table, JSON or a heading
 # A draft in prose opens no list item within its first this many tokens (a line break, then "1.").
 PROSE_OPENING = 2
-# A line that is a Markdown list item: a bullet or a number, then a space or the line's end
-# (the text before a draft is read with its trailing spaces trimmed, so the "- " or "2." the
-# user typed before asking for the item reads as "-" or "2.").
-LIST_ITEM = re.compile(r"\s*(?:[-*+\u2022]|\d{1,3}[.)])(?:\s|$)")
+# A line that is a Markdown list item (bullet or number, then a space).
+LIST_ITEM = re.compile(r"\s*(?:[-*+\u2022]|\d{1,3}[.)])\s")
+# A list item the user has just opened: its mark and nothing after it (the text before a draft
+# is read with its trailing spaces trimmed, so "- " and "2. " read "-" and "2.").
+OPEN_ITEM = re.compile(r"\s*(?:[-*+\u2022]|\d{1,3}[.)])")
 # A blank line (only spaces between two newlines) ends a paragraph; a single newline wraps it.
 PARAGRAPH_BREAK = re.compile(r"\n[ \t]*\n")
+PARAGRAPH_END = re.compile(r"\n[ \t]*\n\s*$")  # the text before ends with a blank line
+SENTENCE_ENDS = (".", "!", "?")
 
 
 def allowed_mask(canvas: Canvas, table: TokenTable, vocab_size: int) -> torch.Tensor:
@@ -67,9 +69,21 @@ def allowed_mask(canvas: Canvas, table: TokenTable, vocab_size: int) -> torch.Te
         mask[0, table.starting_with_whitespace()] = False
     if opens_prose(canvas):  # its first line, which may start after a line break token
         mask[:PROSE_OPENING, table.list_openers()] = False
-        if starts_line(canvas):
+        if opens_sentence(canvas):
             open_with_word(mask, table)
+    elif fills_open_item(canvas):  # the item's own text: no second mark before it
+        mask[0, table.list_openers()] = False
     return mask
+
+
+def opens_sentence(canvas: Canvas) -> bool:
+    """Whether a draft starts the document, a paragraph (after a blank line) or a sentence
+    (after its end mark): not after a colon ("Ingredients: 2 eggs") nor on the next line of
+    a block such as a table's ("| 2 | …")."""
+    before = canvas.plan.before.rstrip(" \t")
+    if not before.strip() or PARAGRAPH_END.search(before):
+        return True
+    return before.endswith(SENTENCE_ENDS)
 
 
 def open_with_word(mask: torch.Tensor, table: TokenTable) -> None:
@@ -111,13 +125,31 @@ def opens_prose(canvas: Canvas) -> bool:
     town is…": the adapter's training data is full of lists. Inside a list, a new item is
     what the user wants, so there it may open one.
     """
+    line = last_line(canvas)
+    return is_draft(canvas) and not (LIST_ITEM.match(line) or OPEN_ITEM.fullmatch(line))
+
+
+def fills_open_item(canvas: Canvas) -> bool:
+    """Whether a draft writes the text of a list item the user has just opened ("- ", "2.").
+    It is a list's draft: a later line may open the next item (a numbered list drafted after
+    "2." had its items run on in one line, "… to the pot. 3. Pour …", while it was held as
+    prose)."""
+    return is_draft(canvas) and bool(OPEN_ITEM.fullmatch(last_line(canvas)))
+
+
+def is_draft(canvas: Canvas) -> bool:
+    """Whether the canvas writes new text: one free segment with no seed."""
     segments = canvas.plan.segments
     if not len(canvas) or len(segments) != 1 or not isinstance(segments[0], Free):
         return False
-    if segments[0].seed:
-        return False
+    return not segments[0].seed
+
+
+def last_line(canvas: Canvas) -> str:
+    """The last line of the text before the canvas that holds anything, its trailing spaces
+    trimmed ("" when there is none)."""
     lines = canvas.plan.before.rstrip().splitlines()
-    return not (lines and LIST_ITEM.match(lines[-1]))
+    return lines[-1] if lines else ""
 
 
 def base_mask(positions: int, table: TokenTable, vocab_size: int) -> torch.Tensor:

@@ -101,11 +101,11 @@ def _ids(values: Iterable[Any]) -> tuple[int, ...]:
 BROKEN = "\ufffd"
 # A UTF-8 character is at most 4 bytes: byte-level tokens holding its parts are at most 4.
 CHARACTER_TOKENS = 4
-# A token that opens a list item (with or without the whitespace around it).
 # What may open a word besides a letter: a quotation, a bracket, or Markdown's code and
 # emphasis ("'Tea,' she said", "(If", "`settle` runs", "**Note**"; a bullet alone is banned
 # where it would open a list item).
 WORD_OPENING_MARKS = frozenset("\"'([`*_\u201c\u2018")
+# A token that opens a list item (with or without the whitespace around it).
 LIST_OPENER = re.compile(r"\s*(?:[-*+\u2022]|\d{1,3}[.)])\s*")
 
 
@@ -249,15 +249,15 @@ class TokenTable:
         return self._list_openers
 
     def word_openers(self) -> list[int]:
-        """Token ids whose text opens a word: a letter, or an opening quote or bracket, after
-        at most one space. Computed once."""
+        """Token ids whose text opens a word, after at most one space: a letter or one of
+        :data:`WORD_OPENING_MARKS`. Computed once."""
         if self._word_openers is None:
-            self._word_openers = sorted(
+            count = min(self.specials.vocab_size, len(self.tokenizer))
+            self._word_openers = [
                 token_id
-                for char, ids in self._first_chars().items()
-                for token_id in ids
-                if _opens_word(self.text(token_id).removeprefix(" ") if char == " " else char)
-            )
+                for token_id in range(count)
+                if _opens_word(self.text(token_id).removeprefix(" "))
+            ]
         return self._word_openers
 
     def control_ids(self) -> frozenset[int]:

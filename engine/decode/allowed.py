@@ -30,11 +30,13 @@ DRAFT_CONTEXT_CHARS = 2000  # about the 512 tokens of context a draft sees befor
 DRAFT_MARKS = frozenset("|{}#")  # what turns a draft into a table, JSON or a heading
 # A draft in prose opens no list item within its first this many tokens (a line break, then "1.").
 PROSE_OPENING = 2
-# A line that is a Markdown list item (bullet or number, then a space).
-LIST_ITEM = re.compile(r"\s*(?:[-*+\u2022]|\d{1,3}[.)])\s")
+# A list item's mark at a line's start: a bullet or a number.
+ITEM_MARK = r"\s*(?:[-*+\u2022]|\d{1,3}[.)])"
+# A line that is a Markdown list item (its mark, then a space).
+LIST_ITEM = re.compile(ITEM_MARK + r"\s")
 # A list item the user has just opened: its mark and nothing after it (the text before a draft
 # is read with its trailing spaces trimmed, so "- " and "2. " read "-" and "2.").
-OPEN_ITEM = re.compile(r"\s*(?:[-*+\u2022]|\d{1,3}[.)])")
+OPEN_ITEM = re.compile(ITEM_MARK)
 # A blank line (only spaces between two newlines) ends a paragraph; a single newline wraps it.
 PARAGRAPH_BREAK = re.compile(r"\n[ \t]*\n")
 PARAGRAPH_END = re.compile(r"\n[ \t]*\n\s*$")  # the text before ends with a blank line
@@ -87,8 +89,9 @@ def opens_sentence(canvas: Canvas) -> bool:
 
 
 def open_with_word(mask: torch.Tensor, table: TokenTable) -> None:
-    """A prose draft that opens a line or a sentence opens with a word: its first position
-    takes only a token that starts one (what else it bans stays banned).
+    """A prose draft that starts the document, a paragraph or a sentence
+    (:func:`opens_sentence`) opens with a word: its first position takes only a token that
+    starts one (what else it bans stays banned).
 
     With only a list item's mark banned there, the adapter's list habit moved into the
     number: all eight prompted drafts of the dev split opened with one ("2015: The island

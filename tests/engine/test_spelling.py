@@ -14,12 +14,14 @@ from engine.core.plan import EditPlan
 from engine.core.protocol import MAX_KNOWN_WORD_CHARS, MAX_KNOWN_WORDS
 from engine.core.tokens import TokenTable, special_tokens
 from engine.intent import read_intent
+from engine.language.en.dictionary import RARE_COUNT, dictionary_counts
 from engine.language.en.spelling import (
     MAX_CANDIDATES,
     SOUND_CANDIDATES,
     Speller,
     checkable,
     misspellings,
+    split_in_two,
 )
 from engine.passes.offers import LIGHTEST_MARGIN, SOUND_APART, spelling_margin, style_for
 from engine.passes.proofread import proofread_plan, split_words
@@ -102,6 +104,19 @@ def test_two_words_run_together_are_offered_apart() -> None:
     assert found("We worked allday.")["allday"][0] == " all day."
     assert found("It is inorder.")["inorder"][0] == " in order."
     assert not any(" " in c.strip() for c in found("It was recieved.")["recieved"])
+
+
+def test_a_split_needs_two_common_words() -> None:
+    # The dictionary holds fragments and names too: "re" + "ching", "varia" + "try" are
+    # no reading of a slip, and each of those words has a real word near it instead.
+    for slip, meant in (("reching", " reaching"), ("variatry", " variety")):
+        offered = found(f"The {slip} was good.")[slip]
+        assert not any(" " in c.strip() for c in offered)
+        assert meant in offered
+    rare = sorted(w for w, n in dictionary_counts().items() if n < RARE_COUNT and len(w) > 3)
+    common = ("order", "day", "time")
+    for word in rare[:: len(rare) // 20]:  # a rare half never makes a split, whatever it is
+        assert all(split_in_two(word + other) is None for other in common if word.isalpha())
 
 
 def test_a_regular_ending_where_english_has_another_form_is_one_slip() -> None:

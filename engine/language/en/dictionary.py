@@ -26,6 +26,9 @@ PREFIX_LENGTH = 7
 # The dictionary symspellpy ships: "word count" per line, counts from a web corpus.
 DICTIONARY_PACKAGE = "symspellpy"
 DICTIONARY_FILE = "frequency_dictionary_en_82_765.txt"
+# A word the dictionary counts fewer times than this is rare ("noe": 0.9 million; "now": 611
+# million; "verity", a rare word a sentence may mean, 2.6 million; "ching" 1.6 million).
+RARE_COUNT = 3_000_000
 
 
 def dictionary_path() -> Traversable:
@@ -38,6 +41,12 @@ def dictionary_counts() -> dict[str, int]:
     text = dictionary_path().read_text(encoding="utf-8")
     pairs = (line.split(" ", 1) for line in text.splitlines() if line)
     return {word: int(count) for word, count in pairs}
+
+
+def is_rare(word: str) -> bool:
+    """Whether the dictionary counts lower-case ``word`` fewer than :data:`RARE_COUNT` times,
+    or not at all."""
+    return dictionary_counts().get(word, 0) < RARE_COUNT
 
 
 @cache

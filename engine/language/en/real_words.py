@@ -3,11 +3,12 @@
 A misspelling that happens to be a word is no misspelling to a dictionary: SymSpell's list of
 82,765 words holds "noe" and "alow" as it holds "now" and "allow", so "fix spelling" never saw
 them. Real-word correction (Mays, Damerau & Mercer 1991) reads such a word against its
-neighbours in context. Here only the clear cases are offered: a word the dictionary counts
-fewer than :data:`RARE_COUNT` times whose neighbour one edit away it counts at least
-:data:`COMMONER_BY` times as often, and the model must read the neighbour better by
-:data:`REAL_WORD_NATS` more than a misspelling's candidate must (the word as written is a
-word: the evidence has to be strong). The editor does not underline them: they are words.
+neighbours in context. Here only the clear cases are offered: a rare word (the dictionary
+counts it fewer than :data:`~engine.language.en.dictionary.RARE_COUNT` times) whose neighbour
+one edit away it counts at least :data:`COMMONER_BY` times as often, and the model must read
+the neighbour better by :data:`REAL_WORD_NATS` more than a misspelling's candidate must (the
+word as written is a word: the evidence has to be strong). The editor does not underline
+them: they are words.
 
 Pure functions over lower-case words; the neighbours of each word are looked up once.
 """
@@ -16,11 +17,8 @@ from __future__ import annotations
 
 from functools import cache
 
-from engine.language.en.dictionary import dictionary_counts, symspell_index
+from engine.language.en.dictionary import RARE_COUNT, dictionary_counts, symspell_index
 
-# A word the dictionary counts fewer times than this is rare ("noe": 0.9 million; "now": 611
-# million; "verity", a rare word a sentence may mean, 2.6 million).
-RARE_COUNT = 3_000_000
 # A neighbour this many times commoner is what such a word most likely slipped from.
 COMMONER_BY = 100
 # Nats a real-word candidate must save beyond a misspelling candidate's margin.

@@ -59,6 +59,7 @@ from engine.language.en.dictionary import (
     dictionary_counts,
     dictionary_words,
     edit_distance,
+    is_rare,
     symspell_index,
 )
 from engine.language.en.forms import regularised_forms
@@ -99,7 +100,7 @@ Lexicon = Callable[[str], bool]
 # "creat"), and 142 have such a neighbour (a tenth of this count: 615, with "ebook" and "lol").
 COMMON_COUNT = 1_000_000_000
 # A word written as two run together ("inorder", "allday") is offered split in two when each
-# half is a dictionary word of at least this many letters (SymSpell's word segmentation).
+# half is a common word of at least this many letters (SymSpell's word segmentation).
 MIN_PART_LETTERS = 2
 SPLIT_PARTS = 2
 
@@ -389,12 +390,17 @@ def dropped_apostrophes() -> dict[str, str]:
 
 
 def split_in_two(word: str) -> str | None:
-    """``word`` as two dictionary words run together, split ("inorder": "in order"), by
-    SymSpell's word segmentation with no edit; ``None`` when it is not two such words."""
+    """``word`` as two common words run together, split ("inorder": "in order"), by
+    SymSpell's word segmentation with no edit; ``None`` when it is not two such words.
+
+    Both halves must be common (:func:`~engine.language.en.dictionary.is_rare`): the
+    dictionary also holds fragments and names ("re", "ching", "varia"), and a split into one
+    ("reching" as "re ching", "variatry" as "varia try") led the candidates of a slip of one
+    real word on the spelling set's tuning half."""
     found = symspell_index().word_segmentation(word, max_edit_distance=0).corrected_string.split()
     if len(found) != SPLIT_PARTS or "".join(found) != word:
         return None
-    fits = all(len(part) >= MIN_PART_LETTERS and part in dictionary_words() for part in found)
+    fits = all(len(part) >= MIN_PART_LETTERS and not is_rare(part) for part in found)
     return " ".join(found) if fits else None
 
 

@@ -119,6 +119,12 @@ def test_a_split_needs_two_common_words() -> None:
         assert all(split_in_two(word + other) is None for other in common if word.isalpha())
 
 
+def test_a_split_stands_among_the_one_edit_words_by_its_rarer_half() -> None:
+    # "all day" is far commoner than "allay"; "because" than "case".
+    assert found("We worked allday.")["allday"][:2] == (" all day.", " allay.")
+    assert found("It rained becase of the wind.")["becase"][:2] == (" because", " be case")
+
+
 def test_a_regular_ending_where_english_has_another_form_is_one_slip() -> None:
     words, _ = split_words("Many familys came.")
     (familys,) = misspellings(words, SPELLER)

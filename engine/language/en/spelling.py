@@ -103,6 +103,7 @@ COMMON_COUNT = 1_000_000_000
 # half is a common word of at least this many letters (SymSpell's word segmentation).
 MIN_PART_LETTERS = 2
 SPLIT_PARTS = 2
+SPLIT_EDITS = 1  # a space left out
 
 
 def never_known(_word: str) -> bool:
@@ -325,33 +326,37 @@ def _like(word: str, found: str) -> str:
 @cache
 def dictionary_candidates(word: str) -> tuple[tuple[str, int], ...]:
     """What lower-case ``word`` may be written otherwise (:func:`written_otherwise`: its
-    contraction, or two words), then up to :data:`MAX_CANDIDATES` dictionary words within
+    contraction, or its real forms), then up to :data:`MAX_CANDIDATES` dictionary words within
     :data:`MAX_EDIT_DISTANCE` edits of it, each with its edits, the fewest edits first, then
-    the most frequent; then up to :data:`SOUND_CANDIDATES` more that sound like it
+    the most frequent (two words it runs together among them, one edit away, as frequent as
+    the rarer of the two: "allday" is "all day" before "allay", "becase" "because" before "be
+    case"); then up to :data:`SOUND_CANDIDATES` more that sound like it
     (:func:`engine.language.en.sounds.sound_alike`), which may be further in letters."""
     from symspellpy import Verbosity
 
     found = symspell_index().lookup(word, Verbosity.ALL, max_edit_distance=MAX_EDIT_DISTANCE)
-    ranked = sorted(found, key=lambda item: (item.distance, -item.count, item.term))
     other = written_otherwise(word)
     taken = {word, *(term for term, _ in other)}
-    close = tuple((item.term, item.distance) for item in ranked if item.term not in taken)
-    close = close[:MAX_CANDIDATES]
-    offered = taken | {term for term, _ in close}
-    alike = [pair for pair in sound_alike(word, SOUND_CANDIDATES + len(close))
+    keys = sorted((item.distance, -item.count, item.term) for item in found)
+    close = [key for key in keys if key[2] not in taken][:MAX_CANDIDATES]
+    split = split_in_two(word) if word not in dropped_apostrophes() else None
+    if split is not None:
+        counts = dictionary_counts()
+        close = sorted([*close, (SPLIT_EDITS, -min(counts[p] for p in split.split()), split)])
+    ranked = tuple((term, edits) for edits, _, term in close)
+    offered = taken | {term for term, _ in ranked}
+    alike = [pair for pair in sound_alike(word, SOUND_CANDIDATES + len(ranked))
              if pair[0] not in offered]  # fmt: skip
-    return other + close + tuple(alike[:SOUND_CANDIDATES])
+    return other + ranked + tuple(alike[:SOUND_CANDIDATES])
 
 
 def written_otherwise(word: str) -> tuple[tuple[str, int], ...]:
     """What a misspelling may be beyond the dictionary's words: its contraction, when it is
-    one with the apostrophe dropped, two words it runs together, and the real forms of a word
-    inflected by a regular rule where English does not ("familys": "families",
+    one with the apostrophe dropped, and the real forms of a word inflected by a regular rule
+    where English does not ("familys": "families",
     :func:`engine.language.en.forms.regularised_forms`); one edit each."""
     contraction = dropped_apostrophes().get(word)
-    # a contraction or else two words ("youre" is no "you re"), then the real forms
-    found: list[str | None] = [contraction] if contraction else [split_in_two(word)]
-    found += regularised_forms(word)
+    found = [contraction, *regularised_forms(word)]
     return tuple((term, 1) for term in found if term)
 
 

@@ -5,11 +5,11 @@ second. The widgets (``ui/``) import only this module and :mod:`engine.core.conf
 (``tests/test_layering.py`` checks it), and the app imports it everywhere, so it must stay free
 of heavy imports.
 
-Requests flow GUI → worker: :class:`LoadModel`, :class:`Edit`, :class:`Fill`, :class:`Cancel`,
-:class:`Shutdown`.
+Requests flow GUI → worker: :class:`LoadModel`, :class:`Edit`, :class:`Fill`,
+:class:`RankSuggestions`, :class:`Cancel`, :class:`Shutdown`.
 Events flow worker → GUI: :class:`LoadProgress`, :class:`ModelReady`, :class:`Frame`,
-:class:`Proposal`, :class:`Failed`, :class:`Cancelled`; a remote engine adds :class:`Queued`,
-and its client :class:`EngineLink` (never on the wire).
+:class:`Proposal`, :class:`SuggestionsRanked`, :class:`Failed`, :class:`Cancelled`; a remote
+engine adds :class:`Queued`, and its client :class:`EngineLink` (never on the wire).
 """
 
 from __future__ import annotations
@@ -119,6 +119,59 @@ class Fill:
     settings: SamplerSettings = field(default_factory=SamplerSettings)
 
 
+# A spelling menu's ranking: the suggestions the menu lists (the dictionary offers up to nine,
+# a contraction or two words among them) and the text read on either side of the word (its
+# sentence and some before; the reader keeps the last of it, as a rewrite's does).
+MAX_RANKED_SUGGESTIONS = 16
+MAX_RANK_CONTEXT_CHARS = 2000
+MAX_SUGGESTION_CHARS = 2 * MAX_KNOWN_WORD_CHARS  # a word, two words ("in order"), a contraction
+
+
+@dataclass(frozen=True)
+class RankSuggestions:
+    """Order a misspelt ``word``'s ``suggestions`` as the loaded model reads each in its place,
+    between ``before`` and ``after``, priced by how likely the slip it undoes is (what "fix
+    spelling" weighs). Answered by :class:`SuggestionsRanked`; it cancels nothing, and a newer
+    one makes an older one still waiting unnecessary (that one is answered :class:`Cancelled`)."""
+
+    request_id: int
+    before: str
+    word: str
+    after: str
+    suggestions: tuple[str, ...]
+
+    def problem(self) -> str:
+        """Why no menu would send this request (the worker and the wire refuse it, saying
+        so), or ``""``."""
+        if not self.word.strip() or len(self.word) > MAX_KNOWN_WORD_CHARS:
+            return (
+                f"The word to rank suggestions for must be 1 to {MAX_KNOWN_WORD_CHARS} characters."
+            )
+        if not 1 <= len(self.suggestions) <= MAX_RANKED_SUGGESTIONS:
+            return (
+                f"Between 1 and {MAX_RANKED_SUGGESTIONS} suggestions can be ranked at once; "
+                f"this request has {len(self.suggestions)}."
+            )
+        if not all(_one_line(s, MAX_SUGGESTION_CHARS) for s in self.suggestions):
+            return (
+                f"A suggestion is a word or two on one line, of 1 to {MAX_SUGGESTION_CHARS} "
+                "characters."
+            )
+        if len(set(self.suggestions)) != len(self.suggestions) or self.word in self.suggestions:
+            return "A suggestion to rank is listed twice, or is the word itself."
+        longest = max(len(self.before), len(self.after))
+        if longest > MAX_RANK_CONTEXT_CHARS:
+            return (
+                f"At most {MAX_RANK_CONTEXT_CHARS:,} characters on either side of the word are "
+                f"read to rank its suggestions; this request sends {longest:,}."
+            )
+        return ""
+
+
+def _one_line(text: str, longest: int) -> bool:
+    return bool(text.strip()) and len(text) <= longest and not any(c in text for c in "\n\r\t")
+
+
 @dataclass(frozen=True)
 class Cancel:
     request_id: int
@@ -129,7 +182,7 @@ class Shutdown:
     pass
 
 
-Request = LoadModel | Edit | Fill | Cancel | Shutdown
+Request = LoadModel | Edit | Fill | RankSuggestions | Cancel | Shutdown
 
 # --- events --------------------------------------------------------------------------------
 
@@ -256,6 +309,17 @@ class Failed:
 
 
 @dataclass(frozen=True)
+class SuggestionsRanked:
+    """A :class:`RankSuggestions`' answer: the same suggestions, the likeliest first, each with
+    what it saves over the word as typed less its slip's price (nats; the higher the better)."""
+
+    request_id: int
+    word: str
+    suggestions: tuple[str, ...]
+    nats: tuple[float, ...]
+
+
+@dataclass(frozen=True)
 class Cancelled:
     request_id: int
 
@@ -276,7 +340,17 @@ class EngineLink:
     rtt_s: float
 
 
-Event = LoadProgress | ModelReady | Frame | Proposal | Failed | Cancelled | Queued | EngineLink
+Event = (
+    LoadProgress
+    | ModelReady
+    | Frame
+    | Proposal
+    | SuggestionsRanked
+    | Failed
+    | Cancelled
+    | Queued
+    | EngineLink
+)
 
 
 class DraftView:

@@ -33,7 +33,8 @@ from engine.language.en.registers import (
     question_tags,
 )
 from engine.language.en.rewordings import CONCISE, Rewording, rewordings
-from engine.language.en.spelling import Misspelling, Speller, misspellings
+from engine.language.en.sounds import key_edits
+from engine.language.en.spelling import Misspelling, Speller, misspellings, slip_of
 
 # Nats a grammar fix must save to be made (see engine.passes.proofread's docstring).
 GRAMMAR_MARGIN = 1.0
@@ -253,6 +254,16 @@ def candidate_margin(misspelt: Misspelling, slip: float, sound: int) -> float:
     if not misspelt.word.islower():
         margin = max(NAME_MARGIN, margin)
     return margin + (REAL_WORD_NATS if misspelt.real_word else 0.0)
+
+
+def suggestion_margin(typed: str, suggestion: str) -> float:
+    """What ``suggestion`` must save to replace the misspelt word ``typed``, from the two
+    words alone (the editor's menu has no :class:`Misspelling`): the price of the slip it
+    undoes, weighed by kind and by sound as :func:`candidate_margin` weighs a candidate,
+    never below :data:`NAME_MARGIN` for a capitalised word."""
+    lower, wanted = typed.lower(), suggestion.lower()
+    margin = spelling_margin(slip_of(lower, wanted), key_edits(lower, wanted))
+    return margin if typed.islower() else max(NAME_MARGIN, margin)
 
 
 def spelling_margin(slip: float, sound: int = SOUND_APART) -> float:

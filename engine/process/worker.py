@@ -11,7 +11,8 @@ forward pass:
 
 * a *reader* drains the inbox into a local queue and decides, as each request arrives, what it
   cancels: a newer ``Edit``/``Fill`` or a ``LoadModel`` supersedes the running one (latest
-  request wins), a ``Cancel`` names one, ``Shutdown`` ends everything;
+  request wins), a ``Cancel`` names one, ``Shutdown`` ends everything; a spelling menu's
+  ``RankSuggestions`` cancels nothing, but a newer one drops an older one still waiting;
 * the *main* loop runs one request at a time; the pipeline checks :meth:`Control.superseded`
   before every denoising step;
 * a *sender* (:class:`~engine.process.transport.Sender`) coalesces frames (at most one per ~16 ms)
@@ -49,6 +50,7 @@ from engine.core.protocol import (
     LoadProgress,
     ModelInfo,
     ModelReady,
+    RankSuggestions,
     Request,
     Shutdown,
 )
@@ -87,6 +89,8 @@ class Control:
 
     lock: threading.Lock = field(default_factory=threading.Lock)
     latest_edit: Edit | Fill | None = None  # the only edit allowed to run; identity, not id
+    # The only ranking worth running: a menu asks again for each word it opens on.
+    latest_rank: RankSuggestions | None = None
     live: set[int] = field(default_factory=set)  # ids of edits received and not yet finished
     cancelled: set[int] = field(default_factory=set)
     stopping: bool = False
@@ -96,6 +100,10 @@ class Control:
             return (
                 self.stopping or self.latest_edit is not edit or edit.request_id in self.cancelled
             )
+
+    def rank_wanted(self, request: RankSuggestions) -> bool:
+        with self.lock:
+            return not self.stopping and self.latest_rank is request
 
     def finished(self, edit: Edit | Fill) -> None:
         with self.lock:
@@ -119,6 +127,8 @@ def read_requests(inbox: Inbox, local: queue.Queue[Request], control: Control) -
             if isinstance(request, Edit | Fill):
                 control.latest_edit = request
                 control.live.add(request.request_id)
+            elif isinstance(request, RankSuggestions):
+                control.latest_rank = request  # cancels nothing: a ranking is one short read
             elif isinstance(request, LoadModel):
                 control.latest_edit = None  # an edit on the old model is no longer wanted
             elif isinstance(request, Cancel):
@@ -142,12 +152,16 @@ class Worker:
         self.backend: Backend | None = None
 
     def handle(self, request: Request) -> None:
-        request_id = request.request_id if isinstance(request, Edit | Fill) else None
+        request_id = (
+            request.request_id if isinstance(request, Edit | Fill | RankSuggestions) else None
+        )
         try:
             if isinstance(request, LoadModel):
                 self.load(request)
             elif isinstance(request, Edit | Fill):
                 self.edit(request)
+            elif isinstance(request, RankSuggestions):
+                self.rank(request)
             else:
                 raise BadRequest(f"The worker does not understand {type(request).__name__}.")
         except Exception as exc:  # every failure becomes an event; the loop keeps serving
@@ -189,6 +203,19 @@ class Worker:
         )
         for event in events:
             self.sender.put(event)
+
+    def rank(self, request: RankSuggestions) -> None:
+        """Answer a spelling menu's ranking, unless a newer one came while it waited (that
+        menu is gone: ``Cancelled``); a menu opened during an edit is answered after it."""
+        from engine.run.suggestions import rank_suggestions  # torch: only inside the worker
+
+        if not self.control.rank_wanted(request):
+            self.sender.put(Cancelled(request.request_id))
+            return
+        if self.backend is None:
+            self.sender.put(Failed(request.request_id, "bad-request", NO_MODEL))
+            return
+        self.sender.put(rank_suggestions(self.backend, request))
 
 
 def failure(exc: Exception, request_id: int | None) -> Failed:

@@ -49,6 +49,8 @@ from engine.core.protocol import (
     ModelReady,
     Proposal,
     Queued,
+    RankSuggestions,
+    SuggestionsRanked,
 )
 from engine.process.coalesce import FRAME_INTERVAL_S
 from engine.process.transport import Outbox
@@ -194,7 +196,7 @@ class RemoteServer:
         else:
             self.submit(client, request)
 
-    def submit(self, client: Client, request: Edit | Fill) -> None:
+    def submit(self, client: Client, request: Edit | Fill | RankSuggestions) -> None:
         local_id = request.request_id
         problem = self._refusal(client, local_id)
         if problem:
@@ -251,7 +253,7 @@ class RemoteServer:
 
     def _enqueue(self, client: int, local_id: int | None, request: Any) -> None:
         global_id = next(self._global_ids)
-        if isinstance(request, Edit | Fill):
+        if isinstance(request, Edit | Fill | RankSuggestions):
             request = dataclasses.replace(request, request_id=global_id)
         self.queue.add(Job(client, local_id, global_id, request))
         self._advance()
@@ -336,7 +338,7 @@ class RemoteServer:
             event = for_client(event)
         if owner is not None:
             owner.send(dataclasses.replace(event, request_id=job.local_id))
-        if isinstance(event, Proposal | Cancelled | Failed):
+        if isinstance(event, Proposal | SuggestionsRanked | Cancelled | Failed):
             del self.jobs[job.global_id]
             if owner is not None and job.local_id is not None:
                 owner.positions.pop(job.local_id, None)

@@ -42,7 +42,14 @@ MAX_MESSAGE_BYTES = (
 )  # the default limit of both ends (settle serve --max-message-mb)
 
 REQUESTS: dict[str, type] = {
-    cls.__name__: cls for cls in (protocol.LoadModel, protocol.Edit, protocol.Fill, protocol.Cancel)
+    cls.__name__: cls
+    for cls in (
+        protocol.LoadModel,
+        protocol.Edit,
+        protocol.Fill,
+        protocol.RankSuggestions,
+        protocol.Cancel,
+    )
 }
 EVENTS: dict[str, type] = {
     cls.__name__: cls
@@ -51,6 +58,7 @@ EVENTS: dict[str, type] = {
         protocol.ModelReady,
         protocol.Frame,
         protocol.Proposal,
+        protocol.SuggestionsRanked,
         protocol.Failed,
         protocol.Cancelled,
         protocol.Queued,
@@ -66,7 +74,12 @@ MAX_INSTRUCTION_CHARS = 1000
 MAX_ECHO_CHARS = 40  # the most of a client's own string a refusal quotes back
 MAX_REFUSAL_CHARS = 400  # the longest refusal message
 MAX_UNKNOWN_NAMED = 3  # unknown fields a refusal names
-TEXT_LIMITS: dict[tuple[type, str], int] = {(protocol.Edit, "instruction"): MAX_INSTRUCTION_CHARS}
+TEXT_LIMITS: dict[tuple[type, str], int] = {
+    (protocol.Edit, "instruction"): MAX_INSTRUCTION_CHARS,
+    (protocol.RankSuggestions, "before"): protocol.MAX_RANK_CONTEXT_CHARS,
+    (protocol.RankSuggestions, "after"): protocol.MAX_RANK_CONTEXT_CHARS,
+    (protocol.RankSuggestions, "word"): protocol.MAX_KNOWN_WORD_CHARS,
+}
 # Versions 2..N of a rewrite a proposal carries: the alternatives setting's bound, less the first.
 MAX_ALTERNATIVES = int(BOUNDS["alternatives"].high) - 1
 # Lists of words, bounded in count and per word: the user's dictionary words an edit carries.
@@ -299,8 +312,28 @@ def _check_alternatives(proposal: protocol.Proposal) -> None:
         raise _Bad("an alternative repeats the proposal or another alternative.")
 
 
+def _check_ranking(request: protocol.RankSuggestions) -> None:
+    """A spelling menu's ranking as a menu sends it (its own rules: a few suggestions, each a
+    word or two, none the word itself)."""
+    problem = request.problem()
+    if problem:
+        raise _Bad(problem)
+
+
+def _check_ranked(answer: protocol.SuggestionsRanked) -> None:
+    """A ranking's answer as the engine makes it: a few suggestions, each with its nats or
+    none at all."""
+    count = len(answer.suggestions)
+    if count > protocol.MAX_RANKED_SUGGESTIONS or len(answer.nats) not in (0, count):
+        raise _Bad(f"{count} suggestions with {len(answer.nats)} nats; expected as many or none.")
+
+
 # Checks a whole message must pass once built, beyond its fields' types.
-CHECKS: dict[type, Callable[[Any], None]] = {protocol.Proposal: _check_alternatives}
+CHECKS: dict[type, Callable[[Any], None]] = {
+    protocol.Proposal: _check_alternatives,
+    protocol.RankSuggestions: _check_ranking,
+    protocol.SuggestionsRanked: _check_ranked,
+}
 
 
 def _check_length(cls: type, name: str, value: Any) -> None:

@@ -22,6 +22,8 @@ from websockets.sync.client import ClientConnection, connect
 
 from engine.core.config import SamplerSettings
 from engine.core.protocol import (
+    MAX_RANK_CONTEXT_CHARS,
+    MAX_RANKED_SUGGESTIONS,
     Cancel,
     Cancelled,
     DraftView,
@@ -35,7 +37,9 @@ from engine.core.protocol import (
     ModelReady,
     Proposal,
     Queued,
+    RankSuggestions,
     Span,
+    SuggestionsRanked,
 )
 from engine.remote.client import RemoteWorker
 from engine.remote.wire import EVENTS, decode, encode
@@ -324,6 +328,44 @@ def test_a_hunks_retry_and_a_rewrites_versions_are_the_local_workers(
         local_proposal(local, retry).segments,
     )
     assert [s.text for s in again.segments if s.locked] == ["dog"]  # the note's quoted word
+
+
+RANK = RankSuggestions(21, "The ", "cleark", " at the desk gave me the key.", ("clear", "clerk"))
+
+
+def test_a_spelling_menus_ranking_is_the_local_workers(client: RemoteWorker, local) -> None:
+    from engine.run.suggestions import rank_suggestions
+
+    client.send(RANK)
+    answer = until(client, lambda e: isinstance(e, SuggestionsRanked | Failed))[-1]
+    assert answer == rank_suggestions(local, RANK)
+
+
+@pytest.mark.parametrize(
+    ("field", "value", "says"),
+    [
+        ("suggestions", [f"w{i}" for i in range(MAX_RANKED_SUGGESTIONS + 1)], "Between 1 and"),
+        ("suggestions", ["clear", "two\nlines"], "one line"),
+        ("suggestions", ["clear", "clear"], "listed twice"),
+        ("suggestions", "clear", "RankSuggestions.suggestions"),
+        ("before", "x" * (MAX_RANK_CONTEXT_CHARS + 1), "RankSuggestions.before"),
+        ("word", "", "The word to rank"),
+    ],
+)
+def test_a_bad_ranking_is_refused_and_the_connection_goes_on(server, field, value, says) -> None:
+    ws = raw(server)
+    try:
+        bad = json.loads(encode(RANK))
+        bad[field] = value
+        ws.send(json.dumps(bad))
+        failed = raw_event(ws)
+        assert isinstance(failed, Failed) and failed.kind == "bad-request"
+        assert failed.request_id == RANK.request_id and says in failed.message
+        assert "Traceback" not in failed.message and not failed.detail
+        ws.send(encode(RANK))
+        assert isinstance(raw_event(ws), SuggestionsRanked)
+    finally:
+        ws.close()
 
 
 @pytest.mark.parametrize("value", [0, 9, "x", 1.5, True])

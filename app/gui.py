@@ -32,6 +32,7 @@ from app.recovery import RecoveryStore
 from app.remote_controller import RemoteController
 from app.settings import Settings
 from app.spelling_controller import SpellingController
+from app.suggestion_ranker import SuggestionRanker
 from app.template_controller import TemplateController
 from app.window import MainWindow
 from app.worker_client import AsyncWorkerClient
@@ -80,6 +81,7 @@ def build_session(
     )
     models.remote = session.remote
     session.spelling = SpellingController(window.editor)
+    session.spelling.ranker = SuggestionRanker(client)
     edits.known_words = session.spelling.known_in
     _wire(session)
     return session

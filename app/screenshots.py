@@ -6,7 +6,9 @@ draft mid-settle, the diff review, a draft continuing the sample and its review,
 picker, a table fill from the template panel under review, a "Fix grammar" rewrite of a
 note with errors under review, and the review loop: a casual update made formal in three
 versions, with the versions offered on a change where they differ (the picker open), and one
-change rejected with a note and tried again. Needs a display: ``make screenshots`` runs it
+change rejected with a note and tried again, and the spelling menu on one misspelling in two
+sentences, ranked by the model (``python -m app.screenshots spelling`` takes only those). Needs
+a display: ``make screenshots`` runs it
 under ``xvfb-run``.
 """
 
@@ -43,6 +45,13 @@ VERSIONS_SAMPLE = ROOT / "resources" / "samples" / "friday-update.md"
 VERSIONS_PARAGRAPH = "hey folks"
 VERSIONS_INSTRUCTION = "make it formal"
 RETRY_NOTE = "keep it short"
+# One misspelling in two sentences that want different words: the menu's model order differs.
+SPELLING_TEXT = (
+    "Notes from the hotel\n\nThe cleark at the front desk gave us the key at noon.\n\n"
+    "By then the sky was cleark and blue again.\n"
+)
+SPELLING_WORD = "cleark"
+INDEX_SECONDS = 120.0
 
 
 async def grab(widget: QWidget, name: str) -> None:
@@ -108,6 +117,7 @@ async def shoot(session: Session) -> None:
     await shoot_templates(session)
     await shoot_grammar(session)
     await shoot_review_loop(session)
+    await shoot_spelling(session)
 
 
 async def shoot_continuation(session: Session) -> None:
@@ -240,6 +250,36 @@ async def shoot_retry(session: Session) -> None:
     review.cancel()
 
 
+async def shoot_spelling(session: Session) -> None:
+    """The spelling menu on one misspelling in two sentences, each in the order the model
+    reads its suggestions there (the dictionary's order is the same for both)."""
+    editor, spelling = session.window.editor, session.spelling
+    assert spelling is not None
+    editor.load_text(SPELLING_TEXT)
+    await asyncio.get_event_loop().run_in_executor(
+        None, spelling.wait_for_suggestions, INDEX_SECONDS
+    )
+    for name, nth in (("spelling-ranked-desk", 0), ("spelling-ranked-sky", 1)):
+        at = SPELLING_TEXT.index(SPELLING_WORD)
+        if nth:
+            at = SPELLING_TEXT.index(SPELLING_WORD, at + 1)
+        cursor = QTextCursor(editor.document())
+        cursor.setPosition(at + 2)
+        point = editor.cursorRect(cursor).bottomLeft()
+        menu = editor.build_context_menu(point)
+        menu.popup(editor.viewport().mapToGlobal(point))
+        await wait_for(session.client.ranked, 60)
+        await grab_screen(session.window, name)
+        menu.close()
+
+
+async def only_spelling(session: Session) -> None:
+    """``python -m app.screenshots spelling``: the spelling menus alone (a model loaded)."""
+    session.models.load_saved()
+    await wait_for(session.client.modelReady, 600)
+    await shoot_spelling(session)
+
+
 def main() -> int:
     import qasync
 
@@ -256,7 +296,9 @@ def main() -> int:
     session.client.start()
     try:
         with loop:
-            loop.run_until_complete(shoot(session))
+            loop.run_until_complete(
+                only_spelling(session) if "spelling" in sys.argv else shoot(session)
+            )
     finally:
         session.client.close()
     return 0

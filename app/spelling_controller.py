@@ -12,17 +12,20 @@ to dictionary" alone. The model's own vocabulary is not known here (no tokenizer
 process); the engine adds it when it proofreads, so a word the model knows may be underlined
 and still be left as it is by "fix spelling". Suggestions are spelt the way the document
 already spells (American or British, :mod:`engine.language.en.varieties`), as "fix spelling"
-writes them.
+writes them, and put in the order the loaded model reads them in their sentence by
+:class:`~app.suggestion_ranker.SuggestionRanker` when the engine can answer.
 """
 
 from __future__ import annotations
 
 import threading
+from collections.abc import Callable, Sequence
 from dataclasses import replace
 
 from PySide6.QtCore import QObject, Signal
 
 from app.dictionary import DictionaryError, UserDictionary
+from app.suggestion_ranker import SuggestionRanker
 from engine.language.en import spelling, varieties
 from ui.editor import DocumentEditor
 
@@ -40,6 +43,7 @@ class SpellingController(QObject):
         self._index_ready = threading.Event()
         self._index_started = False
         self._speller = spelling.Speller.with_words(self._words())
+        self.ranker: SuggestionRanker | None = None  # the engine's reading, once there is one
         editor.set_spelling(self)
 
     def _words(self) -> tuple[str, ...]:
@@ -66,6 +70,18 @@ class SpellingController(QObject):
             return []
         variety = varieties.document_variety(self.editor.plain_text())
         return list(replace(self._speller, variety=variety).suggestions(word))
+
+    def rank(
+        self,
+        word: str,
+        before: str,
+        after: str,
+        suggestions: Sequence[str],
+        done: Callable[[list[str]], None],
+    ) -> list[str]:
+        if self.ranker is None:
+            return list(suggestions)
+        return self.ranker.rank(word, before, after, suggestions, done)
 
     def add_word(self, word: str) -> None:
         try:

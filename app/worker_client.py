@@ -32,6 +32,8 @@ from engine.core.protocol import (
     ModelReady,
     Proposal,
     Queued,
+    RankSuggestions,
+    SuggestionsRanked,
 )
 from engine.process.client import WorkerClient
 
@@ -45,6 +47,7 @@ class AsyncWorkerClient(QObject):
     modelReady = Signal(ModelReady)
     frame = Signal(Frame)
     proposal = Signal(Proposal)
+    ranked = Signal(SuggestionsRanked)
     failed = Signal(Failed)
     cancelled = Signal(Cancelled)
     queued = Signal(Queued)
@@ -71,6 +74,10 @@ class AsyncWorkerClient(QObject):
 
     def edit(self, edit: Edit | Fill) -> None:
         self.worker.send(edit)
+
+    def rank(self, request: RankSuggestions) -> None:
+        """Ask for a spelling menu's suggestions in the model's order (answered ``ranked``)."""
+        self.worker.send(request)
 
     def cancel(self, request_id: int) -> None:
         self.worker.cancel(request_id)
@@ -122,6 +129,8 @@ class AsyncWorkerClient(QObject):
             self.frame.emit(event)
         elif isinstance(event, Proposal):
             self.proposal.emit(event)
+        elif isinstance(event, SuggestionsRanked):
+            self.ranked.emit(event)
         elif isinstance(event, LoadProgress):
             self.loadProgress.emit(event)
         elif isinstance(event, ModelReady):

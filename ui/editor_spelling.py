@@ -12,7 +12,13 @@ from PySide6.QtWidgets import QMenu, QPlainTextEdit
 
 from ui.highlight import MarkdownHighlighter
 from ui.locks import LockSet
-from ui.spellcheck import SpellSource, spelling_actions
+from ui.spellcheck import (
+    RANK_AFTER_CHARS,
+    RANK_BEFORE_CHARS,
+    MisspeltWord,
+    SpellSource,
+    spelling_actions,
+)
 
 
 class EditorSpelling:
@@ -49,7 +55,13 @@ class EditorSpelling:
         if word is None:
             return
         start, end = block.position() + word.start, block.position() + word.end
-        spelling_actions(menu, word.word, self.source, lambda text: self.replace(start, end, text))
+        text = self.editor.toPlainText()
+        around = MisspeltWord(
+            word.word,
+            text[max(0, start - RANK_BEFORE_CHARS) : start],
+            text[end : end + RANK_AFTER_CHARS],
+        )
+        spelling_actions(menu, around, self.source, lambda text: self.replace(start, end, text))
 
     def replace(self, start: int, end: int, text: str) -> None:
         """Put a suggestion in place of the word at document positions ``start:end`` (one

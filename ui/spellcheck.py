@@ -14,17 +14,22 @@ Pure functions and a protocol: no engine, no model.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Protocol
 
 from PySide6.QtGui import QAction, QTextCharFormat
 from PySide6.QtWidgets import QMenu
+from shiboken6 import isValid
 
 from ui.palette import MISSPELT_INK
 
 # Suggestions a context menu lists at most (the dictionary offers up to five).
 MENU_SUGGESTIONS = 5
+# The text around a misspelt word its suggestions are ranked in: its sentence and some of
+# the one before (the model reads a few dozen tokens of it).
+RANK_BEFORE_CHARS = 400
+RANK_AFTER_CHARS = 100
 ADD_TO_DICTIONARY = "Add to dictionary"
 NO_SUGGESTIONS = "No suggestions"
 
@@ -49,6 +54,18 @@ class SpellSource(Protocol):
 
     def add_word(self, word: str) -> None:
         """Add ``word`` to the user's dictionary (it is then never misspelt)."""
+        ...
+
+    def rank(
+        self,
+        word: str,
+        before: str,
+        after: str,
+        suggestions: Sequence[str],
+        done: Callable[[list[str]], None],
+    ) -> list[str]:
+        """``suggestions`` for ``word`` between ``before`` and ``after`` in the best order
+        known now; when a better one comes later (the model's reading), ``done`` gets it."""
         ...
 
 
@@ -86,27 +103,59 @@ def misspelt_format() -> QTextCharFormat:
     return fmt
 
 
+@dataclass(frozen=True)
+class MisspeltWord:
+    """A misspelt word where a menu opens on it, and the text on either side of it."""
+
+    word: str
+    before: str
+    after: str
+
+
 def spelling_actions(
-    menu: QMenu, word: str, source: SpellSource, replace: Callable[[str], None]
+    menu: QMenu, misspelt: MisspeltWord, source: SpellSource, replace: Callable[[str], None]
 ) -> list[QAction]:
-    """Put ``word``'s suggestions (each replaces it through ``replace``) and "Add to
-    dictionary" at the top of ``menu``, above a separator; the actions, in menu order."""
+    """Put the word's suggestions (each replaces it through ``replace``), in the best order
+    the source knows, and "Add to dictionary" at the top of ``menu``, above a separator; the
+    actions, in menu order. When the source learns a better order while the menu is open and
+    the pointer is on none of them, the suggestions take it in place."""
     first = menu.actions()[0] if menu.actions() else None
-    actions = []
-    suggestions = source.suggestions(word)[:MENU_SUGGESTIONS]
-    for suggestion in suggestions:
-        action = QAction(suggestion, menu)
-        action.triggered.connect(lambda _checked=False, s=suggestion: replace(s))
-        actions.append(action)
-    if not suggestions:
+    word = misspelt.word
+    shown = source.suggestions(word)[:MENU_SUGGESTIONS]
+    actions: list[QAction] = []  # filled below; the source answers a better order later
+    ordered = source.rank(
+        word, misspelt.before, misspelt.after, shown, lambda order: _reorder(menu, actions, order)
+    )
+    actions += [_suggestion(menu, suggestion, replace) for suggestion in ordered]
+    if not actions:
         empty = QAction(NO_SUGGESTIONS, menu)
         empty.setEnabled(False)
         actions.append(empty)
     add = QAction(ADD_TO_DICTIONARY, menu)
     add.triggered.connect(lambda _checked=False: source.add_word(word))
-    actions.append(add)
-    for action in actions:
+    for action in [*actions, add]:
         menu.insertAction(first, action)  # type: ignore[arg-type]  # None appends
     if first is not None:
         menu.insertSeparator(first)
-    return actions
+    return [*actions, add]
+
+
+def _suggestion(menu: QMenu, suggestion: str, replace: Callable[[str], None]) -> QAction:
+    """A suggestion's action: it puts whatever suggestion it holds now (``data``) in place."""
+    action = QAction(suggestion, menu)
+    action.setData(suggestion)
+    action.triggered.connect(lambda _checked=False: replace(str(action.data())))
+    return action
+
+
+def _reorder(menu: QMenu, actions: Sequence[QAction], order: Sequence[str]) -> None:
+    """Give ``actions`` the suggestions of ``order`` in turn, unless the menu is gone or the
+    pointer (or the keyboard) is on one of them: a suggestion never moves under the user."""
+    if not isValid(menu) or menu.activeAction() in actions:
+        return
+    held = [action for action in actions if action.data() is not None]
+    if sorted(str(action.data()) for action in held) != sorted(order):
+        return  # another set of suggestions: not this menu's answer
+    for action, suggestion in zip(held, order, strict=False):
+        action.setText(suggestion)
+        action.setData(suggestion)

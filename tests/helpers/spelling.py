@@ -16,6 +16,8 @@ class FakeSpellSource:
         self.table = {word.lower(): list(found) for word, found in suggestions.items()}
         self.added: list[str] = []
         self.asked: list[str] = []
+        self.ranked: dict[str, list[str]] = {}  # an order the source already knows, per word
+        self.ranking: list[tuple] = []  # type: ignore[type-arg]  # each menu's question
 
     def misspelt(self, word: str, opens_sentence: bool) -> bool:
         self.asked.append(word)
@@ -26,6 +28,11 @@ class FakeSpellSource:
 
     def add_word(self, word: str) -> None:
         self.added.append(word.lower())
+
+    def rank(self, word, before, after, suggestions, done):  # type: ignore[no-untyped-def]
+        """As given (or as ranked before); ``done`` kept: a test answers as the engine would."""
+        self.ranking.append((word, before, after, list(suggestions), done))
+        return list(self.ranked.get(word.lower(), suggestions))
 
 
 WAVY = QTextCharFormat.UnderlineStyle.SpellCheckUnderline

@@ -8,7 +8,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from PySide6.QtGui import QTextCursor
+from PySide6.QtWidgets import QMenu
 from pytestqt.qtbot import QtBot
+from shiboken6 import isValid
 
 from tests.helpers.spelling import FakeSpellSource, shown_editor, underlined
 from ui.editor import DocumentEditor
@@ -129,3 +131,70 @@ def test_every_plain_word_found_is_the_text_at_its_place(words: list[str]) -> No
     line = " ".join(words)
     for word in plain_words(line):
         assert line[word.start : word.end] == word.word and word.word.isalpha()
+
+
+# --- the model's order (a source that learns it after the menu opens) --------------------
+
+
+def open_menu(editor: DocumentEditor, text: str, word: str) -> QMenu:
+    cursor = QTextCursor(editor.document())
+    cursor.setPosition(text.index(word) + 1)
+    return editor.build_context_menu(editor.cursorRect(cursor).center())
+
+
+def test_the_menu_asks_with_the_text_around_the_word(editor: DocumentEditor) -> None:
+    text = "First line.\nIt was recieved today."
+    source = checked(editor, text)
+    menu = open_menu(editor, text, "recieved")
+    word, before, after, shown, _done = source.ranking[-1]
+    assert (word, before, after) == ("recieved", "First line.\nIt was ", " today.")
+    assert shown == ["received", "relieved"]
+    menu.deleteLater()
+
+
+def test_a_better_order_learnt_while_the_menu_is_open_is_taken_in_place(
+    editor: DocumentEditor,
+) -> None:
+    text = "It was recieved today."
+    source = checked(editor, text)
+    menu = open_menu(editor, text, "recieved")
+    before = [a.text() for a in menu.actions()]
+    source.ranking[-1][-1](["relieved", "received"])  # the engine's answer
+    after = [a.text() for a in menu.actions()]
+    assert after[:2] == ["relieved", "received"] and after[2:] == before[2:]
+    menu.actions()[0].trigger()
+    assert editor.plain_text() == "It was relieved today."
+    menu.deleteLater()
+
+
+def test_a_suggestion_never_moves_under_the_pointer(editor: DocumentEditor) -> None:
+    text = "It was recieved today."
+    source = checked(editor, text)
+    menu = open_menu(editor, text, "recieved")
+    menu.setActiveAction(menu.actions()[1])  # the user is on "relieved"
+    source.ranking[-1][-1](["relieved", "received"])
+    assert [a.text() for a in menu.actions()[:2]] == ["received", "relieved"]
+    menu.deleteLater()
+
+
+def test_an_answer_for_another_set_or_a_closed_menu_changes_nothing(
+    qtbot: QtBot, editor: DocumentEditor
+) -> None:
+    text = "It was recieved today."
+    source = checked(editor, text)
+    menu = open_menu(editor, text, "recieved")
+    source.ranking[-1][-1](["relieved", "retrieved"])  # not what this menu lists
+    assert [a.text() for a in menu.actions()[:2]] == ["received", "relieved"]
+    done = source.ranking[-1][-1]
+    menu.deleteLater()
+    qtbot.waitUntil(lambda: not isValid(menu))
+    done(["relieved", "received"])  # the menu is gone: nothing to do, nothing raised
+
+
+def test_an_order_the_source_knows_already_is_shown_at_once(editor: DocumentEditor) -> None:
+    text = "It was recieved today."
+    source = checked(editor, text)
+    source.ranked["recieved"] = ["relieved", "received"]
+    menu = open_menu(editor, text, "recieved")
+    assert [a.text() for a in menu.actions()[:2]] == ["relieved", "received"]
+    menu.deleteLater()

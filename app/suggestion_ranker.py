@@ -9,7 +9,9 @@ one. Answers are kept per word and text around it, so the menu opens ranked the 
 
 Nothing waits for the engine: without a loaded model, while the engine is busy or dead, or
 when it cannot read (DiffusionGemma), the menu keeps the dictionary's order. A request
-cancels nothing; the worker drops one a newer request made unnecessary.
+cancels no edit; a newer menu's request cancels the older one's (the local worker drops it
+itself, a remote engine's queue on the cancel), so menus opened quickly one after another
+never fill a remote engine's requests in flight.
 """
 
 from __future__ import annotations
@@ -65,7 +67,9 @@ class SuggestionRanker(QObject):
             return list(kept)
         request = RankSuggestions(self.client.next_request_id(), before, word, after, tuple(shown))
         if self.ready and shown and not request.problem():
-            self._waiting = (request.request_id, key, done)  # a newer menu replaces an older
+            if self._waiting is not None:  # that menu is gone: a remote engine's queue drops it
+                self.client.cancel(self._waiting[0])
+            self._waiting = (request.request_id, key, done)
             self.client.rank(request)
         return shown
 

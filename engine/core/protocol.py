@@ -154,15 +154,15 @@ class RankSuggestions:
             )
         if not all(_one_line(s, MAX_SUGGESTION_CHARS) for s in self.suggestions):
             return (
-                f"A suggestion is a word or two on one line, of 1 to {MAX_SUGGESTION_CHARS} "
-                "characters."
+                f"Each suggestion is one line of 1 to {MAX_SUGGESTION_CHARS} characters (one "
+                "word, two words or a contraction)."
             )
         if len(set(self.suggestions)) != len(self.suggestions) or self.word in self.suggestions:
             return "A suggestion to rank is listed twice, or is the word itself."
         longest = max(len(self.before), len(self.after))
         if longest > MAX_RANK_CONTEXT_CHARS:
             return (
-                f"At most {MAX_RANK_CONTEXT_CHARS:,} characters on either side of the word are "
+                f"At most {MAX_RANK_CONTEXT_CHARS:,} characters before and after the word are "
                 f"read to rank its suggestions; this request sends {longest:,}."
             )
         return ""

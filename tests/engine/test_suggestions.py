@@ -107,8 +107,8 @@ def test_the_tiny_model_answers_a_reordering_best_first(
         (ask("cleark", ("clear", " ")), "one line"),
         (ask("cleark", ("clear", "clear")), "listed twice"),
         (ask("cleark", ("cleark",)), "the word itself"),
-        (ask("cleark", ("clear",), before="x" * (MAX_RANK_CONTEXT_CHARS + 1)), "either side"),
-        (ask("cleark", ("clear",), after="x" * (MAX_RANK_CONTEXT_CHARS + 1)), "either side"),
+        (ask("cleark", ("clear",), before="x" * (MAX_RANK_CONTEXT_CHARS + 1)), "before and after"),
+        (ask("cleark", ("clear",), after="x" * (MAX_RANK_CONTEXT_CHARS + 1)), "before and after"),
     ],
 )
 def test_a_request_no_menu_would_send_is_refused_before_any_read(

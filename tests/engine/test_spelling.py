@@ -269,3 +269,9 @@ def test_a_likelier_slip_never_has_to_save_more(
     assert spelling_margin(slip + more, sound) >= margin
     assert spelling_margin(slip, sound + further) >= margin
     assert spelling_margin(slip, SOUND_APART) >= spelling_margin(slip, 0)
+
+
+def test_a_suggestion_is_never_the_word_as_typed() -> None:
+    # "unequalled" spelt American is "unequaled": the word itself, no suggestion
+    for word in ("unequaled", "Unequaled", "recieved"):
+        assert word not in Speller().suggestions(word)

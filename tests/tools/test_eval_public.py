@@ -187,3 +187,34 @@ def test_the_engine_names_only_reported_misspellings_that_are_words_themselves()
     words = {entry.rpartition(": ")[2] for entry in named}
     assert words <= dictionary_words(), words - dictionary_words()
     assert len(named) <= 3, named
+
+
+def test_the_menu_task_counts_where_the_right_word_stands_in_both_orders(small: Path):
+    from tests.helpers.backends import llama_backend
+    from tools.eval import menu
+
+    found = menu.run_menu(llama_backend(), "tune", data_dir=small)  # "wether" is a word
+    assert (found["pairs"], found["listed"], found["mean_place_model"]) == (1, 0, None)
+    found = menu.run_menu(llama_backend(), "report", data_dir=small)  # "markit": "market"
+    assert (found["pairs"], found["listed"], found["first_dictionary"]) == (1, 1, 1)
+    assert found["first_model"] in (0, 1) and found["mean_place_model"] >= 1
+    assert "markit" not in str(found) and "market" not in str(found)  # scores only
+    assert "skipped" in menu.run_menu(llama_backend(), "report", data_dir=small / "absent")
+
+
+def test_the_menu_places_are_counted_case_aside():
+    from tools.eval import menu
+
+    item = spelling.Item("weather", "wether", "", "", "found", "Weather", "Wether")
+    assert menu.place_of(item, ["Whether", "Weather"]) == 2
+    assert menu.place_of(item, ["Whether"]) is None
+    assert menu.summary("tune", [(2, 1), (None, None), (1, 1)], [0.1]) == {
+        "half": "tune",
+        "pairs": 3,
+        "listed": 2,
+        "first_dictionary": 1,
+        "first_model": 2,
+        "mean_place_dictionary": 1.5,
+        "mean_place_model": 1.0,
+        "median_seconds": 0.1,
+    }

@@ -3,8 +3,8 @@
 ``--split`` picks the cases: ``test`` (the default) is what the suite reports, ``dev`` what
 it is tuned on (and the tuning half of the public data). ``--set key=value`` changes one
 sampler setting for the whole run (the ablations the defaults are chosen from); ``--tasks``
-runs a subset (``jfleg`` and ``spelling``, the public data, only when named: they are slow);
-``--systems`` the writers; ``--limit`` caps the cases per task (a smoke run). The
+runs a subset (``jfleg``, ``spelling`` and ``menu``, the public data, only when named: they
+are slow); ``--systems`` the writers; ``--limit`` caps the cases per task (a smoke run). The
 contamination check runs on both splits every time, whichever is run.
 """
 
@@ -21,7 +21,7 @@ from typing import Any
 from tools.eval.cases import REPORTED_SPLIT, SPLITS, Cases, load_split, overlaps
 
 TASKS = ("cloze", "draft", "rewrite", "structured", "values")
-PUBLIC_TASKS = ("jfleg", "spelling")
+PUBLIC_TASKS = ("jfleg", "spelling", "menu")
 SYSTEMS = ("diffusion", "autoregressive")
 
 

@@ -71,7 +71,12 @@ def family_section(results: dict[str, Any]) -> list[str]:
 def public_section(results: dict[str, Any]) -> list[str]:
     """JFLEG dev and the spelling set: scores only, the half the split reads."""
     lines: list[str] = []
-    for task, title in (("jfleg", "JFLEG dev, GLEU"), ("spelling", "Misspellings in context")):
+    titled = (
+        ("jfleg", "JFLEG dev, GLEU"),
+        ("spelling", "Misspellings in context"),
+        ("menu", "The spelling menu's first suggestion"),
+    )
+    for task, title in titled:
         summary = results["tasks"].get(task, {}).get("summary", {})
         for system, found in summary.items():
             lines += [f"## {title}: {system}, {found['half']} half", ""]
@@ -85,6 +90,8 @@ def public_section(results: dict[str, Any]) -> list[str]:
                     f" ({found['source_round_trip_gleu']:.2f} after the tokenization round trip)",
                     "",
                 ]
+            elif task == "menu":
+                lines += menu_lines(found)
             else:
                 had = found["placed_in_a_sentence_with_the_word"]
                 lines += [
@@ -94,3 +101,16 @@ def public_section(results: dict[str, Any]) -> list[str]:
                     "",
                 ]
     return lines
+
+
+def menu_lines(found: dict[str, Any]) -> list[str]:
+    """The menu task's counts: listed, first in the dictionary's order and in the model's."""
+    listed, pairs = found["listed"], found["pairs"]
+    return [
+        f"- {pairs} misspellings; the right word listed for {_share(listed, pairs)}",
+        f"- listed first: dictionary's order {_share(found['first_dictionary'], listed)}, the "
+        f"model's {_share(found['first_model'], listed)}; mean place "
+        f"{_number(found['mean_place_dictionary'])} and {_number(found['mean_place_model'])}; "
+        f"median {_number(found['median_seconds'])} s a ranking",
+        "",
+    ]

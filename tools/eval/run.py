@@ -15,6 +15,7 @@ from typing import Any
 
 from tools.eval.cases import REPORTED_SPLIT, Cases, Rewrite
 from tools.eval.jfleg import run_jfleg
+from tools.eval.menu import run_menu
 from tools.eval.public import half_of
 from tools.eval.spelling import run_spelling
 from tools.eval.systems import Autoregressive, Diffusion
@@ -86,6 +87,7 @@ def run_suite(
         "values": lambda: template_values(diffusion, limit, {"split": split, "baseline": baseline}),
         "jfleg": lambda: public_task(run_jfleg, JFLEG_INSTRUCTION, systems, split, limit),
         "spelling": lambda: public_task(run_spelling, "fix spelling", systems, split, limit),
+        "menu": lambda: menu_task(diffusion.backend, split, limit),
     }
     for name, run in runners.items():
         if name in tasks:
@@ -129,3 +131,9 @@ def template_values(diffusion: Diffusion, limit: int, options: dict[str, Any]) -
 
     split, baseline = options.get("split", "test"), options.get("baseline")
     return values_task(diffusion.backend, diffusion.settings, split, limit, baseline)
+
+
+def menu_task(backend: Any, split: str, limit: int) -> dict[str, Any]:
+    """The spelling menu's order on the public set's half (the diffusion side's engine)."""
+    say = lambda line: print(f"[eval] {line}", file=sys.stderr, flush=True)  # noqa: E731
+    return {"summary": {"diffusion": run_menu(backend, half_of(split), limit, say=say)}}

@@ -172,11 +172,12 @@ class Speller:
 
     def suggestions(self, word: str) -> tuple[str, ...]:
         """The dictionary's candidates for ``word``, best first, spelled with its capital
-        and in :attr:`variety`; none when it is known."""
+        and in :attr:`variety`; none when it is known, and never ``word`` itself (the other
+        variety's spelling of a word, "unequalled", is the word as typed in this one)."""
         spelled = (
             _like(word, in_variety(found.lower(), self.variety)) for found, _ in self.ranked(word)
         )
-        return tuple(dict.fromkeys(spelled))
+        return tuple(s for s in dict.fromkeys(spelled) if s != word)
 
     def ranked(self, word: str) -> tuple[tuple[str, int], ...]:
         """:meth:`suggestions` with how many edits each is from ``word``."""

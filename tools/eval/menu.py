@@ -18,8 +18,8 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from tools.eval.public import DATA_DIR, JFLEG_DIR, SPELLING_FILE, missing
-from tools.eval.spelling import Item, build
+from tools.eval.public import DATA_DIR
+from tools.eval.spelling import Item, build, unavailable
 
 # As many suggestions as the window's menu lists (ui.spellcheck.MENU_SUGGESTIONS).
 MENU_LENGTH = 5
@@ -33,7 +33,7 @@ def run_menu(
     say: Callable[[str], None] = lambda _line: None,
 ) -> dict[str, Any]:
     """Per misspelling: the menu's suggestions in both orders, and where the right word is."""
-    why = missing(data_dir, SPELLING_FILE, f"{JFLEG_DIR}/dev.ref0")
+    why = unavailable(data_dir)
     if why:
         return {"half": half, "skipped": why}
     from engine.language.en.spelling import Speller

@@ -183,6 +183,12 @@ def _slots(sentence: str, right: str, exact: bool = True) -> list[re.Match[str]]
     return found
 
 
+def unavailable(data_dir: Path = DATA_DIR) -> str:
+    """Why the spelling set cannot be built here (its word list or JFLEG's sentences are
+    missing), or ``""``."""
+    return missing(data_dir, SPELLING_FILE, f"{JFLEG_DIR}/dev.ref0")
+
+
 def build(half: str, data_dir: Path = DATA_DIR, seed: int = SEED) -> list[Item]:
     """Every pair of the half in a sentence of the same half's references."""
     pool = clean_sentences(half, data_dir)
@@ -199,7 +205,7 @@ def run_spelling(
     say: Callable[[str], None] = lambda _line: None,
 ) -> dict[str, Any]:
     """Scores only: misspellings fixed, other words changed (never a sentence)."""
-    why = missing(data_dir, SPELLING_FILE, f"{JFLEG_DIR}/dev.ref0")
+    why = unavailable(data_dir)
     if why:
         return {"half": half, "skipped": why}
     items = build(half, data_dir)[: limit or None]
@@ -237,7 +243,7 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m tools.eval.spelling", description=__doc__)
     parser.add_argument("--show", type=int, default=10, help="tune-half items to print")
     args = parser.parse_args(argv)
-    why = missing(DATA_DIR, SPELLING_FILE, f"{JFLEG_DIR}/dev.ref0")
+    why = unavailable()
     if why:
         print(why, file=sys.stderr)
         return 1

@@ -56,8 +56,8 @@ eval: $(VENV)/.evaltools
 
 # Public data read in place from ../shared/eval-data/ (skipped when absent): JFLEG dev scored
 # with its own GLEU, the misspelling set in JFLEG's corrected sentences, and the spelling
-# menu's first suggestion on the same set (the dictionary's order against the model's). The report half
-# unless EVAL_ARGS says --split dev (the tuning half). About an hour on a 2-core CPU.
+# menu's first suggestion on the same set (the dictionary's order against the model's). The
+# report half unless EVAL_ARGS says --split dev (the tuning half). About an hour on 2 cores.
 eval-public: $(VENV)/.evaltools
 	$(BIN)/python -m tools.eval --out $(BENCH_OUT) --name quality-public --tasks jfleg,spelling,menu \
 		--systems diffusion $(EVAL_ARGS)

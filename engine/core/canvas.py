@@ -190,12 +190,15 @@ def following_ids(plan: EditPlan, later_texts: Sequence[str], table: TokenTable)
 
 
 def context_ids(plan: EditPlan, seed: Sequence[int], table: TokenTable) -> list[int]:
-    """The last tokens before a passage: the document before the target, then the canvas so far.
-    The document's first token is dropped: the character cut may have split its word."""
-    before = table.encode(plan.before[-READ_CONTEXT_CHARS:])
-    if len(plan.before) > READ_CONTEXT_CHARS:
-        before = before[1:]
-    return [*before, *seed][-READ_CONTEXT_TOKENS:]
+    """The last tokens before a passage: the document before the target, then the canvas so far."""
+    return [*text_before_ids(plan.before, table), *seed][-READ_CONTEXT_TOKENS:]
+
+
+def text_before_ids(before: str, table: TokenTable) -> list[int]:
+    """The last :data:`READ_CONTEXT_CHARS` of ``before``, tokenized; its first token is dropped
+    when the text was cut, since the character cut may have split its word."""
+    ids = table.encode(before[-READ_CONTEXT_CHARS:])
+    return ids[1:] if len(before) > READ_CONTEXT_CHARS else ids
 
 
 def lock_follows(plan: EditPlan, index: int) -> bool:

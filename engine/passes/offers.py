@@ -250,10 +250,8 @@ def candidate_margin(misspelt: Misspelling, slip: float, sound: int) -> float:
     """What one of ``misspelt``'s candidates must save: its slip's price, never below
     :data:`NAME_MARGIN` for a capitalised word, and :data:`REAL_WORD_NATS` more for a real
     word's (:mod:`engine.language.en.real_words`)."""
-    margin = spelling_margin(slip, sound)
-    if not misspelt.word.islower():
-        margin = max(NAME_MARGIN, margin)
-    return margin + (REAL_WORD_NATS if misspelt.real_word else 0.0)
+    real_word = REAL_WORD_NATS if misspelt.real_word else 0.0
+    return word_margin(misspelt.word, slip, sound) + real_word
 
 
 def suggestion_margin(typed: str, suggestion: str) -> float:
@@ -262,8 +260,14 @@ def suggestion_margin(typed: str, suggestion: str) -> float:
     undoes, weighed by kind and by sound as :func:`candidate_margin` weighs a candidate,
     never below :data:`NAME_MARGIN` for a capitalised word."""
     lower, wanted = typed.lower(), suggestion.lower()
-    margin = spelling_margin(slip_of(lower, wanted), key_edits(lower, wanted))
-    return margin if typed.islower() else max(NAME_MARGIN, margin)
+    return word_margin(typed, slip_of(lower, wanted), key_edits(lower, wanted))
+
+
+def word_margin(word: str, slip: float, sound: int) -> float:
+    """:func:`spelling_margin` for a slip of ``word``, never below :data:`NAME_MARGIN` when
+    the word has a capital (it may be a name that opens a sentence)."""
+    margin = spelling_margin(slip, sound)
+    return margin if word.islower() else max(NAME_MARGIN, margin)
 
 
 def spelling_margin(slip: float, sound: int = SOUND_APART) -> float:

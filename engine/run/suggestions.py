@@ -19,7 +19,7 @@ with no nats: the menu then keeps the dictionary's order.
 from __future__ import annotations
 
 from engine.backends.base import Backend
-from engine.core.canvas import READ_CONTEXT_CHARS
+from engine.core.canvas import text_before_ids
 from engine.core.errors import BadRequest
 from engine.core.protocol import RankSuggestions, SuggestionsRanked
 from engine.core.tokens import TokenTable
@@ -65,15 +65,14 @@ def reading(
     after them, with how far the word's own differing tokens (and as many after) reach."""
     lead = request.before.rstrip(" ")
     space = request.before[len(lead) :]
-    context = table.encode(lead[-READ_CONTEXT_CHARS:]) if lead else []
-    if len(lead) > READ_CONTEXT_CHARS:
-        context = context[1:]  # the cut may have split its first word
     after = request.after[:AFTER_CHARS]
     tokens = table.encode(space + request.word + after)
     variants = []
     for suggestion in request.suggestions:
         new = table.encode(space + suggestion + after)
-        at, old_stop, new_stop = differing(tokens, new) or (len(tokens),) * 3
+        where = differing(tokens, new)
+        assert where is not None, "RankSuggestions.problem refuses the word as a suggestion"
+        at, old_stop, new_stop = where
         reach = min(old_stop + LOOKAHEAD, len(tokens))
         variants.append((at, reach, new[at : new_stop + LOOKAHEAD]))
-    return context, tokens, variants
+    return text_before_ids(lead, table), tokens, variants

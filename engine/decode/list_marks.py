@@ -32,6 +32,10 @@ BULLET = re.compile(r"\s*[-*+\u2022]\s*")
 ITEM_NUMBER_CLOSER = re.compile(r"[.)]\s*")
 DIGITS = re.compile(r"\d{1,9}")
 LINE_OR_SENTENCE_ENDS = ("\n", ".", "!", "?", ":")
+SENTENCE_ENDS = (".", "!", "?", ":")
+# What may close a sentence after its mark: quotes, brackets, Markdown emphasis ('"Noon."',
+# "(see above.)", "**Done.**").
+SENTENCE_CLOSERS = "\"'\u201d\u2019)]*_"
 ITEM_NUMBER_DIGITS = 9  # CommonMark's longest ordered-list number ("2023. The agenda" is one)
 
 
@@ -63,9 +67,16 @@ def mark_tokens(table: TokenTable) -> MarkTokens:
 def starts_line(canvas: Canvas) -> bool:
     """Whether a draft's first position opens a line or a sentence: nothing but spaces since a
     line break, a sentence's end or the document's start before it. An item number cannot
-    open a sentence either ("… on 12 March. 2023. The agenda …" reads as a list's debris)."""
+    open a sentence either ("… on 12 March. 2023. The agenda …" reads as a list's debris),
+    nor one whose end is closed by a quote, a bracket or emphasis ('… "We leave at noon."').
+    """
     before = canvas.plan.before.rstrip(" \t")
-    return not before.strip() or before.endswith(LINE_OR_SENTENCE_ENDS)
+    closed = before.rstrip(SENTENCE_CLOSERS)
+    return (
+        not before.strip()
+        or before.endswith(LINE_OR_SENTENCE_ENDS)
+        or closed.endswith(SENTENCE_ENDS)
+    )
 
 
 class ListMarkBans:

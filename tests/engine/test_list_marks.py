@@ -81,6 +81,14 @@ def test_a_draft_opens_a_line_after_a_break_a_sentence_end_or_at_the_start() -> 
     assert not starts_line(draft_canvas("We walked", table))  # "We walked 2." may end it
 
 
+def test_a_sentence_closed_by_a_quote_a_bracket_or_emphasis_has_ended() -> None:
+    table = tiny_table()
+    for before in ('He said, "We leave at noon." ', "(See the map.)", "**Done.**\n", "Why?'"):
+        assert starts_line(draft_canvas(before, table)), before
+    for before in ('He said "noon', "the list (below", "a **bold"):
+        assert not starts_line(draft_canvas(before, table)), before
+
+
 LIST_ITEM = re.compile(r"(?:[-*+]|\d{1,9}[.)])(?:[ \t]|$)")
 
 

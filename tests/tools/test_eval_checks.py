@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 from tools.eval import followed as f
 from tools.eval import markup, meaning, wording
 from tools.eval.cases import Draft
-from tools.eval.families import draft_checks, in_list, on_topic
+from tools.eval.families import draft_checks, in_list, list_mark_in, on_topic
 
 GRAMMAR = "Yesterday we goes to the museum. The guide were friendly and she explain everything."
 FIXES = [("goes", ("went",)), ("guide were", ("guide was",)), ("explain", ("explained",))]
@@ -183,6 +183,19 @@ def test_a_draft_is_held_to_its_prompt_register_and_place():
     assert listed["list_mark"] and not listed["followed"]
     assert in_list("Packing:\n\n- tent\n- ") and not in_list("Some prose. ")
     assert on_topic("the walk on the beach", "We walked along the sand.")  # walk = walked
+
+
+def test_a_list_mark_counts_where_the_draft_opens_a_line_or_a_sentence():
+    for text in ("", "We walked.\n\n", "Thank you. ", 'She said "noon." ', "(See below.)"):
+        assert list_mark_in(text, " 1. The first step."), text
+        assert list_mark_in(text, "- milk"), text
+    # going on with the line's sentence, a year that ends it or a dash is no list mark
+    assert not list_mark_in("The shop was founded in", " 1998. It grew fast.")
+    assert not list_mark_in("We took the old bridge", " - the one by the mill.")
+    # a line the draft opens after a break is checked wherever the draft began
+    assert list_mark_in("The shop was founded in", " 1998.\n\n2. It grew fast.")
+    assert list_mark_in("We took the old bridge", " home.\n- Then the mill.")
+    assert not list_mark_in("Notes.\n\n", "The year 2026. was quiet.\nAnd 3 more.")
 
 
 @given(st.text(alphabet="abc .,'XY\n", max_size=60))

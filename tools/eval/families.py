@@ -21,6 +21,8 @@ from tools.eval.wording import contractions_in, plain_text, slang_in, words
 
 Record = dict[str, Any]
 LIST_MARK = re.compile(r"^\s*(?:[-*+]|\d+[.)])\s", re.MULTILINE)
+# A sentence's end, and what may close it after its mark (a quote, a bracket, emphasis).
+SENTENCE_END = re.compile(r"[.!?:][\"'\u201d\u2019)\]*_]*$")
 DRAFT_ROW = "draft (with a prompt)"
 
 
@@ -66,6 +68,22 @@ def in_list(text: str) -> bool:
     return bool(lines) and bool(LIST_MARK.match(lines[-1] + " "))
 
 
+def opens_line(text: str) -> bool:
+    """Whether a draft after ``text`` opens a line or a sentence: at the start, after a line
+    break, or after a sentence's end. Anywhere else it goes on with the line's sentence, where
+    "1998. " or " - " ("founded in 1998.", "the bridge - the old one") is no list mark."""
+    before = text.rstrip(" \t")
+    return not before.strip() or before.endswith("\n") or bool(SENTENCE_END.search(before))
+
+
+def list_mark_in(text: str, output: str) -> bool:
+    """A list mark opening any line the draft ``output`` opens: its first when it opens a
+    line or a sentence (:func:`opens_line`), and every line after a break in it."""
+    first, _, rest = output.lstrip(" ").partition("\n")
+    opened = LIST_MARK.match(first + " ") is not None and opens_line(text)
+    return opened or LIST_MARK.search(rest) is not None
+
+
 def register_kept(register: str, output: str) -> bool:
     plain = plain_text(output)
     if register == "formal":
@@ -76,7 +94,7 @@ def register_kept(register: str, output: str) -> bool:
 
 
 def draft_checks(case: Draft, output: str) -> Record:
-    list_mark = not in_list(case.text) and bool(LIST_MARK.search(output.lstrip(" ")))
+    list_mark = not in_list(case.text) and list_mark_in(case.text, output)
     record: Record = {"prompted": bool(case.prompt), "list_mark": list_mark}
     if case.prompt:
         record["on_topic"] = on_topic(case.prompt, output)

@@ -8,8 +8,9 @@ back as it was, and goes back when the two differ in a sign of meaning
 (:func:`engine.language.en.meaning.meaning_change`): a negation added or dropped, a
 contrastive connective swapped for another kind, a question made a statement or the reverse
 ("send me the file?" settled as "send me the file."), a verb of another time put for
-another verb ("didn't work" as "won't work"), a number or a name changed, or a sentence
-left without a verb. Asked only to correct (fix grammar, fix spelling), a stretch also goes
+another verb ("didn't work" as "won't work"), a number or a name changed, a sentence
+left without a verb, or one now opening in lower case (a comma settled as a stop before
+"because"). Asked only to correct (fix grammar, fix spelling), a stretch also goes
 back when it puts another word for a content word or leaves one out
 (:func:`engine.language.en.content.reworded`): "every night" fixed as "every day" is no
 correction, nor "on a high mountain" fixed as "on a high". A stretch in a varied segment (a
@@ -34,6 +35,7 @@ from engine.core.plan import Free
 from engine.core.protocol import EditMode
 from engine.intent import Intent
 from engine.language.en.content import reworded
+from engine.language.en.cut_safety import lower_starts
 from engine.language.en.meaning import closed_words_changed, meaning_change
 from engine.passes.base import Pass, PassContext, Settled
 from engine.passes.reread import changed_runs, hunks, was_before
@@ -69,9 +71,13 @@ def changes_meaning(
     before: str, after: str, corrections: bool, varied: bool, forms_fixed: bool = True
 ) -> bool:
     """Whether a stretch's sentence reads ``after`` in another meaning than ``before``: a sign
-    of meaning changed, another word for a content word where only a correction was asked,
-    or, in a varied segment, another pronoun, determiner, quantifier or preposition."""
+    of meaning changed, a sentence now opening in lower case (a stop put before "because"
+    splits a sentence into a fragment and a broken one), another word for a content word
+    where only a correction was asked, or, in a varied segment, another pronoun,
+    determiner, quantifier or preposition."""
     if meaning_change(before, after, forms_fixed) is not None:
+        return True
+    if lower_starts(after) > lower_starts(before):
         return True
     return (corrections and reworded(before, after)) or (
         varied and closed_words_changed(before, after)

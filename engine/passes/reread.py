@@ -20,10 +20,13 @@ Locked positions never change, so they split runs.
 A run that puts other content words where the user's stood is put back however it reads
 (:func:`replaces_content`): the model read "None, if the product is unused ..." as more fluent
 than "Returns, if the product is unused ...", and "sent it to the office" as more fluent than
-"to the manager". Fluency cannot tell a better word from another meaning; a rewrite may drop a
-word or change its form (:mod:`engine.passes.proofread` does that before the canvas), not say
-something else. At strength 1 (the "rewrite" preset) the passage is renoised whole because new
-words are what the user asked for, so there the check judges by fluency alone.
+"to the manager". So is a run that writes marks alone in a word's place
+(:func:`~engine.language.en.content.marks_for_a_word`): a sentence's renoised first word came
+back as a dash ("Still it rained." as "-- it rained.") in 3 of the first 151 sentences of
+JFLEG's tuning half. Fluency cannot tell a better word from another meaning; a rewrite may
+drop a word or change its form (:mod:`engine.passes.proofread` does that before the canvas),
+not say something else. At strength 1 (the "rewrite" preset) the passage is renoised whole
+because new words are what the user asked for, so there the check judges by fluency alone.
 
 Pure functions over ids and a reader, so tests can pin them down without a model.
 """
@@ -35,7 +38,7 @@ from collections.abc import Callable, Sequence
 from engine.backends.base import Reader
 from engine.core.canvas import Canvas, Kind, context_ids
 from engine.core.protocol import EditMode
-from engine.language.en.content import replaces_content
+from engine.language.en.content import marks_for_a_word, replaces_content
 from engine.passes.base import Pass, PassContext, Settled
 
 # Tokens after a run that are read with it: a change shows its cost in how the text goes on.
@@ -109,14 +112,23 @@ def reread(
     out = list(ids)
     for run, (at, stop), nlls in zip(runs, spans, put_back, strict=True):
         was = [was_before(canvas, i, filler) for i in run]
-        other = decode is not None and replaces_content(
-            decode([t for t in was if t != filler]),
-            decode([ids[i] for i in run if ids[i] != filler]),
-        )
+        now = [ids[i] for i in run]
+        other = decode is not None and says_otherwise(decode, was, now, filler)
         if other or sum(written[at:stop]) > sum(nlls):
             for i, token in zip(run, was, strict=True):
                 out[i] = token
     return out
+
+
+def says_otherwise(
+    decode: Callable[[Sequence[int]], str], was: Sequence[int], now: Sequence[int], filler: int
+) -> bool:
+    """Whether a run written as ``now`` where ``was`` stood says something else however it
+    reads: other content words (:func:`replaces_content`), or marks in a word's place
+    (:func:`marks_for_a_word`)."""
+    was_text = decode([t for t in was if t != filler])
+    now_text = decode([t for t in now if t != filler])
+    return replaces_content(was_text, now_text) or marks_for_a_word(was_text, now_text)
 
 
 def was_before(canvas: Canvas, position: int, filler: int) -> int:

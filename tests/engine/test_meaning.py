@@ -253,6 +253,7 @@ WORDS = [
     "<fill>", " The", " fix", " was", " planned", " for", " March", " 3rd", ",", " but",
     " so", " the", " tool", " fails", ".", " It", " is", " not", " ready", " 38", " 36",
     " million", " on", " Tuesday", " Monday", " well", " broken", " a", " it", " more",
+    " because",
 ]  # fmt: skip
 FILLER = 0
 ID = {w.strip() or w: i for i, w in enumerate(WORDS)}
@@ -304,6 +305,14 @@ def test_a_dropped_negation_and_a_changed_number_go_back() -> None:
     # the model left nothing (the filler) where "not" stood
     out = check_meaning(c, ids_of("It is <fill> ready . It is 36 million ."), FILLER, decode)
     assert out == list(c.seed_ids)
+
+
+def test_a_stop_that_leaves_a_sentence_opening_in_lower_case_goes_back() -> None:
+    c = canvas_of("It is broken , because the tool fails .")
+    split = ids_of("It is broken . because the tool fails .")
+    assert check_meaning(c, split, FILLER, decode) == list(c.seed_ids)
+    fixed = ids_of("It is broken . It fails .")  # a new sentence with its capital: kept
+    assert check_meaning(canvas_of("It is broken , it fails ."), fixed, FILLER, decode) == fixed
 
 
 def test_a_name_kept_as_it_was_keeps_the_change_beside_it() -> None:

@@ -8,7 +8,7 @@ from hypothesis import strategies as st
 from engine.core.canvas import Canvas, Kind
 from engine.core.plan import find_locks, plan_edit
 from engine.core.protocol import Edit, Span
-from engine.language.en.content import content_words, replaces_content
+from engine.language.en.content import content_words, marks_for_a_word, replaces_content
 from engine.passes.reread import READ_AFTER, changed_runs, hunks, reread
 from tests.helpers.readers import TokenPriceReader
 
@@ -104,6 +104,7 @@ def test_runs_close_together_are_judged_as_one_stretch() -> None:
 
 
 WORDS = {10: "Returns,", 11: "if", 12: "unused", 13: "manager", 21: "None,", 22: "office", 23: "so"}
+WORDS |= {24: "--", 25: "_"}
 
 
 def words(ids) -> str:
@@ -125,3 +126,21 @@ def test_content_words_are_long_words_that_are_not_function_words() -> None:
     assert not replaces_content("which is about two weeks", "which is two weeks")
     assert not replaces_content("we should have", "we would have")
     assert not replaces_content("", "new words here")  # added text: read by fluency alone
+
+
+def test_a_run_writing_marks_in_a_words_place_goes_back_however_well_it_reads() -> None:
+    c = canvas([10, 11, 12, 13], [F] * 4, [True] * 4)
+    cheap = TokenPriceReader({24: 0.1, 25: 0.1})
+    assert reread(c, [24, 11, 12, 13], FILLER, cheap, [], [], words) == [10, 11, 12, 13]
+    assert reread(c, [10, 25, 12, 13], FILLER, cheap, [], [], words) == [10, 11, 12, 13]
+    # at strength 1 (no decode) fluency alone judges
+    assert reread(c, [24, 11, 12, 13], FILLER, cheap, [], []) == [24, 11, 12, 13]
+
+
+def test_marks_in_a_words_place_are_neither_a_cut_nor_punctuation() -> None:
+    assert marks_for_a_word("Still it rained.", "-- it rained.")
+    assert marks_for_a_word("and then", "_ then")
+    assert not marks_for_a_word("Still, it rained.", "It rained.")  # a cut
+    assert not marks_for_a_word("it rained, then", "it rained. Then")  # punctuation
+    assert not marks_for_a_word("it rain", "it rained.")  # a form, and a stop
+    assert not marks_for_a_word("dont", "don't")  # an apostrophe is part of the word

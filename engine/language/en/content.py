@@ -46,6 +46,20 @@ def replaces_content(was: str, now: str) -> bool:
     return bool(lost and gained)
 
 
+def marks_for_a_word(was: str, now: str) -> bool:
+    """Whether ``now`` puts marks alone where ``was`` had a word: it drops a word, says none
+    the writer did not, and writes marks ``was`` did not have ("Still it rained." → "--
+    it rained."). Dropping a word is a cut and changing a mark is punctuation; a word turned into
+    a dash or an underscore is neither."""
+    was_words, now_words = Counter(WORD.findall(was.lower())), Counter(WORD.findall(now.lower()))
+    dropped, said = was_words - now_words, now_words - was_words
+    return bool(dropped) and not said and bool(_marks(now) - _marks(was))
+
+
+def _marks(text: str) -> Counter[str]:
+    return Counter(ch for ch in text if not (ch.isalnum() or ch.isspace() or ch == "'"))
+
+
 def lemmas(word: str) -> set[str]:
     """Every lemma ``word`` may be a form of, over-regularised forms ("sended") included."""
     lower = word.lower()

@@ -13,7 +13,9 @@ left without a verb, or one now opening in lower case (a comma settled as a stop
 "because"). Asked only to correct (fix grammar, fix spelling), a stretch also goes
 back when it puts another word for a content word or leaves one out
 (:func:`engine.language.en.content.reworded`): "every night" fixed as "every day" is no
-correction, nor "on a high mountain" fixed as "on a high". A stretch in a varied segment (a
+correction, nor "on a high mountain" fixed as "on a high"; and when it gives a word a capital
+where no sentence opens (:func:`engine.language.en.meaning.capitals_added`: "Reminder: we"
+settled as "Reminder: We" is a house style, not the writer's). A stretch in a varied segment (a
 later version's near miss, :attr:`Free.vary`: one of the user's words the canvas had to write
 otherwise) also goes back when it changes a
 pronoun, determiner, quantifier or preposition
@@ -36,7 +38,7 @@ from engine.core.protocol import EditMode
 from engine.intent import Intent
 from engine.language.en.content import reworded
 from engine.language.en.cut_safety import lower_starts
-from engine.language.en.meaning import closed_words_changed, meaning_change
+from engine.language.en.meaning import capitals_added, closed_words_changed, meaning_change
 from engine.passes.base import Pass, PassContext, Settled
 from engine.passes.reread import changed_runs, hunks, was_before
 
@@ -72,16 +74,15 @@ def changes_meaning(
 ) -> bool:
     """Whether a stretch's sentence reads ``after`` in another meaning than ``before``: a sign
     of meaning changed, a sentence now opening in lower case (a stop put before "because"
-    splits a sentence into a fragment and a broken one), another word for a content word
-    where only a correction was asked, or, in a varied segment, another pronoun,
-    determiner, quantifier or preposition."""
+    splits a sentence into a fragment and a broken one), another word for a content word or
+    a capital where no sentence opens where only a correction was asked, or, in a varied
+    segment, another pronoun, determiner, quantifier or preposition."""
     if meaning_change(before, after, forms_fixed) is not None:
         return True
     if lower_starts(after) > lower_starts(before):
         return True
-    return (corrections and reworded(before, after)) or (
-        varied and closed_words_changed(before, after)
-    )
+    corrected_otherwise = corrections and (reworded(before, after) or capitals_added(before, after))
+    return corrected_otherwise or (varied and closed_words_changed(before, after))
 
 
 def in_varied(canvas: Canvas, run: range) -> bool:

@@ -17,6 +17,7 @@ from engine.intent import read_intent
 from engine.language.en.content import reworded
 from engine.language.en.meaning import (
     CLOSED_CLASS,
+    capitals_added,
     closed_words,
     closed_words_changed,
     is_verb,
@@ -253,7 +254,7 @@ WORDS = [
     "<fill>", " The", " fix", " was", " planned", " for", " March", " 3rd", ",", " but",
     " so", " the", " tool", " fails", ".", " It", " is", " not", " ready", " 38", " 36",
     " million", " on", " Tuesday", " Monday", " well", " broken", " a", " it", " more",
-    " because",
+    " because", " :",
 ]  # fmt: skip
 FILLER = 0
 ID = {w.strip() or w: i for i, w in enumerate(WORDS)}
@@ -305,6 +306,29 @@ def test_a_dropped_negation_and_a_changed_number_go_back() -> None:
     # the model left nothing (the filler) where "not" stood
     out = check_meaning(c, ids_of("It is <fill> ready . It is 36 million ."), FILLER, decode)
     assert out == list(c.seed_ids)
+
+
+@pytest.mark.parametrize(
+    ("was", "now", "added"),
+    [
+        ("Reminder: we must go", "Reminder: We must go", True),
+        ("we sent the report", "we sent the Report", True),
+        ("we left. then we ate", "We left. Then we ate", False),  # sentences open
+        ('He said "no." then left', 'He said "no." Then left', False),
+        ("i like english on monday", "I like English on Monday", False),  # "I", proper names
+        ("notes\nthe plan", "notes\nThe plan", False),  # a line opens
+        ("We sent the Report", "We sent the report", False),  # a capital taken away
+    ],
+)
+def test_a_capital_where_no_sentence_opens_is_added(was: str, now: str, added: bool) -> None:
+    assert capitals_added(was, now) is added
+
+
+def test_asked_only_to_correct_a_capital_after_a_colon_goes_back() -> None:
+    c = canvas_of("It is ready : it fails .")
+    raised = ids_of("It is ready : It fails .")
+    assert check_meaning(c, raised, FILLER, decode, corrections=True) == list(c.seed_ids)
+    assert check_meaning(c, raised, FILLER, decode) == raised  # a restyling may
 
 
 def test_a_stop_that_leaves_a_sentence_opening_in_lower_case_goes_back() -> None:

@@ -55,6 +55,7 @@ from lemminflect import getAllLemmas
 
 from engine.language.en.data import load_json, word_set
 from engine.language.en.forms import VERB_CLASSES, readings, tense
+from engine.language.en.spelling import proper_names
 
 NEGATIONS = word_set("meaning.json", "negations")
 NEGATION_SUFFIX: str = load_json("meaning.json")["negation_suffix"]
@@ -301,3 +302,47 @@ def meaning_change(was: str, now: str, forms_fixed: bool = True) -> str | None:
     if verbless(now) > verbless(was):
         return "verb"
     return None
+
+
+LETTERS = re.compile(r"[A-Za-z]+")
+# What may close a sentence after its mark: a quote, a bracket, emphasis.
+CLOSERS = "\"')]*_\u201d\u2019"
+LONE_I = "i"
+SENTENCE_MARKS = (".", "!", "?")
+
+
+def capitals_added(was: str, now: str) -> bool:
+    """Whether ``now`` writes a word of ``was`` with a capital where no sentence opens:
+    "Reminder: we must" settled as "Reminder: We must" is a house style, not a correction,
+    and the writer's text keeps its own. "i" as "I" and a proper name ("english" as
+    "English", "monday" as "Monday": :func:`engine.language.en.spelling.proper_names`) are
+    corrections."""
+    old, new = _cased_words(was), _cased_words(now)
+    matcher = SequenceMatcher(
+        None, [w.lower() for w, _ in old], [w.lower() for w, _ in new], autojunk=False
+    )
+    for block in matcher.get_matching_blocks():
+        for k in range(block.size):
+            (a, _), (b, opens) = old[block.a + k], new[block.b + k]
+            raised = a[:1].islower() and b[:1].isupper() and not opens
+            if raised and a != LONE_I and b not in _proper():
+                return True
+    return False
+
+
+def _cased_words(text: str) -> list[tuple[str, bool]]:
+    """Each word of letters of ``text``, and whether a sentence or a line opens with it (the
+    first word does)."""
+    found: list[tuple[str, bool]] = []
+    cursor = 0
+    for match in LETTERS.finditer(text):
+        between = text[cursor : match.start()]
+        ended = between.strip().rstrip(CLOSERS).endswith(SENTENCE_MARKS)
+        found.append((match.group(), not found or "\n" in between or ended))
+        cursor = match.end()
+    return found
+
+
+@cache
+def _proper() -> frozenset[str]:
+    return frozenset(proper_names())

@@ -142,5 +142,7 @@ def test_marks_in_a_words_place_are_neither_a_cut_nor_punctuation() -> None:
     assert marks_for_a_word("and then", "_ then")
     assert not marks_for_a_word("Still, it rained.", "It rained.")  # a cut
     assert not marks_for_a_word("it rained, then", "it rained. Then")  # punctuation
+    assert not marks_for_a_word("it rained and then", "it rained. Then")  # a split
+    assert not marks_for_a_word("if it rains you will", "if it rains, you")  # a cut
     assert not marks_for_a_word("it rain", "it rained.")  # a form, and a stop
     assert not marks_for_a_word("dont", "don't")  # an apostrophe is part of the word

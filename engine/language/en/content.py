@@ -25,6 +25,8 @@ WORD = re.compile(r"[a-z']+")
 # A word and its spelling fixed are this alike or more (difflib's ratio): "becuse" and
 # "because" 0.92, "definately" and "definitely" 0.9, "night" and "day" 0.25.
 RESPELLED_SIMILARITY = 0.75
+# A sentence's own punctuation: what a cut or a sentence split may leave in a word's place.
+PUNCTUATION = frozenset(",.;:!?'\"()\u2019\u201c\u201d")
 
 
 def is_content_word(word: str) -> bool:
@@ -48,16 +50,17 @@ def replaces_content(was: str, now: str) -> bool:
 
 def marks_for_a_word(was: str, now: str) -> bool:
     """Whether ``now`` puts marks alone where ``was`` had a word: it drops a word, says none
-    the writer did not, and writes marks ``was`` did not have ("Still it rained." → "--
-    it rained."). Dropping a word is a cut and changing a mark is punctuation; a word turned into
-    a dash or an underscore is neither."""
+    the writer did not, and writes a mark other than a sentence's punctuation that ``was``
+    did not have ("Still it rained." → "-- it rained."). A dropped word is a cut, and a
+    comma or a stop in its place may be a sentence split ("and it" → ". It"), which fluency
+    judges; a word turned into a dash or an underscore is neither."""
     was_words, now_words = Counter(WORD.findall(was.lower())), Counter(WORD.findall(now.lower()))
     dropped, said = was_words - now_words, now_words - was_words
-    return bool(dropped) and not said and bool(_marks(now) - _marks(was))
+    return bool(dropped) and not said and bool(set(_marks(now) - _marks(was)) - PUNCTUATION)
 
 
 def _marks(text: str) -> Counter[str]:
-    return Counter(ch for ch in text if not (ch.isalnum() or ch.isspace() or ch == "'"))
+    return Counter(ch for ch in text if not (ch.isalnum() or ch.isspace()))
 
 
 def lemmas(word: str) -> set[str]:

@@ -13,6 +13,7 @@ from __future__ import annotations
 import re
 from collections import Counter
 from difflib import SequenceMatcher
+from itertools import pairwise
 
 from engine.language.en.data import word_set
 from engine.language.en.drops import FUNCTION, HEDGES, LIGHT
@@ -84,7 +85,11 @@ def reworded(was: str, now: str) -> bool:
     ("prefer the old one" → "prefer the old plan")."""
     was_words, now_words = Counter(WORD.findall(was.lower())), Counter(WORD.findall(now.lower()))
     new, gone = now_words - was_words, was_words - now_words
-    lost = content_words(was) - content_words(now)
+    # once less than before counts too ("enjoying life ... is enjoying" → "the life ... is
+    # enjoying" leaves one out), but a word typed twice in a row may lose its copy
+    listed = WORD.findall(was.lower())
+    doubled = {a for a, b in pairwise(listed) if a == b}
+    lost = (w for w in gone if is_content_word(w) and w not in doubled)
     if any(not any(related(w, n) for n in new) for w in lost):
         return True
     gained = (w for w in new if is_content_word(w))  # once more than before counts too

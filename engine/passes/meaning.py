@@ -14,8 +14,8 @@ left without a verb, or one now opening in lower case (a comma settled as a stop
 back when it puts another word for a content word or leaves one out
 (:func:`engine.language.en.content.reworded`): "every night" fixed as "every day" is no
 correction, nor "on a high mountain" fixed as "on a high"; and when it gives a word a capital
-where no sentence opens (:func:`engine.language.en.meaning.capitals_added`: "Reminder: we"
-settled as "Reminder: We" is a house style, not the writer's). A stretch in a varied segment (a
+where no sentence opens (:func:`engine.language.en.meaning.capitals_added`: "Note: the van"
+settled as "Note: The van" is a house style, not the writer's). A stretch in a varied segment (a
 later version's near miss, :attr:`Free.vary`: one of the user's words the canvas had to write
 otherwise) also goes back when it changes a
 pronoun, determiner, quantifier or preposition

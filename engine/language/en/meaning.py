@@ -313,7 +313,7 @@ SENTENCE_MARKS = (".", "!", "?")
 
 def capitals_added(was: str, now: str) -> bool:
     """Whether ``now`` writes a word of ``was`` with a capital where no sentence opens:
-    "Reminder: we must" settled as "Reminder: We must" is a house style, not a correction,
+    "Note: the van left" settled as "Note: The van left" is a house style, not a correction,
     and the writer's text keeps its own. "i" as "I" and a proper name ("english" as
     "English", "monday" as "Monday": :func:`engine.language.en.spelling.proper_names`) are
     corrections."""

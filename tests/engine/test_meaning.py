@@ -477,3 +477,9 @@ def test_a_spelling_fix_of_a_name_or_a_verb_after_its_subject_is_no_change() -> 
 def test_one_as_a_pronoun_is_no_number_but_one_made_two_is() -> None:
     assert meaning_change("One can see it.", "People can see it.") is None
     assert meaning_change("We met one day.", "We met two days.") == "number"
+
+
+@given(st.text(alphabet="ab Cd.,:!\n'\"", max_size=40))
+def test_a_text_kept_or_lowered_adds_no_capital(text: str) -> None:
+    assert not capitals_added(text, text)
+    assert not capitals_added(text, text.lower())

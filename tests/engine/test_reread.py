@@ -146,3 +146,9 @@ def test_marks_in_a_words_place_are_neither_a_cut_nor_punctuation() -> None:
     assert not marks_for_a_word("if it rains you will", "if it rains, you")  # a cut
     assert not marks_for_a_word("it rain", "it rained.")  # a form, and a stop
     assert not marks_for_a_word("dont", "don't")  # an apostrophe is part of the word
+
+
+@given(st.text(alphabet="ab Cd.,-_'!\n", max_size=40))
+def test_a_text_kept_or_only_lowered_never_puts_marks_for_a_word(text: str) -> None:
+    assert not marks_for_a_word(text, text)
+    assert not marks_for_a_word(text, text.lower())

@@ -258,3 +258,16 @@ def test_a_cut_that_leaves_an_article_dangling_is_not_grammatical():
     assert f.dangling_articles(original, cut) == ["the on"]
     assert not f.followed("shorter", original, cut)
     assert f.dangling_articles("Put it in the on tray.", "Put it in the on tray.") == []
+
+
+@given(st.text(alphabet="ab 1.-\n", max_size=30), st.text(alphabet="ab 1.-", max_size=20))
+def test_a_one_line_draft_going_on_with_a_sentence_has_no_list_mark(text, output):
+    """A draft with no line break that does not open a line or a sentence writes no list
+    mark, whatever its first characters; one that opens either is judged as the old check
+    judged every draft."""
+    from tools.eval.families import LIST_MARK, opens_line
+
+    if not opens_line(text):
+        assert not list_mark_in(text, output)
+    else:
+        assert list_mark_in(text, output) == bool(LIST_MARK.search(output.lstrip(" ")))

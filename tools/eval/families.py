@@ -79,9 +79,8 @@ def opens_line(text: str) -> bool:
 def list_mark_in(text: str, output: str) -> bool:
     """A list mark opening any line the draft ``output`` opens: its first when it opens a
     line or a sentence (:func:`opens_line`), and every line after a break in it."""
-    first, _, rest = output.lstrip(" ").partition("\n")
-    opened = LIST_MARK.match(first + " ") is not None and opens_line(text)
-    return opened or LIST_MARK.search(rest) is not None
+    opened = opens_line(text) and LIST_MARK.match(output.lstrip(" ")) is not None
+    return opened or LIST_MARK.search(output.partition("\n")[2]) is not None
 
 
 def register_kept(register: str, output: str) -> bool:

@@ -27,15 +27,13 @@ from functools import cache
 
 from engine.core.canvas import Canvas, Kind
 from engine.core.tokens import TokenTable
+from engine.language.en.meaning import SENTENCE_CLOSERS
 
 BULLET = re.compile(r"\s*[-*+\u2022]\s*")
 ITEM_NUMBER_CLOSER = re.compile(r"[.)]\s*")
 DIGITS = re.compile(r"\d{1,9}")
 LINE_OR_SENTENCE_ENDS = ("\n", ".", "!", "?", ":")
 SENTENCE_ENDS = (".", "!", "?", ":")
-# What may close a sentence after its mark: quotes, brackets, Markdown emphasis ('"Noon."',
-# "(see above.)", "**Done.**").
-SENTENCE_CLOSERS = "\"'\u201d\u2019)]*_"
 ITEM_NUMBER_DIGITS = 9  # CommonMark's longest ordered-list number ("2023. The agenda" is one)
 
 

@@ -83,11 +83,11 @@ def reworded(was: str, now: str) -> bool:
     "becuse" → "because"), never the word ("every night" → "every day"); it never leaves a
     content word out ("on a high mountain" → "on a high"), nor says one the writer did not
     ("prefer the old one" → "prefer the old plan")."""
-    was_words, now_words = Counter(WORD.findall(was.lower())), Counter(WORD.findall(now.lower()))
+    listed = WORD.findall(was.lower())
+    was_words, now_words = Counter(listed), Counter(WORD.findall(now.lower()))
     new, gone = now_words - was_words, was_words - now_words
     # once less than before counts too ("baking bread ... is baking" → "the bread ... is
     # baking" leaves one out), but a word typed twice in a row may lose its copy
-    listed = WORD.findall(was.lower())
     doubled = {a for a, b in pairwise(listed) if a == b}
     lost = (w for w in gone if is_content_word(w) and w not in doubled)
     if any(not any(related(w, n) for n in new) for w in lost):

@@ -305,8 +305,9 @@ def meaning_change(was: str, now: str, forms_fixed: bool = True) -> str | None:
 
 
 LETTERS = re.compile(r"[A-Za-z]+")
-# What may close a sentence after its mark: a quote, a bracket, emphasis.
-CLOSERS = "\"')]*_\u201d\u2019"
+# What may close a sentence after its mark: quotes, brackets, Markdown emphasis ('"Noon."',
+# "(see above.)", "**Done.**"). Drafts' list-mark bans read a sentence's end with it too.
+SENTENCE_CLOSERS = "\"'\u201d\u2019)]*_"
 LONE_I = "i"
 SENTENCE_MARKS = (".", "!", "?")
 
@@ -337,7 +338,7 @@ def _cased_words(text: str) -> list[tuple[str, bool]]:
     cursor = 0
     for match in LETTERS.finditer(text):
         between = text[cursor : match.start()]
-        ended = between.strip().rstrip(CLOSERS).endswith(SENTENCE_MARKS)
+        ended = between.strip().rstrip(SENTENCE_CLOSERS).endswith(SENTENCE_MARKS)
         found.append((match.group(), not found or "\n" in between or ended))
         cursor = match.end()
     return found

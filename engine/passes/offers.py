@@ -17,6 +17,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from typing import NamedTuple
 
 from engine.intent import Intent
 from engine.language.en.clitics import contracted_nouns, noun_clitics
@@ -182,8 +183,17 @@ class Offer:
     speller: Speller = field(default_factory=Speller)
 
 
-# A change, its margin, per token?, its prune, and whether it corrects an error.
-Offered = tuple[Rewording, float, bool, float, bool]
+class Offered(NamedTuple):
+    """A change, the nats it must save, whether it may save them per token, how much worse its
+    first token may read before it is pruned, whether it corrects an error (the words as
+    written are wrong), and whether it respells a misspelt word (a dictionary candidate)."""
+
+    rewording: Rewording
+    margin: float
+    per_token: bool
+    prune: float
+    corrects: bool
+    respells: bool = False
 
 
 def offered(
@@ -203,29 +213,34 @@ def offered(
     paragraph."""
     style = offer.style
     found = [
-        (r, -tolerance, False, math.inf, False)
+        Offered(r, -tolerance, False, math.inf, False)
         for t, tolerance in style.required
         for r in _in_table(words, t)
     ]
     found += [
-        (r, REGISTER_MARGIN, REGISTER_PER_TOKEN, PRUNE_NATS, False)
+        Offered(r, REGISTER_MARGIN, REGISTER_PER_TOKEN, PRUNE_NATS, False)
         for t in style.tables
         for r in _in_table(words, t)
     ]
     found += [
-        (r, -tolerance, False, math.inf, False)
+        Offered(r, -tolerance, False, math.inf, False)
         for finder, tolerance in style.finders
         for r in finder(words)
     ]
     if style.grammar:
         found += [
-            (f.rewording, grammar_margin(f), False, math.inf if f.certain else PRUNE_NATS, True)
+            Offered(f.rewording, grammar_margin(f), False, _prune(f), True)
             for f in fixes(words, opens, lead, closes)
             if style.retime or not retimes(words, f.rewording)
         ]
     if style.spelling:
         found += spelling_changes(words, offer.speller)
     return found
+
+
+def _prune(fix: Fix) -> float:
+    """A rule of writing is read whole; any other fix is pruned by its first token."""
+    return math.inf if fix.certain else PRUNE_NATS
 
 
 def retimes(words: Sequence[str], rewording: Rewording) -> bool:
@@ -239,8 +254,8 @@ def spelling_changes(words: Sequence[str], speller: Speller) -> list[Offered]:
     capitalised one's never less than :data:`NAME_MARGIN` (it may be a name that opens a
     sentence: only a reading that prefers the candidate changes it)."""
     return [
-        (Rewording(m.index, m.index + 1, spelled), candidate_margin(m, slip, sound),
-         False, math.inf, True)
+        Offered(Rewording(m.index, m.index + 1, spelled), candidate_margin(m, slip, sound),
+                False, math.inf, True, respells=True)
         for m in misspellings(words, speller)
         for spelled, slip, sound in zip(m.candidates, m.slips, m.sounds, strict=True)
     ]  # fmt: skip

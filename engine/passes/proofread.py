@@ -79,6 +79,8 @@ AFTER_CHARS = 32
 
 # Per free segment, per word: the round that changed it, or None.
 Rounds = dict[int, list[int | None]]
+# Per free segment, per word: whether a spelling candidate put it there (see ``candidates``).
+Respelt = dict[int, list[bool]]
 
 
 class Proofread(Pass):
@@ -131,6 +133,7 @@ class Change:
     # the right word's whole token dearer (" enormously"), and it pays after.
     prune: float = PRUNE_NATS
     corrects: bool = False  # fixes an error (grammar, spelling): the words as written are wrong
+    respells: bool = False  # a misspelt word's dictionary candidate
 
 
 def proofread_plan(
@@ -150,6 +153,7 @@ def proofread_plan(
         return plan
     texts = [segment_text(s) for s in plan.segments]
     rounds: Rounds = {i: [None] * len(split_words(texts[i])[0]) for i in free}
+    respelt: Respelt = {i: [False] * len(changed) for i, changed in rounds.items()}
     context, after = context_ids(plan, [], table), plan.after[:AFTER_CHARS]
     variety = document_variety(plan.before + "".join(texts) + plan.after)
     offer = Offer(style, Speller.with_words(plan.known_words, lexicon(table), variety))
@@ -157,14 +161,14 @@ def proofread_plan(
         if cancelled():
             break
         tokens = table.encode("".join(texts) + after)
-        changes = candidates(texts, rounds, round_, offer, table, after, plan.before)
+        changes = candidates(texts, rounds, round_, offer, table, after, plan.before, respelt)
         saved = savings(changes, tokens, reader, context) if changes else []
         chosen = choose(changes, saved)
         if plan.avoid:
             chosen = not_avoided(texts, Read(changes, saved), chosen, rounds, round_, plan.avoid)
         if not chosen:
             break
-        texts = applied(texts, chosen, rounds, round_)
+        texts = applied(texts, chosen, rounds, round_, respelt)
     segments = tuple(
         replace(s, seed=texts[i]) if isinstance(s, Free) else s for i, s in enumerate(plan.segments)
     )
@@ -179,10 +183,15 @@ def candidates(
     table: TokenTable,
     after: str,
     before: str = "",
+    respelt: Respelt | None = None,
 ) -> list[Change]:
     """Every change the style allows in the free segments (the keys of ``rounds``), with where
     its tokens differ. A word already changed is not offered again: it was the best of all its
-    forms when it changed, and changing it again could only take it back and forth. After the
+    forms when it changed, and changing it again could only take it back and forth. But a word
+    a spelling candidate put there (``respelt``) was chosen among dictionary words, not among
+    its own forms, so it is offered those once ("He mainly concetrate" → "concentrate" →
+    "concentrates", "did not developped" → "developed" → "develop"): a misspelling is no form
+    of any word, so its grammar could not be read before it was spelt. After the
     first round only changes in a sentence the last round changed are read again: the others
     read as they did, among the same words."""
     tokens = table.encode("".join(texts) + after)
@@ -194,11 +203,12 @@ def candidates(
         preceding = before + "".join(texts[:segment])
         opens, lead = opens_sentence(preceding), split_words(preceding)[0][-LEAD_WORDS:]
         closes = ends_prose_paragraph(preceding, trail + "".join(texts[segment + 1 :]) + after)
-        for rewording, margin, per_token, prune, corrects in offered(
+        again_spelt = respelt[segment] if respelt else [False] * len(changed_in)
+        for rewording, margin, per_token, prune, corrects, respells in offered(
             words, offer, opens, lead, closes
         ):
             span = range(rewording.first, rewording.stop)
-            if any(changed_in[i] is not None for i in span):
+            if any(changed_in[i] is not None and not again_spelt[i] for i in span):
                 continue
             if again is not None and not again.intersection(sentence[segment][i] for i in span):
                 continue
@@ -208,7 +218,15 @@ def candidates(
             where = differing(tokens, new)
             if where is not None:
                 change = Change(
-                    segment, rewording, margin, *where, tuple(new), per_token, prune, corrects
+                    segment,
+                    rewording,
+                    margin,
+                    *where,
+                    tuple(new),
+                    per_token,
+                    prune,
+                    corrects,
+                    respells,
                 )
                 found.append(change)
     return found
@@ -255,18 +273,26 @@ def _saved(change: Change, was: Sequence[float], nlls: Sequence[float]) -> float
 
 
 def applied(
-    texts: Sequence[str], chosen: Sequence[Change], rounds: Rounds, round_: int
+    texts: Sequence[str],
+    chosen: Sequence[Change],
+    rounds: Rounds,
+    round_: int,
+    respelt: Respelt | None = None,
 ) -> list[str]:
     """``texts`` with the chosen changes made, each segment's from its last word back;
-    ``rounds`` follows its segments' words, the new ones marked with ``round_``."""
+    ``rounds`` follows its segments' words, the new ones marked with ``round_`` (and
+    ``respelt``, where given, with whether a spelling candidate put them there)."""
     out = list(texts)
     for segment in {c.segment for c in chosen}:
         words, trail = split_words(out[segment])
-        mine = sorted((c.rewording for c in chosen if c.segment == segment), key=lambda r: -r.first)
-        for rewording in mine:
-            new = split_words(rewording.text)[0]
-            words[rewording.first : rewording.stop] = new
-            rounds[segment][rewording.first : rewording.stop] = [round_] * len(new)
+        mine = sorted((c for c in chosen if c.segment == segment), key=lambda c: -c.rewording.first)
+        for change in mine:
+            first, stop = change.rewording.first, change.rewording.stop
+            new = split_words(change.rewording.text)[0]
+            words[first:stop] = new
+            rounds[segment][first:stop] = [round_] * len(new)
+            if respelt is not None:
+                respelt[segment][first:stop] = [change.respells] * len(new)
         out[segment] = "".join(words) + trail
     return out
 

@@ -23,8 +23,12 @@ than "Returns, if the product is unused ...", and "sent it to the office" as mor
 "to the manager". So is a run that writes marks alone in a word's place
 (:func:`~engine.language.en.content.marks_for_a_word`): a sentence's renoised first word came
 back as a dash ("Still it rained." as "-- it rained.") in 5 of the 377 sentences of JFLEG's
-tuning half. Fluency cannot tell a better word from another meaning; a rewrite may
-drop a word or change its form (:mod:`engine.passes.proofread` does that before the canvas),
+tuning half. So is a run that writes a word no dictionary knows
+(:func:`writes_non_word`): a misspelling the proofreader found no candidate for came back from
+the canvas as another non-word and a word more (in my own words, "was realy glad" as "was
+reall so glad"; 1 of the 377 tuning sentences), and read as more fluent. Fluency cannot tell a
+better word from another meaning; a rewrite may drop a word or change its form
+(:mod:`engine.passes.proofread` does that before the canvas),
 not say something else. At strength 1 (the "rewrite" preset) the passage is renoised whole
 because new words are what the user asked for, so there the check judges by fluency alone.
 
@@ -33,16 +37,22 @@ Pure functions over ids and a reader, so tests can pin them down without a model
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Sequence
 
 from engine.backends.base import Reader
 from engine.core.canvas import Canvas, Kind, context_ids
 from engine.core.protocol import EditMode
 from engine.language.en.content import marks_for_a_word, replaces_content
+from engine.language.en.spelling import Speller
 from engine.passes.base import Pass, PassContext, Settled
 
 # Tokens after a run that are read with it: a change shows its cost in how the text goes on.
 READ_AFTER = 4
+# Tokens read on each side of a run to see the whole words it falls in.
+WORD_TOKENS = 3
+# A plain lower-case word: the only kind the dictionary judges (a capital may be a name).
+PLAIN_WORD = re.compile(r"(?<![\w'\-])[a-z]+(?![\w'\-])")
 
 
 def changed_runs(canvas: Canvas, ids: Sequence[int], filler: int) -> list[range]:
@@ -88,9 +98,11 @@ def reread(
     context: list[int],
     after: list[int],
     decode: Callable[[Sequence[int]], str] | None = None,
+    speller: Speller | None = None,
 ) -> list[int]:
     """``ids`` with every changed run the model reads as less fluent put back as it was, and,
-    given ``decode``, every run that replaces the user's content words.
+    given ``decode``, every run that replaces the user's content words (or, given ``speller``
+    too, writes a word it does not know).
 
     ``context`` and ``after`` are the tokens around the canvas; the text read is the canvas
     without its filler, then ``after`` (a run at the end is read leading into it).
@@ -113,7 +125,8 @@ def reread(
     for run, (at, stop), nlls in zip(runs, spans, put_back, strict=True):
         was = [was_before(canvas, i, filler) for i in run]
         now = [ids[i] for i in run]
-        other = decode is not None and says_otherwise(decode, was, now, filler)
+        around = _around(ids, run, filler)
+        other = decode is not None and says_otherwise(decode, was, now, filler, speller, around)
         if other or sum(written[at:stop]) > sum(nlls):
             for i, token in zip(run, was, strict=True):
                 out[i] = token
@@ -121,14 +134,46 @@ def reread(
 
 
 def says_otherwise(
-    decode: Callable[[Sequence[int]], str], was: Sequence[int], now: Sequence[int], filler: int
+    decode: Callable[[Sequence[int]], str],
+    was: Sequence[int],
+    now: Sequence[int],
+    filler: int,
+    speller: Speller | None = None,
+    around: tuple[Sequence[int], Sequence[int]] = ((), ()),
 ) -> bool:
     """Whether a run written as ``now`` where ``was`` stood says something else however it
-    reads: other content words (:func:`replaces_content`), or marks in a word's place
-    (:func:`marks_for_a_word`)."""
+    reads: other content words (:func:`replaces_content`), marks in a word's place
+    (:func:`marks_for_a_word`), or, given ``speller``, a word it does not know
+    (:func:`writes_non_word`, read with the tokens ``around`` the run, which both share, so
+    that a run inside a word is judged by the whole word: "ely" of "definely" is a word)."""
     was_text = decode([t for t in was if t != filler])
     now_text = decode([t for t in now if t != filler])
-    return replaces_content(was_text, now_text) or marks_for_a_word(was_text, now_text)
+    if replaces_content(was_text, now_text) or marks_for_a_word(was_text, now_text):
+        return True
+    if speller is None:
+        return False
+    lead, tail = around
+    whole_was = decode([*lead, *(t for t in was if t != filler), *tail])
+    whole_now = decode([*lead, *(t for t in now if t != filler), *tail])
+    return writes_non_word(whole_was, whole_now, speller)
+
+
+def writes_non_word(was_text: str, now_text: str, speller: Speller) -> bool:
+    """Whether ``now_text`` has a plain lower-case word that ``was_text`` lacks and
+    ``speller`` does not know: the canvas made a misspelling of its own (a word with a
+    capital, a digit or an inner mark may be a name or code, and is left to the other checks)."""
+    before = set(PLAIN_WORD.findall(was_text))
+    return any(
+        word not in before and not speller.is_known(word) for word in PLAIN_WORD.findall(now_text)
+    )
+
+
+def _around(ids: Sequence[int], run: range, filler: int) -> tuple[list[int], list[int]]:
+    """The :data:`WORD_TOKENS` visible tokens before and after ``run`` (the same in the
+    rewrite and in what it replaced: only the run differs)."""
+    before = [t for t in ids[: run.start] if t != filler][-WORD_TOKENS:]
+    after = [t for t in ids[run.stop :] if t != filler][:WORD_TOKENS]
+    return before, after
 
 
 def was_before(canvas: Canvas, position: int, filler: int) -> int:
@@ -161,7 +206,8 @@ class Reread(Pass):
         context = context_ids(plan, [], table)
         # At strength 1 the passage is renoised whole: new words are what the user asked for.
         decode = table.decode if ctx.settings.strength < 1.0 else None
-        ids = reread(canvas, last.ids, filler, ctx.reader, context, after, decode)
+        speller = Speller.with_words(plan.known_words)
+        ids = reread(canvas, last.ids, filler, ctx.reader, context, after, decode, speller)
         if ids == last.ids:
             return settled
         put_back = len(changed_runs(canvas, last.ids, filler)) - len(

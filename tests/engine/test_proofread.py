@@ -33,7 +33,7 @@ from engine.passes.proofread import (
     sentences,
     split_words,
 )
-from tests.helpers.readers import WordPriceReader
+from tests.helpers.readers import WordEndPriceReader, WordPriceReader
 from tests.helpers.tiny import tiny_tokenizer
 
 # "Yesterdays" is a form of "Yesterday" too (the noun's plural): it reads worse.
@@ -87,6 +87,19 @@ def test_the_form_that_reads_best_beyond_its_margin_is_the_new_seed(table: Token
     assert seeds(out) == "Yesterday we went home."
     assert (out.before, out.after, out.target) == (plan.before, plan.after, plan.target)
     assert all(prune == PRUNE_NATS for *_, prune in reader.calls)
+
+
+def test_a_respelt_word_is_offered_its_own_forms_once_in_a_later_round(table: TokenTable) -> None:
+    """A misspelling is no form of any word: the dictionary's nearest candidate ("developed",
+    one slip away) is chosen first, and only then can the word's forms be read ("did not
+    develop"). Each word changes at most twice: a spelling, then a form."""
+    prices = {"developped": 9.0, "developed": 6.0, "develop": 0.1, "developing": 9.0}
+    reader = WordEndPriceReader(table, prices | {"developer": 9.0, "develops": 9.0})
+    out = proofread_plan(plan_of("They did not developped it.", "proofread"), table, reader)
+    assert seeds(out) == "They did not develop it."
+    # a word that was a word all along is changed once, as ever
+    plain = proofread_plan(plan_of("They did not developed it."), table, reader)
+    assert seeds(plain) == "They did not develop it."
 
 
 def test_nothing_changes_where_nothing_reads_better(table: TokenTable) -> None:
@@ -345,7 +358,7 @@ def test_a_rule_of_writing_is_read_whole_and_made_within_its_tolerance() -> None
     """A capital or a linking phrase's comma is never pruned by its first token (a passage's
     first word in capitals reads dear there) and may read up to RULE_TOLERANCE nats worse."""
     words, _ = split_words("for example the bus was late")
-    found = {r.text: (margin, prune) for r, margin, _, prune, _ in offered(
+    found = {o.rewording.text: (o.margin, o.prune) for o in offered(
         words, offers.Offer(style("fix grammar")), closes=True)}  # fmt: skip
     for rule in ("For", "For example,", "for example,", " late."):
         assert found[rule] == (-offers.RULE_TOLERANCE, float("inf"))

@@ -9,7 +9,8 @@ from engine.core.canvas import Canvas, Kind
 from engine.core.plan import find_locks, plan_edit
 from engine.core.protocol import Edit, Span
 from engine.language.en.content import content_words, marks_for_a_word, replaces_content
-from engine.passes.reread import READ_AFTER, changed_runs, hunks, reread
+from engine.language.en.spelling import Speller
+from engine.passes.reread import READ_AFTER, changed_runs, hunks, reread, writes_non_word
 from tests.helpers.readers import TokenPriceReader
 
 FILLER = 0
@@ -104,7 +105,7 @@ def test_runs_close_together_are_judged_as_one_stretch() -> None:
 
 
 WORDS = {10: "Returns,", 11: "if", 12: "unused", 13: "manager", 21: "None,", 22: "office", 23: "so"}
-WORDS |= {24: "--", 25: "_"}
+WORDS |= {24: "--", 25: "_", 26: "iif"}
 
 
 def words(ids) -> str:
@@ -135,6 +136,30 @@ def test_a_run_writing_marks_in_a_words_place_goes_back_however_well_it_reads() 
     assert reread(c, [10, 25, 12, 13], FILLER, cheap, [], [], words) == [10, 11, 12, 13]
     # at strength 1 (no decode) fluency alone judges
     assert reread(c, [24, 11, 12, 13], FILLER, cheap, [], []) == [24, 11, 12, 13]
+
+
+def test_a_run_writing_a_word_no_dictionary_knows_goes_back_however_well_it_reads() -> None:
+    c = canvas([10, 11, 12, 13], [F] * 4, [True] * 4)
+    cheap = TokenPriceReader({26: 0.1})  # "iif" for "if" reads better
+    speller = Speller()
+    assert reread(c, [10, 26, 12, 13], FILLER, cheap, [], [], words, speller) == [10, 11, 12, 13]
+    # without a speller (or at strength 1) fluency alone judges it
+    assert reread(c, [10, 26, 12, 13], FILLER, cheap, [], [], words) == [10, 26, 12, 13]
+    # a change beside the user's own unknown word is judged as any other (the word is theirs)
+    c = canvas([10, 26, 12, 13], [F] * 4, [True] * 4)
+    cheap = TokenPriceReader({23: 0.1})
+    assert reread(c, [10, 26, 23, 13], FILLER, cheap, [], [], words, speller) == [10, 26, 23, 13]
+
+
+def test_a_non_word_is_judged_whole_and_only_where_the_canvas_wrote_it() -> None:
+    speller = Speller()
+    assert writes_non_word(" was realy glad", " was reall so glad", speller)
+    assert not writes_non_word(" was realy glad", " was really glad", speller)
+    assert not writes_non_word(" was realy glad", " was realy so glad", speller)  # the user's
+    assert not writes_non_word(" met Bob", " met Bobb", speller)  # a capital: maybe a name
+    assert not writes_non_word(" see the docs", " see the docs_v2", speller)  # code, a mark
+    assert not writes_non_word(" it is", " it's", speller)
+    assert not writes_non_word(" bla", " blaa", Speller.with_words(["blaa"]))  # user's word
 
 
 def test_marks_in_a_words_place_are_neither_a_cut_nor_punctuation() -> None:

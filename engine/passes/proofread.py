@@ -189,8 +189,8 @@ def candidates(
     its tokens differ. A word already changed is not offered again: it was the best of all its
     forms when it changed, and changing it again could only take it back and forth. But a word
     a spelling candidate put there (``respelt``) was chosen among dictionary words, not among
-    its own forms, so it is offered those once ("He mainly concetrate" → "concentrate" →
-    "concentrates", "did not developped" → "developed" → "develop"): a misspelling is no form
+    its own forms, so it is offered those once ("she often wory" → "worry" → "worries", "did
+    not answerred" → "answered" → "answer"): a misspelling is no form
     of any word, so its grammar could not be read before it was spelt. After the
     first round only changes in a sentence the last round changed are read again: the others
     read as they did, among the same words."""

@@ -90,16 +90,17 @@ def test_the_form_that_reads_best_beyond_its_margin_is_the_new_seed(table: Token
 
 
 def test_a_respelt_word_is_offered_its_own_forms_once_in_a_later_round(table: TokenTable) -> None:
-    """A misspelling is no form of any word: the dictionary's nearest candidate ("developed",
+    """A misspelling is no form of any word: the dictionary's nearest candidate ("answered",
     one slip away) is chosen first, and only then can the word's forms be read ("did not
-    develop"). Each word changes at most twice: a spelling, then a form."""
-    prices = {"developped": 9.0, "developed": 6.0, "develop": 0.1, "developing": 9.0}
-    reader = WordEndPriceReader(table, prices | {"developer": 9.0, "develops": 9.0})
-    out = proofread_plan(plan_of("They did not developped it.", "proofread"), table, reader)
-    assert seeds(out) == "They did not develop it."
+    answer"). Each word changes at most twice: a spelling, then a form."""
+    prices = {"answerred": 9.0, "answered": 6.0, "answer": 0.1}
+    others = ("answering", "answers", "answerer", "unanswered", "answer red")
+    reader = WordEndPriceReader(table, prices | dict.fromkeys(others, 9.0))
+    out = proofread_plan(plan_of("They did not answerred it.", "proofread"), table, reader)
+    assert seeds(out) == "They did not answer it."
     # a word that was a word all along is changed once, as ever
-    plain = proofread_plan(plan_of("They did not developed it."), table, reader)
-    assert seeds(plain) == "They did not develop it."
+    plain = proofread_plan(plan_of("They did not answered it."), table, reader)
+    assert seeds(plain) == "They did not answer it."
 
 
 def test_nothing_changes_where_nothing_reads_better(table: TokenTable) -> None:

@@ -3,11 +3,14 @@
 from __future__ import annotations
 
 from engine.language.en.grammar import (
+    ASKED_RISK,
     NUMBER_RISK,
+    PAST_RULE_RISK,
     TENSE_RISK,
     alternatives,
     fixes,
     opens_sentence,
+    past_verb_in_sentence,
     risk,
     tense,
 )
@@ -187,10 +190,21 @@ def test_a_past_form_after_a_past_word_in_its_sentence_carries_no_tense_risk() -
         if f.rewording.text.strip() in ("travelled", "traveled")
     }
     first, second = words.index(" travel"), len(words) - 2
-    assert risks[(first, "traveled")] == 0.0  # "Last" opens its sentence
+    # "Last" opens its sentence, and no verb of it is past yet: the past is a rule there
+    assert risks[(first, "traveled")] == PAST_RULE_RISK
     assert risks[(second, "traveled")] == TENSE_RISK  # another sentence: still a guess
-    assert risk("travel", "traveled", "we", None, in_past=True) == 0.0
+    assert risk("travel", "traveled", "we", None, in_past=True) == ASKED_RISK
+    assert risk("travel", "traveled", "we", None, True, past_rule=True) == PAST_RULE_RISK
     assert risk("traveled", "travel", "we", None, in_past=True) == TENSE_RISK  # not to the present
+
+
+def test_where_a_verb_is_past_already_the_rest_of_the_sentence_is_the_writers_choice() -> None:
+    words, _ = split_words("Last week we learned that the bridge stand on oak piles.")
+    at = words.index(" stand")
+    found = {f.rewording.text.strip(): f.risk for f in fixes(words) if f.rewording.first == at}
+    assert found["stood"] == ASKED_RISK
+    words, _ = split_words("Last week we travel. We went.")
+    assert not past_verb_in_sentence(words, 3) and past_verb_in_sentence(words, 4)
 
 
 def test_last_sets_the_past_only_before_a_time() -> None:
@@ -203,6 +217,6 @@ def test_last_sets_the_past_only_before_a_time() -> None:
             if f.rewording.first == at and f.rewording.text.strip() == "explained"
         )
 
-    assert tense_risk("Last Monday the guide explain it.") == 0.0
-    assert tense_risk("Two weeks ago the guide explain it.") == 0.0
+    assert tense_risk("Last Monday the guide explain it.") == PAST_RULE_RISK
+    assert tense_risk("Two weeks ago the guide explain it.") == PAST_RULE_RISK
     assert tense_risk("The last page explain it.") == TENSE_RISK

@@ -103,6 +103,13 @@ NUMBER_RISK = 3.0
 # tolerance (-2.0: such a fix made where it reads up to a nat worse) was measured on JFLEG's
 # tuning half and lost (44.86 against 44.91: "those energies are", "opportunities to think").
 ASKED_RISK = 0.0
+# Where such a word sets the past and no verb of its sentence is in the past yet ("Last summer
+# we travel to Spain and stay"), the writer forgot the tense, not chose it: the past is a rule
+# there, made unless it reads far worse, as agreement with a pronoun is (AGREEMENT_RISK). The
+# embedded model read "we travel" after "Last summer" as likelier than "we traveled" (a dev
+# case). Where another verb is already past ("Yesterday I learned that water boils"), the
+# writer set the time and the rest may be their choice: ASKED_RISK, the reading decides.
+PAST_RULE_RISK = -3.0
 # A verb given the form its subject pronoun asks for ("he walk" → "walks", "they walks" →
 # "walk") is a rule of grammar, not a guess: made unless it reads this much worse than the
 # margin allows (a tolerance, as a contraction has for casual). The embedded model read "he
@@ -146,16 +153,20 @@ def risk(
     asked: str | None = None,
     in_past: bool = False,
     two_before: str = "",
+    past_rule: bool = False,
 ) -> float:
     """What putting ``form`` for ``word`` (after the word ``before``) changes in meaning.
     ``asked``: the number the words before ask of a noun
     (:func:`~engine.language.en.form_risks.asked_number`); a noun given it is a fix, not a
     guess. ``in_past``: a :data:`PAST_WORDS` word stands before it in its sentence, so a
-    past form is one too. ``two_before``: the word before ``before``. A negative contraction
-    is priced as its verb ("don't": "do")."""
+    past form is one too (``past_rule``: and no verb of the sentence is past yet, so the past
+    is a rule: :data:`PAST_RULE_RISK`). ``two_before``: the word before ``before``. A
+    negative contraction is priced as its verb ("don't": "do")."""
     word, form = verb_of(word), verb_of(form)
     if past_changes(word, form):
-        return ASKED_RISK if in_past and form_tense(form) == PAST else TENSE_RISK
+        if not (in_past and form_tense(form) == PAST):
+            return TENSE_RISK
+        return PAST_RULE_RISK if past_rule else ASKED_RISK
     if number_changes(word, form) and in_noun_place(word, before, two_before):
         return ASKED_RISK if asked in numbers_of(form) else NUMBER_RISK
     if aspect_changes(word, form):
@@ -247,12 +258,14 @@ def fixes(
         before, two_before = _before(lead, words, index)
         lower = letters.lower()
         in_past = after_past_word(words, index)
+        past_rule = in_past and not past_verb_in_sentence(words, index)
         person = None if _timed(words, index) else asked_person(words, index)
         for form in alternatives(lower):
             if opens and lower in SUBJECT_PRONOUNS and form in OBJECT_PRONOUNS - SUBJECT_PRONOUNS:
                 continue  # "I go" never opens as "Me goes": a sentence opens on its subject
             text = _cased(spelled(word, word, form), form, letters, opens)
-            weight = risk(lower, form, before, asked_number(words, index), in_past, two_before)
+            asked = asked_number(words, index)
+            weight = risk(lower, form, before, asked, in_past, two_before, past_rule)
             if agrees_as_asked(lower, form, person):
                 weight = AGREEMENT_RISK
             found.append(Fix(Rewording(index, index + 1, text), weight))
@@ -326,6 +339,27 @@ def lower_proper_names() -> frozenset[str]:
     return frozenset(word.lower() for word in english_proper_names())
 
 
+def past_verb_in_sentence(words: Sequence[str], index: int) -> bool:
+    """Whether a word of word ``index``'s sentence other than it is read only as a past verb
+    (lemminflect's tags: "went", "stayed"; not "read", also a present)."""
+    start, stop = _sentence_of(words, index)
+    return any(
+        at != index and form_tense(TRAILING_MARKS.sub("", words[at].strip()).lower()) == PAST
+        for at in range(start, stop + 1)
+    )
+
+
+def _sentence_of(words: Sequence[str], index: int) -> tuple[int, int]:
+    """The first and last word of word ``index``'s sentence."""
+    start = index
+    while start > 0 and not words[start - 1].rstrip().endswith(SENTENCE_ENDS):
+        start -= 1
+    stop = index
+    while stop < len(words) - 1 and not words[stop].rstrip().endswith(SENTENCE_ENDS):
+        stop += 1
+    return start, stop
+
+
 def _timed(words: Sequence[str], index: int) -> bool:
     """Whether another word of word ``index``'s sentence sets a time: a verb in the past
     ("The guide was kind and she explain": "explained" as likely as "explains"), a word that
@@ -334,12 +368,7 @@ def _timed(words: Sequence[str], index: int) -> bool:
     right depends on the time."""
     if after_past_word(words, index):
         return True
-    start = index
-    while start > 0 and not words[start - 1].rstrip().endswith(SENTENCE_ENDS):
-        start -= 1
-    stop = index
-    while stop < len(words) - 1 and not words[stop].rstrip().endswith(SENTENCE_ENDS):
-        stop += 1
+    start, stop = _sentence_of(words, index)
     for at in range(start, stop + 1):
         word = TRAILING_MARKS.sub("", words[at].strip()).lower()
         if at != index and (form_tense(word) == PAST or word in FUTURE_WORDS | PAST_WORDS):

@@ -9,6 +9,7 @@ from engine.language.en.grammar import (
     TENSE_RISK,
     alternatives,
     fixes,
+    leaves_past,
     opens_sentence,
     past_verb_in_sentence,
     risk,
@@ -220,3 +221,30 @@ def test_last_sets_the_past_only_before_a_time() -> None:
     assert tense_risk("Last Monday the guide explain it.") == PAST_RULE_RISK
     assert tense_risk("Two weeks ago the guide explain it.") == PAST_RULE_RISK
     assert tense_risk("The last page explain it.") == TENSE_RISK
+
+
+def test_a_verb_in_the_past_stays_there_where_its_sentence_is_in_the_past() -> None:
+    """ "It kept them out; it caused floods": no form out of the past is offered for "kept",
+    but after a modal or "do" the bare verb is asked for ("didn't went" → "go")."""
+    words, _ = split_words("It kept them out; it caused floods.")
+    kept = {f.rewording.text.strip() for f in fixes(words) if f.rewording.first == 1}
+    assert not kept & {"keep", "keeps"}
+    alone, _ = split_words("It kept them out.")  # no other past: the reading may choose
+    assert "keeps" in {f.rewording.text.strip() for f in fixes(alone) if f.rewording.first == 1}
+    words, _ = split_words("They didn't went home and we stayed.")
+    assert "go" in {f.rewording.text.strip() for f in fixes(words) if f.rewording.first == 2}
+    assert leaves_past("was", "is") and leaves_past("didn't", "don't")
+    assert not leaves_past("keep", "kept") and not leaves_past("went", "gone")
+
+
+def test_the_past_is_a_rule_only_where_a_clauses_verb_stands() -> None:
+    def rule(text: str, word: str) -> bool:
+        words, _ = split_words(text)
+        at = [w.strip(" .") for w in words].index(word)
+        return any(f.risk == PAST_RULE_RISK for f in fixes(words) if f.rewording.first == at)
+
+    assert rule("Last week my brother buy a bike.", "buy")
+    assert rule("Last week we travel and stay there.", "stay")
+    assert rule("Last week Anna call us.", "call")
+    assert not rule("Yesterday we goes home.", "home")  # after a verb: no clause's verb
+    assert not rule("Last week at the park we sat.", "park")

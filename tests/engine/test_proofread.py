@@ -104,8 +104,17 @@ def test_a_respelt_word_is_offered_its_own_forms_once_in_a_later_round(table: To
 
 
 def test_nothing_changes_where_nothing_reads_better(table: TokenTable) -> None:
-    plan = plan_of("Yesterday we goes home.")
+    plan = plan_of("Then the guide explain it.")
     assert proofread_plan(plan, table, WordPriceReader(table, {})) == plan
+
+
+def test_a_past_word_with_no_past_verb_makes_the_past_a_rule(table: TokenTable) -> None:
+    """ "Yesterday we goes": the past is made though it reads no better (the rule's
+    tolerance), but never in a word that is no clause's verb ("home" after "goes")."""
+    plan = plan_of("Yesterday we goes home.")
+    assert (
+        seeds(proofread_plan(plan, table, WordPriceReader(table, {}))) == "Yesterday we went home."
+    )
 
 
 def test_a_locked_word_is_never_proofread(table: TokenTable) -> None:

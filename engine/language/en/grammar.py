@@ -31,9 +31,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cache
 
-from lemminflect import getAllLemmas
+from lemminflect import getAllLemmas, getInflection
 
 from engine.language.en.articles import article_fixes
+from engine.language.en.cut_safety import may_be_noun
 from engine.language.en.data import load_json, pairs, word_set
 from engine.language.en.durations import duration_fixes
 from engine.language.en.form_risks import (
@@ -90,6 +91,11 @@ PAST_WORDS = word_set("grammar.json", "past_words")
 PAST_TIME_WORDS = word_set("grammar.json", "past_time_words")
 TIME_NOUNS = word_set("grammar.json", "time_nouns")
 VERB_CLASS = "VERB"
+AUXILIARY_CLASS = "AUX"
+BASE_TAG = "VB"
+DO, NEGATION = "do", "not"
+MODALS = word_set("word_tiers.json", "modals")
+COORDINATORS = word_set("word_tiers.json", "coordinators")
 # The first person singular pronoun, written with a capital wherever it stands ("i'm" too).
 FIRST_PERSON = "i"
 PLURAL_S = "s"  # "mondays": a proper word's plural keeps its capital
@@ -255,21 +261,79 @@ def fixes(
         found += [Fix(r) for r in duration_fixes(words, index)]
         found += [Fix(r) for r in verb_pattern_fixes(words, index)]
         found += [Fix(r, certain=True) for r in comma_fixes(words, index, first_opens)]
-        before, two_before = _before(lead, words, index)
-        lower = letters.lower()
-        in_past = after_past_word(words, index)
-        past_rule = in_past and not past_verb_in_sentence(words, index)
-        person = None if _timed(words, index) else asked_person(words, index)
-        for form in alternatives(lower):
-            if opens and lower in SUBJECT_PRONOUNS and form in OBJECT_PRONOUNS - SUBJECT_PRONOUNS:
-                continue  # "I go" never opens as "Me goes": a sentence opens on its subject
-            text = _cased(spelled(word, word, form), form, letters, opens)
-            asked = asked_number(words, index)
-            weight = risk(lower, form, before, asked, in_past, two_before, past_rule)
-            if agrees_as_asked(lower, form, person):
-                weight = AGREEMENT_RISK
-            found.append(Fix(Rewording(index, index + 1, text), weight))
+        found += _form_fixes(words, index, letters, opens, lead)
     return found
+
+
+def _form_fixes(
+    words: Sequence[str], index: int, letters: str, opens: bool, lead: Sequence[str]
+) -> list[Fix]:
+    """Word ``index``'s other forms, each with its risk. A verb the writer put in the past
+    keeps it where another word of its sentence is in the past too ("it kept them out; it
+    caused droughts" never becomes "it keeps"): the sentence says when, and a form out of
+    it is no fix, however the reading prefers the present."""
+    word, lower = words[index], letters.lower()
+    before, two_before = _before(lead, words, index)
+    in_past = after_past_word(words, index)
+    sentence_past = past_verb_in_sentence(words, index)
+    past_rule = in_past and not sentence_past and _verb_place(words, index)
+    person = None if _timed(words, index) else asked_person(words, index)
+    keeps_past = (in_past or sentence_past) and not _bare_asked(words, index)
+    found = []
+    for form in alternatives(lower):
+        if opens and lower in SUBJECT_PRONOUNS and form in OBJECT_PRONOUNS - SUBJECT_PRONOUNS:
+            continue  # "I go" never opens as "Me goes": a sentence opens on its subject
+        if keeps_past and leaves_past(lower, form):
+            continue
+        text = _cased(spelled(word, word, form), form, letters, opens)
+        asked = asked_number(words, index)
+        weight = risk(lower, form, before, asked, in_past, two_before, past_rule)
+        if agrees_as_asked(lower, form, person):
+            weight = AGREEMENT_RISK
+        found.append(Fix(Rewording(index, index + 1, text), weight))
+    return found
+
+
+def _verb_place(words: Sequence[str], index: int) -> bool:
+    """Whether word ``index`` stands where its clause's verb does: right after its subject (a
+    subject pronoun, a name or a noun: "we travel", "my brother buy") or after "and" joining
+    it to another verb ("and stay"); not after a preposition or a verb ("went home")."""
+    if index == 0 or TRAILING_MARKS.search(words[index - 1].strip()):
+        return False
+    before = words[index - 1].strip()
+    low = before.lower()
+    if low in SUBJECT_PRONOUNS or low in COORDINATORS:
+        return True
+    name = before[:1].isupper() and not starts_sentence(words, index - 1, True)
+    return name or (may_be_noun(before) and not _inflected_verb(low))
+
+
+def _inflected_verb(word: str) -> bool:
+    """Whether ``word`` may be a verb in a form other than its base ("goes", "went"): then it
+    is the verb, not a subject ("goes home"), as a noun's plural may be too ("parents")."""
+    return any(
+        word not in getInflection(lemma, BASE_TAG)
+        for lemma in getAllLemmas(word).get(VERB_CLASS, ())
+    )
+
+
+def _bare_asked(words: Sequence[str], index: int) -> bool:
+    """Whether word ``index`` stands where a bare verb must: right after a modal or a form of
+    "do" ("didn't went", "did not wanted": the auxiliary carries the past), "not" aside."""
+    at = index - 1
+    if at > 0 and TRAILING_MARKS.sub("", words[at].strip()).lower() == NEGATION:
+        at -= 1
+    if at < 0 or TRAILING_MARKS.search(words[at].strip()):
+        return False
+    before = verb_of(words[at].strip().lower())
+    return before in MODALS or DO in getAllLemmas(before).get(AUXILIARY_CLASS, ())
+
+
+def leaves_past(word: str, form: str) -> bool:
+    """Whether ``form`` takes the verb ``word`` out of the past ("kept" → "keeps", "was" →
+    "is"; a negative contraction as its verb)."""
+    word, form = verb_of(word), verb_of(form)
+    return form_tense(word) == PAST and form_tense(form) != PAST and past_changes(word, form)
 
 
 def _before(lead: Sequence[str], words: Sequence[str], index: int) -> tuple[str, str]:

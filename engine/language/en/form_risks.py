@@ -20,6 +20,8 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
+from lemminflect import getAllLemmas
+
 from engine.language.en.data import load_json, word_set
 from engine.language.en.forms import (
     ADJECTIVE_CLASS,
@@ -133,6 +135,8 @@ CLAUSE_WORDS = word_set("meaning.json", "relative_pronouns") | word_set(
     "grammar.json", "complementizers"
 )
 OBJECT_PRONOUNS = word_set("word_tiers.json", "object_pronouns")  # "neither of them"
+NEGATIONS = word_set("word_tiers.json", "negations")
+ADVERB_CLASS = "ADV"
 
 
 def asked_person(words: Sequence[str], index: int) -> str | None:
@@ -141,12 +145,14 @@ def asked_person(words: Sequence[str], index: int) -> str | None:
     first after "each of the students": :func:`one_of_a_group`), or
     ``None`` where the pronoun may not be its subject: after an auxiliary, a modal, "to" or
     "let" ("does he walk"), or, for a pronoun that is an object too, after a verb ("make it
-    work", "let you know")."""
-    if index < 1 or BREAK.search(words[index - 1]):
-        return None
-    subject = LETTERS.sub("", words[index - 1]).lower()
+    work", "let you know"). An adverb may stand between them ("he mainly focus", "it just
+    make"): it says how, not who (:func:`adverb_between`)."""
     if one_of_a_group(words, index):
         return THIRD_SINGULAR_TAG
+    at = index - 1 if adverb_between(words, index) else index
+    if at < 1 or BREAK.search(words[at - 1]):
+        return None
+    subject = LETTERS.sub("", words[at - 1]).lower()
     asked = (
         THIRD_SINGULAR_TAG
         if subject in THIRD_SINGULAR
@@ -155,13 +161,26 @@ def asked_person(words: Sequence[str], index: int) -> str | None:
         else None
     )
     before = ""
-    if index >= 2 and not BREAK.search(words[index - 2]):
-        before = LETTERS.sub("", words[index - 2]).lower()
+    if at >= 2 and not BREAK.search(words[at - 2]):
+        before = LETTERS.sub("", words[at - 2]).lower()
     if asked is None or before in SUBJECT_INVERTERS:
         return None
     if subject in OBJECT_CASE_TOO and any(r.part in VERB_CLASSES for r in readings(before)):
         return None
     return asked
+
+
+def adverb_between(words: Sequence[str], index: int) -> bool:
+    """Whether the word before word ``index`` is an adverb and nothing else a clause may
+    hang on (lemminflect's lexicon: "mainly", "just", "often"; not "still" or "well", verbs
+    and nouns too, nor a negation, which asks for an auxiliary: "he not go")."""
+    if index < 2 or BREAK.search(words[index - 1]):
+        return False
+    word = LETTERS.sub("", words[index - 1]).lower()
+    parts = set(getAllLemmas(word))
+    if word in NEGATIONS or parts & {*VERB_CLASSES, NOUN_CLASS}:
+        return False
+    return ADVERB_CLASS in parts
 
 
 def one_of_a_group(words: Sequence[str], index: int) -> bool:

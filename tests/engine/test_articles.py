@@ -7,7 +7,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from engine.language.en.articles import ARTICLES, article_fixes
+from engine.language.en.articles import ARTICLES, article_fixes, indefinite_for
 from engine.language.en.grammar import ARTICLE_RISK, fixes
 from engine.passes.proofread import split_words
 
@@ -30,7 +30,10 @@ def inserted(text: str) -> list[str]:
     ],
 )
 def test_each_article_is_offered_before_a_bare_singular_noun_phrase(text: str, phrase: str) -> None:
-    assert {phrase.format(article) for article in ARTICLES} <= set(inserted(text))
+    """Each article, but the indefinite one the phrase's first word refuses ("an farmer")."""
+    refused = {"a": "an", "an": "a", None: None}[indefinite_for(phrase.split()[1])]
+    wanted = {phrase.format(article) for article in ARTICLES if article != refused}
+    assert wanted == {t for t in inserted(text) if t.strip().split()[1:] == phrase.split()[1:]}
 
 
 @pytest.mark.parametrize(

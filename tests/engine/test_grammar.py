@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from engine.language.en.articles import indefinite_for
 from engine.language.en.grammar import (
     ASKED_RISK,
     NUMBER_RISK,
@@ -248,3 +249,21 @@ def test_the_past_is_a_rule_only_where_a_clauses_verb_stands() -> None:
     assert rule("Last week Anna call us.", "call")
     assert not rule("Yesterday we goes home.", "home")  # after a verb: no clause's verb
     assert not rule("Last week at the park we sat.", "park")
+
+
+def test_an_indefinite_article_agrees_with_the_letters_that_say_its_sound() -> None:
+    assert indefinite_for("important") == "an" and indefinite_for(" apple,") == "an"
+    assert indefinite_for("book") == "a" and indefinite_for("year") == "a"
+    for unsure in ("hour", "house", "umbrella", "user", "owl", "one", "euro", "FBI", "1990s"):
+        assert indefinite_for(unsure) is None
+
+    def article_fixes_at(text: str, at: int) -> dict[str, bool]:
+        words, _ = split_words(text)
+        return {
+            f.rewording.text.strip(): f.certain for f in fixes(words) if f.rewording.first == at
+        }
+
+    assert article_fixes_at("It is a important day.", 2) == {"an": True}
+    assert article_fixes_at("I read an book.", 2) == {"a": True}
+    assert "an" not in article_fixes_at("I read a book.", 2)  # never the refused article
+    assert article_fixes_at("I saw a umbrella.", 2)["an"] is False  # the reading chooses

@@ -39,6 +39,10 @@ MOST_ADJECTIVES = 3
 SHORTEST_NOUN = 3  # "ox", "ax": too short to read as a noun phrase in free text
 PLAIN = re.compile(r"[a-z]+")
 TRAILING_MARKS = re.compile(r"[.,;:!?\"()]+$")
+# The indefinite article by a word's first letters (``data/grammar.json``, indefinite_for).
+AN_OPENINGS = tuple(sorted(word_set("grammar.json", "an_openings")))
+UNSURE_OPENINGS = tuple(sorted(word_set("grammar.json", "unsure_openings")))
+A, AN = "a", "an"
 
 
 @cache
@@ -88,7 +92,21 @@ def article_fixes(words: Sequence[str], index: int) -> list[Rewording]:
     if how is None or not is_singular_noun(noun, or_verb=how == LOOSE):
         return []
     first = words[start]
-    return [Rewording(start, start + 1, f"{lead(first)}{a} {first.strip()}") for a in ARTICLES]
+    wanted = indefinite_for(first)
+    fitting = [a for a in ARTICLES if wanted is None or a not in (A, AN) or a == wanted]
+    return [Rewording(start, start + 1, f"{lead(first)}{a} {first.strip()}") for a in fitting]
+
+
+def indefinite_for(word: str) -> str | None:
+    """The indefinite article a plain lower-case ``word`` takes by how it opens: "an" before
+    a, e or i ("an important"), "a" before a consonant, and ``None`` where its letters do not
+    say its sound ("an hour", "a house"; "an umbrella", "a user": ``data/grammar.json``'s
+    unsure openings), or it is no plain lower-case word (an acronym, a number: "an FBI", "a
+    1990s")."""
+    letters = TRAILING_MARKS.sub("", word.strip())
+    if not PLAIN.fullmatch(letters) or letters.startswith(UNSURE_OPENINGS):
+        return None
+    return AN if letters.startswith(AN_OPENINGS) else A
 
 
 def plain(word: str, last: bool = True) -> str | None:

@@ -33,7 +33,7 @@ from functools import cache
 
 from lemminflect import getAllLemmas, getInflection
 
-from engine.language.en.articles import article_fixes
+from engine.language.en.articles import AN, A, article_fixes, indefinite_for
 from engine.language.en.cut_safety import may_be_noun
 from engine.language.en.data import load_json, pairs, word_set
 from engine.language.en.durations import duration_fixes
@@ -93,6 +93,7 @@ TIME_NOUNS = word_set("grammar.json", "time_nouns")
 VERB_CLASS = "VERB"
 AUXILIARY_CLASS = "AUX"
 BASE_TAG = "VB"
+ARTICLE_PAIR = (A, AN)
 DO, NEGATION = "do", "not"
 MODALS = word_set("word_tiers.json", "modals")
 COORDINATORS = word_set("word_tiers.json", "coordinators")
@@ -279,8 +280,11 @@ def _form_fixes(
     past_rule = in_past and not sentence_past and _verb_place(words, index)
     person = None if _timed(words, index) else asked_person(words, index)
     keeps_past = (in_past or sentence_past) and not _bare_asked(words, index)
+    article = _article_asked(words, index, lower)
     found = []
     for form in alternatives(lower):
+        if article is not None and form in ARTICLE_PAIR and form != article:
+            continue  # "an" before "house": never the article the next word refuses
         if opens and lower in SUBJECT_PRONOUNS and form in OBJECT_PRONOUNS - SUBJECT_PRONOUNS:
             continue  # "I go" never opens as "Me goes": a sentence opens on its subject
         if keeps_past and leaves_past(lower, form):
@@ -290,7 +294,7 @@ def _form_fixes(
         weight = risk(lower, form, before, asked, in_past, two_before, past_rule)
         if agrees_as_asked(lower, form, person):
             weight = AGREEMENT_RISK
-        found.append(Fix(Rewording(index, index + 1, text), weight))
+        found.append(Fix(Rewording(index, index + 1, text), weight, certain=form == article))
     return found
 
 
@@ -315,6 +319,16 @@ def _inflected_verb(word: str) -> bool:
         word not in getInflection(lemma, BASE_TAG)
         for lemma in getAllLemmas(word).get(VERB_CLASS, ())
     )
+
+
+def _article_asked(words: Sequence[str], index: int, lower: str) -> str | None:
+    """The indefinite article word ``index`` (an "a" or "an" with no mark after it) must be by
+    the word after it (:func:`~engine.language.en.articles.indefinite_for`): "a important" →
+    "an" is a rule of writing (a ``certain`` fix, read whole: "an" alone reads far worse
+    than "a" before the model has read the word it agrees with)."""
+    if lower not in ARTICLE_PAIR or index + 1 >= len(words) or TRAILING_MARKS.search(words[index]):
+        return None
+    return indefinite_for(words[index + 1])
 
 
 def _bare_asked(words: Sequence[str], index: int) -> bool:

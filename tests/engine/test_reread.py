@@ -177,3 +177,13 @@ def test_marks_in_a_words_place_are_neither_a_cut_nor_punctuation() -> None:
 def test_a_text_kept_or_only_lowered_never_puts_marks_for_a_word(text: str) -> None:
     assert not marks_for_a_word(text, text)
     assert not marks_for_a_word(text, text.lower())
+
+
+@given(
+    st.text(alphabet="abcdefghij ,.'", max_size=40), st.text(alphabet="abcdefghij ", max_size=12)
+)
+def test_a_run_that_writes_only_the_users_words_writes_no_non_word(text: str, cut: str) -> None:
+    """Whatever the user wrote, known or not, written again (or in part) is no non-word."""
+    speller = Speller()
+    assert not writes_non_word(text, text, speller)
+    assert not writes_non_word(text + " " + cut, text, speller)

@@ -95,6 +95,8 @@ AUXILIARY_CLASS = "AUX"
 BASE_TAG = "VB"
 ARTICLE_PAIR = (A, AN)
 DO, NEGATION = "do", "not"
+# What may stand between "do" or a modal and its bare verb: "not", a question's subject.
+BETWEEN_DO_AND_VERB = SUBJECT_PRONOUNS | {NEGATION}
 MODALS = word_set("word_tiers.json", "modals")
 COORDINATORS = word_set("word_tiers.json", "coordinators")
 # The first person singular pronoun, written with a capital wherever it stands ("i'm" too).
@@ -333,10 +335,12 @@ def _article_asked(words: Sequence[str], index: int, lower: str) -> str | None:
 
 def _bare_asked(words: Sequence[str], index: int) -> bool:
     """Whether word ``index`` stands where a bare verb must: right after a modal or a form of
-    "do" ("didn't went", "did not wanted": the auxiliary carries the past), "not" aside."""
+    "do" ("didn't went", "did not wanted": the auxiliary carries the past), "not" or a
+    question's subject pronoun between them ("Did you saw it?") aside."""
     at = index - 1
-    if at > 0 and TRAILING_MARKS.sub("", words[at].strip()).lower() == NEGATION:
-        at -= 1
+    for _ in range(2):  # "did they not came"
+        if at > 0 and TRAILING_MARKS.sub("", words[at].strip()).lower() in BETWEEN_DO_AND_VERB:
+            at -= 1
     if at < 0 or TRAILING_MARKS.search(words[at].strip()):
         return False
     before = verb_of(words[at].strip().lower())

@@ -206,7 +206,7 @@ class Reread(Pass):
         context = context_ids(plan, [], table)
         # At strength 1 the passage is renoised whole: new words are what the user asked for.
         decode = table.decode if ctx.settings.strength < 1.0 else None
-        speller = Speller.with_words(plan.known_words)
+        speller = Speller.with_words(plan.known_words) if decode is not None else None
         ids = reread(canvas, last.ids, filler, ctx.reader, context, after, decode, speller)
         if ids == last.ids:
             return settled

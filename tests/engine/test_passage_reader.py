@@ -210,7 +210,7 @@ def test_only_a_partial_rewrite_keeps_the_users_content_words(
     seen = []
 
     def recording(*args):
-        seen.append(args[-1])
+        seen.append(args[6])  # the decoder: given only where the user's words are kept
         return original_reread(*args)
 
     original_reread = reread_module.reread

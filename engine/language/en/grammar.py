@@ -92,9 +92,12 @@ PAST_TIME_WORDS = word_set("grammar.json", "past_time_words")
 TIME_NOUNS = word_set("grammar.json", "time_nouns")
 VERB_CLASS = "VERB"
 AUXILIARY_CLASS = "AUX"
+ADVERB_CLASS = "ADV"
 BASE_TAG = "VB"
 ARTICLE_PAIR = (A, AN)
 DO, NEGATION = "do", "not"
+# Verbs whose participle after them is no past: "is recommended", "has gone".
+PARTICIPLE_AUXILIARIES = frozenset({"be", "have"})
 # What may stand between "do" or a modal and its bare verb: "not", a question's subject.
 BETWEEN_DO_AND_VERB = SUBJECT_PRONOUNS | {NEGATION}
 MODALS = word_set("word_tiers.json", "modals")
@@ -336,10 +339,12 @@ def _article_asked(words: Sequence[str], index: int, lower: str) -> str | None:
 def _bare_asked(words: Sequence[str], index: int) -> bool:
     """Whether word ``index`` stands where a bare verb must: right after a modal or a form of
     "do" ("didn't went", "did not wanted": the auxiliary carries the past), "not" or a
-    question's subject pronoun between them ("Did you saw it?") aside."""
+    question's subject pronoun or an adverb between them ("Did you saw it?", "could even
+    began") aside."""
     at = index - 1
-    for _ in range(2):  # "did they not came"
-        if at > 0 and TRAILING_MARKS.sub("", words[at].strip()).lower() in BETWEEN_DO_AND_VERB:
+    for _ in range(2):  # "did they not came", "could even began"
+        between = _plain_lower(words[at]) if at > 0 else ""
+        if between in BETWEEN_DO_AND_VERB or ADVERB_CLASS in getAllLemmas(between):
             at -= 1
     if at < 0 or TRAILING_MARKS.search(words[at].strip()):
         return False
@@ -423,12 +428,23 @@ def lower_proper_names() -> frozenset[str]:
 
 def past_verb_in_sentence(words: Sequence[str], index: int) -> bool:
     """Whether a word of word ``index``'s sentence other than it is read only as a past verb
-    (lemminflect's tags: "went", "stayed"; not "read", also a present)."""
+    (lemminflect's tags: "went", "stayed"; not "read", also a present), and not as a
+    participle after a form of "be" or "have" ("is recommended" says no past)."""
     start, stop = _sentence_of(words, index)
     return any(
-        at != index and form_tense(TRAILING_MARKS.sub("", words[at].strip()).lower()) == PAST
+        at != index and _plain_lower(words[at]) and form_tense(_plain_lower(words[at])) == PAST
+        and not (at > start and _lemma_of(_plain_lower(words[at - 1])) & PARTICIPLE_AUXILIARIES)
         for at in range(start, stop + 1)
-    )
+    )  # fmt: skip
+
+
+def _plain_lower(word: str) -> str:
+    return TRAILING_MARKS.sub("", word.strip()).lower()
+
+
+def _lemma_of(word: str) -> set[str]:
+    """Every lemma lemminflect reads ``word`` as, of any class."""
+    return {lemma for lemmas in getAllLemmas(word).values() for lemma in lemmas}
 
 
 def _sentence_of(words: Sequence[str], index: int) -> tuple[int, int]:

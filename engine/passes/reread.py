@@ -145,7 +145,7 @@ def says_otherwise(
     reads: other content words (:func:`replaces_content`), marks in a word's place
     (:func:`marks_for_a_word`), or, given ``speller``, a word it does not know
     (:func:`writes_non_word`, read with the tokens ``around`` the run, which both share, so
-    that a run inside a word is judged by the whole word: "ely" of "definely" is a word)."""
+    that a run inside a word is judged by the whole word: "al" of "reall" is a word)."""
     was_text = decode([t for t in was if t != filler])
     now_text = decode([t for t in now if t != filler])
     if replaces_content(was_text, now_text) or marks_for_a_word(was_text, now_text):

@@ -145,8 +145,8 @@ def asked_person(words: Sequence[str], index: int) -> str | None:
     first after "each of the students": :func:`one_of_a_group`), or
     ``None`` where the pronoun may not be its subject: after an auxiliary, a modal, "to" or
     "let" ("does he walk"), or, for a pronoun that is an object too, after a verb ("make it
-    work", "let you know"). An adverb may stand between them ("he mainly focus", "it just
-    make"): it says how, not who (:func:`adverb_between`)."""
+    work", "let you know"). An adverb may stand between them ("he mainly focus", "it simply
+    take"): it says how, not who (:func:`adverb_between`)."""
     if one_of_a_group(words, index):
         return THIRD_SINGULAR_TAG
     at = index - 1 if adverb_between(words, index) else index

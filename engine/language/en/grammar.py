@@ -275,8 +275,8 @@ def _form_fixes(
     words: Sequence[str], index: int, letters: str, opens: bool, lead: Sequence[str]
 ) -> list[Fix]:
     """Word ``index``'s other forms, each with its risk. A verb the writer put in the past
-    keeps it where another word of its sentence is in the past too ("it kept them out; it
-    caused droughts" never becomes "it keeps"): the sentence says when, and a form out of
+    keeps it where another word of its sentence is in the past too ("it kept them out; the
+    rain caused floods" never becomes "it keeps"): the sentence says when, and a form out of
     it is no fix, however the reading prefers the present."""
     word, lower = words[index], letters.lower()
     before, two_before = _before(lead, words, index)
@@ -339,10 +339,10 @@ def _article_asked(words: Sequence[str], index: int, lower: str) -> str | None:
 def _bare_asked(words: Sequence[str], index: int) -> bool:
     """Whether word ``index`` stands where a bare verb must: right after a modal or a form of
     "do" ("didn't went", "did not wanted": the auxiliary carries the past), "not" or a
-    question's subject pronoun or an adverb between them ("Did you saw it?", "could even
-    began") aside."""
+    question's subject pronoun or an adverb between them ("Did you saw it?", "would soon
+    came") aside."""
     at = index - 1
-    for _ in range(2):  # "did they not came", "could even began"
+    for _ in range(2):  # "did they not came", "would soon came"
         between = _plain_lower(words[at]) if at > 0 else ""
         if between in BETWEEN_DO_AND_VERB or ADVERB_CLASS in getAllLemmas(between):
             at -= 1

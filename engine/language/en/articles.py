@@ -43,6 +43,7 @@ TRAILING_MARKS = re.compile(r"[.,;:!?\"()]+$")
 AN_OPENINGS = tuple(sorted(word_set("grammar.json", "an_openings")))
 UNSURE_OPENINGS = tuple(sorted(word_set("grammar.json", "unsure_openings")))
 A, AN = "a", "an"
+INDEFINITE_ARTICLES = (A, AN)
 
 
 @cache
@@ -93,7 +94,7 @@ def article_fixes(words: Sequence[str], index: int) -> list[Rewording]:
         return []
     first = words[start]
     wanted = indefinite_for(first)
-    fitting = [a for a in ARTICLES if wanted is None or a not in (A, AN) or a == wanted]
+    fitting = [a for a in ARTICLES if wanted is None or a not in INDEFINITE_ARTICLES or a == wanted]
     return [Rewording(start, start + 1, f"{lead(first)}{a} {first.strip()}") for a in fitting]
 
 

@@ -33,11 +33,12 @@ from functools import cache
 
 from lemminflect import getAllLemmas, getInflection
 
-from engine.language.en.articles import AN, A, article_fixes, indefinite_for
-from engine.language.en.cut_safety import may_be_noun
+from engine.language.en.articles import INDEFINITE_ARTICLES, article_fixes, indefinite_for
+from engine.language.en.cut_safety import all_lemmas, may_be_noun
 from engine.language.en.data import load_json, pairs, word_set
 from engine.language.en.durations import duration_fixes
 from engine.language.en.form_risks import (
+    ADVERB_CLASS,
     OBJECT_PRONOUNS,  # never what a subject that opens a sentence is ("me", "him")
     agrees_as_asked,
     asked_number,
@@ -92,9 +93,7 @@ PAST_TIME_WORDS = word_set("grammar.json", "past_time_words")
 TIME_NOUNS = word_set("grammar.json", "time_nouns")
 VERB_CLASS = "VERB"
 AUXILIARY_CLASS = "AUX"
-ADVERB_CLASS = "ADV"
 BASE_TAG = "VB"
-ARTICLE_PAIR = (A, AN)
 DO, NEGATION = "do", "not"
 # Verbs whose participle after them is no past: "is recommended", "has gone".
 PARTICIPLE_AUXILIARIES = frozenset({"be", "have"})
@@ -279,7 +278,11 @@ def _form_fixes(
     rain caused floods" never becomes "it keeps"): the sentence says when, and a form out of
     it is no fix, however the reading prefers the present."""
     word, lower = words[index], letters.lower()
+    forms = alternatives(lower)
+    if not forms:
+        return []
     before, two_before = _before(lead, words, index)
+    asked = asked_number(words, index)
     in_past = after_past_word(words, index)
     sentence_past = past_verb_in_sentence(words, index)
     past_rule = in_past and not sentence_past and _verb_place(words, index)
@@ -287,15 +290,14 @@ def _form_fixes(
     keeps_past = (in_past or sentence_past) and not _bare_asked(words, index)
     article = _article_asked(words, index, lower)
     found = []
-    for form in alternatives(lower):
-        if article is not None and form in ARTICLE_PAIR and form != article:
+    for form in forms:
+        if article is not None and form in INDEFINITE_ARTICLES and form != article:
             continue  # "an" before "house": never the article the next word refuses
         if opens and lower in SUBJECT_PRONOUNS and form in OBJECT_PRONOUNS - SUBJECT_PRONOUNS:
             continue  # "I go" never opens as "Me goes": a sentence opens on its subject
         if keeps_past and leaves_past(lower, form):
             continue
         text = _cased(spelled(word, word, form), form, letters, opens)
-        asked = asked_number(words, index)
         weight = risk(lower, form, before, asked, in_past, two_before, past_rule)
         if agrees_as_asked(lower, form, person):
             weight = AGREEMENT_RISK
@@ -331,7 +333,11 @@ def _article_asked(words: Sequence[str], index: int, lower: str) -> str | None:
     the word after it (:func:`~engine.language.en.articles.indefinite_for`): "a important" →
     "an" is a rule of writing (a ``certain`` fix, read whole: "an" alone reads far worse
     than "a" before the model has read the word it agrees with)."""
-    if lower not in ARTICLE_PAIR or index + 1 >= len(words) or TRAILING_MARKS.search(words[index]):
+    if (
+        lower not in INDEFINITE_ARTICLES
+        or index + 1 >= len(words)
+        or TRAILING_MARKS.search(words[index])
+    ):
         return None
     return indefinite_for(words[index + 1])
 
@@ -372,7 +378,7 @@ def after_past_word(words: Sequence[str], index: int) -> bool:
     for at in range(index - 1, -1, -1):
         if words[at].rstrip().endswith(SENTENCE_ENDS):
             return False
-        word = TRAILING_MARKS.sub("", words[at].strip()).lower()
+        word = _plain_lower(words[at])
         if word in PAST_WORDS or (word in PAST_TIME_WORDS and _a_time(words, at + 1, index)):
             return True
     return False
@@ -382,7 +388,7 @@ def _a_time(words: Sequence[str], at: int, stop: int) -> bool:
     """Whether word ``at`` (before ``stop``) names a time: a time noun, a weekday or a month."""
     if at >= stop:
         return False
-    word = TRAILING_MARKS.sub("", words[at].strip()).lower()
+    word = _plain_lower(words[at])
     return word in TIME_NOUNS or word in calendar_names()
 
 
@@ -431,20 +437,17 @@ def past_verb_in_sentence(words: Sequence[str], index: int) -> bool:
     (lemminflect's tags: "went", "stayed"; not "read", also a present), and not as a
     participle after a form of "be" or "have" ("is recommended" says no past)."""
     start, stop = _sentence_of(words, index)
-    return any(
-        at != index and _plain_lower(words[at]) and form_tense(_plain_lower(words[at])) == PAST
-        and not (at > start and _lemma_of(_plain_lower(words[at - 1])) & PARTICIPLE_AUXILIARIES)
-        for at in range(start, stop + 1)
-    )  # fmt: skip
+    lowered = [_plain_lower(word) for word in words[start : stop + 1]]
+    for at, word in enumerate(lowered):
+        if start + at == index or not word or form_tense(word) != PAST:
+            continue
+        if not (at and all_lemmas(lowered[at - 1]) & PARTICIPLE_AUXILIARIES):
+            return True
+    return False
 
 
 def _plain_lower(word: str) -> str:
     return TRAILING_MARKS.sub("", word.strip()).lower()
-
-
-def _lemma_of(word: str) -> set[str]:
-    """Every lemma lemminflect reads ``word`` as, of any class."""
-    return {lemma for lemmas in getAllLemmas(word).values() for lemma in lemmas}
 
 
 def _sentence_of(words: Sequence[str], index: int) -> tuple[int, int]:
@@ -468,7 +471,7 @@ def _timed(words: Sequence[str], index: int) -> bool:
         return True
     start, stop = _sentence_of(words, index)
     for at in range(start, stop + 1):
-        word = TRAILING_MARKS.sub("", words[at].strip()).lower()
+        word = _plain_lower(words[at])
         if at != index and (form_tense(word) == PAST or word in FUTURE_WORDS | PAST_WORDS):
             return True
     return False
@@ -484,7 +487,7 @@ def _future(words: Sequence[str], index: int, letters: str) -> list[Fix]:
     ):
         return []
     for word in words[index + 1 :]:
-        if TRAILING_MARKS.sub("", word.strip()).lower() in FUTURE_WORDS:
+        if _plain_lower(word) in FUTURE_WORDS:
             future = f"{lead(words[index])}{FUTURE_AUXILIARY} {words[index].strip()}"
             return [Fix(Rewording(index, index + 1, future))]
         if word.rstrip().endswith(SENTENCE_ENDS):

@@ -9,7 +9,9 @@ wordy phrases (:mod:`engine.language.en.rewordings`), hedging openers, side clau
 clauses that wonder whether the reader has something ("any questions you might have";
 :mod:`engine.language.en.cut_phrases`), whole wordy units (:mod:`engine.language.en.
 cut_units`), clause shapes and sentence openings found by their word classes, not by a phrase
-list (:mod:`engine.language.en.cut_clauses`, :mod:`engine.language.en.cut_openers`), whole
+list (:mod:`engine.language.en.cut_clauses`, :mod:`engine.language.en.cut_openers`), a
+later clause's pronoun that only repeats the sentence's subject
+(:mod:`engine.language.en.cut_subjects`), whole
 sentences that restate the passage or only thank the reader
 (:mod:`engine.language.en.cut_sentences`), adverbs and describing words, never the passage's
 end. Every cut is checked against the whole passage
@@ -44,6 +46,7 @@ from engine.language.en.cut_phrases import (
 )
 from engine.language.en.cut_safety import mending_damage
 from engine.language.en.cut_sentences import courtesy_sentences, redundant_sentences
+from engine.language.en.cut_subjects import SUBJECT_CUTS
 from engine.language.en.cut_units import WORDING_UNITS, parentheticals, reduced_relatives
 from engine.language.en.drops import (
     TIER_ADVERB,
@@ -274,6 +277,7 @@ def concise_swaps(
     wording += [*openers, *openers_with(openers, wording)]
     found: list[tuple[Rewording, int]] = [(r, TIER_HEDGE) for r in wording]
     found += [(r, TIER_LIGHT) for r in reduced_relatives(words)]
+    found += [(r, TIER_LIGHT) for find in SUBJECT_CUTS for r in find(words)]
     found += [(r, TIER_MODIFIER) for find in DESCRIBING_CUTS for r in find(words)]
     asides = [r for find in ASIDES for r in find(words)]
     asides += [*side_clauses(words), *reader_haves(words), *parentheticals(words)]

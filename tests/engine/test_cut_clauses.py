@@ -254,6 +254,9 @@ def test_mending_that_keeps_what_the_seed_says_stays(table) -> None:
     assert mending_damage("The blue van left.", "The van left.") == "content"
     assert mending_damage("The van left.", "The van van left.") == "doubled"
     assert mending_damage("The van that left.", "The van left.") is None
+    assert mending_damage("We wait so the tests can run.", "We wait so that tests can run.") == (
+        "article"
+    )
 
 
 def test_a_held_out_passage_whose_only_cuts_change_its_meaning_says_so(table) -> None:

@@ -280,18 +280,28 @@ def misfit_articles(text: str) -> int:
 def mending_damage(seed: str, mended: str) -> str | None:
     """What the model's mending of a cut seed broke, or ``None``: what :func:`cut_damage`
     checks, and "sentence" (two sentences run together: "left early like to stay" where the
-    seed said "left early. We would like to stay") and "content" (a word that names something
-    gone: the mending renoises the joins, and a join's word is mostly a function word)."""
+    seed said "left early. We would like to stay"), "article" (one gone: :func:`articles_in`)
+    and "content" (a word that names something gone: the mending renoises the joins, and a
+    join's word is mostly a function word)."""
     damage = cut_damage(seed, mended)
     if damage is not None:
         return damage
     if len(SENTENCE_BREAK.findall(mended)) < len(SENTENCE_BREAK.findall(seed)):
         return "sentence"
+    if articles_in(mended) < articles_in(seed):
+        return "article"
     named = {w for w in WORD_RUN.findall(mended.lower())}
     known = {lemma for w in named for lemma in all_lemmas(w)}
     if any(not all_lemmas(w) & known for w in content_of(seed) if w not in named):
         return "content"
     return None
+
+
+def articles_in(text: str) -> int:
+    """How many articles ``text`` holds. The mending writes the words at a cut's joins, and
+    no join is mended by taking an article from its noun ("so that the problems" mended to
+    "so that problems" where the seed had cut only "that")."""
+    return sum(1 for w in WORD_RUN.findall(text.lower()) if w in ARTICLES)
 
 
 def content_of(text: str) -> list[str]:

@@ -1,0 +1,229 @@
+"""Subjects said twice: a later clause's pronoun that only repeats its sentence's subject.
+
+"The museum holds old maps, and it also has a cafe" names the museum twice; "The museum holds
+old maps and also has a cafe" says the same in fewer words, and every plain-English guide
+teaches the cut (two predicates sharing one subject). A time clause does the same: "the chef
+burned his hand while he was cooking" reads as "while cooking", "they walk the dog before
+they go to work" as "before going to work". These cuts take no content out, which is why they
+matter for held-out text: an ordinary paragraph has few wordy phrases to cut but often repeats
+its subject.
+
+Which subject a pronoun repeats is read conservatively, as a reader's default resolves it
+(subject parallelism: a later clause's subject pronoun that agrees with the sentence's
+subject refers to it):
+
+- the sentence opens with its subject, a subject pronoun or a short noun phrase (a determiner,
+  modifiers, a head noun or a name) right before its verb (:func:`sentence_subject`);
+- the pronoun agrees with it: the same pronoun, "they" for a plural head, "it", "he" or "she"
+  for a singular one, and no other name stands between them that "he" or "she" could mean;
+- nothing between opens another clause (:func:`one_clause`): no subordinator, relative word,
+  "that", other comma or coordinator, whose own subject the pronoun might repeat instead.
+
+Each function answers :class:`~engine.language.en.rewordings.Rewording` objects, which
+:mod:`engine.passes.shorten` offers as swaps priced by the model and checks against the whole
+passage like every other cut.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from lemminflect import getAllLemmas, getInflection
+
+from engine.language.en.cut_safety import (
+    BE_FORMS,
+    COORDINATORS,
+    DETERMINERS,
+    PREPOSITIONS,
+    SUBJECT_RELATIVES,
+    SUBORDINATORS,
+    VERB_TAG,
+    core,
+    is_plain,
+    may_be_noun,
+    readings,
+)
+from engine.language.en.cut_units import form_tag, in_form, plain_run, tail, verb_lemmas
+from engine.language.en.data import word_set
+from engine.language.en.meaning import SUBJECT_PRONOUNS
+from engine.language.en.rewordings import Rewording, lead
+
+MODALS = word_set("word_tiers.json", "modals")
+THAT = "that"
+AND = "and"
+COMMA = ","
+SENTENCE_ENDS = (".", "!", "?", ":", ";")
+# Words of a subject noun phrase before its verb, at most ("the new red bike").
+MAX_SUBJECT_WORDS = 4
+# The pronouns a singular or a plural noun subject is repeated by.
+SINGULAR_REPEATS = frozenset({"it", "he", "she"})
+PLURAL_REPEATS = frozenset({"they"})
+PERSONAL = frozenset({"he", "she"})
+# Auxiliaries that are finite verbs of their own (the subject's verb may be one).
+HAVE_FORMS = frozenset({"has", "have", "had"})
+DO_FORMS = frozenset({"do", "does", "did"})
+FINITE_TAGS = ("VBD", "VBZ", "VBP")
+PARTICIPLE_TAGS = ("VBG", "VBN")
+GERUND_TAG = "VBG"
+PLURAL_NOUN_TAG = "NNS"
+NOUN_TAG = "NOUN"
+# Time clauses whose repeated subject goes with its "be" ("while he was cooking": "while
+# cooking") and those whose finite verb becomes its -ing form ("before they went": "before
+# going"); "since" and "as" also give reasons and "until" reads oddly reduced, so none of them.
+BE_REDUCED = frozenset({"while", "when"})
+GERUND_REDUCED = frozenset({"before", "after"})
+
+
+@dataclass(frozen=True)
+class Subject:
+    """A sentence's subject: the pronoun it is (or ``None`` for a noun phrase), whether a
+    noun phrase's head is plural, and where its verb stands."""
+
+    pronoun: str | None
+    plural: bool
+    verb: int
+
+
+def sentence_start(words: Sequence[str], i: int) -> int:
+    """The index of the first word of the sentence word ``i`` stands in."""
+    while i > 0 and not words[i - 1].strip().endswith(SENTENCE_ENDS):
+        i -= 1
+    return i
+
+
+def finite_verb(low: str) -> bool:
+    """Whether a lower-case word can be a finite verb: "be", "have", "do", a modal, or a
+    verb's past or present form."""
+    if low in BE_FORMS or low in HAVE_FORMS or low in DO_FORMS or low in MODALS:
+        return True
+    return any(form_tag(low, lemma) in FINITE_TAGS for lemma in verb_lemmas(low))
+
+
+def sentence_subject(words: Sequence[str], start: int) -> Subject | None:
+    """The subject of the sentence opening at ``start``, when it opens with one: a subject
+    pronoun, or up to :data:`MAX_SUBJECT_WORDS` plain words (a determiner, modifiers, a noun
+    or a name) whose last is followed by a finite verb. ``None`` otherwise."""
+    first = core(words[start])
+    if first in SUBJECT_PRONOUNS:
+        return Subject(first, first in ("we", "they"), start + 1)
+    head = start + 1 if first in DETERMINERS else start
+    for verb in range(head + 1, min(head + MAX_SUBJECT_WORDS + 1, len(words))):
+        previous = words[verb - 1]
+        if not is_plain(previous) or core(previous) in PREPOSITIONS | SUBJECT_RELATIVES:
+            return None
+        if finite_verb(core(words[verb])) and noun_head(previous, verb - 1 == start):
+            return Subject(None, plural_noun(core(previous)), verb)
+    return None
+
+
+def noun_head(word: str, opens: bool) -> bool:
+    """Whether ``word`` can head a subject: a noun, or a capitalised name inside the sentence
+    or at its start when the lexicon knows it as nothing else."""
+    text = word.strip()
+    if may_be_noun(text.lower()):
+        return True
+    return text[:1].isupper() and (not opens or not readings(text.lower()))
+
+
+def plural_noun(low: str) -> bool:
+    """Whether a lower-case noun is a plural form ("maps", "children")."""
+    lemmas = getAllLemmas(low).get(NOUN_TAG, ())
+    return any(low != lemma and low in getInflection(lemma, PLURAL_NOUN_TAG) for lemma in lemmas)
+
+
+def repeats_subject(subject: Subject, pronoun: str) -> bool:
+    """Whether a later clause's subject ``pronoun`` agrees with ``subject``."""
+    if subject.pronoun is not None:
+        return pronoun == subject.pronoun
+    return pronoun in (PLURAL_REPEATS if subject.plural else SINGULAR_REPEATS)
+
+
+def one_clause(words: Sequence[str], subject: Subject, stop: int, pronoun: str) -> bool:
+    """Whether the words from the subject's verb up to ``stop`` open no other clause (no
+    subordinator, relative word, "that", coordinator or inner comma) and, for "he" or "she",
+    name nobody else."""
+    for i in range(subject.verb, stop):
+        low = core(words[i])
+        if low in SUBORDINATORS or low in SUBJECT_RELATIVES or low in COORDINATORS or low == THAT:
+            return False
+        if i < stop - 1 and not is_plain(words[i]):
+            return False
+        if pronoun in PERSONAL and i > subject.verb and words[i].strip()[:1].isupper():
+            return False
+    return True
+
+
+def subject_repeated(words: Sequence[str], at: int, stop: int) -> bool:
+    """Whether the subject pronoun at ``at`` repeats its sentence's subject across the words
+    before ``stop`` (where the later clause opens)."""
+    pronoun = core(words[at])
+    if pronoun not in SUBJECT_PRONOUNS or not is_plain(words[at]):
+        return False
+    subject = sentence_subject(words, sentence_start(words, stop))
+    if subject is None or subject.verb >= stop:
+        return False
+    return repeats_subject(subject, pronoun) and one_clause(words, subject, stop, pronoun)
+
+
+def repeated_subjects(words: Sequence[str]) -> list[Rewording]:
+    """Every ", and <pronoun>" whose pronoun repeats the sentence's subject, as " and" (the
+    comma goes with it: two predicates of one subject take none)."""
+    found = []
+    for i in range(1, len(words) - 2):
+        if core(words[i]) != AND or not plain_run(words, i, i + 3):
+            continue
+        if not subject_repeated(words, i + 1, i):
+            continue
+        before = words[i - 1].rstrip()
+        if before.endswith(COMMA) and is_plain(before[:-1]):
+            found.append(Rewording(i - 1, i + 2, before[:-1] + words[i]))
+        else:
+            found.append(Rewording(i, i + 2, words[i]))
+    return found
+
+
+def reduced_time_clauses(words: Sequence[str]) -> list[Rewording]:
+    """Every time clause after its sentence's verb whose pronoun repeats the subject:
+    "while/when <pronoun> <be> <participle or preposition>" without the pronoun and "be",
+    "before/after <pronoun> <verb>" with the verb's -ing form."""
+    found = []
+    for i in range(1, len(words) - 2):
+        low = core(words[i])
+        if low not in BE_REDUCED | GERUND_REDUCED or not plain_run(words, i, i + 2):
+            continue
+        if words[i - 1].rstrip().endswith(COMMA) or not subject_repeated(words, i + 1, i):
+            continue
+        reduced = (be_reduced if low in BE_REDUCED else gerund_reduced)(words, i)
+        if reduced is not None:
+            found.append(reduced)
+    return found
+
+
+def be_reduced(words: Sequence[str], i: int) -> Rewording | None:
+    """ "while he was cooking" as "while cooking", "when it is done" as "when done"."""
+    if i + 3 >= len(words) or core(words[i + 2]) not in BE_FORMS or not is_plain(words[i + 2]):
+        return None
+    after = core(words[i + 3])
+    participle = any(form_tag(after, lemma) in PARTICIPLE_TAGS for lemma in verb_lemmas(after))
+    if not participle and after not in PREPOSITIONS:
+        return None
+    return Rewording(i, i + 4, words[i] + words[i + 3])
+
+
+def gerund_reduced(words: Sequence[str], i: int) -> Rewording | None:
+    """ "before they went to work" as "before going to work": one verb, not an auxiliary."""
+    verb = core(words[i + 2])
+    lemmas = verb_lemmas(verb)
+    if len(lemmas) != 1 or verb in BE_FORMS | HAVE_FORMS | DO_FORMS | MODALS:
+        return None
+    if VERB_TAG not in readings(verb) or form_tag(verb, lemmas[0]) not in FINITE_TAGS:
+        return None
+    gerund = in_form(lemmas[0], GERUND_TAG)
+    if gerund is None:
+        return None
+    said = lead(words[i + 2]) + gerund + tail(words[i + 2])
+    return Rewording(i, i + 3, words[i] + said)
+
+
+SUBJECT_CUTS = (repeated_subjects, reduced_time_clauses)

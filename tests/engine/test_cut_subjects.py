@@ -41,6 +41,21 @@ from tests.helpers.words import cut, words_of
             "The tool reads the file and writes a copy.",
         ),
         (
+            cs.repeated_subjects,
+            "Our shed is small, but it holds both bikes.",
+            "Our shed is small but holds both bikes.",
+        ),
+        (
+            cs.repeated_subjects,
+            "Last spring we sowed peas and leeks, and we watered them twice a day.",
+            "Last spring we sowed peas and leeks and watered them twice a day.",
+        ),
+        (
+            cs.repeated_subjects,
+            "They packed maps, torches and a lamp, and they left at dawn.",
+            "They packed maps, torches and a lamp and left at dawn.",
+        ),
+        (
             cs.reduced_time_clauses,
             "The chef burned his hand while he was cooking lunch.",
             "The chef burned his hand while cooking lunch.",
@@ -79,6 +94,10 @@ def test_a_repeated_subject_is_cut(finder, text, expected):
         "We stayed home before we had eaten anything.",  # an auxiliary, not one verb
         "He waited outside until he was called in.",  # "until" is not reduced
         "It rained all day. And it was cold too.",  # another sentence's subject
+        "We baked bread and the kids ate it, and we went out.",  # another clause between
+        "After he left, she cried, and he phoned later.",  # the subject is "she"
+        "We grew peas, the rain came, and we lost them all.",  # a clause between
+        "When a box is full, a label of each kind is printed and it is filed.",  # inner subject
     ],
 )
 def test_no_cut_where_the_pronoun_could_mean_another(text):
@@ -102,4 +121,5 @@ def test_a_coordinated_pronoun_is_cut_only_when_it_is_the_subject(first, second,
 def test_a_noun_subject_agrees_in_number():
     assert cs.sentence_subject(words_of("The maps show roads."), 0) == cs.Subject(None, True, 2)
     assert cs.sentence_subject(words_of("The map shows roads."), 0) == cs.Subject(None, False, 2)
-    assert cs.sentence_subject(words_of("Before noon we ate."), 0) is None
+    assert cs.sentence_subject(words_of("Before noon we ate."), 0) == cs.Subject("we", True, 3)
+    assert cs.sentence_subject(words_of("When done, we ate."), 0) is None

@@ -50,11 +50,12 @@ from engine.language.en.meaning import SUBJECT_PRONOUNS
 from engine.language.en.rewordings import Rewording, lead
 
 MODALS = word_set("word_tiers.json", "modals")
+CLAUSE_COORDINATORS = word_set("cuts.json", "clause_coordinators")
 THAT = "that"
-AND = "and"
 COMMA = ","
 SENTENCE_ENDS = (".", "!", "?", ":", ";")
-# Words of a subject noun phrase before its verb, at most ("the new red bike").
+# Words of a subject noun phrase before its verb, at most ("the new red bike"), and of a
+# phrase that opens a sentence before its subject pronoun ("Last year we", "After lunch, we").
 MAX_SUBJECT_WORDS = 4
 # The pronouns a singular or a plural noun subject is repeated by.
 SINGULAR_REPEATS = frozenset({"it", "he", "she"})
@@ -107,6 +108,11 @@ def sentence_subject(words: Sequence[str], start: int) -> Subject | None:
     first = core(words[start])
     if first in SUBJECT_PRONOUNS:
         return Subject(first, first in ("we", "they"), start + 1)
+    opened = after_opener(words, start)
+    if opened is not None:
+        return sentence_subject(words, opened)
+    if first in SUBORDINATORS:
+        return None  # "When a backup is made, ...": the subject of a clause inside
     head = start + 1 if first in DETERMINERS else start
     for verb in range(head + 1, min(head + MAX_SUBJECT_WORDS + 1, len(words))):
         previous = words[verb - 1]
@@ -115,6 +121,31 @@ def sentence_subject(words: Sequence[str], start: int) -> Subject | None:
         if finite_verb(core(words[verb])) and noun_head(previous, verb - 1 == start):
             return Subject(None, plural_noun(core(previous)), verb)
     return None
+
+
+def after_opener(words: Sequence[str], start: int) -> int | None:
+    """Where a sentence's subject pronoun stands after a short phrase that opens it and says no
+    clause of its own ("Last year we", "After lunch, we", "Because of the rain, they"): no
+    verb in the past or the third person, no "be", "have" or modal, not opened by a
+    subordinator that is not also a preposition ("When ready, we": a clause cut short)."""
+    first = core(words[start])
+    if first in SUBORDINATORS and first not in PREPOSITIONS:
+        return None
+    for at in range(start, min(start + MAX_SUBJECT_WORDS, len(words) - 1)):
+        word = words[at].rstrip()
+        if not is_plain(word.removesuffix(COMMA)) or clause_verb(core(word)):
+            return None
+        if core(words[at + 1]) in SUBJECT_PRONOUNS and is_plain(words[at + 1]):
+            return at + 1
+    return None
+
+
+def clause_verb(low: str) -> bool:
+    """Whether a lower-case word says a clause: "be", "have", a modal, or a verb in the past or
+    the third person ("came", "rains"); a base form ("last", "lunch") is mostly another word."""
+    if low in BE_FORMS or low in HAVE_FORMS or low in MODALS:
+        return True
+    return any(form_tag(low, lemma) in ("VBD", "VBZ") for lemma in verb_lemmas(low))
 
 
 def noun_head(word: str, opens: bool) -> bool:
@@ -141,17 +172,41 @@ def repeats_subject(subject: Subject, pronoun: str) -> bool:
 
 def one_clause(words: Sequence[str], subject: Subject, stop: int, pronoun: str) -> bool:
     """Whether the words from the subject's verb up to ``stop`` open no other clause (no
-    subordinator, relative word, "that", coordinator or inner comma) and, for "he" or "she",
-    name nobody else."""
+    subordinator, relative word, "that", inner comma, or coordinator before a subject of its
+    own) and, for "he" or "she", name nobody else."""
     for i in range(subject.verb, stop):
         low = core(words[i])
-        if low in SUBORDINATORS or low in SUBJECT_RELATIVES or low in COORDINATORS or low == THAT:
+        if low in SUBORDINATORS or low in SUBJECT_RELATIVES or low == THAT:
             return False
-        if i < stop - 1 and not is_plain(words[i]):
+        if low in COORDINATORS | CLAUSE_COORDINATORS and opens_clause(words, i + 1):
+            return False
+        if i < stop - 1 and not is_plain(words[i]) and not list_comma(words, i):
             return False
         if pronoun in PERSONAL and i > subject.verb and words[i].strip()[:1].isupper():
             return False
     return True
+
+
+def list_comma(words: Sequence[str], i: int) -> bool:
+    """Whether word ``i`` is a plain word before a comma that goes on with the same clause (a
+    list's next item: "peas, beans")."""
+    before = words[i].rstrip()
+    return is_plain(before.removesuffix(COMMA)) and not opens_clause(words, i + 1)
+
+
+def opens_clause(words: Sequence[str], at: int) -> bool:
+    """Whether the words from ``at`` (after a coordinator or a comma) may open a clause with a
+    subject of its own: a subject pronoun, or a noun phrase whose verb follows within
+    :data:`MAX_SUBJECT_WORDS` words ("and the kids ate"), not a list's next noun ("tomatoes,
+    beans and a few herbs")."""
+    if at >= len(words) or core(words[at]) in SUBJECT_PRONOUNS | SUBORDINATORS:
+        return True
+    for j in range(at, min(at + 1 + MAX_SUBJECT_WORDS, len(words))):
+        if j > at and clause_verb(core(words[j])):
+            return True
+        if not is_plain(words[j]):
+            return False  # the phrase ends at a mark before any verb
+    return False
 
 
 def subject_repeated(words: Sequence[str], at: int, stop: int) -> bool:
@@ -167,11 +222,12 @@ def subject_repeated(words: Sequence[str], at: int, stop: int) -> bool:
 
 
 def repeated_subjects(words: Sequence[str]) -> list[Rewording]:
-    """Every ", and <pronoun>" whose pronoun repeats the sentence's subject, as " and" (the
-    comma goes with it: two predicates of one subject take none)."""
+    """Every ", and <pronoun>" (or "but": :data:`CLAUSE_COORDINATORS`) whose pronoun repeats
+    the sentence's subject, as " and" (the comma goes with it: two predicates of one subject
+    take none)."""
     found = []
     for i in range(1, len(words) - 2):
-        if core(words[i]) != AND or not plain_run(words, i, i + 3):
+        if core(words[i]) not in CLAUSE_COORDINATORS or not plain_run(words, i, i + 3):
             continue
         if not subject_repeated(words, i + 1, i):
             continue

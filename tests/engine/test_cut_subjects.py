@@ -75,6 +75,27 @@ from tests.helpers.words import cut, words_of
             "She read the notes after she left the meeting.",
             "She read the notes after leaving the meeting.",
         ),
+        (
+            cs.partitive_pronouns,
+            "My aunt framed two of them for her hall.",
+            "My aunt framed two for her hall.",
+        ),
+        (cs.partitive_pronouns, "He kept one of them.", "He kept one."),
+        (
+            cs.repeated_subjects,
+            "When the pump starts, it fills the tank, and it stops at the top.",
+            "When the pump starts, it fills the tank and stops at the top.",
+        ),
+        (
+            cs.reduced_time_clauses,
+            "While he was cooking, he cut his thumb.",
+            "While cooking, he cut his thumb.",
+        ),
+        (
+            cs.reduced_time_clauses,
+            "Before they went out, they fed the cat.",
+            "Before going out, they fed the cat.",
+        ),
     ],
 )
 def test_a_repeated_subject_is_cut(finder, text, expected):
@@ -88,7 +109,7 @@ def test_a_repeated_subject_is_cut(finder, text, expected):
         "The kids fed the dog, and we cleaned up after them.",  # another person
         "The box is heavy, and they carried it upstairs.",  # they: not the box
         "Tom said that the bus was late, and he took a taxi.",  # a clause between
-        "When the bus came, we got on, and we sat down at once.",  # opens with a time clause
+        "When the bus came, we got on, and they sat down at once.",  # another pronoun
         "The files of the project are old, and they need work.",  # a subject with "of"
         "I like tea, while I hate coffee very much.",  # "while" after a comma: a contrast
         "We stayed home before we had eaten anything.",  # an auxiliary, not one verb
@@ -98,6 +119,10 @@ def test_a_repeated_subject_is_cut(finder, text, expected):
         "After he left, she cried, and he phoned later.",  # the subject is "she"
         "We grew peas, the rain came, and we lost them all.",  # a clause between
         "When a box is full, a label of each kind is printed and it is filed.",  # inner subject
+        "Both of us agreed to the plan.",  # "us" says who
+        "Before they left, we packed the car, and they waved at us.",  # they: not the subject
+        "While she was in Rome, he wrote to her.",  # another pronoun
+        "We washed all of them by hand.",  # "washed all" reads cut short
     ],
 )
 def test_no_cut_where_the_pronoun_could_mean_another(text):
@@ -121,5 +146,9 @@ def test_a_coordinated_pronoun_is_cut_only_when_it_is_the_subject(first, second,
 def test_a_noun_subject_agrees_in_number():
     assert cs.sentence_subject(words_of("The maps show roads."), 0) == cs.Subject(None, True, 2)
     assert cs.sentence_subject(words_of("The map shows roads."), 0) == cs.Subject(None, False, 2)
-    assert cs.sentence_subject(words_of("Before noon we ate."), 0) == cs.Subject("we", True, 3)
-    assert cs.sentence_subject(words_of("When done, we ate."), 0) is None
+    assert cs.sentence_subject(words_of("Before noon, we ate."), 0) == cs.Subject("we", True, 3)
+    assert cs.sentence_subject(words_of("After we ate, they left."), 0) == cs.Subject(
+        "they", True, 4
+    )
+    assert cs.sentence_subject(words_of("When done, we ate."), 0) == cs.Subject("we", True, 3)
+    assert cs.sentence_subject(words_of("When the box is full, a label is printed."), 0) is None

@@ -1,4 +1,5 @@
-"""Subjects said twice: a later clause's pronoun that only repeats its sentence's subject.
+"""Things said twice: a later clause's pronoun that only repeats its sentence's subject, and
+"of them" after a quantifier.
 
 "The museum holds old maps, and it also has a cafe" names the museum twice; "The museum holds
 old maps and also has a cafe" says the same in fewer words, and every plain-English guide
@@ -45,18 +46,23 @@ from engine.language.en.cut_safety import (
     readings,
 )
 from engine.language.en.cut_units import form_tag, in_form, plain_run, tail, verb_lemmas
-from engine.language.en.data import word_set
+from engine.language.en.data import load_json, word_set
 from engine.language.en.meaning import SUBJECT_PRONOUNS
 from engine.language.en.rewordings import Rewording, lead
 
 MODALS = word_set("word_tiers.json", "modals")
 CLAUSE_COORDINATORS = word_set("cuts.json", "clause_coordinators")
+PARTITIVE_HEADS = word_set("cuts.json", "partitive_heads")
+PARTITIVE_PRONOUN: str = load_json("cuts.json")["partitive_pronoun"]
+OF = "of"
 THAT = "that"
 COMMA = ","
 SENTENCE_ENDS = (".", "!", "?", ":", ";")
 # Words of a subject noun phrase before its verb, at most ("the new red bike"), and of a
 # phrase that opens a sentence before its subject pronoun ("Last year we", "After lunch, we").
 MAX_SUBJECT_WORDS = 4
+# Words of a subordinate clause that opens a sentence, at most, up to its comma.
+MAX_OPENING_CLAUSE = 12
 # The pronouns a singular or a plural noun subject is repeated by.
 SINGULAR_REPEATS = frozenset({"it", "he", "she"})
 PLURAL_REPEATS = frozenset({"they"})
@@ -109,10 +115,12 @@ def sentence_subject(words: Sequence[str], start: int) -> Subject | None:
     if first in SUBJECT_PRONOUNS:
         return Subject(first, first in ("we", "they"), start + 1)
     opened = after_opener(words, start)
+    if opened is None and first in SUBORDINATORS:
+        opened = after_opening_clause(words, start)
+        if opened is None:
+            return None  # "When a backup is made, a copy ...": no pronoun to read
     if opened is not None:
         return sentence_subject(words, opened)
-    if first in SUBORDINATORS:
-        return None  # "When a backup is made, ...": the subject of a clause inside
     head = start + 1 if first in DETERMINERS else start
     for verb in range(head + 1, min(head + MAX_SUBJECT_WORDS + 1, len(words))):
         previous = words[verb - 1]
@@ -135,8 +143,24 @@ def after_opener(words: Sequence[str], start: int) -> int | None:
         word = words[at].rstrip()
         if not is_plain(word.removesuffix(COMMA)) or clause_verb(core(word)):
             return None
-        if core(words[at + 1]) in SUBJECT_PRONOUNS and is_plain(words[at + 1]):
+        # "After they left, we": a subordinator's pronoun is its own clause's subject
+        comma_before = word.endswith(COMMA) or first not in SUBORDINATORS
+        if core(words[at + 1]) in SUBJECT_PRONOUNS and is_plain(words[at + 1]) and comma_before:
             return at + 1
+    return None
+
+
+def after_opening_clause(words: Sequence[str], start: int) -> int | None:
+    """Where the main clause's subject pronoun stands after a subordinate clause that opens
+    the sentence ("When the server starts, it loads ..."): right after the clause's comma,
+    within :data:`MAX_OPENING_CLAUSE` words."""
+    for at in range(start + 1, min(start + MAX_OPENING_CLAUSE, len(words) - 1)):
+        word = words[at].rstrip()
+        if word.endswith(SENTENCE_ENDS):
+            return None
+        if word.endswith(COMMA):
+            after = words[at + 1]
+            return at + 1 if core(after) in SUBJECT_PRONOUNS and is_plain(after) else None
     return None
 
 
@@ -240,20 +264,33 @@ def repeated_subjects(words: Sequence[str]) -> list[Rewording]:
 
 
 def reduced_time_clauses(words: Sequence[str]) -> list[Rewording]:
-    """Every time clause after its sentence's verb whose pronoun repeats the subject:
+    """Every time clause whose pronoun repeats its sentence's subject (:func:`time_subject_
+    repeated`):
     "while/when <pronoun> <be> <participle or preposition>" without the pronoun and "be",
     "before/after <pronoun> <verb>" with the verb's -ing form."""
     found = []
-    for i in range(1, len(words) - 2):
+    for i in range(len(words) - 2):
         low = core(words[i])
         if low not in BE_REDUCED | GERUND_REDUCED or not plain_run(words, i, i + 2):
             continue
-        if words[i - 1].rstrip().endswith(COMMA) or not subject_repeated(words, i + 1, i):
+        if not time_subject_repeated(words, i):
             continue
         reduced = (be_reduced if low in BE_REDUCED else gerund_reduced)(words, i)
         if reduced is not None:
             found.append(reduced)
     return found
+
+
+def time_subject_repeated(words: Sequence[str], i: int) -> bool:
+    """Whether the pronoun after the time word at ``i`` is its sentence's subject: after the
+    sentence's verb (not after a comma: ", while he" sets a contrast), or, where the time
+    clause opens the sentence, the same pronoun as the main clause's ("While he was cooking,
+    he")."""
+    if sentence_start(words, i) != i:
+        return not words[i - 1].rstrip().endswith(COMMA) and subject_repeated(words, i + 1, i)
+    subject = sentence_subject(words, i)
+    pronoun = core(words[i + 1])
+    return subject is not None and subject.pronoun == pronoun and is_plain(words[i + 1])
 
 
 def be_reduced(words: Sequence[str], i: int) -> Rewording | None:
@@ -282,4 +319,20 @@ def gerund_reduced(words: Sequence[str], i: int) -> Rewording | None:
     return Rewording(i, i + 3, words[i] + said)
 
 
-SUBJECT_CUTS = (repeated_subjects, reduced_time_clauses)
+def partitive_pronouns(words: Sequence[str]) -> list[Rewording]:
+    """Every "two of them", "most of them" as "two", "most": "them" names again a noun
+    already named, and the quantifier alone says the same ("printed two of them for the
+    wall" as "printed two for the wall"). Only "them": "all of us" says who."""
+    cores = [core(w) for w in words]
+    return [
+        Rewording(i, i + 3, words[i] + tail(words[i + 2]))
+        for i in range(len(words) - 2)
+        if cores[i] in PARTITIVE_HEADS
+        and cores[i + 1] == OF
+        and cores[i + 2] == PARTITIVE_PRONOUN
+        and plain_run(words, i, i + 2)
+        and is_plain(words[i + 2].strip().rstrip(".,;:!?"))
+    ]
+
+
+SUBJECT_CUTS = (repeated_subjects, reduced_time_clauses, partitive_pronouns)

@@ -155,6 +155,20 @@ def test_in_a_timed_sentence_agreement_pays_like_any_form(text) -> None:
     assert all(f.risk != AGREEMENT_RISK for f in present)
 
 
+@pytest.mark.parametrize(
+    "text",
+    [
+        "She have left the keys and she come back tomorrow.",  # another clause's future
+        "They has packed, and we drive north next week.",
+    ],
+)
+def test_a_future_word_in_another_clause_leaves_an_auxiliary_its_agreement(text) -> None:
+    words, _ = split_words(text)
+    agreeing = {"she": "has", "they": "have"}[words[0].lower()]
+    offered = {f.rewording.text.strip(): f.risk for f in fixes(words) if f.rewording.first == 1}
+    assert offered[agreeing] == AGREEMENT_RISK
+
+
 def test_an_adverb_between_a_pronoun_and_its_verb_keeps_the_pronoun_its_subject() -> None:
     def asked(text: str) -> str | None:
         words, _ = split_words(text)

@@ -101,6 +101,9 @@ PARTICIPLE_AUXILIARIES = frozenset({"be", "have"})
 BETWEEN_DO_AND_VERB = SUBJECT_PRONOUNS | {NEGATION}
 MODALS = word_set("word_tiers.json", "modals")
 COORDINATORS = word_set("word_tiers.json", "coordinators")
+# What ends a clause inside a sentence: a mark, or one of these before a subject pronoun.
+CLAUSE_MARKS = (",", ";", ":")
+CLAUSE_COORDINATORS = word_set("cuts.json", "clause_coordinators")
 # The first person singular pronoun, written with a capital wherever it stands ("i'm" too).
 FIRST_PERSON = "i"
 PLURAL_S = "s"  # "mondays": a proper word's plural keeps its capital
@@ -462,19 +465,50 @@ def _sentence_of(words: Sequence[str], index: int) -> tuple[int, int]:
 
 
 def _timed(words: Sequence[str], index: int) -> bool:
-    """Whether another word of word ``index``'s sentence sets a time: a verb in the past
-    ("The guide was kind and she explain": "explained" as likely as "explains"), a word that
+    """Whether another word of word ``index``'s sentence sets a time: a verb in the past, not a
+    participle after "be" or "have" (:func:`past_verb_in_sentence`: "The guide was kind and
+    she explain": "explained" as likely as "explains"), a word that
     sets the past ("Yesterday we goes": "went") or a future word ("I sign tomorrow": "will
     sign"). There the subject's agreement is no rule that outranks the reading: which form is
-    right depends on the time."""
-    if after_past_word(words, index):
+    right depends on the time. A future word times "be" or "have" only in its own clause ("He
+    have agreed and he sign tomorrow": "has agreed"): the future another clause names is not
+    the auxiliary's."""
+    if after_past_word(words, index) or past_verb_in_sentence(words, index):
         return True
     start, stop = _sentence_of(words, index)
+    first, last = start, stop
+    if all_lemmas(_plain_lower(words[index])) & PARTICIPLE_AUXILIARIES:
+        first, last = _clause_of(words, index, start, stop)
     for at in range(start, stop + 1):
         word = _plain_lower(words[at])
-        if at != index and (form_tense(word) == PAST or word in FUTURE_WORDS | PAST_WORDS):
+        if at != index and (word in PAST_WORDS or (word in FUTURE_WORDS and first <= at <= last)):
             return True
     return False
+
+
+def _clause_of(words: Sequence[str], index: int, start: int, stop: int) -> tuple[int, int]:
+    """The first and last word of word ``index``'s clause within its sentence (``start`` to
+    ``stop``): up to a comma, a colon or a semicolon, or a coordinator before a subject
+    pronoun ("He have agreed and he sign tomorrow": "tomorrow" times the second clause, not
+    the first, whose verb still agrees with its subject)."""
+    first = index
+    while first > start and not _ends_clause(words, first - 1):
+        first -= 1
+    last = index
+    while last < stop and not _ends_clause(words, last):
+        last += 1
+    return first, last
+
+
+def _ends_clause(words: Sequence[str], at: int) -> bool:
+    """Whether a clause ends with word ``at``: a mark after it, or the next two words are a
+    coordinator and a subject pronoun."""
+    if words[at].rstrip().endswith(CLAUSE_MARKS):
+        return True
+    if at + 2 >= len(words):
+        return False
+    nxt, subject = _plain_lower(words[at + 1]), _plain_lower(words[at + 2])
+    return nxt in CLAUSE_COORDINATORS and subject in SUBJECT_PRONOUNS
 
 
 def _future(words: Sequence[str], index: int, letters: str) -> list[Fix]:

@@ -142,6 +142,15 @@ def test_a_doubled_degree_reads_as_the_compared_word() -> None:
     assert "more good" not in offered("it looks more good now")
 
 
+def test_a_doubled_degree_alone_is_a_rule_and_before_a_noun_a_vote() -> None:
+    """ "is more quicker than": nothing for "more" to count, so it only compares twice; "more
+    younger players" may count the players."""
+    assert " quicker" in certain("The bus is more quicker than the tram.")
+    assert " cheaper" in certain("It is more cheaper and simpler.")
+    assert " younger" not in certain("We have more younger players now.")
+    assert " younger" in offered("We have more younger players now.")["more younger"]
+
+
 def test_a_learners_word_pair_reads_as_its_correction() -> None:
     assert " could have" in offered("we could of gone")["could of"]
 

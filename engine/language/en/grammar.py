@@ -530,14 +530,26 @@ def _future(words: Sequence[str], index: int, letters: str) -> list[Fix]:
 
 
 def _degree(words: Sequence[str], index: int) -> list[Fix]:
-    """ "more better" → "better": "more" or "most" before a word already compared."""
+    """ "more better" → "better": "more" or "most" before a word already compared; a rule
+    where nothing after the comparative is a noun "more" could count (:func:`_predicative`)."""
     if index + 1 >= len(words) or words[index].strip().lower() not in DEGREE_WORDS:
         return []
     compared = TRAILING_MARKS.sub("", words[index + 1].strip())
     if not compared.isalpha() or not comparative(compared.lower()):
         return []
     text = spelled(words[index], words[index + 1], compared.lower())
-    return [Fix(Rewording(index, index + 2, text))]
+    return [Fix(Rewording(index, index + 2, text), certain=_predicative(words, index + 1))]
+
+
+def _predicative(words: Sequence[str], index: int) -> bool:
+    """Whether the comparative at word ``index`` stands alone, with no noun after it for
+    "more" to count ("is more easier and cheaper", "more stronger than"): then "more" is only
+    a second comparison, a rule to drop. Before a noun it may count it ("more older people")."""
+    if index + 1 >= len(words) or TRAILING_MARKS.search(words[index].strip()):
+        return True
+    return not may_be_noun(_plain_lower(words[index + 1])) and not describes(
+        _plain_lower(words[index + 1])
+    )
 
 
 def _is_first_person(letters: str) -> bool:

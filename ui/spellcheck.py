@@ -36,8 +36,9 @@ NO_SUGGESTIONS = "No suggestions"
 # A word as the checker sees it: letters with inner apostrophes or hyphens; what touches
 # digits, "_", "@", "/" or "." inside a run of non-space characters is not prose.
 _RUN = re.compile(r"\S+")
-_WORD = re.compile(r"[A-Za-z]+")
-_PLAIN_RUN = re.compile(r"[\"'(\[*_]*[A-Za-z]+[.,;:!?\"')\]*_]*")
+# Letters, and one apostrophe inside a contraction or a possessive ("doesn't", "dosen't").
+_WORD = re.compile(r"[A-Za-z]+(?:['\u2019][A-Za-z]+)?")
+_PLAIN_RUN = re.compile(r"[\"'(\[*_]*[A-Za-z]+(?:['\u2019][A-Za-z]+)?[.,;:!?\"')\]*_]*")
 _SENTENCE_END = re.compile(r"[.!?][\"')\]*_]*$")
 
 

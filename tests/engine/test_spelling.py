@@ -99,6 +99,14 @@ def test_a_contraction_without_its_apostrophe_is_offered_with_it() -> None:
     assert found("It wont start.") == {}  # "wont" is a word of its own
 
 
+def test_a_word_with_an_apostrophe_is_checked_whole() -> None:
+    """A contraction or a possessive is one word: a slip inside it ("dosen't") is offered the
+    contraction, and the apostrophe the writer typed (a curly one too) stays as typed."""
+    assert found("She dosen't know.")["dosen't"][0] == " doesn't"
+    assert found("She dosen\u2019t know.")["dosen\u2019t"][0] == " doesn\u2019t"
+    assert found("It's the team's call, and we'd say y'all can't miss o'clock.") == {}
+
+
 def test_two_words_run_together_are_offered_apart() -> None:
     assert set(found("We worked allday inorder to finish.")) == {"allday", "inorder"}
     assert found("We worked allday.")["allday"][0] == " all day."

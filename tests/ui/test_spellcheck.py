@@ -16,7 +16,11 @@ from tests.helpers.spelling import FakeSpellSource, shown_editor, underlined
 from ui.editor import DocumentEditor
 from ui.spellcheck import ADD_TO_DICTIONARY, NO_SUGGESTIONS, plain_words
 
-SUGGESTIONS = {"recieved": ["received", "relieved"], "definately": ["definitely"]}
+SUGGESTIONS = {
+    "recieved": ["received", "relieved"],
+    "definately": ["definitely"],
+    "dosen't": ["doesn't"],
+}
 
 
 @pytest.fixture
@@ -43,6 +47,11 @@ def menu_texts(editor: DocumentEditor, text: str, word: str) -> list[str]:
 def test_a_misspelt_word_gets_the_wavy_underline(editor: DocumentEditor) -> None:
     checked(editor, "It was recieved, and Definately so.")
     assert underlined(editor) == ["recieved", "Definately"]
+
+
+def test_a_misspelt_contraction_is_underlined_whole(editor: DocumentEditor) -> None:
+    checked(editor, "She dosen't mind, and it's the team's call.")
+    assert underlined(editor) == ["dosen't"]
 
 
 def test_no_underline_in_locks_code_spans_fences_or_link_targets(editor: DocumentEditor) -> None:

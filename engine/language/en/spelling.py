@@ -85,8 +85,13 @@ PROPER_EDITS = 1
 PROPER_LOCALE = "en"
 ISO_CODE_LETTERS = 2  # a major language's (ISO 639-1) or a country's (ISO 3166) code
 
-# A plain word: letters only, with the marks that may follow it in prose.
-PLAIN_WORD = re.compile(r"(?P<lead>[\"'(\[]*)(?P<word>[A-Za-z]+)(?P<tail>[.,;:!?\"')\]]*)")
+# A plain word: letters, and one apostrophe inside a contraction or a possessive ("doesn't",
+# "dosen't", "team's"), with the marks that may follow it in prose.
+PLAIN_WORD = re.compile(
+    r"(?P<lead>[\"'(\[]*)(?P<word>[A-Za-z]+(?:['\u2019][A-Za-z]+)?)(?P<tail>[.,;:!?\"')\]]*)"
+)
+CURLY_APOSTROPHE = "\u2019"
+POSSESSIVE_CLITIC = "s"
 SENTENCE_ENDS = (".", "!", "?")
 SENTENCE_CLOSERS = "\"')]"
 
@@ -148,8 +153,14 @@ class Speller:
         return cls(user_words, in_vocabulary, variety)
 
     def is_known(self, word: str) -> bool:
-        """Whether ``word`` (letters only) is spelled as English or as its writer wants it."""
-        lower = word.lower()
+        """Whether ``word`` (letters, and perhaps one apostrophe) is spelled as English or as
+        its writer wants it. A word with an apostrophe is known as a contraction the
+        dictionary or the contractions package holds, or as a known word's "'s"."""
+        lower = word.lower().replace(CURLY_APOSTROPHE, APOSTROPHE)
+        if APOSTROPHE in lower:
+            head, _, clitic = lower.partition(APOSTROPHE)
+            known = lower in dictionary_words() or lower in contraction_forms()
+            return known or (clitic == POSSESSIVE_CLITIC and self.is_known(head))
         return (
             lower in self.user_words
             or lower in dictionary_words()
@@ -160,8 +171,11 @@ class Speller:
     def commoner_neighbours(self, letters: str) -> tuple[tuple[str, int], ...]:
         """The far commoner words a rare lower-case word may have slipped from
         (:mod:`engine.language.en.real_words`); none for the user's own word or a word of
-        two spellings (the writer chose it)."""
-        if not letters.islower() or letters in self.user_words or variety_of(letters):
+        two spellings (the writer chose it), nor for a contraction or a possessive (a known
+        one is written as meant: "we'd" is no slip of "wed")."""
+        if not letters.isalpha() or not letters.islower() or letters in self.user_words:
+            return ()
+        if variety_of(letters):
             return ()
         return commoner_neighbours(letters)
 
@@ -221,6 +235,8 @@ def _priced(
     for candidate, edits in ranked:
         lower = candidate.lower()
         spelled = _like(candidate, in_variety(lower, variety))
+        if CURLY_APOSTROPHE in letters:  # the writer's apostrophe, as typed
+            spelled = spelled.replace(APOSTROPHE, CURLY_APOSTROPHE)
         price = (edits, key_edits(typed, lower), slip_of(typed, lower))
         was = priced.get(spelled, price)
         priced[spelled] = (min(was[0], price[0]), min(was[1], price[1]), min(was[2], price[2]))
@@ -381,6 +397,12 @@ def slipped(word: str) -> bool:
 
     near = symspell_index().lookup(word, Verbosity.ALL, max_edit_distance=1)
     return any(item.term != word and counts.get(item.term, 0) >= COMMON_COUNT for item in near)
+
+
+@cache
+def contraction_forms() -> frozenset[str]:
+    """Every contraction the contractions package writes, lower case ("don't", "y'all")."""
+    return frozenset(short.lower() for short, _ in CONTRACTIONS)
 
 
 @cache

@@ -59,6 +59,7 @@ from engine.language.en.forms import (
     readings,
 )
 from engine.language.en.forms import tense as form_tense
+from engine.language.en.homophones import too_for_to
 from engine.language.en.meaning import SUBJECT_PRONOUNS
 from engine.language.en.punctuation import (
     SENTENCE_ENDS,
@@ -243,7 +244,8 @@ def fixes(
 ) -> list[Fix]:
     """Every candidate fix in ``words`` (each with its leading whitespace): each word's other
     forms, a doubled degree, a missing article, "since" before a length of time, what a verb
-    takes after it (:mod:`engine.language.en.verb_patterns`), the learner's word pairs, the
+    takes after it (:mod:`engine.language.en.verb_patterns`), "too" for "to" before a degree
+    (:mod:`engine.language.en.homophones`), the learner's word pairs, the
     capitals, the comma after a linking phrase and a paragraph's full stop
     (:mod:`engine.language.en.punctuation`).
     ``opens``: whether the first word starts a sentence (not after a lock inside one:
@@ -268,6 +270,7 @@ def fixes(
         found += [Fix(r, ARTICLE_RISK) for r in article_fixes(words, index)]
         found += [Fix(r) for r in duration_fixes(words, index)]
         found += [Fix(r) for r in verb_pattern_fixes(words, index)]
+        found += [Fix(r) for r in too_for_to(words, index)]
         found += [Fix(r, certain=True) for r in comma_fixes(words, index, first_opens)]
         found += _form_fixes(words, index, letters, opens, lead)
     return found

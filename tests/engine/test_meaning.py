@@ -183,6 +183,7 @@ def test_a_speaker_swapped_for_the_addressee_is_a_change() -> None:
     assert meaning_change("Mary and me left.", "Mary and I left.") is None
     assert meaning_change("You are right.", "You're right.") is None
     assert meaning_change("All visitors must sign in.", "You must sign in.") is None
+    assert meaning_change("We came, and we left.", "We came and left.") is None  # one said twice
 
 
 @pytest.mark.parametrize(
@@ -192,6 +193,7 @@ def test_a_speaker_swapped_for_the_addressee_is_a_change() -> None:
         ("I will call the bank.", "We will call the bank."),
         ("She sent it to them.", "She sent it to him."),
         ("They're late again.", "She's late again."),
+        ("When we ask, they answer.", "When we ask, we answer."),  # a person already there
     ],
 )
 def test_one_pronoun_put_for_someone_elses_is_a_change(was: str, now: str) -> None:

@@ -264,6 +264,14 @@ def persons(text: str) -> set[str]:
     return {person for person, pronouns in PERSONS.items() if found & pronouns}
 
 
+def person_counts(text: str) -> Counter[str]:
+    """How many pronouns of each person ``text`` holds: a pronoun put for another person's,
+    one the sentence already speaks of ("when we talk, they listen" as "we listen"), is a
+    person gained as much as a new one is."""
+    found = Counter(w.lower().split("'")[0] for w in words(text))
+    return Counter({p: sum(n for w, n in found.items() if w in ws) for p, ws in PERSONS.items()})
+
+
 def closed_words(text: str) -> Counter[str]:
     """The pronouns, determiners, quantifiers and prepositions of ``text``, lower-cased, a
     contracted one by its word ("it's" is "it")."""
@@ -282,7 +290,8 @@ def meaning_change(was: str, now: str, forms_fixed: bool = True) -> str | None:
     """Which sign of meaning rewording ``was`` as ``now`` changed, or ``None``: "negation",
     "contrast", "question" (a question mark gained or lost), "tense" (a verb of another time
     for another verb), "number", "name", "person" (in a sentence that speaks of someone by a
-    pronoun, a pronoun of someone else: "fine to me" → "fine to you", "he" → "I") or "verb"
+    pronoun, a pronoun of someone else: "fine to me" → "fine to you", "he" → "I", "they" →
+    a "we" the sentence already had) or "verb"
     (a sentence left without one). ``forms_fixed``: whether a grammar fix was asked for,
     which may put another form of a verb in another time (:func:`tense_switched`)."""
     if negations(was) != negations(now):
@@ -297,7 +306,7 @@ def meaning_change(was: str, now: str, forms_fixed: bool = True) -> str | None:
         return "number"
     if names_changed(was, now):
         return "name"
-    if persons(was) and persons(now) - persons(was):
+    if persons(was) and person_counts(now) - person_counts(was):
         return "person"  # a sentence with no such pronoun may address its reader (casual)
     if verbless(now) > verbless(was):
         return "verb"

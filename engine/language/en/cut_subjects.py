@@ -67,6 +67,7 @@ MAX_OPENING_CLAUSE = 12
 SINGULAR_REPEATS = frozenset({"it", "he", "she"})
 PLURAL_REPEATS = frozenset({"they"})
 PERSONAL = frozenset({"he", "she"})
+PLURAL_PRONOUNS = frozenset({"we", "they"})
 # Auxiliaries that are finite verbs of their own (the subject's verb may be one).
 HAVE_FORMS = frozenset({"has", "have", "had"})
 DO_FORMS = frozenset({"do", "does", "did"})
@@ -108,12 +109,14 @@ def finite_verb(low: str) -> bool:
 
 
 def sentence_subject(words: Sequence[str], start: int) -> Subject | None:
-    """The subject of the sentence opening at ``start``, when it opens with one: a subject
-    pronoun, or up to :data:`MAX_SUBJECT_WORDS` plain words (a determiner, modifiers, a noun
-    or a name) whose last is followed by a finite verb. ``None`` otherwise."""
+    """The subject of the sentence opening at ``start``: a subject pronoun, up to
+    :data:`MAX_SUBJECT_WORDS` plain words (a determiner, modifiers, a noun or a name) whose
+    last is followed by a finite verb, or the subject pronoun after a short opening phrase
+    (:func:`after_opener`) or an opening clause (:func:`after_opening_clause`). ``None``
+    otherwise."""
     first = core(words[start])
     if first in SUBJECT_PRONOUNS:
-        return Subject(first, first in ("we", "they"), start + 1)
+        return Subject(first, first in PLURAL_PRONOUNS, start + 1)
     opened = after_opener(words, start)
     if opened is None and first in SUBORDINATORS:
         opened = after_opening_clause(words, start)

@@ -197,7 +197,12 @@ class Speller:
         """:meth:`suggestions` with how many edits each is from ``word``."""
         if self.is_known(word):
             return ()
-        return tuple((_like(word, w), edits) for w, edits in dictionary_candidates(word.lower()))
+        lower = word.lower().replace(CURLY_APOSTROPHE, APOSTROPHE)
+        head, mark, clitic = lower.partition(APOSTROPHE)
+        if mark and clitic == POSSESSIVE_CLITIC:  # "authour's": the word's candidates, and "'s"
+            found = dictionary_candidates(head)
+            return tuple((_like(word, w + mark + clitic), edits) for w, edits in found)
+        return tuple((_like(word, w), edits) for w, edits in dictionary_candidates(lower))
 
 
 def misspellings(words: Sequence[str], speller: Speller) -> list[Misspelling]:

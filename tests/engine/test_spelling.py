@@ -106,6 +106,7 @@ def test_a_word_with_an_apostrophe_is_checked_whole() -> None:
     assert found("She dosen\u2019t know.")["dosen\u2019t"][0] == " doesn\u2019t"
     assert found("It's the team's call, and we'd say y'all can't miss o'clock.") == {}
     assert " writer's" in found("The writter's notes.")["writter's"]  # the word, then "'s"
+    assert found("Well, y'know, it works.", Speller.with_words(["y'know"])) == {}  # the user's
 
 
 def test_two_words_run_together_are_offered_apart() -> None:

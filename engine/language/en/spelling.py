@@ -149,7 +149,11 @@ class Speller:
         in_vocabulary: Lexicon = never_known,
         variety: str = DEFAULT_VARIETY,
     ) -> Speller:
-        user_words = frozenset(word.strip().lower() for word in words if word.strip())
+        user_words = frozenset(
+            word.strip().lower().replace(CURLY_APOSTROPHE, APOSTROPHE)
+            for word in words
+            if word.strip()
+        )
         return cls(user_words, in_vocabulary, variety)
 
     def is_known(self, word: str) -> bool:
@@ -157,13 +161,14 @@ class Speller:
         its writer wants it. A word with an apostrophe is known as a contraction the
         dictionary or the contractions package holds, or as a known word's "'s"."""
         lower = word.lower().replace(CURLY_APOSTROPHE, APOSTROPHE)
+        if lower in self.user_words:
+            return True
         if APOSTROPHE in lower:
             head, _, clitic = lower.partition(APOSTROPHE)
             known = lower in dictionary_words() or lower in contraction_forms()
             return known or (clitic == POSSESSIVE_CLITIC and self.is_known(head))
         return (
-            lower in self.user_words
-            or lower in dictionary_words()
+            lower in dictionary_words()
             or inflects_a_known_word(lower)
             or (self.in_vocabulary(lower) and not slipped(lower))
         )

@@ -29,19 +29,17 @@ from engine.core.worddiff import split_words
 from engine.intent import Intent
 from engine.language.en.clitics import noun_clitics
 from engine.language.en.registers import (
-    APOSTROPHE,
-    EXPANSIONS,
+    CONTRACTED,
     FORMAL_GREETINGS,
     FORMAL_WORDS,
     NOT_CLITIC,
+    STRAIGHT_APOSTROPHES,
 )
 from engine.passes.base import PassContext, Settled
 from engine.passes.reread import changed_runs, hunks, was_before
 
 # A word as a register counts it: letters with the apostrophes inside or before it ("'cause").
 REGISTER_WORD = re.compile(r"[A-Za-z']+")
-CURLY_APOSTROPHES = str.maketrans({"\u2019": APOSTROPHE, "\u2018": APOSTROPHE})
-CONTRACTED = frozenset(short for short, _ in EXPANSIONS)
 # Formal writes these out: one-word slang, colloquial words and greetings ("gonna", "ok", "hey").
 INFORMAL_WORDS = frozenset(
     casual for casual, _ in (*FORMAL_WORDS, *FORMAL_GREETINGS) if " " not in casual
@@ -50,7 +48,7 @@ INFORMAL_WORDS = frozenset(
 
 def register_words(text: str) -> list[str]:
     """The lower-case words of ``text``, apostrophes straightened."""
-    return REGISTER_WORD.findall(text.translate(CURLY_APOSTROPHES).lower())
+    return REGISTER_WORD.findall(text.translate(STRAIGHT_APOSTROPHES).lower())
 
 
 def is_contraction(word: str) -> bool:
@@ -59,7 +57,7 @@ def is_contraction(word: str) -> bool:
 
 def verb_clitic_count(text: str) -> int:
     """How many nouns' "'s" in ``text`` are a verb ("the lot's reserved"; not "Maria's report")."""
-    words, _ = split_words(text.translate(CURLY_APOSTROPHES))
+    words, _ = split_words(text.translate(STRAIGHT_APOSTROPHES))
     return len({found.first for found in noun_clitics(words, CONTRACTED)})
 
 

@@ -45,7 +45,15 @@ from engine.language.en.cut_safety import (
     may_be_noun,
     readings,
 )
-from engine.language.en.cut_units import form_tag, in_form, plain_run, tail, verb_lemmas
+from engine.language.en.cut_units import (
+    CLEFT,
+    QUANTITY_OF,
+    form_tag,
+    in_form,
+    plain_run,
+    tail,
+    verb_lemmas,
+)
 from engine.language.en.data import load_json, word_set
 from engine.language.en.meaning import SUBJECT_PRONOUNS
 from engine.language.en.rewordings import Rewording, lead
@@ -54,8 +62,7 @@ MODALS = word_set("word_tiers.json", "modals")
 CLAUSE_COORDINATORS = word_set("cuts.json", "clause_coordinators")
 PARTITIVE_HEADS = word_set("cuts.json", "partitive_heads")
 PARTITIVE_PRONOUN: str = load_json("cuts.json")["partitive_pronoun"]
-OF = "of"
-THAT = "that"
+THAT = CLEFT["that"]
 COMMA = ","
 SENTENCE_ENDS = (".", "!", "?", ":", ";")
 # Words of a subject noun phrase before its verb, at most ("the new red bike"), and of a
@@ -72,6 +79,7 @@ PLURAL_PRONOUNS = frozenset({"we", "they"})
 HAVE_FORMS = frozenset({"has", "have", "had"})
 DO_FORMS = frozenset({"do", "does", "did"})
 FINITE_TAGS = ("VBD", "VBZ", "VBP")
+CLAUSE_TAGS = ("VBD", "VBZ")  # a past or a third person's verb: no base form ("last", "lunch")
 PARTICIPLE_TAGS = ("VBG", "VBN")
 GERUND_TAG = "VBG"
 PLURAL_NOUN_TAG = "NNS"
@@ -81,6 +89,9 @@ NOUN_TAG = "NOUN"
 # going"); "since" and "as" also give reasons and "until" reads oddly reduced, so none of them.
 BE_REDUCED = frozenset({"while", "when"})
 GERUND_REDUCED = frozenset({"before", "after"})
+TIME_WORDS = BE_REDUCED | GERUND_REDUCED
+JOINERS = COORDINATORS | CLAUSE_COORDINATORS
+CLAUSE_OPENERS = SUBJECT_PRONOUNS | SUBORDINATORS
 
 
 @dataclass(frozen=True)
@@ -144,7 +155,7 @@ def after_opener(words: Sequence[str], start: int) -> int | None:
         return None
     for at in range(start, min(start + MAX_SUBJECT_WORDS, len(words) - 1)):
         word = words[at].rstrip()
-        if not is_plain(word.removesuffix(COMMA)) or clause_verb(core(word)):
+        if not plain_before_comma(word) or clause_verb(core(word)):
             return None
         # "After they left, we": a subordinator's pronoun is its own clause's subject
         comma_before = word.endswith(COMMA) or first not in SUBORDINATORS
@@ -172,7 +183,7 @@ def clause_verb(low: str) -> bool:
     the third person ("came", "rains"); a base form ("last", "lunch") is mostly another word."""
     if low in BE_FORMS or low in HAVE_FORMS or low in MODALS:
         return True
-    return any(form_tag(low, lemma) in ("VBD", "VBZ") for lemma in verb_lemmas(low))
+    return any(form_tag(low, lemma) in CLAUSE_TAGS for lemma in verb_lemmas(low))
 
 
 def noun_head(word: str, opens: bool) -> bool:
@@ -205,7 +216,7 @@ def one_clause(words: Sequence[str], subject: Subject, stop: int, pronoun: str) 
         low = core(words[i])
         if low in SUBORDINATORS or low in SUBJECT_RELATIVES or low == THAT:
             return False
-        if low in COORDINATORS | CLAUSE_COORDINATORS and opens_clause(words, i + 1):
+        if low in JOINERS and opens_clause(words, i + 1):
             return False
         if i < stop - 1 and not is_plain(words[i]) and not list_comma(words, i):
             return False
@@ -217,8 +228,12 @@ def one_clause(words: Sequence[str], subject: Subject, stop: int, pronoun: str) 
 def list_comma(words: Sequence[str], i: int) -> bool:
     """Whether word ``i`` is a plain word before a comma that goes on with the same clause (a
     list's next item: "peas, beans")."""
-    before = words[i].rstrip()
-    return is_plain(before.removesuffix(COMMA)) and not opens_clause(words, i + 1)
+    return plain_before_comma(words[i]) and not opens_clause(words, i + 1)
+
+
+def plain_before_comma(word: str) -> bool:
+    """Whether ``word`` is plain, a comma after it aside ("peas," "Last")."""
+    return is_plain(word.rstrip().removesuffix(COMMA))
 
 
 def opens_clause(words: Sequence[str], at: int) -> bool:
@@ -226,7 +241,7 @@ def opens_clause(words: Sequence[str], at: int) -> bool:
     subject of its own: a subject pronoun, or a noun phrase whose verb follows within
     :data:`MAX_SUBJECT_WORDS` words ("and the kids ate"), not a list's next noun ("tomatoes,
     beans and a few herbs")."""
-    if at >= len(words) or core(words[at]) in SUBJECT_PRONOUNS | SUBORDINATORS:
+    if at >= len(words) or core(words[at]) in CLAUSE_OPENERS:
         return True
     for j in range(at, min(at + 1 + MAX_SUBJECT_WORDS, len(words))):
         if j > at and clause_verb(core(words[j])):
@@ -259,8 +274,8 @@ def repeated_subjects(words: Sequence[str]) -> list[Rewording]:
         if not subject_repeated(words, i + 1, i):
             continue
         before = words[i - 1].rstrip()
-        if before.endswith(COMMA) and is_plain(before[:-1]):
-            found.append(Rewording(i - 1, i + 2, before[:-1] + words[i]))
+        if before.endswith(COMMA) and plain_before_comma(before):
+            found.append(Rewording(i - 1, i + 2, before.removesuffix(COMMA) + words[i]))
         else:
             found.append(Rewording(i, i + 2, words[i]))
     return found
@@ -274,7 +289,7 @@ def reduced_time_clauses(words: Sequence[str]) -> list[Rewording]:
     found = []
     for i in range(len(words) - 2):
         low = core(words[i])
-        if low not in BE_REDUCED | GERUND_REDUCED or not plain_run(words, i, i + 2):
+        if low not in TIME_WORDS or not plain_run(words, i, i + 2):
             continue
         if not time_subject_repeated(words, i):
             continue
@@ -331,7 +346,7 @@ def partitive_pronouns(words: Sequence[str]) -> list[Rewording]:
         Rewording(i, i + 3, words[i] + tail(words[i + 2]))
         for i in range(len(words) - 2)
         if cores[i] in PARTITIVE_HEADS
-        and cores[i + 1] == OF
+        and cores[i + 1] == QUANTITY_OF
         and cores[i + 2] == PARTITIVE_PRONOUN
         and plain_run(words, i, i + 2)
         and is_plain(words[i + 2].strip().rstrip(".,;:!?"))

@@ -292,7 +292,8 @@ def _form_fixes(
     in_past = after_past_word(words, index)
     sentence_past = past_verb_in_sentence(words, index)
     past_rule = in_past and not sentence_past and _verb_place(words, index)
-    person = None if _timed(words, index) else asked_person(words, index)
+    timed = in_past or sentence_past or _time_word(words, index)
+    person = None if timed else asked_person(words, index)
     keeps_past = (in_past or sentence_past) and not _bare_asked(words, index)
     article = _article_asked(words, index, lower)
     found = []
@@ -467,17 +468,15 @@ def _sentence_of(words: Sequence[str], index: int) -> tuple[int, int]:
     return start, stop
 
 
-def _timed(words: Sequence[str], index: int) -> bool:
-    """Whether another word of word ``index``'s sentence sets a time: a verb in the past, not a
-    participle after "be" or "have" (:func:`past_verb_in_sentence`: "The guide was kind and
-    she explain": "explained" as likely as "explains"), a word that
-    sets the past ("Yesterday we goes": "went") or a future word ("I sign tomorrow": "will
-    sign"). There the subject's agreement is no rule that outranks the reading: which form is
-    right depends on the time. A future word times "be" or "have" only in its own clause ("He
-    have agreed and he sign tomorrow": "has agreed"): the future another clause names is not
-    the auxiliary's."""
-    if after_past_word(words, index) or past_verb_in_sentence(words, index):
-        return True
+def _time_word(words: Sequence[str], index: int) -> bool:
+    """Whether another word of word ``index``'s sentence is a word of time: one that sets the
+    past ("Yesterday we goes": "went"), or a future word ("I sign tomorrow": "will sign"). With
+    a word that sets the past before it, or a past verb in the sentence (not a participle after
+    "be" or "have", :func:`past_verb_in_sentence`: "The guide was kind and she explain"), a
+    sentence is timed, and there the subject's agreement is no rule that outranks the reading:
+    which form is right depends on the time. A future word times "be" or "have" only in its own
+    clause ("He have agreed and he sign tomorrow": "has agreed"): the future another clause
+    names is not the auxiliary's."""
     start, stop = _sentence_of(words, index)
     first, last = start, stop
     if all_lemmas(_plain_lower(words[index])) & PARTICIPLE_AUXILIARIES:

@@ -28,6 +28,8 @@ TO, TOO = DATA["to_too"]["to"], DATA["to_too"]["too"]
 # Degree words a noun may follow after "too" ("too much money", "too many cars").
 QUANTITY_DEGREES = frozenset(DATA["to_too"]["quantities"])
 DESCRIBING_CLASSES = frozenset({"ADJ", "ADV"})
+# Closed-class words never read as a degree after "to" ("to the"), but a quantity ("to much").
+NOT_DEGREES = CLOSED_CLASSES - QUANTITY_DEGREES
 
 
 def too_for_to(words: Sequence[str], index: int) -> list[Rewording]:
@@ -37,7 +39,7 @@ def too_for_to(words: Sequence[str], index: int) -> list[Rewording]:
         return []
     degree = words[index + 1].strip()
     low = core(degree)
-    if not low.isalpha() or degree[:1].isupper() or low in CLOSED_CLASSES - QUANTITY_DEGREES:
+    if not low.isalpha() or degree[:1].isupper() or low in NOT_DEGREES:
         return []
     if not only_describes(low):
         return []

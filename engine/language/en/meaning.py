@@ -55,6 +55,7 @@ from lemminflect import getAllLemmas
 
 from engine.language.en.data import load_json, word_set
 from engine.language.en.forms import VERB_CLASSES, readings, tense
+from engine.language.en.registers import STRAIGHT_APOSTROPHES
 from engine.language.en.spelling import proper_names
 
 NEGATIONS = word_set("meaning.json", "negations")
@@ -103,12 +104,11 @@ MODALS = word_set("word_tiers.json", "modals") - {FUTURE_AUXILIARY}
 # its verb is not the sentence's.
 RELATIVES = "|".join(load_json("meaning.json")["relative_pronouns"])
 RELATIVE_CLAUSE = re.compile(rf",\s*(?:{RELATIVES})\b[^,.;!?\n]*,?", re.IGNORECASE)
-APOSTROPHES = str.maketrans({"\u2019": "'", "\u2018": "'"})
 
 
 def words(text: str) -> list[str]:
     """The words and numbers of ``text``, as written (curly apostrophes made straight)."""
-    return WORD.findall(text.translate(APOSTROPHES))
+    return WORD.findall(text.translate(STRAIGHT_APOSTROPHES))
 
 
 def negations(text: str) -> int:
@@ -146,7 +146,7 @@ def written_out(text: str) -> tuple[str, ...]:
     """The lower-cased words of ``text`` with its contractions written out by the
     ``contractions`` package ("didn't" → "did", "not"): what the tense signs read, once per
     text (a meaning check reads a sentence before and after, each twice)."""
-    fixed = contractions.fix(text.translate(APOSTROPHES), slang=False)
+    fixed = contractions.fix(text.translate(STRAIGHT_APOSTROPHES), slang=False)
     return tuple(w.lower() for w in words(fixed))
 
 
@@ -195,7 +195,7 @@ def numbers(text: str) -> Counter[str]:
 
 def names(text: str) -> set[str]:
     """Capitalised words of ``text`` that do not open a sentence ("I" aside)."""
-    text = text.translate(APOSTROPHES)
+    text = text.translate(STRAIGHT_APOSTROPHES)
     found = set()
     for match in WORD.finditer(text):
         word = match.group()

@@ -117,6 +117,10 @@ def _other_readings(table: Table, readings: Iterable[Sequence[str]]) -> Table:
 
 
 CONTRACTING = _contracting(CONTRACTIONS)
+# Every contraction the package writes ("don't", "y'all"), and curly apostrophes made straight,
+# as every reader of contractions compares them.
+CONTRACTED = frozenset(short for short, _ in CONTRACTIONS)
+STRAIGHT_APOSTROPHES = str.maketrans({"\u2019": APOSTROPHE, "\u2018": APOSTROPHE})
 # Formal's expansions: the package's, and a clitic's other reading, the model choosing.
 EXPANSIONS = (
     *CONTRACTIONS,

@@ -64,7 +64,12 @@ from engine.language.en.dictionary import (
 )
 from engine.language.en.forms import regularised_forms
 from engine.language.en.real_words import commoner_neighbours
-from engine.language.en.registers import APOSTROPHE, CONTRACTIONS
+from engine.language.en.registers import (
+    APOSTROPHE,
+    CONTRACTED,
+    CONTRACTIONS,
+    STRAIGHT_APOSTROPHES,
+)
 from engine.language.en.sounds import key_edits, sound_alike
 from engine.language.en.varieties import DEFAULT_VARIETY, in_variety, variety_of
 
@@ -150,9 +155,7 @@ class Speller:
         variety: str = DEFAULT_VARIETY,
     ) -> Speller:
         user_words = frozenset(
-            word.strip().lower().replace(CURLY_APOSTROPHE, APOSTROPHE)
-            for word in words
-            if word.strip()
+            word.strip().lower().translate(STRAIGHT_APOSTROPHES) for word in words if word.strip()
         )
         return cls(user_words, in_vocabulary, variety)
 
@@ -160,12 +163,12 @@ class Speller:
         """Whether ``word`` (letters, and perhaps one apostrophe) is spelled as English or as
         its writer wants it. A word with an apostrophe is known as a contraction the
         dictionary or the contractions package holds, or as a known word's "'s"."""
-        lower = word.lower().replace(CURLY_APOSTROPHE, APOSTROPHE)
+        lower = word.lower().translate(STRAIGHT_APOSTROPHES)
         if lower in self.user_words:
             return True
         if APOSTROPHE in lower:
             head, _, clitic = lower.partition(APOSTROPHE)
-            known = lower in dictionary_words() or lower in contraction_forms()
+            known = lower in dictionary_words() or lower in CONTRACTED
             return known or (clitic == POSSESSIVE_CLITIC and self.is_known(head))
         return (
             lower in dictionary_words()
@@ -202,7 +205,7 @@ class Speller:
         """:meth:`suggestions` with how many edits each is from ``word``."""
         if self.is_known(word):
             return ()
-        lower = word.lower().replace(CURLY_APOSTROPHE, APOSTROPHE)
+        lower = word.lower().translate(STRAIGHT_APOSTROPHES)
         head, mark, clitic = lower.partition(APOSTROPHE)
         if mark and clitic == POSSESSIVE_CLITIC:  # "authour's": the word's candidates, and "'s"
             found = dictionary_candidates(head)
@@ -407,12 +410,6 @@ def slipped(word: str) -> bool:
 
     near = symspell_index().lookup(word, Verbosity.ALL, max_edit_distance=1)
     return any(item.term != word and counts.get(item.term, 0) >= COMMON_COUNT for item in near)
-
-
-@cache
-def contraction_forms() -> frozenset[str]:
-    """Every contraction the contractions package writes, lower case ("don't", "y'all")."""
-    return frozenset(short.lower() for short, _ in CONTRACTIONS)
 
 
 @cache

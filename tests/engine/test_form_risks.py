@@ -13,6 +13,7 @@ from engine.language.en.form_risks import (
     asked_number,
     asked_person,
     aspect_changes,
+    breaks_agreement,
     degree_changes,
     numbers_of,
 )
@@ -118,10 +119,33 @@ def test_no_marker_is_read_across_a_clause_break(before: list[str]) -> None:
         ("Each of the students who have come.", 5, None),  # the verb is the clause's
         ("I met each of the pupils have.", 6, None),  # "each" does not open the clause
         ("Each of the students, we know, have.", 6, None),  # a mark between them
+        ("I, in any case, have time.", 4, "VBP"),  # an aside between them
+        ("She, in my opinion, work hard.", 4, "VBZ"),
+        ("They, as a rule, sleeps late.", 4, "VBP"),
+        ("He, she and I have.", 4, "VBP"),  # a list of subjects: the last is next to it
+        ("He, she, and we have.", 4, "VBP"),
+        ("It, you see, work.", 3, None),  # a clause, not an aside
+        ("The manager, in fact, have left.", 4, None),  # a noun's number is not asked here
     ],
 )
 def test_a_subject_pronoun_asks_its_verb_for_a_form(text, index, asked) -> None:
     assert asked_person(split_words(text)[0], index) == asked
+
+
+def test_a_verb_that_agrees_with_its_subject_is_never_offered_a_form_that_does_not() -> None:
+    assert breaks_agreement("have", "has", "VBP")  # "I, in any case, have"
+    assert breaks_agreement("am", "is", "VBP")
+    assert breaks_agreement("works", "work", "VBZ")
+    assert not breaks_agreement("have", "had", "VBP")  # a tense is another question
+    assert not breaks_agreement("walk", "walks", "VBZ")  # that one is the fix
+    assert not breaks_agreement("have", "has", None)
+
+
+def test_an_aside_never_takes_the_agreement_from_its_subject() -> None:
+    words, _ = split_words("I, in any case, have no time.")
+    offered = {f.rewording.text.strip() for f in fixes(words) if f.rewording.first == 4}
+    assert "had" in offered  # the verb's other forms are still offered
+    assert "has" not in offered
 
 
 def test_only_the_asked_present_form_of_the_same_verb_agrees() -> None:

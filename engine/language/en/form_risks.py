@@ -137,6 +137,11 @@ CLAUSE_WORDS = word_set("meaning.json", "relative_pronouns") | word_set(
 OBJECT_PRONOUNS = word_set("word_tiers.json", "object_pronouns")  # "neither of them"
 NEGATIONS = word_set("word_tiers.json", "negations")
 ADVERB_CLASS = "ADV"
+# An aside between a subject and its verb ("I, in any case, have") is a few words.
+ASIDE_REACH = 6
+PREPOSITIONS = word_set("word_tiers.json", "prepositions")
+# "He, she and I": words that join subjects into a list, never inside an aside.
+LIST_JOINERS = word_set("grammar.json", "list_joiners")
 
 
 def asked_person(words: Sequence[str], index: int) -> str | None:
@@ -150,9 +155,12 @@ def asked_person(words: Sequence[str], index: int) -> str | None:
     if one_of_a_group(words, index):
         return THIRD_SINGULAR_TAG
     at = index - 1 if adverb_between(words, index) else index
-    if at < 1 or BREAK.search(words[at - 1]):
-        return None
-    subject = LETTERS.sub("", words[at - 1]).lower()
+    subject_at = aside_subject(words, at)
+    if subject_at is None:
+        if at < 1 or BREAK.search(words[at - 1]):
+            return None
+        subject_at = at - 1
+    subject = LETTERS.sub("", words[subject_at]).lower()
     asked = (
         THIRD_SINGULAR_TAG
         if subject in THIRD_SINGULAR
@@ -161,13 +169,37 @@ def asked_person(words: Sequence[str], index: int) -> str | None:
         else None
     )
     before = ""
-    if at >= 2 and not BREAK.search(words[at - 2]):
-        before = LETTERS.sub("", words[at - 2]).lower()
+    if subject_at >= 1 and not BREAK.search(words[subject_at - 1]):
+        before = LETTERS.sub("", words[subject_at - 1]).lower()
     if asked is None or before in SUBJECT_INVERTERS:
         return None
     if subject in OBJECT_CASE_TOO and any(r.part in VERB_CLASSES for r in readings(before)):
         return None
     return asked
+
+
+def aside_subject(words: Sequence[str], at: int) -> int | None:
+    """Where the subject pronoun of the word ``at`` stands when an aside set off by commas
+    comes between them ("I, in any case, have"; "she, in my view, works"), or ``None``.
+    The aside is a few words opening on a preposition or an adverb, with no other subject
+    and no "and"/"or" in it: "He, she and I" is a list of subjects, not an aside."""
+    if at < 3 or not words[at - 1].rstrip().endswith(","):
+        return None
+    for start in range(at - 1, max(0, at - 1 - ASIDE_REACH), -1):
+        if words[start - 1].rstrip().endswith(","):
+            aside = [LETTERS.sub("", w).lower() for w in words[start:at]]
+            return start - 1 if _is_aside(aside, words[start : at - 1]) else None
+    return None
+
+
+def _is_aside(aside: Sequence[str], inner: Sequence[str]) -> bool:
+    """Whether ``aside`` (its words bare; ``inner``: all but its last as written) reads as
+    an aside: no mark inside, opening on a preposition or an adverb, naming no subject."""
+    if any(BREAK.search(w) for w in inner) or not aside[0]:
+        return False
+    opens = aside[0] in PREPOSITIONS or ADVERB_CLASS in getAllLemmas(aside[0])
+    subjects = THIRD_SINGULAR | PLAIN_PRESENT | LIST_JOINERS
+    return opens and not subjects & set(aside)
 
 
 def adverb_between(words: Sequence[str], index: int) -> bool:
@@ -217,5 +249,18 @@ def agrees_as_asked(word: str, form: str, asked: str | None) -> bool:
         and was.tags <= PRESENT_TAGS
         and asked not in was.tags
         and asked in now.tags
+        for was, now in shared_readings(word, form, VERB_CLASSES)
+    )
+
+
+def breaks_agreement(word: str, form: str, asked: str | None) -> bool:
+    """Whether ``form`` would undo the agreement ``word`` already has with its subject: the
+    present form ``asked`` put for another present form ("I, in any case, have" never
+    becomes "has"; "I am" never "is")."""
+    if asked is None:
+        return False
+    other = PLAIN_PRESENT_TAG if asked == THIRD_SINGULAR_TAG else THIRD_SINGULAR_TAG
+    return any(
+        asked in was.tags and other in now.tags and asked not in now.tags
         for was, now in shared_readings(word, form, VERB_CLASSES)
     )

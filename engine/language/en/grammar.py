@@ -44,6 +44,7 @@ from engine.language.en.form_risks import (
     asked_number,
     asked_person,
     aspect_changes,
+    breaks_agreement,
     degree_changes,
     describes,
     may_describe,
@@ -302,7 +303,7 @@ def _form_fixes(
             continue  # "an" before "house": never the article the next word refuses
         if opens and lower in SUBJECT_PRONOUNS and form in OBJECT_PRONOUNS - SUBJECT_PRONOUNS:
             continue  # "I go" never opens as "Me goes": a sentence opens on its subject
-        if keeps_past and leaves_past(lower, form):
+        if (keeps_past and leaves_past(lower, form)) or breaks_agreement(lower, form, person):
             continue
         text = _cased(spelled(word, word, form), form, letters, opens)
         weight = risk(lower, form, before, asked, in_past, two_before, past_rule)

@@ -126,6 +126,10 @@ def test_no_marker_is_read_across_a_clause_break(before: list[str]) -> None:
         ("He, she, and we have.", 4, "VBP"),
         ("It, you see, work.", 3, None),  # a clause, not an aside
         ("The manager, in fact, have left.", 4, None),  # a noun's number is not asked here
+        ("Everyone know it.", 1, "VBZ"),  # an indefinite pronoun asks as "he" does
+        ("Nobody at the desk know it.", 4, "VBZ"),  # a preposition's phrase after it
+        ("Please help everyone find it.", 3, None),  # an object after a verb
+        ("We told everyone at the desk know.", 6, None),  # it does not open its clause
     ],
 )
 def test_a_subject_pronoun_asks_its_verb_for_a_form(text, index, asked) -> None:

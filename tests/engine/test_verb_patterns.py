@@ -1,5 +1,6 @@
-"""What a verb takes after it (engine.language.en.verb_patterns): a modal's bare verb, an -ing
-form after a preposition "to", an object with no preposition; each offered, never forced."""
+"""What a verb takes after it (engine.language.en.verb_patterns): a modal's or a causative's bare
+verb, an -ing form after a preposition "to" or a verb that takes one, an object with no
+preposition; each offered, never forced."""
 
 from __future__ import annotations
 
@@ -33,6 +34,11 @@ def fixed(text: str) -> list[str]:
         ("She contacted with the bank.", "She contacted the bank."),
         ("They will contact with you.", "They will contact you."),
         ("It lacked of salt.", "It lacked salt."),
+        ("The coach made us to run.", "The coach made us run."),
+        ("They let him to stay.", "They let him stay."),
+        ("I enjoy to cook.", "I enjoy cooking."),
+        ("She avoided to answer.", "She avoided answering."),
+        ("Avoid to shout.", "Avoid shouting."),
     ],
 )
 def test_a_verbs_pattern_is_offered_mended(text: str, expected: str) -> None:
@@ -50,6 +56,12 @@ def test_a_verbs_pattern_is_offered_mended(text: str, expected: str) -> None:
         "We must, to be fair, leave.",  # a mark between them
         "We must to.",  # no verb after it
         "I look forward to the trip.",  # no verb after it
+        "She made it to work on time.",  # "make it to": arrive at
+        "They made a plan to leave.",  # a noun is no causative's object
+        "It is considered to be safe.",  # a passive
+        "It was suggested to be moved.",
+        "I suggested to the team a plan.",  # "to" is a preposition here
+        "We enjoy, to be honest, cooking.",  # a mark between them
     ],
 )
 def test_a_pattern_that_is_already_right_or_is_no_verbs_is_left_alone(text: str) -> None:

@@ -119,15 +119,20 @@ def degree_changes(word: str, form: str) -> bool:
 
 # The present forms a subject pronoun asks of its verb (lemminflect's Penn tags).
 THIRD_SINGULAR_TAG, PLAIN_PRESENT_TAG = "VBZ", "VBP"
-THIRD_SINGULAR = word_set("grammar.json", "third_singular_subjects")
-PLAIN_PRESENT = word_set("grammar.json", "plain_present_subjects")
-OBJECT_CASE_TOO = word_set("grammar.json", "object_case_too")
 SUBJECT_INVERTERS = word_set("grammar.json", "subject_inverters")
 PRESENT_TAGS = frozenset({"VB", PLAIN_PRESENT_TAG, THIRD_SINGULAR_TAG})
 BE = "be"  # its present forms are closed sets of their own ("I am", "he is")
 # "Each of the students have": one of a group is the subject, and it takes the third singular
 # whatever the group's noun next to the verb says. The group's phrase after "of" is a few words.
 DISTRIBUTIVE_SUBJECTS = word_set("grammar.json", "distributive_subjects")
+# "Everyone in the office know": an indefinite pronoun is a third-singular subject, and a
+# preposition's phrase after it ("at the desk", "from the team") does not change that.
+INDEFINITE_SUBJECTS = word_set("grammar.json", "indefinite_subjects")
+THIRD_SINGULAR = word_set("grammar.json", "third_singular_subjects") | INDEFINITE_SUBJECTS
+PLAIN_PRESENT = word_set("grammar.json", "plain_present_subjects")
+# An object as often as a subject: after a verb it is one ("make it work", "help everyone
+# find it").
+OBJECT_CASE_TOO = word_set("grammar.json", "object_case_too") | INDEFINITE_SUBJECTS
 GROUP_REACH = 4
 # A clause's own words inside the group's phrase ("each of the students who have") make the
 # verb the clause's, not the subject's.
@@ -215,10 +220,19 @@ def adverb_between(words: Sequence[str], index: int) -> bool:
     return ADVERB_CLASS in parts
 
 
+def _group_opening(first: str, second: str) -> bool:
+    """ "each of", or an indefinite pronoun and a preposition ("everyone in")."""
+    if first in DISTRIBUTIVE_SUBJECTS:
+        return second == OF
+    return first in INDEFINITE_SUBJECTS and second in PREPOSITIONS
+
+
 def one_of_a_group(words: Sequence[str], index: int) -> bool:
     """Whether word ``index`` follows a subject that is one of a group: a
     :data:`DISTRIBUTIVE_SUBJECTS` word opening its clause, "of", and a phrase ending in a noun
-    or an object pronoun ("Each of the new students have": "has"; "neither of them know")."""
+    or an object pronoun ("Each of the new students have": "has"; "neither of them know"), or
+    an :data:`INDEFINITE_SUBJECTS` word and a preposition's phrase ("Everyone in the office
+    know": "knows")."""
     core = [LETTERS.sub("", w).lower() for w in words[max(0, index - GROUP_REACH - 2) : index]]
     if not core or not _may_be_noun(core[-1]):
         return False
@@ -227,7 +241,7 @@ def one_of_a_group(words: Sequence[str], index: int) -> bool:
         inside = words[at:index]
         if any(BREAK.search(w) for w in inside) or CLAUSE_WORDS & set(core[at - start + 1 :]):
             return False
-        if core[at - start] in DISTRIBUTIVE_SUBJECTS and core[at - start + 1] == OF:
+        if _group_opening(core[at - start], core[at - start + 1]):
             return at + 2 < index and (at == 0 or bool(BREAK.search(words[at - 1])))
     return False
 

@@ -1,5 +1,6 @@
-"""What a verb takes after it: a bare verb after a modal, an -ing form after a preposition "to",
-an object with no preposition. Three slips English learners make that no word's own forms fix.
+"""What a verb takes after it: a bare verb after a modal or a causative, an -ing form after a
+preposition "to" or a verb that takes one, an object with no preposition. Slips English learners
+make that no word's own forms fix.
 
 - **a modal's "to"**: a modal takes a bare verb ("must send", "can help"); "must to send"
   is a calque of "have to send". The "to" is offered dropped.
@@ -10,6 +11,11 @@ an object with no preposition. Three slips English learners make that no word's 
 - **a verb that takes its object directly**: "discuss about", "contact with", "mention
   about"; the preposition is offered dropped where the verb is used as a verb (a past or an
   -ing form, or a base form after a subject, a modal or "to": "a contact with" is a noun).
+- **a causative's "to"**: "let" and "make" with an object pronoun take a bare verb ("let them
+  wait"; "made us to wait" is the learner's).
+- **a verb that takes an -ing form**: "enjoy", "avoid", "suggest" take another verb as its -ing
+  form ("avoid waiting"), never with "to"; after a form of "be" the verb is a passive's
+  ("is considered to be"), left as it is.
 
 Each is offered as a fix like any other; the model reading the passage chooses. The verb's
 forms come from lemminflect. Pure functions over word texts.
@@ -36,6 +42,12 @@ TO_PREPOSITION_HEADS: dict[str, frozenset[str]] = {
 }
 HEAD_REACH = 2  # "am still not used to": the verb, then up to two words, then the head
 DIRECT_OBJECTS: dict[str, str] = DATA["direct_object_verbs"]
+BARE_INFINITIVE_VERBS = word_set("grammar.json", "bare_infinitive_verbs")
+GERUND_VERBS = word_set("grammar.json", "gerund_verbs")
+# The objects a causative's bare verb follows: "it" is left out, as "make it to" is also
+# "arrive at" ("made it to work on time").
+CAUSATIVE_OBJECTS = word_set("word_tiers.json", "object_pronouns") - {"it"}
+BE = "be"  # any of its forms before a gerund verb makes that verb a passive's participle
 SUBJECTS = word_set("meaning.json", "subject_pronouns")
 GERUND_TAG = "VBG"
 VERB_ONLY_TAGS = ("VBD", "VBN", "VBG")  # forms no noun shares ("contacted", "discussing")
@@ -103,6 +115,41 @@ def _used_as_verb(words: Sequence[str], index: int, word: str, lemma: str) -> bo
     return before in SUBJECTS or before in MODALS or before == TO
 
 
+def causative_to(words: Sequence[str], index: int) -> list[Rewording]:
+    """ "made me to wait" → "made me wait": "let" or "make", an object pronoun, "to" and a
+    bare verb."""
+    if not plain(words, index, index + 4) or core(words[index + 2]) != TO:
+        return []
+    if not BARE_INFINITIVE_VERBS.intersection(verb_lemmas(core(words[index]))):
+        return []
+    if core(words[index + 1]) not in CAUSATIVE_OBJECTS or not is_base_verb(core(words[index + 3])):
+        return []
+    return [Rewording(index + 1, index + 3, words[index + 1].rstrip())]
+
+
+def gerund_verb_to(words: Sequence[str], index: int) -> list[Rewording]:
+    """ "avoid to wait" → "avoid waiting": a verb that takes an -ing form, "to" and a bare
+    verb; not after a form of "be" ("is considered to be" is a passive)."""
+    if not plain(words, index, index + 3) or core(words[index + 1]) != TO:
+        return []
+    if not GERUND_VERBS.intersection(verb_lemmas(core(words[index]))):
+        return []
+    verb = core(words[index + 2])
+    if (index and BE in verb_lemmas(core(words[index - 1]))) or not is_base_verb(verb):
+        return []
+    forms = getInflection(verb, GERUND_TAG)
+    if not forms:
+        return []
+    text = words[index].rstrip() + spelled(words[index + 2], words[index + 2], forms[0])
+    return [Rewording(index, index + 3, text)]
+
+
 def verb_pattern_fixes(words: Sequence[str], index: int) -> list[Rewording]:
     """Every fix of this module at word ``index``."""
-    return [*modal_to(words, index), *gerund_after_to(words, index), *direct_object(words, index)]
+    return [
+        *modal_to(words, index),
+        *gerund_after_to(words, index),
+        *direct_object(words, index),
+        *causative_to(words, index),
+        *gerund_verb_to(words, index),
+    ]

@@ -38,6 +38,8 @@ def test_the_comma_holds_the_whole_phrase_and_its_capital() -> None:
         ("We left early; however it rained.", [(3, " however,")]),  # no capital after ";"
         ("in fact it works.", [(0, "In fact,"), (0, "in fact,")]),  # with its capital or not
         ("Instead we stayed home.", [(0, "Instead,")]),
+        ("Also the lift was slow.", [(0, "Also,")]),
+        ("Also remember the keys.", [(0, "Also,")]),  # an imperative opens a clause
     ],
 )
 def test_a_linking_phrase_opening_a_clause_is_offered_its_comma(text, expected) -> None:
@@ -56,6 +58,8 @@ def test_a_linking_phrase_opening_a_clause_is_offered_its_comma(text, expected) 
         "For example.",  # nothing after it
         "For example, 2024 was dry.",
         "Finally 12 trains ran.",  # no word after it
+        "Also included are two maps.",  # a participle: the clause is inverted
+        "Attached is the form. Also attached are the maps.",
     ],
 )
 def test_no_comma_where_the_phrase_does_not_open_a_clause(text) -> None:

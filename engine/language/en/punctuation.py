@@ -43,6 +43,7 @@ SENTENCE_ENDS = (".", "!", "?")
 MARKS = ",.;:!?\"')]"
 # Word classes of a word a linking phrase modifies rather than opens a clause before.
 MODIFIED_CLASSES = frozenset({"ADJ", "ADV"})
+VERB_CLASS, NOUN_CLASS = "VERB", "NOUN"
 PHRASE_CONTINUERS = word_set("grammar.json", "phrase_continuers")
 FULL_STOP = "."
 # A line of fewer words is a label or a title more often than a sentence ("Learn more").
@@ -77,7 +78,12 @@ def starts_clause(word: str) -> bool:
     letters = core(word)
     if not letters.isalpha() or letters in PHRASE_CONTINUERS:
         return False
-    classes = set(getAllLemmas(letters))
+    lemmas = getAllLemmas(letters)
+    classes = set(lemmas)
+    if VERB_CLASS in classes and NOUN_CLASS not in classes:
+        # a participle opens an inverted clause, not one a comma sets off ("Also included
+        # are", "Attached is"); a verb's own form may open an imperative ("Also, remember")
+        return letters in lemmas[VERB_CLASS]
     return not classes or not classes <= MODIFIED_CLASSES
 
 

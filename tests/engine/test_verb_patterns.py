@@ -26,6 +26,9 @@ def fixed(text: str) -> list[str]:
     [
         ("We must to leave now.", "We must leave now."),
         ("She could to swim.", "She could swim."),
+        ("I can't to sleep.", "I can't sleep."),
+        ("We cannot to stay.", "We cannot stay."),
+        ("You must not to touch it.", "You must not touch it."),
         ("I look forward to see you.", "I look forward to seeing you."),
         ("We are looking forward to start.", "We are looking forward to starting."),
         ("He is not used to work late.", "He is not used to working late."),
@@ -55,6 +58,8 @@ def test_a_verbs_pattern_is_offered_mended(text: str, expected: str) -> None:
         "The lack of time hurts.",  # a noun
         "We must, to be fair, leave.",  # a mark between them
         "We must to.",  # no verb after it
+        "I won't to the shop.",
+        "I could've to go.",  # no negated modal
         "I look forward to the trip.",  # no verb after it
         "She made it to work on time.",  # "make it to": arrive at
         "They made a plan to leave.",  # a noun is no causative's object

@@ -3,7 +3,8 @@ preposition "to" or a verb that takes one, an object with no preposition. Slips 
 make that no word's own forms fix.
 
 - **a modal's "to"**: a modal takes a bare verb ("must send", "can help"); "must to send"
-  is a calque of "have to send". The "to" is offered dropped.
+  is a calque of "have to send". The "to" is offered dropped, after a negated modal too
+  ("can't to sleep", "must not to go").
 - **"to" as a preposition**: in "look forward to", "be used to", "be committed to" the "to"
   is a preposition, so a verb after it is an -ing form ("look forward to hearing"). Which
   heads make "to" a preposition, and the verb that must come before some of them ("used to
@@ -31,10 +32,22 @@ from lemminflect import getInflection
 from engine.language.en.cut_safety import core
 from engine.language.en.cut_units import is_base_verb, verb_lemmas
 from engine.language.en.data import load_json, word_set
+from engine.language.en.registers import CONTRACTIONS
 from engine.language.en.rewordings import Rewording, spelled
 
 DATA = load_json("grammar.json")
 MODALS = word_set("word_tiers.json", "modals")
+NOT = "not"
+NEGATIONS = word_set("word_tiers.json", "negations")
+# A modal and "not" in one word, by the contractions package ("can't": "cannot", "won't": "will
+# not"), and the one closed compound ("cannot").
+NEGATED_MODALS = frozenset(
+    word
+    for short, long in CONTRACTIONS
+    if long.endswith(NOT) and long.split()[0].removesuffix(NOT) in MODALS
+    for word in (short, long.split()[0])
+    if " " not in word and word not in MODALS
+)
 TO = "to"
 # A head and the verbs one of which stands within two words before it (none: any use).
 TO_PREPOSITION_HEADS: dict[str, frozenset[str]] = {
@@ -60,12 +73,19 @@ def plain(words: Sequence[str], first: int, stop: int) -> bool:
 
 
 def modal_to(words: Sequence[str], index: int) -> list[Rewording]:
-    """ "must to send" → "must send": a modal, "to" and a bare verb."""
-    if core(words[index]) not in MODALS or not plain(words, index, index + 3):
+    """ "must to send" → "must send": a modal, "to" and a bare verb; a negated modal too
+    ("can't to sleep", "must not to touch")."""
+    head = core(words[index])
+    if head not in MODALS and head not in NEGATED_MODALS:
         return []
-    if core(words[index + 1]) != TO or not is_base_verb(core(words[index + 2])):
+    to_at = index + 1
+    if head in MODALS and to_at < len(words) and core(words[to_at]) in NEGATIONS:
+        to_at += 1
+    if not plain(words, index, to_at + 2) or core(words[to_at]) != TO:
         return []
-    return [Rewording(index, index + 2, words[index].rstrip())]
+    if not is_base_verb(core(words[to_at + 1])):
+        return []
+    return [Rewording(index, to_at + 1, "".join(words[index:to_at]).rstrip())]
 
 
 def gerund_after_to(words: Sequence[str], index: int) -> list[Rewording]:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from engine.language.en.articles import indefinite_for
 from engine.language.en.grammar import (
+    AGREEMENT_RISK,
     ASKED_RISK,
     NUMBER_RISK,
     PAST_RULE_RISK,
@@ -149,6 +150,26 @@ def test_a_doubled_degree_alone_is_a_rule_and_before_a_noun_a_vote() -> None:
     assert " cheaper" in certain("It is more cheaper and simpler.")
     assert " younger" not in certain("We have more younger players now.")
     assert " younger" in offered("We have more younger players now.")["more younger"]
+    assert " tallest" in certain("He is the most tallest boy here.")  # a superlative
+
+
+def weights(text: str, index: int) -> dict[str, float]:
+    """Word ``index``'s candidate forms and their risks."""
+    words, _ = split_words(text)
+    return {f.rewording.text.strip(): f.risk for f in fixes(words) if f.rewording.first == index}
+
+
+def test_a_negative_contraction_agrees_with_its_subject_as_its_verb_does() -> None:
+    assert weights("She don't like it.", 1)["doesn't"] == AGREEMENT_RISK
+    assert "don't" not in weights("She doesn't like it.", 1)  # it agrees already
+
+
+def test_the_verb_a_form_of_do_carries_is_bare() -> None:
+    """ "Does she likes it?": the auxiliary carries the agreement, and the bare verb is a
+    rule; a bare verb there is never offered another present form."""
+    assert weights("Does she likes it?", 2)["like"] == AGREEMENT_RISK
+    assert weights("She doesn't knows it.", 2)["know"] == AGREEMENT_RISK
+    assert not {"likes", "liked"} & set(weights("Does she like it?", 2))
 
 
 def test_a_learners_word_pair_reads_as_its_correction() -> None:

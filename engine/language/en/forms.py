@@ -37,7 +37,8 @@ PAST_TAGS = frozenset({"VBD", "VBN"})
 PRESENT_TAGS = frozenset({"VB", "VBP", "VBZ"})
 PLURAL_TAG, SINGULAR_TAG = "NNS", "NN"
 NUMBER_TAGS = frozenset({PLURAL_TAG, SINGULAR_TAG})
-COMPARED_TAGS = frozenset({"JJR", "JJS"})
+SUPERLATIVE_TAG = "JJS"
+COMPARED_TAGS = frozenset({"JJR", SUPERLATIVE_TAG})
 # A regular ending and the tags (with their part of speech) a form written with it would
 # have: "sended" as send's past, "childs" as child's plural, "gooder" as good's comparative.
 REGULAR_ENDINGS: tuple[tuple[str, str, frozenset[str]], ...] = (
@@ -193,6 +194,11 @@ def number_changes(word: str, form: str) -> bool:
 def comparative(word: str) -> bool:
     """Whether ``word`` is an adjective's comparative or superlative ("better", "biggest")."""
     return any(r.part == ADJECTIVE_CLASS and r.tags & COMPARED_TAGS for r in readings(word))
+
+
+def superlative(word: str) -> bool:
+    """Whether ``word`` is an adjective's superlative ("biggest", "best")."""
+    return any(r.part == ADJECTIVE_CLASS and SUPERLATIVE_TAG in r.tags for r in readings(word))
 
 
 def shared_readings(word: str, form: str, parts: frozenset[str]) -> list[tuple[Reading, Reading]]:

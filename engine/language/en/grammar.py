@@ -58,6 +58,7 @@ from engine.language.en.forms import (
     other_forms,
     past_changes,
     readings,
+    superlative,
 )
 from engine.language.en.forms import tense as form_tense
 from engine.language.en.homophones import too_for_to
@@ -295,7 +296,8 @@ def _form_fixes(
     past_rule = in_past and not sentence_past and _verb_place(words, index)
     timed = in_past or sentence_past or _time_word(words, index)
     person = None if timed else asked_person(words, index)
-    keeps_past = (in_past or sentence_past) and not _bare_asked(words, index)
+    bare = _bare_asked(words, index)
+    keeps_past = (in_past or sentence_past) and not bare
     article = _article_asked(words, index, lower)
     found = []
     for form in forms:
@@ -303,14 +305,33 @@ def _form_fixes(
             continue  # "an" before "house": never the article the next word refuses
         if opens and lower in SUBJECT_PRONOUNS and form in OBJECT_PRONOUNS - SUBJECT_PRONOUNS:
             continue  # "I go" never opens as "Me goes": a sentence opens on its subject
-        if (keeps_past and leaves_past(lower, form)) or breaks_agreement(lower, form, person):
+        if _refused(lower, form, keeps_past, person, bare):
             continue
         text = _cased(spelled(word, word, form), form, letters, opens)
         weight = risk(lower, form, before, asked, in_past, two_before, past_rule)
-        if agrees_as_asked(lower, form, person):
+        agrees = agrees_as_asked(verb_of(lower), verb_of(form), person)
+        if agrees or (bare and _bare_form_of(form, lower)):
             weight = AGREEMENT_RISK
         found.append(Fix(Rewording(index, index + 1, text), weight, certain=form == article))
     return found
+
+
+def _refused(lower: str, form: str, keeps_past: bool, person: str | None, bare: bool) -> bool:
+    """Whether ``form`` is no fix of the word ``lower`` however the reading prefers it: it
+    takes a verb out of its sentence's past, or undoes the agreement the word has with its
+    subject (``person``) or with the auxiliary before it (``bare``: "does she like" never
+    becomes "likes")."""
+    if keeps_past and leaves_past(lower, form):
+        return True
+    if breaks_agreement(verb_of(lower), verb_of(form), person):
+        return True
+    return bare and _bare_form_of(lower, form)
+
+
+def _bare_form_of(bare: str, word: str) -> bool:
+    """Whether ``bare`` is the base form of the verb ``word`` is another form of ("like" of
+    "likes", "see" of "saw")."""
+    return bare != word and bare in getAllLemmas(word).get(VERB_CLASS, ())
 
 
 def _verb_place(words: Sequence[str], index: int) -> bool:
@@ -534,14 +555,17 @@ def _future(words: Sequence[str], index: int, letters: str) -> list[Fix]:
 
 def _degree(words: Sequence[str], index: int) -> list[Fix]:
     """ "more better" → "better": "more" or "most" before a word already compared; a rule
-    where nothing after the comparative is a noun "more" could count (:func:`_predicative`)."""
+    where nothing after the comparative is a noun "more" could count (:func:`_predicative`),
+    and before a superlative ("most tallest")."""
     if index + 1 >= len(words) or words[index].strip().lower() not in DEGREE_WORDS:
         return []
     compared = TRAILING_MARKS.sub("", words[index + 1].strip())
     if not compared.isalpha() or not comparative(compared.lower()):
         return []
     text = spelled(words[index], words[index + 1], compared.lower())
-    return [Fix(Rewording(index, index + 2, text), certain=_predicative(words, index + 1))]
+    # a superlative is never counted: "the most tallest boy" has one comparison too many
+    certain = superlative(compared.lower()) or _predicative(words, index + 1)
+    return [Fix(Rewording(index, index + 2, text), certain=certain)]
 
 
 def _predicative(words: Sequence[str], index: int) -> bool:

@@ -172,6 +172,12 @@ def test_the_verb_a_form_of_do_carries_is_bare() -> None:
     assert not {"likes", "liked"} & set(weights("Does she like it?", 2))
 
 
+def test_a_form_of_be_is_never_followed_by_a_present() -> None:
+    offered_there = weights("They are go on with it.", 2)
+    assert "going" in offered_there and "goes" not in offered_there
+    assert "works" not in weights("She is work here.", 2)
+
+
 def test_a_learners_word_pair_reads_as_its_correction() -> None:
     assert " could have" in offered("we could of gone")["could of"]
 

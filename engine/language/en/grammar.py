@@ -39,7 +39,8 @@ from engine.language.en.data import load_json, pairs, word_set
 from engine.language.en.durations import duration_fixes
 from engine.language.en.form_risks import (
     ADVERB_CLASS,
-    OBJECT_PRONOUNS,  # never what a subject that opens a sentence is ("me", "him")
+    OBJECT_PRONOUNS,
+    THIRD_SINGULAR_TAG,  # never what a subject that opens a sentence is ("me", "him")
     agrees_as_asked,
     asked_number,
     asked_person,
@@ -103,6 +104,7 @@ PARTICIPLE_AUXILIARIES = frozenset({"be", "have"})
 # What may stand between "do" or a modal and its bare verb: "not", a question's subject.
 BETWEEN_DO_AND_VERB = SUBJECT_PRONOUNS | {NEGATION}
 MODALS = word_set("word_tiers.json", "modals")
+BE_FORMS = word_set("word_tiers.json", "be_forms")
 COORDINATORS = word_set("word_tiers.json", "coordinators")
 # What ends a clause inside a sentence: a mark, or one of these before a subject pronoun.
 CLAUSE_MARKS = (",", ";", ":")
@@ -305,7 +307,7 @@ def _form_fixes(
             continue  # "an" before "house": never the article the next word refuses
         if opens and lower in SUBJECT_PRONOUNS and form in OBJECT_PRONOUNS - SUBJECT_PRONOUNS:
             continue  # "I go" never opens as "Me goes": a sentence opens on its subject
-        if _refused(lower, form, keeps_past, person, bare):
+        if _refused(lower, form, keeps_past, person, bare) or _finite_after_be(form, before):
             continue
         text = _cased(spelled(word, word, form), form, letters, opens)
         weight = risk(lower, form, before, asked, in_past, two_before, past_rule)
@@ -326,6 +328,14 @@ def _refused(lower: str, form: str, keeps_past: bool, person: str | None, bare: 
     if breaks_agreement(verb_of(lower), verb_of(form), person):
         return True
     return bare and _bare_form_of(lower, form)
+
+
+def _finite_after_be(form: str, before: str) -> bool:
+    """Whether ``form`` is a verb's third-singular present right after a form of "be" ("They
+    are go on" is never "are goes"): a participle may follow "be", a present never does."""
+    return before in BE_FORMS and any(
+        r.part == VERB_CLASS and THIRD_SINGULAR_TAG in r.tags for r in readings(form)
+    )
 
 
 def _bare_form_of(bare: str, word: str) -> bool:

@@ -172,6 +172,13 @@ def test_the_verb_a_form_of_do_carries_is_bare() -> None:
     assert not {"likes", "liked"} & set(weights("Does she like it?", 2))
 
 
+def test_a_form_of_do_keeps_its_time_unless_its_sentence_asks_for_the_past() -> None:
+    assert "Did" not in weights("Does she like her new job?", 0)  # right as written
+    assert "didn't" not in weights("She don't like it.", 1)  # only its agreement is asked
+    assert "didn't" in weights("Yesterday I don't go out.", 2)  # "yesterday" asks
+    assert "didn't" in weights("They knew it, but they don't say.", 5)  # a past verb asks
+
+
 def test_a_form_of_be_is_never_followed_by_a_present() -> None:
     offered_there = weights("They are go on with it.", 2)
     assert "going" in offered_there and "goes" not in offered_there

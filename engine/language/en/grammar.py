@@ -309,6 +309,8 @@ def _form_fixes(
             continue  # "I go" never opens as "Me goes": a sentence opens on its subject
         if _refused(lower, form, keeps_past, person, bare) or _finite_after_be(form, before):
             continue
+        if _retimed_do(lower, form, in_past or sentence_past):
+            continue
         text = _cased(spelled(word, word, form), form, letters, opens)
         weight = risk(lower, form, before, asked, in_past, two_before, past_rule)
         agrees = agrees_as_asked(verb_of(lower), verb_of(form), person)
@@ -328,6 +330,15 @@ def _refused(lower: str, form: str, keeps_past: bool, person: str | None, bare: 
     if breaks_agreement(verb_of(lower), verb_of(form), person):
         return True
     return bare and _bare_form_of(lower, form)
+
+
+def _retimed_do(lower: str, form: str, past_asked: bool) -> bool:
+    """Whether ``form`` puts a form of "do" in another time where nothing in its sentence
+    asks for the past: "Does she like her job?" is right as written, and the reading's
+    preference for "Did" is a guess at what the writer meant, not a fix."""
+    was = verb_of(lower)
+    is_do = DO in getAllLemmas(was).get(AUXILIARY_CLASS, ())
+    return is_do and not past_asked and past_changes(was, verb_of(form))
 
 
 def _finite_after_be(form: str, before: str) -> bool:

@@ -342,8 +342,8 @@ def _retimed_do(lower: str, form: str, past_asked: bool) -> bool:
 
 
 def _finite_after_be(form: str, before: str) -> bool:
-    """Whether ``form`` is a verb's third-singular present right after a form of "be" ("They
-    are go on" is never "are goes"): a participle may follow "be", a present never does."""
+    """Whether ``form`` is a verb's third-singular present right after a form of "be" ("we
+    are go to town" is never "are goes"): a participle may follow "be", a present never does."""
     return before in BE_FORMS and any(
         r.part == VERB_CLASS and THIRD_SINGULAR_TAG in r.tags for r in readings(form)
     )

@@ -10,7 +10,8 @@ contrastive connective swapped for another kind, a question made a statement or 
 ("send me the file?" settled as "send me the file."), a verb of another time put for
 another verb ("didn't work" as "won't work"), a number or a name changed, a sentence
 left without a verb, or one now opening in lower case (a comma settled as a stop before
-"because"). Asked only to correct (fix grammar, fix spelling), a stretch also goes
+"because"), or the passage's last sentence left without its end mark ("on Monday." settled as
+"on Monday,"). Asked only to correct (fix grammar, fix spelling), a stretch also goes
 back when it puts another word for a content word or leaves one out
 (:func:`engine.language.en.content.reworded`): "every night" fixed as "every day" is no
 correction, nor "on a high mountain" fixed as "on a high"; and when it gives a word a capital
@@ -44,6 +45,7 @@ from engine.passes.reread import changed_runs, hunks, was_before
 
 Decode = Callable[[Sequence[int]], str]
 SENTENCE_ENDS = (".", "!", "?")
+CLOSERS = "\"')]*_"  # what may close a sentence after its end mark: quotes, brackets, emphasis
 
 
 def check_meaning(
@@ -79,10 +81,21 @@ def changes_meaning(
     segment, another pronoun, determiner, quantifier or preposition."""
     if meaning_change(before, after, forms_fixed) is not None:
         return True
-    if lower_starts(after) > lower_starts(before):
+    if lower_starts(after) > lower_starts(before) or end_mark_lost(before, after):
         return True
     corrected_otherwise = corrections and (reworded(before, after) or capitals_added(before, after))
     return corrected_otherwise or (varied and closed_words_changed(before, after))
+
+
+def end_mark_lost(before: str, after: str) -> bool:
+    """Whether the stretch's text, which ended its last sentence, no longer does ("on
+    Monday." settled as "on Monday,"): at the canvas's end the window is the passage's last
+    sentence, and a passage that ends in a comma is left unfinished, however it reads."""
+    return _ends(before) and not _ends(after)
+
+
+def _ends(text: str) -> bool:
+    return text.rstrip().rstrip(CLOSERS).endswith(SENTENCE_ENDS)
 
 
 def in_varied(canvas: Canvas, run: range) -> bool:

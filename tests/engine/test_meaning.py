@@ -26,7 +26,7 @@ from engine.language.en.meaning import (
     numbers,
     tense_switched,
 )
-from engine.passes.meaning import check_meaning, corrects_only, sentence_around
+from engine.passes.meaning import check_meaning, corrects_only, end_mark_lost, sentence_around
 from engine.run.answers import MEANING_PUT_BACK, REASONS, Outcome, rewrite_notes
 from engine.run.edit_run import run_edit
 from tests.helpers.backends import llama_backend
@@ -339,6 +339,18 @@ def test_a_stop_that_leaves_a_sentence_opening_in_lower_case_goes_back() -> None
     assert check_meaning(c, split, FILLER, decode) == list(c.seed_ids)
     fixed = ids_of("It is broken . It fails .")  # a new sentence with its capital: kept
     assert check_meaning(canvas_of("It is broken , it fails ."), fixed, FILLER, decode) == fixed
+
+
+def test_a_passage_whose_last_stop_settled_as_a_comma_gets_its_stop_back() -> None:
+    c = canvas_of("It is ready on Monday .")
+    assert check_meaning(c, ids_of("It is ready on Monday ,"), FILLER, decode) == list(c.seed_ids)
+    inside = canvas_of("It is broken . It fails .")  # a stop inside: the other checks judge it
+    joined = ids_of("It is broken , It fails .")
+    assert check_meaning(inside, joined, FILLER, decode) == joined
+    assert end_mark_lost("on Monday.", "on Monday,")
+    assert end_mark_lost('he said "yes."', 'he said "yes"')
+    assert not end_mark_lost("on Monday.", "on Monday!")  # another end is an end
+    assert not end_mark_lost("a list item", "a list item,")  # it had none
 
 
 def test_a_name_kept_as_it_was_keeps_the_change_beside_it() -> None:

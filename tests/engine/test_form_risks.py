@@ -157,7 +157,9 @@ def test_only_the_asked_present_form_of_the_same_verb_agrees() -> None:
     assert agrees_as_asked("walks", "walk", "VBP")
     assert not agrees_as_asked("walk", "walked", "VBZ")  # another time is a tense fix
     assert not agrees_as_asked("walks", "walk", "VBZ")  # already as asked
-    assert not agrees_as_asked("are", "is", "VBZ")  # "be" has closed sets of its own
+    assert agrees_as_asked("are", "is", "VBZ")  # "neither of them are"
+    assert not agrees_as_asked("is", "are", "VBP")  # "am" or "are": the reading chooses
+    assert not agrees_as_asked("were", "was", "VBZ")  # a past is no present's agreement
     assert not agrees_as_asked("cost", "costs", "VBZ")  # also a past: "it cost a lot"
     assert not agrees_as_asked("walk", "walks", None)
 

@@ -252,13 +252,14 @@ def _may_be_noun(word: str) -> bool:
 
 def agrees_as_asked(word: str, form: str, asked: str | None) -> bool:
     """Whether ``form`` is the present form ``asked`` of the verb ``word`` is another present
-    form of, and only that ("walk" → "walks" after "he"; not "cost", also a past, nor
-    "be")."""
+    form of, and only that ("walk" → "walks" after "he"; not "cost", also a past). Of "be"
+    only the third singular: "neither of them are" → "is"; where the plain present is asked,
+    "am" and "are" both are, and the reading chooses as for any form."""
     if asked is None:
         return False
     other = PLAIN_PRESENT_TAG if asked == THIRD_SINGULAR_TAG else THIRD_SINGULAR_TAG
     return any(
-        was.lemma != BE
+        (was.lemma != BE or asked == THIRD_SINGULAR_TAG)
         and other in was.tags
         and was.tags <= PRESENT_TAGS
         and asked not in was.tags

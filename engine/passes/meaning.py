@@ -39,13 +39,17 @@ from engine.core.protocol import EditMode
 from engine.intent import Intent
 from engine.language.en.content import reworded
 from engine.language.en.cut_safety import lower_starts
-from engine.language.en.meaning import capitals_added, closed_words_changed, meaning_change
+from engine.language.en.meaning import (
+    SENTENCE_CLOSERS,
+    capitals_added,
+    closed_words_changed,
+    meaning_change,
+)
 from engine.passes.base import Pass, PassContext, Settled
 from engine.passes.reread import changed_runs, hunks, was_before
 
 Decode = Callable[[Sequence[int]], str]
 SENTENCE_ENDS = (".", "!", "?")
-CLOSERS = "\"')]*_"  # what may close a sentence after its end mark: quotes, brackets, emphasis
 
 
 def check_meaning(
@@ -95,7 +99,7 @@ def end_mark_lost(before: str, after: str) -> bool:
 
 
 def _ends(text: str) -> bool:
-    return text.rstrip().rstrip(CLOSERS).endswith(SENTENCE_ENDS)
+    return text.rstrip().rstrip(SENTENCE_CLOSERS).endswith(SENTENCE_ENDS)
 
 
 def in_varied(canvas: Canvas, run: range) -> bool:

@@ -147,6 +147,7 @@ ASIDE_REACH = 6
 PREPOSITIONS = word_set("word_tiers.json", "prepositions")
 # "He, she and I": words that join subjects into a list, never inside an aside.
 LIST_JOINERS = word_set("grammar.json", "list_joiners")
+NOT_IN_ASIDES = THIRD_SINGULAR | PLAIN_PRESENT | LIST_JOINERS
 
 
 def asked_person(words: Sequence[str], index: int) -> str | None:
@@ -203,8 +204,7 @@ def _is_aside(aside: Sequence[str], inner: Sequence[str]) -> bool:
     if any(BREAK.search(w) for w in inner) or not aside[0]:
         return False
     opens = aside[0] in PREPOSITIONS or ADVERB_CLASS in getAllLemmas(aside[0])
-    subjects = THIRD_SINGULAR | PLAIN_PRESENT | LIST_JOINERS
-    return opens and not subjects & set(aside)
+    return opens and not NOT_IN_ASIDES.intersection(aside)
 
 
 def adverb_between(words: Sequence[str], index: int) -> bool:

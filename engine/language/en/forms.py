@@ -28,7 +28,8 @@ from lemminflect import getAllInflections, getAllLemmas
 PAST, PRESENT = "past", "present"
 # lemminflect's universal parts of speech whose words inflect (adverbs are left out: "well"
 # for "better" is another word's business).
-VERB_CLASSES = frozenset({"VERB", "AUX"})
+VERB_CLASS = "VERB"
+VERB_CLASSES = frozenset({VERB_CLASS, "AUX"})
 NOUN_CLASS, ADJECTIVE_CLASS = "NOUN", "ADJ"
 INFLECTED_CLASSES = VERB_CLASSES | {NOUN_CLASS, ADJECTIVE_CLASS}
 # Penn tags: the verb's past and past participle, its present forms; a plural noun; the

@@ -39,8 +39,8 @@ from engine.language.en.data import load_json, pairs, word_set
 from engine.language.en.durations import duration_fixes
 from engine.language.en.form_risks import (
     ADVERB_CLASS,
-    OBJECT_PRONOUNS,
-    THIRD_SINGULAR_TAG,  # never what a subject that opens a sentence is ("me", "him")
+    OBJECT_PRONOUNS,  # never what a subject that opens a sentence is ("me", "him")
+    THIRD_SINGULAR_TAG,
     agrees_as_asked,
     asked_number,
     asked_person,
@@ -54,6 +54,7 @@ from engine.language.en.form_risks import (
 )
 from engine.language.en.forms import (
     PAST,
+    VERB_CLASS,
     comparative,
     number_changes,
     other_forms,
@@ -95,7 +96,6 @@ PAST_WORDS = word_set("grammar.json", "past_words")
 # "last" sets the past only before a time ("last summer", "last Monday"; not "the last page").
 PAST_TIME_WORDS = word_set("grammar.json", "past_time_words")
 TIME_NOUNS = word_set("grammar.json", "time_nouns")
-VERB_CLASS = "VERB"
 AUXILIARY_CLASS = "AUX"
 BASE_TAG = "VB"
 DO, NEGATION = "do", "not"
@@ -300,6 +300,8 @@ def _form_fixes(
     person = None if timed else asked_person(words, index)
     bare = _bare_asked(words, index)
     keeps_past = (in_past or sentence_past) and not bare
+    keeps_time = _is_do(lower) and not (in_past or sentence_past)
+    after_be = before in BE_FORMS
     article = _article_asked(words, index, lower)
     found = []
     for form in forms:
@@ -307,9 +309,9 @@ def _form_fixes(
             continue  # "an" before "house": never the article the next word refuses
         if opens and lower in SUBJECT_PRONOUNS and form in OBJECT_PRONOUNS - SUBJECT_PRONOUNS:
             continue  # "I go" never opens as "Me goes": a sentence opens on its subject
-        if _refused(lower, form, keeps_past, person, bare) or _finite_after_be(form, before):
+        if _refused(lower, form, keeps_past, person, bare):
             continue
-        if _retimed_do(lower, form, in_past or sentence_past):
+        if (after_be and _third_singular(form)) or (keeps_time and _retimed(lower, form)):
             continue
         text = _cased(spelled(word, word, form), form, letters, opens)
         weight = risk(lower, form, before, asked, in_past, two_before, past_rule)
@@ -332,21 +334,24 @@ def _refused(lower: str, form: str, keeps_past: bool, person: str | None, bare: 
     return bare and _bare_form_of(lower, form)
 
 
-def _retimed_do(lower: str, form: str, past_asked: bool) -> bool:
-    """Whether ``form`` puts a form of "do" in another time where nothing in its sentence
-    asks for the past: "Does she like her job?" is right as written, and the reading's
-    preference for "Did" is a guess at what the writer meant, not a fix."""
-    was = verb_of(lower)
-    is_do = DO in getAllLemmas(was).get(AUXILIARY_CLASS, ())
-    return is_do and not past_asked and past_changes(was, verb_of(form))
+def _is_do(lower: str) -> bool:
+    """Whether ``lower`` is a form of the auxiliary "do" (a negative contraction as its verb).
+    Where nothing in its sentence asks for the past it keeps its time: "Does she like her
+    job?" is right as written, and the reading's preference for "Did" is a guess at what the
+    writer meant, not a fix."""
+    return DO in getAllLemmas(verb_of(lower)).get(AUXILIARY_CLASS, ())
 
 
-def _finite_after_be(form: str, before: str) -> bool:
-    """Whether ``form`` is a verb's third-singular present right after a form of "be" ("we
-    are go to town" is never "are goes"): a participle may follow "be", a present never does."""
-    return before in BE_FORMS and any(
-        r.part == VERB_CLASS and THIRD_SINGULAR_TAG in r.tags for r in readings(form)
-    )
+def _retimed(lower: str, form: str) -> bool:
+    """Whether ``form`` puts the verb ``lower`` in another time (negative contractions read
+    as their verbs)."""
+    return past_changes(verb_of(lower), verb_of(form))
+
+
+def _third_singular(form: str) -> bool:
+    """Whether ``form`` may be a verb's third-singular present, which never follows a form
+    of "be" ("we are go to town" is never "are goes"; a participle may follow it)."""
+    return any(r.part == VERB_CLASS and THIRD_SINGULAR_TAG in r.tags for r in readings(form))
 
 
 def _bare_form_of(bare: str, word: str) -> bool:

@@ -34,6 +34,7 @@ from lemminflect import getAllLemmas
 
 from engine.language.en.cut_safety import core
 from engine.language.en.data import load_json, word_set
+from engine.language.en.forms import NOUN_CLASS, VERB_CLASS
 from engine.language.en.meaning import SUBJECT_PRONOUNS
 from engine.language.en.rewordings import Rewording
 
@@ -43,7 +44,6 @@ SENTENCE_ENDS = (".", "!", "?")
 MARKS = ",.;:!?\"')]"
 # Word classes of a word a linking phrase modifies rather than opens a clause before.
 MODIFIED_CLASSES = frozenset({"ADJ", "ADV"})
-VERB_CLASS, NOUN_CLASS = "VERB", "NOUN"
 PHRASE_CONTINUERS = word_set("grammar.json", "phrase_continuers")
 FULL_STOP = "."
 # A line of fewer words is a label or a title more often than a sentence ("Learn more").

@@ -59,7 +59,8 @@ BARE_INFINITIVE_VERBS = word_set("grammar.json", "bare_infinitive_verbs")
 GERUND_VERBS = word_set("grammar.json", "gerund_verbs")
 # The objects a causative's bare verb follows: "it" is left out, as "make it to" is also
 # "arrive at" ("made it to work on time").
-CAUSATIVE_OBJECTS = word_set("word_tiers.json", "object_pronouns") - {"it"}
+ARRIVAL_OBJECT = "it"
+CAUSATIVE_OBJECTS = word_set("word_tiers.json", "object_pronouns") - {ARRIVAL_OBJECT}
 BE = "be"  # any of its forms before a gerund verb makes that verb a passive's participle
 SUBJECTS = word_set("meaning.json", "subject_pronouns")
 GERUND_TAG = "VBG"

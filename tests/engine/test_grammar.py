@@ -316,3 +316,44 @@ def test_an_indefinite_article_agrees_with_the_letters_that_say_its_sound() -> N
     assert article_fixes_at("I read an book.", 2) == {"a": True}
     assert "an" not in article_fixes_at("I read a book.", 2)  # never the refused article
     assert article_fixes_at("I saw a umbrella.", 2)["an"] is False  # the reading chooses
+
+
+def test_a_pronoun_after_a_preposition_is_no_subject() -> None:
+    """ "the plates behind it sit": "it" is the preposition's object, so "sit" is never read
+    as disagreeing with it; "after it rains" opens a clause, and there "it" is the subject."""
+    assert weights("The plates behind it sits there.", 4)["sit"] != AGREEMENT_RISK
+    assert weights("Most of the coins beside it belong here.", 6)["belongs"] == 0.0
+    assert weights("We wait until after it rain here.", 5)["rains"] == AGREEMENT_RISK
+
+
+def test_after_a_past_sentence_a_verb_that_disagrees_may_go_to_either_time() -> None:
+    """ "The storm broke the line. Nobody have a torch": "had" is as much a fix as "has", so
+    neither is a rule and neither pays a tense's risk; a verb that agrees stays as written."""
+    after_past = weights("The storm broke the line. Nobody have a torch.", 6)
+    assert after_past["had"] == after_past["has"] == 0.0
+    assert weights("The storm is here. Nobody have a torch.", 5)["has"] == AGREEMENT_RISK
+    assert "have" not in weights("The storm broke the line. Nobody has a torch.", 6)
+
+
+def test_a_verb_that_agrees_with_its_noun_subject_keeps_it_across_a_phrase() -> None:
+    """ "The printer in the hall jams": "jam" would agree with "hall", not with "printer"."""
+    assert "jam" not in weights("The printer in the hall jams a lot.", 5)
+    assert "jams" not in weights("The printers in the hall jam a lot.", 5)
+    assert "jam" in weights("The colour of the walls jams it.", 5)  # "of": left to the reading
+
+
+def test_the_nouns_of_a_subject_keep_their_number() -> None:
+    """The reading, pulled by the nearer noun, had made "counters" "counter" to agree with
+    "leaks": the verb agrees, the nouns say how many things there are."""
+    assert "counter" not in weights("The kettle on the counters leaks a little.", 3)
+    assert "plate" not in weights("The plates behind it sits there.", 1)
+    assert "counter" in weights("We cleaned the counters today.", 3)  # no subject of a verb
+
+
+def test_a_dropped_apostrophe_is_given_back() -> None:
+    assert " don't" in certain("We dont know.")
+    assert "I'm" in certain("Im late.")
+    assert " I'm" in certain("Yes, Im late.", opens=False)
+    assert " he's" in offered("I think hes late.")["hes"]  # a vote: typed often enough
+    assert " he's" not in certain("I think hes late.")
+    assert not {" can't", " won't", " we're"} & set(certain("I cant go; we were told."))

@@ -145,6 +145,7 @@ ADVERB_CLASS = "ADV"
 # An aside between a subject and its verb ("I, in any case, have") is a few words.
 ASIDE_REACH = 6
 PREPOSITIONS = word_set("word_tiers.json", "prepositions")
+SUBORDINATORS = word_set("word_tiers.json", "subordinators")  # "after", "since": clauses too
 # "He, she and I": words that join subjects into a list, never inside an aside.
 LIST_JOINERS = word_set("grammar.json", "list_joiners")
 NOT_IN_ASIDES = THIRD_SINGULAR | PLAIN_PRESENT | LIST_JOINERS
@@ -179,9 +180,18 @@ def asked_person(words: Sequence[str], index: int) -> str | None:
         before = LETTERS.sub("", words[subject_at - 1]).lower()
     if asked is None or before in SUBJECT_INVERTERS:
         return None
-    if subject in OBJECT_CASE_TOO and any(r.part in VERB_CLASSES for r in readings(before)):
+    if subject in OBJECT_CASE_TOO and _takes_an_object(before):
         return None
     return asked
+
+
+def _takes_an_object(before: str) -> bool:
+    """Whether a pronoun that is an object too ("it", "you") is one after the word ``before``:
+    a verb's ("make it work") or a preposition's ("the plates behind it sit": "it" is no
+    subject of "sit"). Not after a word that also opens a clause ("after it rains")."""
+    if before in PREPOSITIONS and before not in SUBORDINATORS:
+        return True
+    return any(r.part in VERB_CLASSES for r in readings(before))
 
 
 def aside_subject(words: Sequence[str], at: int) -> int | None:

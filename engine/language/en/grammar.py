@@ -33,6 +33,7 @@ from functools import cache
 
 from lemminflect import getAllLemmas, getInflection
 
+from engine.language.en.apostrophes import dropped
 from engine.language.en.articles import INDEFINITE_ARTICLES, article_fixes, indefinite_for
 from engine.language.en.cut_safety import all_lemmas, may_be_noun
 from engine.language.en.data import load_json, pairs, word_set
@@ -65,6 +66,7 @@ from engine.language.en.forms import (
 from engine.language.en.forms import tense as form_tense
 from engine.language.en.homophones import too_for_to
 from engine.language.en.meaning import SUBJECT_PRONOUNS
+from engine.language.en.noun_subjects import noun_subject_person, number_held
 from engine.language.en.punctuation import (
     SENTENCE_ENDS,
     capitalised,
@@ -266,6 +268,7 @@ def fixes(
         if not WORD_LETTERS.fullmatch(letters):
             continue
         opens = starts_sentence(words, index, first_opens)
+        found += _apostrophe(word, letters, index, opens)
         if letters[0].isupper() and not opens and letters != "I":
             continue
         found += _capitals(word, letters, opens, index)
@@ -298,10 +301,15 @@ def _form_fixes(
     past_rule = in_past and not sentence_past and _verb_place(words, index)
     timed = in_past or sentence_past or _time_word(words, index)
     person = None if timed else asked_person(words, index)
+    guard = person if person or timed else noun_subject_person(words, index)
+    past_asked = in_past
+    if person and _after_a_past_sentence(words, index) and _disagrees(lower, forms, person):
+        person, past_asked = None, True  # "It broke on Sunday. Nobody have": "had" or "has"
     bare = _bare_asked(words, index)
     keeps_past = (in_past or sentence_past) and not bare
     keeps_time = _is_do(lower) and not (in_past or sentence_past)
     after_be = before in BE_FORMS
+    held = number_held(words, index)
     article = _article_asked(words, index, lower)
     found = []
     for form in forms:
@@ -309,17 +317,32 @@ def _form_fixes(
             continue  # "an" before "house": never the article the next word refuses
         if opens and lower in SUBJECT_PRONOUNS and form in OBJECT_PRONOUNS - SUBJECT_PRONOUNS:
             continue  # "I go" never opens as "Me goes": a sentence opens on its subject
-        if _refused(lower, form, keeps_past, person, bare):
+        if _refused(lower, form, keeps_past, guard, bare) or (held and number_changes(lower, form)):
             continue
         if (after_be and _third_singular(form)) or (keeps_time and _retimed(lower, form)):
             continue
         text = _cased(spelled(word, word, form), form, letters, opens)
-        weight = risk(lower, form, before, asked, in_past, two_before, past_rule)
+        weight = risk(lower, form, before, asked, past_asked, two_before, past_rule)
         agrees = agrees_as_asked(verb_of(lower), verb_of(form), person)
         if agrees or (bare and _bare_form_of(form, lower)):
             weight = AGREEMENT_RISK
         found.append(Fix(Rewording(index, index + 1, text), weight, certain=form == article))
     return found
+
+
+def _disagrees(lower: str, forms: Sequence[str], person: str) -> bool:
+    """Whether the verb ``lower`` has a form its subject asks (``person``) that it is not."""
+    return any(agrees_as_asked(verb_of(lower), verb_of(form), person) for form in forms)
+
+
+def _after_a_past_sentence(words: Sequence[str], index: int) -> bool:
+    """Whether the sentence before word ``index``'s tells of the past (a past verb in it,
+    :func:`past_verb_in_sentence`). A verb that does not agree with its subject there may have
+    been meant in the past as well as the present ("The storm broke the line. Nobody have a
+    torch": "had"), so its agreement is no rule: the forms of both times are offered alike and
+    the reading chooses. A verb that agrees is left as written, whatever time it tells."""
+    start, _ = _sentence_of(words, index)
+    return start > 0 and past_verb_in_sentence(words, start - 1, skip_word=False)
 
 
 def _refused(lower: str, form: str, keeps_past: bool, person: str | None, bare: bool) -> bool:
@@ -465,6 +488,17 @@ def _cased(text: str, form: str, letters: str, opens: bool) -> str:
     return text
 
 
+def _apostrophe(word: str, letters: str, index: int, opens: bool) -> list[Fix]:
+    """A contraction written without its apostrophe, given it back ("dont" → "don't", "Im" →
+    "I'm"): a rule where the letters are no word at all, a choice for the reading where a
+    dictionary of what people type lists them ("hes"; :mod:`engine.language.en.apostrophes`)."""
+    found = dropped(letters, opens)
+    if found is None:
+        return []
+    text = spelled(word, word, found.contraction)
+    return [Fix(Rewording(index, index + 1, text), certain=found.certain)]
+
+
 def _capitals(word: str, letters: str, opens: bool, index: int) -> list[Fix]:
     """The rules of capitals: a lone "i" (or "i'm") anywhere, a sentence's first word, and a
     proper word written in lower case ("mondays", "english")."""
@@ -487,14 +521,15 @@ def lower_proper_names() -> frozenset[str]:
     return frozenset(word.lower() for word in english_proper_names())
 
 
-def past_verb_in_sentence(words: Sequence[str], index: int) -> bool:
-    """Whether a word of word ``index``'s sentence other than it is read only as a past verb
+def past_verb_in_sentence(words: Sequence[str], index: int, skip_word: bool = True) -> bool:
+    """Whether a word of word ``index``'s sentence other than it (``skip_word``; any word
+    without) is read only as a past verb
     (lemminflect's tags: "went", "stayed"; not "read", also a present), and not as a
     participle after a form of "be" or "have" ("is recommended" says no past)."""
     start, stop = _sentence_of(words, index)
     lowered = [_plain_lower(word) for word in words[start : stop + 1]]
     for at, word in enumerate(lowered):
-        if start + at == index or not word or form_tense(word) != PAST:
+        if (skip_word and start + at == index) or not word or form_tense(word) != PAST:
             continue
         if not (at and all_lemmas(lowered[at - 1]) & PARTICIPLE_AUXILIARIES):
             return True

@@ -53,6 +53,7 @@ from functools import cache
 from lemminflect import getAllLemmas
 
 from engine.language.en import sounds
+from engine.language.en.apostrophes import dropped_apostrophes
 from engine.language.en.channel import FULL_EDIT, slip_edits
 from engine.language.en.dictionary import (
     MAX_EDIT_DISTANCE,
@@ -67,7 +68,6 @@ from engine.language.en.real_words import commoner_neighbours
 from engine.language.en.registers import (
     APOSTROPHE,
     CONTRACTED,
-    CONTRACTIONS,
     STRAIGHT_APOSTROPHES,
 )
 from engine.language.en.sounds import key_edits, sound_alike
@@ -410,18 +410,6 @@ def slipped(word: str) -> bool:
 
     near = symspell_index().lookup(word, Verbosity.ALL, max_edit_distance=1)
     return any(item.term != word and counts.get(item.term, 0) >= COMMON_COUNT for item in near)
-
-
-@cache
-def dropped_apostrophes() -> dict[str, str]:
-    """Contractions (the ``contractions`` package's, :mod:`engine.language.en.registers`)
-    written without their apostrophe, by that spelling, where it is no dictionary word:
-    "dont" is "don't"; "cant" and "wont" are words of their own."""
-    return {
-        short.replace(APOSTROPHE, ""): short
-        for short, _ in CONTRACTIONS
-        if short.replace(APOSTROPHE, "") not in dictionary_words()
-    }
 
 
 def split_in_two(word: str) -> str | None:

@@ -357,3 +357,10 @@ def test_a_dropped_apostrophe_is_given_back() -> None:
     assert " he's" in offered("I think hes late.")["hes"]  # a vote: typed often enough
     assert " he's" not in certain("I think hes late.")
     assert not {" can't", " won't", " we're"} & set(certain("I cant go; we were told."))
+
+
+def test_a_sentence_that_tells_its_own_time_keeps_agreement_a_rule() -> None:
+    """After a past sentence, "He have agreed and he will sign tomorrow" is in the present:
+    "has" stays the rule and "had" pays a tense's risk."""
+    told = weights("The call went well. He have agreed and he will sign tomorrow.", 5)
+    assert told["has"] == AGREEMENT_RISK and told["had"] > 0

@@ -55,6 +55,7 @@ from engine.language.en.form_risks import (
 )
 from engine.language.en.forms import (
     PAST,
+    PRESENT,
     VERB_CLASS,
     comparative,
     number_changes,
@@ -107,6 +108,10 @@ PARTICIPLE_AUXILIARIES = frozenset({"be", "have"})
 BETWEEN_DO_AND_VERB = SUBJECT_PRONOUNS | {NEGATION}
 MODALS = word_set("word_tiers.json", "modals")
 BE_FORMS = word_set("word_tiers.json", "be_forms")
+# Words by which a sentence tells its own time as present or future ("is", "will", "soon").
+NOT_PAST_WORDS = (
+    FUTURE_WORDS | {FUTURE_AUXILIARY} | {w for w in BE_FORMS if form_tense(w) == PRESENT}
+)
 COORDINATORS = word_set("word_tiers.json", "coordinators")
 # What ends a clause inside a sentence: a mark, or one of these before a subject pronoun.
 CLAUSE_MARKS = (",", ";", ":")
@@ -340,9 +345,14 @@ def _after_a_past_sentence(words: Sequence[str], index: int) -> bool:
     :func:`past_verb_in_sentence`). A verb that does not agree with its subject there may have
     been meant in the past as well as the present ("The storm broke the line. Nobody have a
     torch": "had"), so its agreement is no rule: the forms of both times are offered alike and
-    the reading chooses. A verb that agrees is left as written, whatever time it tells."""
-    start, _ = _sentence_of(words, index)
-    return start > 0 and past_verb_in_sentence(words, start - 1, skip_word=False)
+    the reading chooses. A verb that agrees is left as written, whatever time it tells, and
+    so is a sentence that tells its own time, present or future ("He have agreed and he will
+    sign tomorrow": "has")."""
+    start, stop = _sentence_of(words, index)
+    if start == 0 or not past_verb_in_sentence(words, start - 1, skip_word=False):
+        return False
+    told = (_plain_lower(w) for at, w in enumerate(words[start : stop + 1], start) if at != index)
+    return not any(word in NOT_PAST_WORDS for word in told)
 
 
 def _refused(lower: str, form: str, keeps_past: bool, person: str | None, bare: bool) -> bool:

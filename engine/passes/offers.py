@@ -239,8 +239,14 @@ def offered(
 
 
 def _prune(fix: Fix) -> float:
-    """A rule of writing is read whole; any other fix is pruned by its first token."""
-    return math.inf if fix.certain else PRUNE_NATS
+    """A rule of writing is read whole, and so is a fix that takes a word out ("I am agree" →
+    "I agree"): its first token is the next word's, which reads worse where the word it
+    follows was written than the word it takes out did ("I agree" is nine nats likelier than
+    "I am agree", but " agree" after "I" more than two less likely than " am"). Any other fix
+    is pruned by its first token."""
+    rewording = fix.rewording
+    shorter = len(rewording.text.split()) < rewording.stop - rewording.first
+    return math.inf if fix.certain or shorter else PRUNE_NATS
 
 
 def retimes(words: Sequence[str], rewording: Rewording) -> bool:

@@ -497,3 +497,16 @@ def test_one_as_a_pronoun_is_no_number_but_one_made_two_is() -> None:
 def test_a_text_kept_or_lowered_adds_no_capital(text: str) -> None:
     assert not capitals_added(text, text)
     assert not capitals_added(text, text.lower())
+
+
+def test_words_that_trade_places_say_another_thing() -> None:
+    """The same words said in each other's places ("new" and "old") are no correction, though
+    none is lost; a word moved whole is still said, and a short word that names or describes
+    counts as a content word, a short closed-class one ("him" for "he") does not."""
+    assert reworded(
+        "the new phone is bigger then the old one", "the old phone is bigger than the new one"
+    )
+    assert reworded("she parked the red car", "she parked the big car")
+    assert not reworded("I yesterday went home", "I went home yesterday")
+    assert not reworded("me and him went", "me and he went")
+    assert not reworded("it is easy to me", "it is easy for me")

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from dataclasses import replace
 
 import pytest
@@ -22,6 +23,7 @@ from engine.language.en.registers import (
     FORMAL_WORDS,
 )
 from engine.language.en.rewordings import CONCISE, Rewording
+from engine.language.en.spelling import Speller
 from engine.passes import offers
 from engine.passes.offers import PRUNE_NATS, offered, style_for
 from engine.passes.proofread import (
@@ -373,3 +375,12 @@ def test_a_rule_of_writing_is_read_whole_and_made_within_its_tolerance() -> None
     for rule in ("For", "For example,", "for example,", " late."):
         assert found[rule] == (-offers.RULE_TOLERANCE, float("inf"))
     assert found[" buses"][1] == PRUNE_NATS
+
+
+def test_a_fix_that_takes_a_word_out_is_read_whole() -> None:
+    """ "I am agree" → "I agree": the first token after the cut is the next word's, which reads
+    worse there than the word it takes out; pruned by it, no such fix was ever read on."""
+    words, _ = split_words("I am agree with it.")
+    found = offered(words, offers.Offer(style("fix grammar"), Speller()))
+    prunes = {o.rewording.text.strip(): o.prune for o in found if o.rewording.first == 1}
+    assert prunes["agree"] == math.inf and prunes["was"] == PRUNE_NATS

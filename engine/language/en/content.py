@@ -12,14 +12,20 @@ from __future__ import annotations
 
 import re
 from collections import Counter
+from collections.abc import Sequence
 from difflib import SequenceMatcher
 from itertools import pairwise
 
+from engine.language.en.cut_safety import CLOSED_CLASSES
 from engine.language.en.data import word_set
 from engine.language.en.drops import FUNCTION, HEDGES, LIGHT
 from engine.language.en.forms import readings
 
 CONTENT_LETTERS = 4
+# Shorter words that may still name or describe ("new", "old", "car"): read by their class.
+SHORT_CONTENT_LETTERS = 3
+NAMING_CLASSES = frozenset({"NOUN", "VERB", "ADJ"})
+MODALS = word_set("word_tiers.json", "modals")
 # Longer words that say nothing of the topic: swapping "should" for "would" is no new content.
 NOT_CONTENT = FUNCTION | HEDGES | LIGHT | word_set("content.json", "not_content")
 WORD = re.compile(r"[a-z']+")
@@ -82,15 +88,40 @@ def reworded(was: str, now: str) -> bool:
     (fix grammar, fix spelling) changes a word's form or its spelling ("sign" → "signed",
     "becuse" → "because"), never the word ("every night" → "every day"); it never leaves a
     content word out ("on a high mountain" → "on a high"), nor says one the writer did not
-    ("prefer the old one" → "prefer the old plan")."""
-    listed = WORD.findall(was.lower())
-    was_words, now_words = Counter(listed), Counter(WORD.findall(now.lower()))
-    new, gone = now_words - was_words, was_words - now_words
-    # once less than before counts too ("baking bread ... is baking" → "the bread ... is
-    # baking" leaves one out), but a word typed twice in a row may lose its copy
-    doubled = {a for a, b in pairwise(listed) if a == b}
-    lost = (w for w in gone if is_content_word(w) and w not in doubled)
+    ("prefer the old one" → "prefer the old plan"). The words are compared where they stand
+    (each stretch that differs against the stretch it replaced): two words that trade places
+    say another thing though the same words are said ("the new phone is bigger than the old
+    one" settled as "the old phone is bigger than the new one")."""
+    listed, said = WORD.findall(was.lower()), WORD.findall(now.lower())
+    # a word typed twice in a row may lose its copy, and a word may move ("I yesterday went"
+    # → "I went yesterday"): taken out in one place and put in another, it is still said
+    kept = {a for a, b in pairwise(listed) if a == b}
+    moved = {w for w, n in Counter(listed).items() if Counter(said)[w] == n}
+    matcher = SequenceMatcher(None, listed, said, autojunk=False)
+    for op, a1, a2, b1, b2 in matcher.get_opcodes():
+        free = kept | moved if op in ("delete", "insert") else kept
+        if op != "equal" and _content_changed(listed[a1:a2], said[b1:b2], free):
+            return True
+    return False
+
+
+def _says_something(word: str) -> bool:
+    """A content word, or a short one that names or describes ("new", "old", "car", "red"):
+    a noun, a verb or an adjective of the lexicon and of no closed class ("him" and "its"
+    are nouns too in lemminflect's lexicon). A correction may not swap "new" for "old"."""
+    if is_content_word(word):
+        return True
+    if len(word) < SHORT_CONTENT_LETTERS or word in NOT_CONTENT or word in CLOSED_CLASSES:
+        return False
+    return bool({r.part for r in readings(word)} & NAMING_CLASSES) and word not in MODALS
+
+
+def _content_changed(gone: Sequence[str], new: Sequence[str], free: set[str]) -> bool:
+    """Whether the words ``new`` put for ``gone`` lose a content word none of them is a form
+    or a spelling of, or bring in one none of ``gone`` is (``free``: words that may come or go
+    here)."""
+    lost = (w for w in gone if _says_something(w) and w not in free)
     if any(not any(related(w, n) for n in new) for w in lost):
         return True
-    gained = (w for w in new if is_content_word(w))  # once more than before counts too
+    gained = (n for n in new if _says_something(n) and n not in free)
     return any(not any(related(w, n) for w in gone) for n in gained)

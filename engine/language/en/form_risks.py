@@ -25,6 +25,7 @@ from lemminflect import getAllLemmas
 from engine.language.en.data import load_json, word_set
 from engine.language.en.forms import (
     ADJECTIVE_CLASS,
+    COMPARED_TAGS,
     NOUN_CLASS,
     PLURAL_TAG,
     SINGULAR_TAG,
@@ -113,6 +114,15 @@ def degree_changes(word: str, form: str) -> bool:
     "youngest")."""
     return any(
         was.tags != now.tags
+        for was, now in shared_readings(word, form, frozenset({ADJECTIVE_CLASS}))
+    )
+
+
+def loses_degree(word: str, form: str) -> bool:
+    """Whether ``form`` is the plain adjective of a comparative or superlative ``word``
+    ("earlier" → "early", "best" → "good")."""
+    return any(
+        was.tags & COMPARED_TAGS and not now.tags & COMPARED_TAGS
         for was, now in shared_readings(word, form, frozenset({ADJECTIVE_CLASS}))
     )
 

@@ -49,6 +49,7 @@ from engine.language.en.form_risks import (
     breaks_agreement,
     degree_changes,
     describes,
+    loses_degree,
     may_describe,
     numbers_of,
     only_noun,
@@ -78,6 +79,7 @@ from engine.language.en.punctuation import (
 from engine.language.en.registers import CONTRACTIONS, NOT_CLITIC
 from engine.language.en.rewordings import Rewording, lead, rewordings, spelled
 from engine.language.en.spelling import proper_names as english_proper_names
+from engine.language.en.verb_groups import verb_group_fixes
 from engine.language.en.verb_patterns import verb_pattern_fixes
 
 # Closed classes no inflection library covers (any member may stand for any other of its
@@ -282,6 +284,7 @@ def fixes(
         found += [Fix(r, ARTICLE_RISK) for r in article_fixes(words, index)]
         found += [Fix(r) for r in duration_fixes(words, index)]
         found += [Fix(r) for r in verb_pattern_fixes(words, index)]
+        found += [Fix(r) for r in verb_group_fixes(words, index)]
         found += [Fix(r) for r in too_for_to(words, index)]
         found += [Fix(r, certain=True) for r in comma_fixes(words, index, first_opens)]
         found += _form_fixes(words, index, letters, opens, lead)
@@ -305,8 +308,7 @@ def _form_fixes(
     sentence_past = past_verb_in_sentence(words, index)
     past_rule = in_past and not sentence_past and _verb_place(words, index)
     timed = in_past or sentence_past or _time_word(words, index)
-    person = None if timed else asked_person(words, index)
-    guard = person if person or timed else noun_subject_person(words, index)
+    person = None if timed else asked_person(words, index) or noun_subject_person(words, index)
     past_asked = in_past
     if person and _after_a_past_sentence(words, index) and _disagrees(lower, forms, person):
         person, past_asked = None, True  # "It broke on Sunday. Nobody have": "had" or "has"
@@ -322,8 +324,10 @@ def _form_fixes(
             continue  # "an" before "house": never the article the next word refuses
         if opens and lower in SUBJECT_PRONOUNS and form in OBJECT_PRONOUNS - SUBJECT_PRONOUNS:
             continue  # "I go" never opens as "Me goes": a sentence opens on its subject
-        if _refused(lower, form, keeps_past, guard, bare) or (held and number_changes(lower, form)):
+        if _refused(lower, form, keeps_past, person, bare):
             continue
+        if held and number_changes(lower, form):
+            continue  # a noun of a verb's subject says how many: the verb is what agrees
         if (after_be and _third_singular(form)) or (keeps_time and _retimed(lower, form)):
             continue
         text = _cased(spelled(word, word, form), form, letters, opens)
@@ -359,8 +363,10 @@ def _refused(lower: str, form: str, keeps_past: bool, person: str | None, bare: 
     """Whether ``form`` is no fix of the word ``lower`` however the reading prefers it: it
     takes a verb out of its sentence's past, or undoes the agreement the word has with its
     subject (``person``) or with the auxiliary before it (``bare``: "does she like" never
-    becomes "likes")."""
-    if keeps_past and leaves_past(lower, form):
+    becomes "likes"), or it drops a comparison the writer made ("start earlier" never becomes
+    "start early": an adjective agrees with nothing, so its degree is never wrong alone; a
+    doubled one, "more better", is :func:`_degree`'s)."""
+    if (keeps_past and leaves_past(lower, form)) or loses_degree(lower, form):
         return True
     if breaks_agreement(verb_of(lower), verb_of(form), person):
         return True

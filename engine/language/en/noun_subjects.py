@@ -9,9 +9,14 @@ present form agrees, and a verb that already agrees is never offered one that do
 (:func:`engine.language.en.form_risks.breaks_agreement`), nor are the phrase's nouns offered
 another number to agree with the verb instead (:func:`number_held`).
 
-It is a guard, never a rule that makes a fix: a noun's number is a weaker sign than a pronoun's
-("the staff", "the news", "the police"), so a verb that does not agree with the head is left to
-the reading, as before. And the reading is given up where it is least sure:
+A verb that does not agree with the head is given the form that does as a rule, as it is after
+a subject pronoun (:data:`engine.language.en.grammar.AGREEMENT_RISK`): the embedded model read
+"The manager doesn't answer" as only 0.6 nats likelier than "The manager don't answer", less
+than a grammar fix's margin. The head's number is read only where the lexicon is sure of it
+(lemminflect lists "staff", "police", "news" and "series" without one, so they are left to the
+reading); a collective noun the lexicon reads as singular ("the team", "the committee") asks
+for the singular, as American English has it. And the reading is given up where it is least
+sure:
 
 - a phrase with "of" in it ("the colour of the walls", "a lot of people", "the rest of the
   files"): after a word of quantity the verb agrees with the noun after "of";

@@ -1,0 +1,166 @@
+"""A verb group in the wrong shape for what it says: slips no single word's forms fix.
+
+Each learner's slip here is two words that should be one, or a time the grammar of the clause
+does not allow (English learners' corpora count them among the commonest verb errors):
+
+- **"be" before a bare verb** ("I am agree", "she is agree"): the verb alone, in the person
+  "be" had ("I agree", "she agrees"). Only a word that is nothing but a verb's base
+  form: "the results are mixed" holds a participle, "the plan is change" may hold a noun.
+- **a present perfect with a finished time** ("Last month we have visited", "we have visited
+  it yesterday"): the simple past. The perfect tells of a time still open, and "yesterday",
+  "ago" or "last" and a time close it.
+- **"will" in a clause of condition or time that opens its sentence** ("If it will rain,",
+  "When she will arrive,"): the present, as English says the future there. Only where the
+  clause opens its sentence or follows a comma: "I wonder if she will come" asks a question,
+  and "will" is right in it.
+- **"more" or "most" before an adjective that compares in one word, with no noun after it**
+  ("more easy" → "easier", "the most simple" → "simplest"): the lexicon's own comparative. Not
+  before a noun ("more easy tasks" may count tasks), and not where the lexicon lists none
+  ("more beautiful").
+
+Each is offered like a word's other forms, and the model reading the passage chooses (two-way
+forms such as "more common"/"commoner" mostly stay). Forms and tags are lemminflect's; which
+words open such a clause is language data (``data/grammar.json``). Pure functions over word
+texts.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from lemminflect import getAllLemmas, getInflection
+
+from engine.language.en.cut_safety import core
+from engine.language.en.data import word_set
+from engine.language.en.form_risks import asked_person
+from engine.language.en.forms import COMPARED_TAGS, readings
+from engine.language.en.punctuation import SENTENCE_ENDS
+from engine.language.en.rewordings import Rewording, spelled
+from engine.language.en.verb_patterns import MARKS, plain
+
+BE, HAVE = "be", "have"
+VERB, ADJECTIVE, NOUN = "VERB", "ADJ", "NOUN"
+BASE_TAGS = frozenset({"VB", "VBP"})
+PAST_TAG, PARTICIPLE_TAG = "VBD", "VBN"
+PLAIN_PRESENT_TAG, THIRD_SINGULAR_TAG = "VBP", "VBZ"
+PRESENT_TAGS = (PLAIN_PRESENT_TAG, THIRD_SINGULAR_TAG)  # "am"/"are"/"have", "is"/"has"
+DEGREE_WORDS = word_set("grammar.json", "degree_words")
+FUTURE_AUXILIARY = "will"
+PRESENT_FOR_FUTURE = word_set("grammar.json", "present_for_future")
+PAST_WORDS = word_set("grammar.json", "past_words")
+PAST_TIME_WORDS = word_set("grammar.json", "past_time_words")
+TIME_NOUNS = word_set("grammar.json", "time_nouns")
+
+
+def verb_group_fixes(words: Sequence[str], index: int) -> list[Rewording]:
+    """Every fix of this module starting at word ``index``."""
+    return [
+        *be_before_verb(words, index),
+        *perfect_in_finished_time(words, index),
+        *will_after_condition(words, index),
+        *one_word_degree(words, index),
+    ]
+
+
+def be_before_verb(words: Sequence[str], index: int) -> list[Rewording]:
+    """ "I am agree" → "I agree": a form of "be" and a word that is only a verb's base form."""
+    if not plain(words, index, index + 2):
+        return []
+    tag = _auxiliary_tag(core(words[index]), BE)
+    verb = core(words[index + 1])
+    if tag is None or not _only_a_base_verb(verb):
+        return []
+    form = _form(verb, tag)
+    return [Rewording(index, index + 2, _joined(words, index, index + 1, form))] if form else []
+
+
+def perfect_in_finished_time(words: Sequence[str], index: int) -> list[Rewording]:
+    """ "Last month we have visited" → "visited": "have" or "has" and a participle, in a
+    sentence with a word that sets it in a finished past."""
+    if not plain(words, index, index + 2) or _auxiliary_tag(core(words[index]), HAVE) is None:
+        return []
+    participle = core(words[index + 1])
+    lemma = next((v for v in getAllLemmas(participle).get(VERB, ())), None)
+    if lemma is None or participle not in getInflection(lemma, PARTICIPLE_TAG):
+        return []
+    past = getInflection(lemma, PAST_TAG)
+    if not past or not _finished_time(words, index):
+        return []
+    return [Rewording(index, index + 2, _joined(words, index, index + 1, past[0]))]
+
+
+def will_after_condition(words: Sequence[str], index: int) -> list[Rewording]:
+    """ "If it will rain," → "If it rains,": "will" after a clause opener and its subject
+    pronoun, where the clause opens its sentence or follows a comma."""
+    if index < 2 or not plain(words, index - 2, index + 2):
+        return []
+    if core(words[index]) != FUTURE_AUXILIARY or core(words[index - 2]) not in PRESENT_FOR_FUTURE:
+        return []
+    if index > 2 and not MARKS.search(words[index - 3]):
+        return []
+    verb = core(words[index + 1])
+    person = asked_person(words, index)
+    if person is None or verb not in getAllLemmas(verb).get(VERB, ()):
+        return []
+    form = _form(verb, person)
+    return [Rewording(index, index + 2, _joined(words, index, index + 1, form))] if form else []
+
+
+def one_word_degree(words: Sequence[str], index: int) -> list[Rewording]:
+    """ "more easy" → "easier", "most simple" → "simplest", where no noun follows."""
+    if index + 1 >= len(words) or core(words[index]) not in DEGREE_WORDS:
+        return []
+    tag = next((t for r in readings(core(words[index])) for t in r.tags & COMPARED_TAGS), None)
+    adjective = core(words[index + 1])
+    if tag is None or not plain(words, index, index + 2) or _noun_after(words, index + 1):
+        return []
+    if getAllLemmas(adjective).get(ADJECTIVE) != (adjective,):
+        return []
+    form = getInflection(adjective, tag, inflect_oov=False)
+    if not form:
+        return []
+    return [Rewording(index, index + 2, _joined(words, index, index + 1, form[0]))]
+
+
+def _auxiliary_tag(word: str, lemma: str) -> str | None:
+    """The present tag of ``word`` as a form of ``lemma`` ("am": plain, "has": third singular),
+    which a verb standing for it takes; ``None`` for any other word."""
+    return next((tag for tag in PRESENT_TAGS if word in getInflection(lemma, tag)), None)
+
+
+def _only_a_base_verb(word: str) -> bool:
+    """Whether every reading of ``word`` is a verb's base form ("agree"; not "change", a noun
+    too, nor "cost", a past too)."""
+    found = readings(word)
+    return bool(found) and all(r.part == VERB and r.tags <= BASE_TAGS for r in found)
+
+
+def _form(verb: str, tag: str) -> str | None:
+    found = getInflection(verb, tag)
+    return found[0] if found else None
+
+
+def _finished_time(words: Sequence[str], index: int) -> bool:
+    """Whether word ``index``'s sentence names a finished time ("yesterday", "ago", "last"
+    and a time)."""
+    start, stop = index, index
+    while start > 0 and not words[start - 1].rstrip().endswith(SENTENCE_ENDS):
+        start -= 1
+    while stop < len(words) - 1 and not words[stop].rstrip().endswith(SENTENCE_ENDS):
+        stop += 1
+    sentence = [core(w) for w in words[start : stop + 1]]
+    pairs = zip(sentence, [*sentence[1:], ""], strict=True)
+    return any(a in PAST_WORDS or (a in PAST_TIME_WORDS and b in TIME_NOUNS) for a, b in pairs)
+
+
+def _noun_after(words: Sequence[str], index: int) -> bool:
+    """Whether a noun stands right after word ``index`` with no mark between."""
+    if index + 1 >= len(words) or MARKS.search(words[index]):
+        return False
+    return NOUN in getAllLemmas(core(words[index + 1]))
+
+
+def _joined(words: Sequence[str], first: int, last: int, form: str) -> str:
+    """``form`` standing for words ``first`` to ``last``, with the first one's lead and capital
+    and the last one's marks."""
+    return spelled(words[first], words[last], form)

@@ -14,10 +14,10 @@ from engine.language.en.grammar import (
     fixes,
     leaves_past,
     opens_sentence,
-    past_verb_in_sentence,
     risk,
     tense,
 )
+from engine.language.en.sentence_time import past_verb_in_sentence
 from engine.passes.proofread import split_words
 
 
@@ -43,7 +43,8 @@ def test_closed_classes_offer_their_other_members_and_never_the_word_itself() ->
 
 
 def test_be_have_and_do_offer_every_form_from_the_library() -> None:
-    assert set(alternatives("were")) == {"am", "is", "are", "was", "be", "been", "being"}
+    forms = {"am", "is", "are", "was", "be", "been", "being"}
+    assert set(alternatives("were")) == forms | {"where"}  # and the word learners confuse it with
     assert {"has", "had", "having"} <= set(alternatives("have"))
     assert {"do", "does", "done", "doing"} <= set(alternatives("did"))
 
@@ -375,3 +376,10 @@ def test_a_comparison_the_writer_made_is_never_dropped() -> None:
     assert "early" not in weights("We should start earlier on Mondays.", 3)
     assert "good" not in weights("It is the best plan.", 3)
     assert weights("She is young than me.", 2)["younger"] == DEGREE_RISK
+
+
+def test_words_learners_confuse_are_offered_for_each_other() -> None:
+    """ "we will loose the match": the two spellings are two words, and the reading chooses."""
+    assert "lose" in alternatives("loose") and "loose" in alternatives("lose")
+    assert "quiet" in alternatives("quite") and "where" in alternatives("were")
+    assert weights("We will loose the match.", 2)["lose"] == 0.0

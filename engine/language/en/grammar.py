@@ -35,7 +35,7 @@ from lemminflect import getAllLemmas, getInflection
 
 from engine.language.en.apostrophes import dropped
 from engine.language.en.articles import INDEFINITE_ARTICLES, article_fixes, indefinite_for
-from engine.language.en.cut_safety import all_lemmas, may_be_noun
+from engine.language.en.cut_safety import may_be_noun
 from engine.language.en.data import load_json, pairs, word_set
 from engine.language.en.durations import duration_fixes
 from engine.language.en.form_risks import (
@@ -56,7 +56,6 @@ from engine.language.en.form_risks import (
 )
 from engine.language.en.forms import (
     PAST,
-    PRESENT,
     VERB_CLASS,
     comparative,
     number_changes,
@@ -78,6 +77,15 @@ from engine.language.en.punctuation import (
 )
 from engine.language.en.registers import CONTRACTIONS, NOT_CLITIC
 from engine.language.en.rewordings import Rewording, lead, rewordings, spelled
+from engine.language.en.sentence_time import (
+    FUTURE_AUXILIARY,
+    FUTURE_WORDS,
+    after_a_past_sentence,
+    after_past_word,
+    past_verb_in_sentence,
+    plain_lower,
+    time_word,
+)
 from engine.language.en.spelling import proper_names as english_proper_names
 from engine.language.en.verb_groups import verb_group_fixes
 from engine.language.en.verb_patterns import verb_pattern_fixes
@@ -92,32 +100,14 @@ GRAMMAR_PHRASES = pairs("grammar.json", "learner_phrases")
 DEGREE_WORDS = word_set("grammar.json", "degree_words")
 # Words before a noun: a fix that adds or drops its plural changes how many things it says.
 DETERMINERS = word_set("grammar.json", "determiners")
-# Words that set a clause in the future, and the auxiliary a bare verb then takes.
-FUTURE_WORDS = word_set("grammar.json", "future_words")
-FUTURE_AUXILIARY: str = load_json("grammar.json")["future_auxiliary"]
-# Words after which a sentence is in the past ("Last summer we travel"): a verb put in the
-# past there is what the sentence asks for, not a guess at a tense (no TENSE_RISK).
-PAST_WORDS = word_set("grammar.json", "past_words")
-# "last" sets the past only before a time ("last summer", "last Monday"; not "the last page").
-PAST_TIME_WORDS = word_set("grammar.json", "past_time_words")
-TIME_NOUNS = word_set("grammar.json", "time_nouns")
 AUXILIARY_CLASS = "AUX"
 BASE_TAG = "VB"
 DO, NEGATION = "do", "not"
-# Verbs whose participle after them is no past: "is recommended", "has gone".
-PARTICIPLE_AUXILIARIES = frozenset({"be", "have"})
 # What may stand between "do" or a modal and its bare verb: "not", a question's subject.
 BETWEEN_DO_AND_VERB = SUBJECT_PRONOUNS | {NEGATION}
 MODALS = word_set("word_tiers.json", "modals")
 BE_FORMS = word_set("word_tiers.json", "be_forms")
-# Words by which a sentence tells its own time as present or future ("is", "will", "soon").
-NOT_PAST_WORDS = (
-    FUTURE_WORDS | {FUTURE_AUXILIARY} | {w for w in BE_FORMS if form_tense(w) == PRESENT}
-)
 COORDINATORS = word_set("word_tiers.json", "coordinators")
-# What ends a clause inside a sentence: a mark, or one of these before a subject pronoun.
-CLAUSE_MARKS = (",", ";", ":")
-CLAUSE_COORDINATORS = word_set("cuts.json", "clause_coordinators")
 # The first person singular pronoun, written with a capital wherever it stands ("i'm" too).
 FIRST_PERSON = "i"
 PLURAL_S = "s"  # "mondays": a proper word's plural keeps its capital
@@ -186,8 +176,9 @@ def risk(
     """What putting ``form`` for ``word`` (after the word ``before``) changes in meaning.
     ``asked``: the number the words before ask of a noun
     (:func:`~engine.language.en.form_risks.asked_number`); a noun given it is a fix, not a
-    guess. ``in_past``: a :data:`PAST_WORDS` word stands before it in its sentence, so a
-    past form is one too (``past_rule``: and no verb of the sentence is past yet, so the past
+    guess. ``in_past``: a word that sets the past
+    (:data:`~engine.language.en.sentence_time.PAST_WORDS`) stands before it in its sentence, so
+    a past form is one too (``past_rule``: and no verb of the sentence is past yet, so the past
     is a rule: :data:`PAST_RULE_RISK`). ``two_before``: the word before ``before``. A
     negative contraction is priced as its verb ("don't": "do")."""
     word, form = verb_of(word), verb_of(form)
@@ -307,10 +298,10 @@ def _form_fixes(
     in_past = after_past_word(words, index)
     sentence_past = past_verb_in_sentence(words, index)
     past_rule = in_past and not sentence_past and _verb_place(words, index)
-    timed = in_past or sentence_past or _time_word(words, index)
+    timed = in_past or sentence_past or time_word(words, index)
     person = None if timed else asked_person(words, index) or noun_subject_person(words, index)
     past_asked = in_past
-    if person and _after_a_past_sentence(words, index) and _disagrees(lower, forms, person):
+    if person and after_a_past_sentence(words, index) and _disagrees(lower, forms, person):
         person, past_asked = None, True  # "It broke on Sunday. Nobody have": "had" or "has"
     bare = _bare_asked(words, index)
     keeps_past = (in_past or sentence_past) and not bare
@@ -342,21 +333,6 @@ def _form_fixes(
 def _disagrees(lower: str, forms: Sequence[str], person: str) -> bool:
     """Whether the verb ``lower`` has a form its subject asks (``person``) that it is not."""
     return any(agrees_as_asked(verb_of(lower), verb_of(form), person) for form in forms)
-
-
-def _after_a_past_sentence(words: Sequence[str], index: int) -> bool:
-    """Whether the sentence before word ``index``'s tells of the past (a past verb in it,
-    :func:`past_verb_in_sentence`). A verb that does not agree with its subject there may have
-    been meant in the past as well as the present ("The storm broke the line. Nobody have a
-    torch": "had"), so its agreement is no rule: the forms of both times are offered alike and
-    the reading chooses. A verb that agrees is left as written, whatever time it tells, and
-    so is a sentence that tells its own time, present or future ("He have agreed and he will
-    sign tomorrow": "has")."""
-    start, stop = _sentence_of(words, index)
-    if start == 0 or not past_verb_in_sentence(words, start - 1, skip_word=False):
-        return False
-    told = (_plain_lower(w) for at, w in enumerate(words[start : stop + 1], start) if at != index)
-    return not any(word in NOT_PAST_WORDS for word in told)
 
 
 def _refused(lower: str, form: str, keeps_past: bool, person: str | None, bare: bool) -> bool:
@@ -443,7 +419,7 @@ def _bare_asked(words: Sequence[str], index: int) -> bool:
     came") aside."""
     at = index - 1
     for _ in range(2):  # "did they not came", "would soon came"
-        between = _plain_lower(words[at]) if at > 0 else ""
+        between = plain_lower(words[at]) if at > 0 else ""
         if between in BETWEEN_DO_AND_VERB or ADVERB_CLASS in getAllLemmas(between):
             at -= 1
     if at < 0 or TRAILING_MARKS.search(words[at].strip()):
@@ -464,34 +440,6 @@ def _before(lead: Sequence[str], words: Sequence[str], index: int) -> tuple[str,
     context = [*lead, *words[:index]]
     found = [w.strip().lower() for w in context[-2:]]
     return (found[-1] if found else "", found[-2] if len(found) > 1 else "")
-
-
-def after_past_word(words: Sequence[str], index: int) -> bool:
-    """Whether a word that sets the past (:data:`PAST_WORDS`, or "last" and a time) stands
-    before word ``index`` in its sentence."""
-    for at in range(index - 1, -1, -1):
-        if words[at].rstrip().endswith(SENTENCE_ENDS):
-            return False
-        word = _plain_lower(words[at])
-        if word in PAST_WORDS or (word in PAST_TIME_WORDS and _a_time(words, at + 1, index)):
-            return True
-    return False
-
-
-def _a_time(words: Sequence[str], at: int, stop: int) -> bool:
-    """Whether word ``at`` (before ``stop``) names a time: a time noun, a weekday or a month."""
-    if at >= stop:
-        return False
-    word = _plain_lower(words[at])
-    return word in TIME_NOUNS or word in calendar_names()
-
-
-@cache
-def calendar_names() -> frozenset[str]:
-    """Weekday and month names in lower case (the calendar module's, English)."""
-    import calendar
-
-    return frozenset(n.lower() for n in (*calendar.day_name, *calendar.month_name[1:]))
 
 
 def _cased(text: str, form: str, letters: str, opens: bool) -> str:
@@ -537,81 +485,6 @@ def lower_proper_names() -> frozenset[str]:
     return frozenset(word.lower() for word in english_proper_names())
 
 
-def past_verb_in_sentence(words: Sequence[str], index: int, skip_word: bool = True) -> bool:
-    """Whether a word of word ``index``'s sentence other than it (``skip_word``; any word
-    without) is read only as a past verb
-    (lemminflect's tags: "went", "stayed"; not "read", also a present), and not as a
-    participle after a form of "be" or "have" ("is recommended" says no past)."""
-    start, stop = _sentence_of(words, index)
-    lowered = [_plain_lower(word) for word in words[start : stop + 1]]
-    for at, word in enumerate(lowered):
-        if (skip_word and start + at == index) or not word or form_tense(word) != PAST:
-            continue
-        if not (at and all_lemmas(lowered[at - 1]) & PARTICIPLE_AUXILIARIES):
-            return True
-    return False
-
-
-def _plain_lower(word: str) -> str:
-    return TRAILING_MARKS.sub("", word.strip()).lower()
-
-
-def _sentence_of(words: Sequence[str], index: int) -> tuple[int, int]:
-    """The first and last word of word ``index``'s sentence."""
-    start = index
-    while start > 0 and not words[start - 1].rstrip().endswith(SENTENCE_ENDS):
-        start -= 1
-    stop = index
-    while stop < len(words) - 1 and not words[stop].rstrip().endswith(SENTENCE_ENDS):
-        stop += 1
-    return start, stop
-
-
-def _time_word(words: Sequence[str], index: int) -> bool:
-    """Whether another word of word ``index``'s sentence is a word of time: one that sets the
-    past ("Yesterday we goes": "went"), or a future word ("I sign tomorrow": "will sign"). With
-    a word that sets the past before it, or a past verb in the sentence (not a participle after
-    "be" or "have", :func:`past_verb_in_sentence`: "The guide was kind and she explain"), a
-    sentence is timed, and there the subject's agreement is no rule that outranks the reading:
-    which form is right depends on the time. A future word times "be" or "have" only in its own
-    clause ("He have agreed and he sign tomorrow": "has agreed"): the future another clause
-    names is not the auxiliary's."""
-    start, stop = _sentence_of(words, index)
-    first, last = start, stop
-    if all_lemmas(_plain_lower(words[index])) & PARTICIPLE_AUXILIARIES:
-        first, last = _clause_of(words, index, start, stop)
-    for at in range(start, stop + 1):
-        word = _plain_lower(words[at])
-        if at != index and (word in PAST_WORDS or (word in FUTURE_WORDS and first <= at <= last)):
-            return True
-    return False
-
-
-def _clause_of(words: Sequence[str], index: int, start: int, stop: int) -> tuple[int, int]:
-    """The first and last word of word ``index``'s clause within its sentence (``start`` to
-    ``stop``): up to a comma, a colon or a semicolon, or a coordinator before a subject
-    pronoun ("He have agreed and he sign tomorrow": "tomorrow" times the second clause, not
-    the first, whose verb still agrees with its subject)."""
-    first = index
-    while first > start and not _ends_clause(words, first - 1):
-        first -= 1
-    last = index
-    while last < stop and not _ends_clause(words, last):
-        last += 1
-    return first, last
-
-
-def _ends_clause(words: Sequence[str], at: int) -> bool:
-    """Whether a clause ends with word ``at``: a mark after it, or the next two words are a
-    coordinator and a subject pronoun."""
-    if words[at].rstrip().endswith(CLAUSE_MARKS):
-        return True
-    if at + 2 >= len(words):
-        return False
-    nxt, subject = _plain_lower(words[at + 1]), _plain_lower(words[at + 2])
-    return nxt in CLAUSE_COORDINATORS and subject in SUBJECT_PRONOUNS
-
-
 def _future(words: Sequence[str], index: int, letters: str) -> list[Fix]:
     """ "he sign tomorrow" → "he will sign tomorrow": a bare verb right after a subject
     pronoun, in a sentence a future word ("tomorrow", "next") comes later in, may take the
@@ -622,7 +495,7 @@ def _future(words: Sequence[str], index: int, letters: str) -> list[Fix]:
     ):
         return []
     for word in words[index + 1 :]:
-        if _plain_lower(word) in FUTURE_WORDS:
+        if plain_lower(word) in FUTURE_WORDS:
             future = f"{lead(words[index])}{FUTURE_AUXILIARY} {words[index].strip()}"
             return [Fix(Rewording(index, index + 1, future))]
         if word.rstrip().endswith(SENTENCE_ENDS):
@@ -651,8 +524,8 @@ def _predicative(words: Sequence[str], index: int) -> bool:
     a second comparison, a rule to drop. Before a noun it may count it ("more older people")."""
     if index + 1 >= len(words) or TRAILING_MARKS.search(words[index].strip()):
         return True
-    return not may_be_noun(_plain_lower(words[index + 1])) and not describes(
-        _plain_lower(words[index + 1])
+    return not may_be_noun(plain_lower(words[index + 1])) and not describes(
+        plain_lower(words[index + 1])
     )
 
 

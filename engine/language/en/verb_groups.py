@@ -34,8 +34,8 @@ from engine.language.en.cut_safety import core
 from engine.language.en.data import word_set
 from engine.language.en.form_risks import asked_person
 from engine.language.en.forms import COMPARED_TAGS, readings
-from engine.language.en.punctuation import SENTENCE_ENDS
 from engine.language.en.rewordings import Rewording, spelled
+from engine.language.en.sentence_time import FUTURE_AUXILIARY, finished_time
 from engine.language.en.verb_patterns import MARKS, plain
 
 BE, HAVE = "be", "have"
@@ -45,11 +45,7 @@ PAST_TAG, PARTICIPLE_TAG = "VBD", "VBN"
 PLAIN_PRESENT_TAG, THIRD_SINGULAR_TAG = "VBP", "VBZ"
 PRESENT_TAGS = (PLAIN_PRESENT_TAG, THIRD_SINGULAR_TAG)  # "am"/"are"/"have", "is"/"has"
 DEGREE_WORDS = word_set("grammar.json", "degree_words")
-FUTURE_AUXILIARY = "will"
 PRESENT_FOR_FUTURE = word_set("grammar.json", "present_for_future")
-PAST_WORDS = word_set("grammar.json", "past_words")
-PAST_TIME_WORDS = word_set("grammar.json", "past_time_words")
-TIME_NOUNS = word_set("grammar.json", "time_nouns")
 
 
 def verb_group_fixes(words: Sequence[str], index: int) -> list[Rewording]:
@@ -84,7 +80,7 @@ def perfect_in_finished_time(words: Sequence[str], index: int) -> list[Rewording
     if lemma is None or participle not in getInflection(lemma, PARTICIPLE_TAG):
         return []
     past = getInflection(lemma, PAST_TAG)
-    if not past or not _finished_time(words, index):
+    if not past or not finished_time(words, index):
         return []
     return [Rewording(index, index + 2, _joined(words, index, index + 1, past[0]))]
 
@@ -138,19 +134,6 @@ def _only_a_base_verb(word: str) -> bool:
 def _form(verb: str, tag: str) -> str | None:
     found = getInflection(verb, tag)
     return found[0] if found else None
-
-
-def _finished_time(words: Sequence[str], index: int) -> bool:
-    """Whether word ``index``'s sentence names a finished time ("yesterday", "ago", "last"
-    and a time)."""
-    start, stop = index, index
-    while start > 0 and not words[start - 1].rstrip().endswith(SENTENCE_ENDS):
-        start -= 1
-    while stop < len(words) - 1 and not words[stop].rstrip().endswith(SENTENCE_ENDS):
-        stop += 1
-    sentence = [core(w) for w in words[start : stop + 1]]
-    pairs = zip(sentence, [*sentence[1:], ""], strict=True)
-    return any(a in PAST_WORDS or (a in PAST_TIME_WORDS and b in TIME_NOUNS) for a, b in pairs)
 
 
 def _noun_after(words: Sequence[str], index: int) -> bool:

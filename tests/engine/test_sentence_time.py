@@ -1,0 +1,41 @@
+"""When a sentence is set: past words, a finished time, a past sentence before."""
+
+from __future__ import annotations
+
+import pytest
+
+from engine.language.en.sentence_time import after_a_past_sentence, finished_time, sentence_of
+from engine.passes.proofread import split_words
+
+
+def words_of(text: str) -> list[str]:
+    return split_words(text)[0]
+
+
+@pytest.mark.parametrize(
+    ("text", "finished"),
+    [
+        ("Last month we have visited it.", True),
+        ("We have visited it yesterday.", True),
+        ("We met them two years ago.", True),
+        ("Last Monday we have met.", True),  # a weekday is a time
+        ("We have visited it often.", False),
+        ("The last page is torn.", False),  # "last" before no time
+    ],
+)
+def test_a_finished_time_anywhere_in_the_sentence(text: str, finished: bool) -> None:
+    assert finished_time(words_of(text), 1) == finished
+
+
+def test_only_the_words_own_sentence_counts() -> None:
+    words = words_of("We left yesterday. We have seen it.")
+    assert not finished_time(words, 4)
+    assert sentence_of(words, 4) == (3, 6)
+
+
+def test_a_past_sentence_before_unless_the_sentence_tells_its_own_time() -> None:
+    assert after_a_past_sentence(words_of("The storm broke the line. Nobody have a torch."), 6)
+    assert not after_a_past_sentence(words_of("The storm is here. Nobody have a torch."), 5)
+    told = words_of("The call went well. He have agreed and he will sign.")
+    assert not after_a_past_sentence(told, 5)
+    assert not after_a_past_sentence(words_of("Nobody have a torch."), 1)  # no sentence before

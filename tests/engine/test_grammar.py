@@ -383,3 +383,8 @@ def test_words_learners_confuse_are_offered_for_each_other() -> None:
     assert "lose" in alternatives("loose") and "loose" in alternatives("lose")
     assert "quiet" in alternatives("quite") and "where" in alternatives("were")
     assert weights("We will loose the match.", 2)["lose"] == 0.0
+
+
+def test_a_subjects_noun_takes_the_number_a_word_before_asks() -> None:
+    assert "student" in weights("Each students have a locker.", 1)
+    assert "lockers" not in weights("The locker near the doors are new.", 1)

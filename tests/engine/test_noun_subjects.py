@@ -63,3 +63,10 @@ def test_a_subject_noun_always_stands_before_its_verb(tokens: list[str]) -> None
         found = subject_nouns(words, index)
         assert all(0 <= at < index for at in found)
         assert list(found) == sorted(found, reverse=True)
+
+
+def test_a_head_whose_number_a_word_before_refuses_is_no_guide() -> None:
+    """ "Each students have": "each" asks for one, so the noun is what is wrong; its number
+    says nothing of the verb's form, and the noun may take the number asked."""
+    assert person("Each students have") is None
+    assert person("Each student has") == THIRD_SINGULAR_TAG

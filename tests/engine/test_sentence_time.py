@@ -39,3 +39,10 @@ def test_a_past_sentence_before_unless_the_sentence_tells_its_own_time() -> None
     told = words_of("The call went well. He have agreed and he will sign.")
     assert not after_a_past_sentence(told, 5)
     assert not after_a_past_sentence(words_of("Nobody have a torch."), 1)  # no sentence before
+
+
+@pytest.mark.parametrize(
+    "text", ["We have lived here since last year.", "It has rained since two weeks ago."]
+)
+def test_a_time_since_a_finished_one_is_still_open(text: str) -> None:
+    assert not finished_time(words_of(text), 1)

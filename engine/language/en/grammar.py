@@ -317,8 +317,8 @@ def _form_fixes(
             continue  # "I go" never opens as "Me goes": a sentence opens on its subject
         if _refused(lower, form, keeps_past, person, bare):
             continue
-        if held and number_changes(lower, form):
-            continue  # a noun of a verb's subject says how many: the verb is what agrees
+        if held and number_changes(lower, form) and asked not in numbers_of(form):
+            continue  # a noun of a verb's subject says how many, unless a word before asks
         if (after_be and _third_singular(form)) or (keeps_time and _retimed(lower, form)):
             continue
         text = _cased(spelled(word, word, form), form, letters, opens)

@@ -21,7 +21,8 @@ sure:
 - a phrase with "of" in it ("the colour of the walls", "a lot of people", "the rest of the
   files"): after a word of quantity the verb agrees with the noun after "of";
 - a head without a determiner, or with a number the lexicon reads both ways ("series",
-  "sheep");
+  "sheep"), or with another number than a word before it asks ("Each students have": the
+  noun is what is wrong);
 - a clause that does not open on the noun phrase (after a comma, a semicolon or a colon, or
   a coordinator after a comma: ", and the cups beside it"), since "The dog and the cat"
   is a subject of two.
@@ -42,8 +43,10 @@ from engine.language.en.form_risks import (
     PREPOSITIONS,
     SUBORDINATORS,
     THIRD_SINGULAR_TAG,
+    asked_number,
     describes,
     may_describe,
+    numbers_of,
 )
 from engine.language.en.forms import (
     NOUN_CLASS,
@@ -69,7 +72,12 @@ def noun_subject_person(words: Sequence[str], index: int) -> str | None:
     its subject is a noun phrase that opens its clause followed only by prepositional phrases
     ("The printer in the hall jams"); ``None`` wherever that reading is unsure."""
     nouns = subject_nouns(words, index)
-    return _person_of(words[nouns[-1]]) if nouns else None
+    if not nouns:
+        return None
+    asked = asked_number(words, nouns[-1])
+    if asked is not None and asked not in numbers_of(_bare(words[nouns[-1]])):
+        return None  # "Each students have": the noun's number is the error, not the verb's
+    return _person_of(words[nouns[-1]])
 
 
 def subject_nouns(words: Sequence[str], index: int) -> tuple[int, ...]:

@@ -36,6 +36,9 @@ PAST_WORDS = word_set("grammar.json", "past_words")
 # "last" sets the past only before a time ("last summer", "last Monday"; not "the last page").
 PAST_TIME_WORDS = word_set("grammar.json", "past_time_words")
 TIME_NOUNS = word_set("grammar.json", "time_nouns")
+# Words that open a time still running from a finished one ("since last year").
+OPEN_TIME_WORDS = word_set("grammar.json", "open_time_words")
+TIME_PHRASE_REACH = 3  # "since two weeks ago": the opener, then up to two words, then "ago"
 # Verbs whose participle after them is no past: "is recommended", "has gone".
 PARTICIPLE_AUXILIARIES = frozenset({"be", "have"})
 BE_FORMS = word_set("word_tiers.json", "be_forms")
@@ -170,10 +173,24 @@ def after_a_past_sentence(words: Sequence[str], index: int) -> bool:
 def finished_time(words: Sequence[str], index: int) -> bool:
     """Whether word ``index``'s sentence names a finished time anywhere in it ("yesterday",
     "ago", "last" and a time): a present perfect there is the past ("Last month we have
-    visited", "we have visited it yesterday")."""
+    visited", "we have visited it yesterday"). Not a time a :data:`OPEN_TIME_WORDS` word
+    opens ("since last year", "since two weeks ago"): from then on, the time is still open and
+    the perfect is right."""
     start, stop = sentence_of(words, index)
     for at in range(start, stop + 1):
         word = plain_lower(words[at])
-        if word in PAST_WORDS or (word in PAST_TIME_WORDS and _a_time(words, at + 1, stop + 1)):
+        past = word in PAST_WORDS or (word in PAST_TIME_WORDS and _a_time(words, at + 1, stop + 1))
+        if past and not _opened(words, at, start):
+            return True
+    return False
+
+
+def _opened(words: Sequence[str], at: int, start: int) -> bool:
+    """Whether an :data:`OPEN_TIME_WORDS` word stands within :data:`TIME_PHRASE_REACH` words
+    before word ``at`` (from ``start``), with no mark between."""
+    for back in range(at - 1, max(start, at - TIME_PHRASE_REACH) - 1, -1):
+        if words[back].rstrip().endswith(CLAUSE_MARKS):
+            return False
+        if plain_lower(words[back]) in OPEN_TIME_WORDS:
             return True
     return False

@@ -299,10 +299,8 @@ def _form_fixes(
     sentence_past = past_verb_in_sentence(words, index)
     past_rule = in_past and not sentence_past and _verb_place(words, index)
     timed = in_past or sentence_past or time_word(words, index)
-    person = None if timed else asked_person(words, index) or noun_subject_person(words, index)
-    past_asked = in_past
-    if person and after_a_past_sentence(words, index) and _disagrees(lower, forms, person):
-        person, past_asked = None, True  # "It broke on Sunday. Nobody have": "had" or "has"
+    person, past_told = _subject_of(words, index, lower, forms, timed)
+    past_asked = in_past or past_told
     bare = _bare_asked(words, index)
     keeps_past = (in_past or sentence_past) and not bare
     keeps_time = _is_do(lower) and not (in_past or sentence_past)
@@ -328,6 +326,21 @@ def _form_fixes(
             weight = AGREEMENT_RISK
         found.append(Fix(Rewording(index, index + 1, text), weight, certain=form == article))
     return found
+
+
+def _subject_of(
+    words: Sequence[str], index: int, lower: str, forms: Sequence[str], timed: bool
+) -> tuple[str | None, bool]:
+    """The present form word ``index``'s subject asks of it (a pronoun's, or a noun's across
+    its phrases; none in a sentence a word of time sets), and whether a past sentence before
+    makes its time the reading's choice too ("It broke on Sunday. Nobody have": "had" or
+    "has", neither a rule)."""
+    if timed:
+        return None, False
+    person = asked_person(words, index) or noun_subject_person(words, index)
+    if person and after_a_past_sentence(words, index) and _disagrees(lower, forms, person):
+        return None, True
+    return person, False
 
 
 def _disagrees(lower: str, forms: Sequence[str], person: str) -> bool:

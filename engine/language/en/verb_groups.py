@@ -31,6 +31,7 @@ from collections.abc import Sequence
 from lemminflect import getAllLemmas, getInflection
 
 from engine.language.en.cut_safety import core
+from engine.language.en.cut_units import in_form
 from engine.language.en.data import word_set
 from engine.language.en.form_risks import asked_person
 from engine.language.en.forms import COMPARED_TAGS, readings
@@ -66,7 +67,7 @@ def be_before_verb(words: Sequence[str], index: int) -> list[Rewording]:
     verb = core(words[index + 1])
     if tag is None or not _only_a_base_verb(verb):
         return []
-    form = _form(verb, tag)
+    form = in_form(verb, tag)
     return [Rewording(index, index + 2, _joined(words, index, index + 1, form))] if form else []
 
 
@@ -98,7 +99,7 @@ def will_after_condition(words: Sequence[str], index: int) -> list[Rewording]:
     person = asked_person(words, index)
     if person is None or verb not in getAllLemmas(verb).get(VERB, ()):
         return []
-    form = _form(verb, person)
+    form = in_form(verb, person)
     return [Rewording(index, index + 2, _joined(words, index, index + 1, form))] if form else []
 
 
@@ -129,11 +130,6 @@ def _only_a_base_verb(word: str) -> bool:
     too, nor "cost", a past too)."""
     found = readings(word)
     return bool(found) and all(r.part == VERB and r.tags <= BASE_TAGS for r in found)
-
-
-def _form(verb: str, tag: str) -> str | None:
-    found = getInflection(verb, tag)
-    return found[0] if found else None
 
 
 def _noun_after(words: Sequence[str], index: int) -> bool:

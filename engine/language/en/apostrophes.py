@@ -56,6 +56,7 @@ def _dropped() -> dict[str, Dropped]:
     return found
 
 
+@cache
 def dropped_apostrophes() -> dict[str, str]:
     """The slips no dictionary word undoes, and their contraction ("dont": "don't"): what
     spelling offers beside a misspelt word's dictionary candidates."""

@@ -96,7 +96,8 @@ def reworded(was: str, now: str) -> bool:
     # a word typed twice in a row may lose its copy, and a word may move ("I yesterday went"
     # → "I went yesterday"): taken out in one place and put in another, it is still said
     kept = {a for a, b in pairwise(listed) if a == b}
-    moved = {w for w, n in Counter(listed).items() if Counter(said)[w] == n}
+    counted = Counter(said)
+    moved = {w for w, n in Counter(listed).items() if counted[w] == n}
     matcher = SequenceMatcher(None, listed, said, autojunk=False)
     for op, a1, a2, b1, b2 in matcher.get_opcodes():
         free = kept | moved if op in ("delete", "insert") else kept

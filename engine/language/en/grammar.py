@@ -80,6 +80,7 @@ from engine.language.en.rewordings import Rewording, lead, rewordings, spelled
 from engine.language.en.sentence_time import (
     FUTURE_AUXILIARY,
     FUTURE_WORDS,
+    TRAILING_MARKS,
     after_a_past_sentence,
     after_past_word,
     past_verb_in_sentence,
@@ -144,7 +145,6 @@ DEGREE_RISK = 3.0
 ARTICLE_RISK = 1.5
 
 WORD_LETTERS = re.compile(r"[A-Za-z]+(?:'[A-Za-z]+)?")
-TRAILING_MARKS = re.compile(r"[.,;:!?\"()]+$")
 EMPHASIS_MARKS = "*_~"  # Markdown's, around a word that is still the word
 
 
@@ -305,7 +305,7 @@ def _form_fixes(
     keeps_past = (in_past or sentence_past) and not bare
     keeps_time = _is_do(lower) and not (in_past or sentence_past)
     after_be = before in BE_FORMS
-    held = number_held(words, index)
+    held = any(number_changes(lower, f) for f in forms) and number_held(words, index)
     article = _article_asked(words, index, lower)
     found = []
     for form in forms:

@@ -31,7 +31,7 @@ from collections.abc import Sequence
 from lemminflect import getAllLemmas, getInflection
 
 from engine.language.en.cut_safety import core
-from engine.language.en.cut_units import in_form
+from engine.language.en.cut_units import in_form, is_base_verb, verb_lemmas
 from engine.language.en.data import word_set
 from engine.language.en.form_risks import asked_person
 from engine.language.en.forms import COMPARED_TAGS, readings
@@ -77,7 +77,7 @@ def perfect_in_finished_time(words: Sequence[str], index: int) -> list[Rewording
     if not plain(words, index, index + 2) or _auxiliary_tag(core(words[index]), HAVE) is None:
         return []
     participle = core(words[index + 1])
-    lemma = next((v for v in getAllLemmas(participle).get(VERB, ())), None)
+    lemma = next(iter(verb_lemmas(participle)), None)
     if lemma is None or participle not in getInflection(lemma, PARTICIPLE_TAG):
         return []
     past = getInflection(lemma, PAST_TAG)
@@ -97,7 +97,7 @@ def will_after_condition(words: Sequence[str], index: int) -> list[Rewording]:
         return []
     verb = core(words[index + 1])
     person = asked_person(words, index)
-    if person is None or verb not in getAllLemmas(verb).get(VERB, ()):
+    if person is None or not is_base_verb(verb):
         return []
     form = in_form(verb, person)
     return [Rewording(index, index + 2, _joined(words, index, index + 1, form))] if form else []

@@ -15,6 +15,7 @@ from engine.language.en.form_risks import (
     aspect_changes,
     breaks_agreement,
     degree_changes,
+    leaves_its_time,
     numbers_of,
 )
 from engine.language.en.grammar import (
@@ -148,8 +149,24 @@ def test_a_verb_that_agrees_with_its_subject_is_never_offered_a_form_that_does_n
 def test_an_aside_never_takes_the_agreement_from_its_subject() -> None:
     words, _ = split_words("I, in any case, have no time.")
     offered = {f.rewording.text.strip() for f in fixes(words) if f.rewording.first == 4}
-    assert "had" in offered  # the verb's other forms are still offered
     assert "has" not in offered
+    assert "had" not in offered  # nor its past: nothing in the sentence tells one
+
+
+def test_a_verb_that_agrees_keeps_its_present_where_nothing_tells_a_past() -> None:
+    assert leaves_its_time("runs", "ran", "VBZ")
+    assert leaves_its_time("have", "had", "VBP")
+    assert not leaves_its_time("runs", "ran", None)  # a past word or verb: the reading's
+    assert not leaves_its_time("run", "ran", "VBZ")  # "he run": no agreement to keep
+    assert not leaves_its_time("runs", "running", "VBZ")  # no past
+
+    def offered(text: str, at: int) -> set[str]:
+        words, _ = split_words(text)
+        return {f.rewording.text.strip() for f in fixes(words) if f.rewording.first == at}
+
+    assert "ran" not in offered("He runs faster than his brother.", 1)
+    assert "ran" in offered("Yesterday he runs home.", 2)
+    assert "ran" in offered("He runs home and stayed there.", 1)
 
 
 def test_only_the_asked_present_form_of_the_same_verb_agrees() -> None:

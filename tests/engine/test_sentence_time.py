@@ -46,3 +46,21 @@ def test_a_past_sentence_before_unless_the_sentence_tells_its_own_time() -> None
 )
 def test_a_time_since_a_finished_one_is_still_open(text: str) -> None:
     assert not finished_time(words_of(text), 1)
+
+
+@pytest.mark.parametrize(
+    ("text", "at", "finished"),
+    [
+        ("When we lived abroad, we have cooked a lot.", 5, True),
+        ("We have cooked a lot while we stayed there.", 1, True),
+        ("After the guests left, I have cleaned up.", 5, True),
+        ("Since we moved here, we have cooked a lot.", 5, False),  # a time still open
+        ("When we have time, we cook a lot.", 5, False),  # the clause tells no past
+        ("When the guests leave, I have to clean.", 5, False),
+    ],
+)
+def test_a_clause_of_time_told_in_the_past_finishes_its_sentence(
+    text: str, at: int, finished: bool
+) -> None:
+    words = words_of(text)
+    assert finished_time(words, at) == finished, words[at]

@@ -27,6 +27,7 @@ def offered(text: str) -> list[tuple[str, str]]:
         ("She is agree with us.", ("is agree", "agrees")),
         ("Last month we have visited the museum.", ("have visited", "visited")),
         ("We have visited it yesterday.", ("have visited", "visited")),
+        ("When I was small, we have lived in town.", ("have lived", "lived")),
         ("If it will rain on Saturday, we stay in.", ("will rain", "rains")),
         ("When she will arrive, call me.", ("will arrive,", "arrives,")),
         ("The quiz was more easy than the first.", ("more easy", "easier")),

@@ -19,6 +19,7 @@ import re
 from collections.abc import Sequence
 from functools import cache
 
+import inflect
 from lemminflect import getAllLemmas
 
 from engine.language.en.data import load_json, word_set
@@ -39,9 +40,6 @@ MOST_ADJECTIVES = 3
 SHORTEST_NOUN = 3  # "ox", "ax": too short to read as a noun phrase in free text
 PLAIN = re.compile(r"[a-z]+")
 TRAILING_MARKS = re.compile(r"[.,;:!?\"()]+$")
-# The indefinite article by a word's first letters (``data/grammar.json``, indefinite_for).
-AN_OPENINGS = tuple(sorted(word_set("grammar.json", "an_openings")))
-UNSURE_OPENINGS = tuple(sorted(word_set("grammar.json", "unsure_openings")))
 A, AN = "a", "an"
 INDEFINITE_ARTICLES = (A, AN)
 
@@ -99,15 +97,22 @@ def article_fixes(words: Sequence[str], index: int) -> list[Rewording]:
 
 
 def indefinite_for(word: str) -> str | None:
-    """The indefinite article a plain lower-case ``word`` takes by how it opens: "an" before
-    a, e or i ("an important"), "a" before a consonant, and ``None`` where its letters do not
-    say its sound ("an hour", "a house"; "an umbrella", "a user": ``data/grammar.json``'s
-    unsure openings), or it is no plain lower-case word (an acronym, a number: "an FBI", "a
-    1990s")."""
+    """The indefinite article a plain lower-case ``word`` takes by its first sound, as the
+    ``inflect`` package reads it ("an hour", "a house", "an umbrella", "a user", "a one-off"),
+    and ``None`` where it is no plain lower-case word (an acronym or a number: "an FBI", "a
+    1990s", whose sound its letters do not tell)."""
     letters = TRAILING_MARKS.sub("", word.strip())
-    if not PLAIN.fullmatch(letters) or letters.startswith(UNSURE_OPENINGS):
-        return None
-    return AN if letters.startswith(AN_OPENINGS) else A
+    return _article_by_sound(letters) if PLAIN.fullmatch(letters) else None
+
+
+@cache
+def _article_by_sound(letters: str) -> str:
+    return AN if _inflection().a(letters).startswith(AN + " ") else A
+
+
+@cache
+def _inflection() -> inflect.engine:
+    return inflect.engine()
 
 
 def plain(word: str, last: bool = True) -> str | None:

@@ -131,6 +131,7 @@ def loses_degree(word: str, form: str) -> bool:
 THIRD_SINGULAR_TAG, PLAIN_PRESENT_TAG = "VBZ", "VBP"
 SUBJECT_INVERTERS = word_set("grammar.json", "subject_inverters")
 PRESENT_TAGS = frozenset({"VB", PLAIN_PRESENT_TAG, THIRD_SINGULAR_TAG})
+SIMPLE_PAST_TAG = "VBD"
 BE = "be"  # its present forms are closed sets of their own ("I am", "he is")
 # "Each of the students have": one of a group is the subject, and it takes the third singular
 # whatever the group's noun next to the verb says. The group's phrase after "of" is a few words.
@@ -284,6 +285,19 @@ def agrees_as_asked(word: str, form: str, asked: str | None) -> bool:
         and was.tags <= PRESENT_TAGS
         and asked not in was.tags
         and asked in now.tags
+        for was, now in shared_readings(word, form, VERB_CLASSES)
+    )
+
+
+def leaves_its_time(word: str, form: str, asked: str | None) -> bool:
+    """Whether ``form`` would put a verb that agrees with its subject (``word``, only ever
+    the present form ``asked``) into the past: "He runs faster" is right as written, and
+    where the caller found nothing that tells a past (``asked`` is ``None`` there), the
+    reading's liking for "ran" is a guess at the writer's time, not a fix."""
+    if asked is None:
+        return False
+    return any(
+        asked in was.tags and was.tags <= PRESENT_TAGS and SIMPLE_PAST_TAG in now.tags
         for was, now in shared_readings(word, form, VERB_CLASSES)
     )
 

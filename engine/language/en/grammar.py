@@ -49,6 +49,7 @@ from engine.language.en.form_risks import (
     breaks_agreement,
     degree_changes,
     describes,
+    leaves_its_time,
     loses_degree,
     may_describe,
     numbers_of,
@@ -68,6 +69,7 @@ from engine.language.en.forms import tense as form_tense
 from engine.language.en.homophones import too_for_to
 from engine.language.en.meaning import SUBJECT_PRONOUNS
 from engine.language.en.noun_subjects import noun_subject_person, number_held
+from engine.language.en.pronoun_pairs import pair_fixes
 from engine.language.en.punctuation import (
     SENTENCE_ENDS,
     capitalised,
@@ -276,6 +278,7 @@ def fixes(
         found += [Fix(r) for r in duration_fixes(words, index)]
         found += [Fix(r) for r in verb_pattern_fixes(words, index)]
         found += [Fix(r) for r in verb_group_fixes(words, index)]
+        found += [Fix(r, certain=True) for r in pair_fixes(words, index, first_opens)]
         found += [Fix(r) for r in too_for_to(words, index)]
         found += [Fix(r, certain=True) for r in comma_fixes(words, index, first_opens)]
         found += _form_fixes(words, index, letters, opens, lead)
@@ -352,12 +355,15 @@ def _refused(lower: str, form: str, keeps_past: bool, person: str | None, bare: 
     """Whether ``form`` is no fix of the word ``lower`` however the reading prefers it: it
     takes a verb out of its sentence's past, or undoes the agreement the word has with its
     subject (``person``) or with the auxiliary before it (``bare``: "does she like" never
-    becomes "likes"), or it drops a comparison the writer made ("start earlier" never becomes
-    "start early": an adjective agrees with nothing, so its degree is never wrong alone; a
-    doubled one, "more better", is :func:`_degree`'s)."""
+    becomes "likes") or takes such a verb into the past where nothing tells one ("He runs
+    faster" never becomes "ran"), or it drops a comparison the writer made ("start earlier"
+    never becomes "start early": an adjective agrees with nothing, so its degree is never
+    wrong alone; a doubled one, "more better", is :func:`_degree`'s)."""
     if (keeps_past and leaves_past(lower, form)) or loses_degree(lower, form):
         return True
     if breaks_agreement(verb_of(lower), verb_of(form), person):
+        return True
+    if leaves_its_time(verb_of(lower), verb_of(form), person):
         return True
     return bare and _bare_form_of(lower, form)
 

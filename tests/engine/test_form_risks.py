@@ -14,6 +14,7 @@ from engine.language.en.form_risks import (
     asked_person,
     aspect_changes,
     breaks_agreement,
+    counted_quantity,
     degree_changes,
     leaves_its_time,
     numbers_of,
@@ -226,3 +227,21 @@ def test_an_adverb_between_a_pronoun_and_its_verb_keeps_the_pronoun_its_subject(
     assert asked("He not go home.") is None  # a negation asks for an auxiliary
     assert asked("Does he often walk home.") is None  # still the auxiliary's subject
     assert asked("It still make sense.") is None  # "still" is a verb and a noun too
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("We had less visitors today.", "fewer"),
+        ("There is much boxes here.", "many"),
+        ("We had less people today.", None),  # "people": read both ways
+        ("We had less rain today.", None),  # a mass: right as written
+        ("It is less expensive now.", None),  # an adjective next: the reading's
+    ],
+)
+def test_a_quantity_for_a_mass_before_a_plural_noun_is_the_counting_one(
+    text: str, expected: str | None
+) -> None:
+    words, _ = split_words(text)
+    at = next(i for i, w in enumerate(words) if w.strip() in ("less", "much"))
+    assert counted_quantity(words, at) == expected

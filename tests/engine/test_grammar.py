@@ -394,3 +394,18 @@ def test_words_learners_confuse_are_offered_for_each_other() -> None:
 def test_a_subjects_noun_takes_the_number_a_word_before_asks() -> None:
     assert "student" in weights("Each students have a locker.", 1)
     assert "lockers" not in weights("The locker near the doors are new.", 1)
+
+
+def test_a_past_after_have_is_its_participle_as_a_rule() -> None:
+    def certain_at(text: str, word: str) -> dict[str, bool]:
+        words, _ = split_words(text)
+        at = words.index(f" {word}")
+        return {
+            f.rewording.text.strip(): f.certain for f in fixes(words) if f.rewording.first == at
+        }
+
+    assert certain_at("She has drove that van.", "drove")["driven"] is True
+    assert certain_at("We had went home.", "went")["gone"] is True
+    assert all(not c for c in certain_at("We have cooked dinner.", "cooked").values())
+    for british in (("We have got time.", "got"), ("I have learnt it.", "learnt")):
+        assert all(not c for c in certain_at(*british).values()), british

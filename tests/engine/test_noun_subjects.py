@@ -30,7 +30,8 @@ def person(text: str) -> str | None:
         ("The staff are", None),  # a number the lexicon reads both ways
         ("The dog and the cat sleeps", None),  # two subjects
         ("In the hall jams", None),  # no subject before the phrase
-        ("We wait until the end comes", None),  # the phrase opens no clause
+        ("We wait until the end comes", THIRD_SINGULAR_TAG),  # a clause "until" opens
+        ("We wait in the end comes", None),  # the phrase opens no clause
         ("Printers in the hall jam", None),  # no determiner: unsure
     ],
 )

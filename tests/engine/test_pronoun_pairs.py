@@ -39,7 +39,7 @@ def test_a_pair_that_opens_a_clause_is_its_subject(text: str, expected: tuple[st
 @pytest.mark.parametrize(
     ("text", "expected"),
     [
-        ("Please write to my aunt and I soon.", ("I", "me")),
+        ("Please write to my aunt and I by Friday.", ("I", "me")),
         ("It was hard for Ravi and she.", ("she.", "her.")),
         ("Between you and I, it failed.", ("I,", "me,")),
     ],
@@ -54,6 +54,7 @@ def test_a_pair_after_a_preposition_is_its_object(text: str, expected: tuple[str
         "My uncle and I painted the shed.",
         "He gave the keys to Priya and me.",
         "After Sam and I left, it rained.",  # "after" opens a clause: "I" is its subject
+        "It was hard in this case and I also think so.",  # "I" opens a clause
         "Me and my uncle's shed.",  # no verb follows: no clause
         "I and my brother went home.",  # the speaker first is courtesy, not case
         "They thanked him and her for it.",  # after a verb: no rule here

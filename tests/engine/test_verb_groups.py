@@ -6,7 +6,12 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from engine.language.en.verb_groups import verb_group_fixes
+from engine.language.en.verb_groups import (
+    verb_group_fixes,
+    verb_group_rules,
+    will_after_condition,
+    would_have_in_condition,
+)
 from engine.passes.proofread import split_words
 
 
@@ -66,3 +71,49 @@ def test_a_fix_only_ever_joins_two_words_into_one(tokens: list[str]) -> None:
         for rewording in verb_group_fixes(words, index):
             assert rewording.first == index and rewording.stop == index + 2
             assert len(rewording.text.split()) == 1
+
+
+@pytest.mark.parametrize(
+    ("text", "fix"),
+    [
+        ("If she would have called, we could go.", ("would have", "had")),
+        ("We left early if they would have known it.", None),  # "if" not at the clause's start
+        ("I would have called if I knew.", None),  # the other clause's "would" is right
+    ],
+)
+def test_would_have_in_a_condition_is_the_past_perfect(
+    text: str, fix: tuple[str, str] | None
+) -> None:
+    words, _ = split_words(text)
+    found = [
+        ("".join(words[r.first : r.stop]).strip(), r.text.strip())
+        for i in range(len(words))
+        for r in would_have_in_condition(words, i)
+    ]
+    assert found == ([fix] if fix else [])
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("I will ring you when I will land.", [("will land.", "land.")]),
+        ("We'll eat when the kettle will boil.", [("will boil.", "boils.")]),
+        ("I wonder when she will come.", []),  # a question's clause: "will" is right
+        ("Tell me if it will rain.", []),  # "if" may ask whether
+    ],
+)
+def test_will_in_a_clause_of_time_after_a_future_one(text: str, expected: list) -> None:
+    words, _ = split_words(text)
+    found = [
+        ("".join(words[r.first : r.stop]).strip(), r.text.strip())
+        for i in range(len(words))
+        for r in will_after_condition(words, i)
+    ]
+    assert found == expected
+
+
+def test_a_perfect_beside_a_word_of_finished_time_is_a_rule() -> None:
+    words, _ = split_words("She has been to the market yesterday.")
+    assert [(r.first, r.text.strip()) for r in verb_group_rules(words, 1)] == [(1, "was")]
+    clause, _ = split_words("When I was small, we have lived in town.")
+    assert verb_group_rules(clause, 5) == []  # a clause's finished time: the reading's choice

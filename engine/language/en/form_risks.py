@@ -53,6 +53,8 @@ SINGULAR, PLURAL = "singular", "plural"
 ING_TAG = "VBG"
 BREAK = re.compile(r"[.,;:!?()\"]")
 LETTERS = re.compile(r"[^A-Za-z']+")
+# A quantity for a mass and the one for things counted ("less": "fewer").
+COUNT_QUANTITIES: dict[str, str] = load_json("grammar.json")["count_quantities"]
 
 
 def describes(word: str) -> bool:
@@ -69,6 +71,19 @@ def may_describe(word: str) -> bool:
 def only_noun(word: str) -> bool:
     """Whether lower-case ``word`` is read only as a noun (never a verb that agrees)."""
     return parts_of(word) == {NOUN_CLASS}
+
+
+def counted_quantity(words: Sequence[str], index: int) -> str | None:
+    """What a quantity for a mass (word ``index``: "less", "much") must be before a noun that
+    is only ever plural ("less problems", "much cars"): the one for things counted
+    ("fewer", "many"), a rule of writing. ``None`` anywhere else: before "people" or "data",
+    read both ways, or an adjective ("less expensive cars"), the reading chooses."""
+    word = LETTERS.sub("", words[index]).lower()
+    if word not in COUNT_QUANTITIES or index + 1 >= len(words) or BREAK.search(words[index]):
+        return None
+    noun = LETTERS.sub("", words[index + 1]).lower()
+    nouns = [r.tags for r in readings(noun) if r.part == NOUN_CLASS]
+    return COUNT_QUANTITIES[word] if nouns and all(t == {PLURAL_TAG} for t in nouns) else None
 
 
 def parts_of(word: str) -> set[str]:

@@ -35,6 +35,7 @@ from lemminflect import getAllLemmas, getInflection
 
 from engine.language.en.apostrophes import dropped
 from engine.language.en.articles import INDEFINITE_ARTICLES, article_fixes, indefinite_for
+from engine.language.en.clause_links import doubled_link
 from engine.language.en.cut_safety import may_be_noun
 from engine.language.en.data import load_json, pairs, word_set
 from engine.language.en.durations import duration_fixes
@@ -47,6 +48,7 @@ from engine.language.en.form_risks import (
     asked_person,
     aspect_changes,
     breaks_agreement,
+    counted_quantity,
     degree_changes,
     describes,
     leaves_its_time,
@@ -67,6 +69,7 @@ from engine.language.en.forms import (
 )
 from engine.language.en.forms import tense as form_tense
 from engine.language.en.homophones import too_for_to
+from engine.language.en.joined_verbs import joined_verb_person
 from engine.language.en.meaning import SUBJECT_PRONOUNS
 from engine.language.en.noun_subjects import noun_subject_person, number_held
 from engine.language.en.pronoun_pairs import pair_fixes
@@ -90,7 +93,7 @@ from engine.language.en.sentence_time import (
     time_word,
 )
 from engine.language.en.spelling import proper_names as english_proper_names
-from engine.language.en.verb_groups import verb_group_fixes
+from engine.language.en.verb_groups import verb_group_fixes, verb_group_rules
 from engine.language.en.verb_patterns import verb_pattern_fixes
 
 # Closed classes no inflection library covers (any member may stand for any other of its
@@ -105,7 +108,8 @@ DEGREE_WORDS = word_set("grammar.json", "degree_words")
 DETERMINERS = word_set("grammar.json", "determiners")
 AUXILIARY_CLASS = "AUX"
 BASE_TAG = "VB"
-DO, NEGATION = "do", "not"
+DO, HAVE, NEGATION = "do", "have", "not"
+PAST_TAG, PARTICIPLE_TAG = "VBD", "VBN"
 # What may stand between "do" or a modal and its bare verb: "not", a question's subject.
 BETWEEN_DO_AND_VERB = SUBJECT_PRONOUNS | {NEGATION}
 MODALS = word_set("word_tiers.json", "modals")
@@ -278,7 +282,9 @@ def fixes(
         found += [Fix(r) for r in duration_fixes(words, index)]
         found += [Fix(r) for r in verb_pattern_fixes(words, index)]
         found += [Fix(r) for r in verb_group_fixes(words, index)]
+        found += [Fix(r, certain=True) for r in verb_group_rules(words, index)]
         found += [Fix(r, certain=True) for r in pair_fixes(words, index, first_opens)]
+        found += [Fix(r, certain=True) for r in doubled_link(words, index)]
         found += [Fix(r) for r in too_for_to(words, index)]
         found += [Fix(r, certain=True) for r in comma_fixes(words, index, first_opens)]
         found += _form_fixes(words, index, letters, opens, lead)
@@ -310,6 +316,7 @@ def _form_fixes(
     after_be = before in BE_FORMS
     held = any(number_changes(lower, f) for f in forms) and number_held(words, index)
     article = _article_asked(words, index, lower)
+    ruled = _ruled_forms(words, index, lower, before, forms, person) | {article}
     found = []
     for form in forms:
         if article is not None and form in INDEFINITE_ARTICLES and form != article:
@@ -327,8 +334,27 @@ def _form_fixes(
         agrees = agrees_as_asked(verb_of(lower), verb_of(form), person)
         if agrees or (bare and _bare_form_of(form, lower)):
             weight = AGREEMENT_RISK
-        found.append(Fix(Rewording(index, index + 1, text), weight, certain=form == article))
+        found.append(Fix(Rewording(index, index + 1, text), weight, certain=form in ruled))
     return found
+
+
+def _ruled_forms(
+    words: Sequence[str],
+    index: int,
+    lower: str,
+    before: str,
+    forms: Sequence[str],
+    person: str | None,
+) -> set[str | None]:
+    """The forms of word ``index`` that rules of writing ask for, made unless the passage
+    reads far worse: "fewer" for "less" before a plural noun, the participle after "have"
+    ("has drove"), and the form a verb joined by "and" takes from a subject the reading
+    cannot see so far back ("She is … and collect them")."""
+    ruled: set[str | None] = {counted_quantity(words, index)}
+    ruled |= {form for form in forms if _participle_asked(before, lower, form)}
+    if joined_verb_person(words, index) is not None:
+        ruled |= {f for f in forms if agrees_as_asked(verb_of(lower), verb_of(f), person)}
+    return ruled
 
 
 def _subject_of(
@@ -340,7 +366,11 @@ def _subject_of(
     "has", neither a rule)."""
     if timed:
         return None, False
-    person = asked_person(words, index) or noun_subject_person(words, index)
+    person = (
+        asked_person(words, index)
+        or noun_subject_person(words, index)
+        or joined_verb_person(words, index)
+    )
     if person and after_a_past_sentence(words, index) and _disagrees(lower, forms, person):
         return None, True
     return person, False
@@ -429,6 +459,21 @@ def _article_asked(words: Sequence[str], index: int, lower: str) -> str | None:
     ):
         return None
     return indefinite_for(words[index + 1])
+
+
+def _participle_asked(before: str, lower: str, form: str) -> bool:
+    """Whether ``form`` is the participle a form of "have" right before (``before``) asks of
+    the verb ``lower``, written in a past that is no participle ("has drove" → "driven", "had
+    went" → "gone"): a rule of writing. Not where the lexicon lists two pasts ("learned",
+    "learnt") or the participle only adds to the past ("got", "gotten"): British English
+    writes those pasts after "have" too."""
+    if HAVE not in getAllLemmas(verb_of(before)).get(AUXILIARY_CLASS, ()):
+        return False
+    was, now = readings(lower), readings(form)
+    lemmas = [r.lemma for r in was if r.part == VERB_CLASS and r.tags == {PAST_TAG}]
+    if len(lemmas) != 1 or len(getInflection(lemmas[0], PAST_TAG)) != 1 or form.startswith(lower):
+        return False  # "learnt", "got": varieties of English write these after "have" too
+    return any(r.part == VERB_CLASS and PARTICIPLE_TAG in r.tags for r in now)
 
 
 def _bare_asked(words: Sequence[str], index: int) -> bool:

@@ -139,8 +139,9 @@ def _phrase_start(words: Sequence[str], at: int) -> int | None:
 
 def _opens_clause(words: Sequence[str], start: int) -> bool:
     """Whether a noun phrase starting at word ``start`` opens its clause: the passage's first
-    word, after a mark, or after a coordinator that follows a comma."""
-    if start == 0 or BREAK.search(words[start - 1]):
+    word, after a mark, after a subordinator ("when the train leaves"), or after a coordinator
+    that follows a comma."""
+    if start == 0 or BREAK.search(words[start - 1]) or _bare(words[start - 1]) in SUBORDINATORS:
         return True
     joined = _bare(words[start - 1]) in COORDINATORS
     return joined and start >= 2 and words[start - 2].rstrip().endswith(",")

@@ -12,10 +12,10 @@ here the place decides, as a rule of writing:
   "Him and his partner run", "My cousin and me are"): each pronoun in the subject's case,
   and "I" last, as English puts the speaker ("My sister and I cooked", "He and his
   partner run");
-- **a pair right after a preposition** whose pronoun follows "and" ("to my husband and I
-  before Friday", "for Sam and she."): the pronoun in the object's case. Not after a word
-  that also opens a clause, where a verb may follow ("after Sam and I left": the pair is
-  that clause's subject).
+- **a pair right after a preposition** whose pronoun follows "and" and ends the phrase at
+  a mark or another preposition ("to my husband and I before Friday", "for Sam and she."):
+  the pronoun in the object's case. Not before any other word, where the pronoun may open a
+  clause of its own ("after Sam and I left", "in this case and I also think").
 
 A person of the pair is a pronoun, a name (a capitalised word inside a sentence), or a
 determiner and up to :data:`MOST_PHRASE_WORDS` more words ending on a noun ("my older
@@ -34,7 +34,7 @@ from engine.language.en.cut_safety import core
 from engine.language.en.data import load_json, word_set
 from engine.language.en.punctuation import starts_sentence
 from engine.language.en.rewordings import Rewording, lead
-from engine.language.en.verb_patterns import plain
+from engine.language.en.verb_patterns import MARKS, plain
 
 # An object pronoun and the subject's form of the same person ("me": "I").
 SUBJECT_CASE: dict[str, str] = load_json("grammar.json")["subject_case"]
@@ -92,10 +92,8 @@ def object_pair(words: Sequence[str], index: int) -> list[Rewording]:
     pronoun = core(words[at])
     if stop - at != 1 or pronoun not in OBJECT_CASE:
         return []
-    opens_clause = core(words[index]) in CLAUSE_OPENERS  # "after Sam and I left"
-    verb_after = stop < len(words) and plain(words, at, stop + 1) and _may_be_verb(words[stop])
-    if opens_clause and verb_after:
-        return []
+    if not _closes_phrase(words, stop):
+        return []  # "in this case and I also think": "I" opens a clause of its own
     tail = words[at].strip()[len(pronoun) :]
     return [Rewording(at, stop, lead(words[at]) + OBJECT_CASE[pronoun] + tail)]
 
@@ -158,6 +156,15 @@ def _in_case(person: Sequence[str], case: dict[str, str]) -> tuple[str, bool]:
     first = person[0].strip()
     named = first[:1].isupper() and not (core(first) in DETERMINERS or core(first) in OBJECT_CASE)
     return (text if named else text[:1].lower() + text[1:]), False
+
+
+def _closes_phrase(words: Sequence[str], stop: int) -> bool:
+    """Whether the preposition's phrase ends before word ``stop``: at a mark, the passage's
+    end or another preposition ("to Sam and I before Friday"). After any other word the
+    pronoun may be a clause's subject ("after Sam and I left", "and I also think")."""
+    if stop >= len(words) or MARKS.search(words[stop - 1]):
+        return True
+    return core(words[stop]) in PREPOSITIONS
 
 
 def _after_opener(words: Sequence[str], index: int) -> bool:

@@ -20,6 +20,8 @@ import re
 from collections.abc import Sequence
 from functools import cache
 
+from lemminflect import getAllLemmas
+
 from engine.language.en.cut_safety import all_lemmas
 from engine.language.en.data import load_json, word_set
 from engine.language.en.forms import PAST, PRESENT
@@ -44,6 +46,8 @@ TIME_CLAUSE_OPENERS = word_set("grammar.json", "time_clause_openers")
 TIME_PHRASE_REACH = 3  # "since two weeks ago": the opener, then up to two words, then "ago"
 # Verbs whose participle after them is no past: "is recommended", "has gone".
 PARTICIPLE_AUXILIARIES = frozenset({"be", "have"})
+MOST_ADVERBS_BETWEEN = 2  # "has not yet left"
+ADVERB = "ADV"
 BE_FORMS = word_set("word_tiers.json", "be_forms")
 # Words by which a sentence tells its own time as present or future ("is", "will", "soon").
 NOT_PAST_WORDS = (
@@ -87,15 +91,30 @@ def past_verb_in_sentence(words: Sequence[str], index: int, skip_word: bool = Tr
     """Whether a word of word ``index``'s sentence other than it (``skip_word``; any word
     without) is read only as a past verb
     (lemminflect's tags: "went", "stayed"; not "read", also a present), and not as a
-    participle after a form of "be" or "have" ("is recommended" says no past)."""
+    participle after a form of "be" or "have" ("is recommended", "am very interested" say no
+    past)."""
     start, stop = sentence_of(words, index)
     lowered = [plain_lower(word) for word in words[start : stop + 1]]
     for at, word in enumerate(lowered):
         if (skip_word and start + at == index) or not word or form_tense(word) != PAST:
             continue
-        if not (at and all_lemmas(lowered[at - 1]) & PARTICIPLE_AUXILIARIES):
+        if not _after_auxiliary(lowered, at):
             return True
     return False
+
+
+def _after_auxiliary(lowered: Sequence[str], at: int) -> bool:
+    """Whether word ``at`` follows a form of "be" or "have", with up to
+    :data:`MOST_ADVERBS_BETWEEN` adverbs between ("am very interested", "has already left"):
+    a participle there, no past."""
+    before = at - 1
+    while before >= 0 and at - before <= MOST_ADVERBS_BETWEEN and _adverb(lowered[before]):
+        before -= 1
+    return before >= 0 and bool(all_lemmas(lowered[before]) & PARTICIPLE_AUXILIARIES)
+
+
+def _adverb(word: str) -> bool:
+    return ADVERB in getAllLemmas(word)
 
 
 def plain_lower(word: str) -> str:
@@ -173,18 +192,20 @@ def after_a_past_sentence(words: Sequence[str], index: int) -> bool:
     return not any(word in NOT_PAST_WORDS for word in told)
 
 
-def finished_time(words: Sequence[str], index: int) -> bool:
+def finished_time(words: Sequence[str], index: int, by_clause: bool = True) -> bool:
     """Whether word ``index``'s sentence names a finished time anywhere in it ("yesterday",
     "ago", "last" and a time, or a clause of time told in the past): a present perfect there
     is the past ("Last month we have visited", "we have visited it yesterday", "When I was a
-    child, I have lived"). Not a time a :data:`OPEN_TIME_WORDS` word
-    opens ("since last year", "since two weeks ago"): from then on, the time is still open and
-    the perfect is right."""
+    child, I have lived"; with ``by_clause`` false, only a word of time counts). Not a time a
+    :data:`OPEN_TIME_WORDS` word opens ("since last year", "since two weeks ago"): from then
+    on, the time is still open and the perfect is right."""
     start, stop = sentence_of(words, index)
     for at in range(start, stop + 1):
         word = plain_lower(words[at])
         past = word in PAST_WORDS or (word in PAST_TIME_WORDS and _a_time(words, at + 1, stop + 1))
-        if (past and not _opened(words, at, start)) or _past_time_clause(words, at, index, stop):
+        if past and not _opened(words, at, start):
+            return True
+        if by_clause and _past_time_clause(words, at, index, stop):
             return True
     return False
 

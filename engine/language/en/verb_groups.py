@@ -35,8 +35,15 @@ from engine.language.en.cut_units import in_form, is_base_verb, verb_lemmas
 from engine.language.en.data import word_set
 from engine.language.en.form_risks import asked_person
 from engine.language.en.forms import COMPARED_TAGS, readings
+from engine.language.en.noun_subjects import noun_subject_person
+from engine.language.en.registers import STRAIGHT_APOSTROPHES
 from engine.language.en.rewordings import Rewording, spelled
-from engine.language.en.sentence_time import FUTURE_AUXILIARY, finished_time
+from engine.language.en.sentence_time import (
+    FUTURE_AUXILIARY,
+    clause_of,
+    finished_time,
+    sentence_of,
+)
 from engine.language.en.verb_patterns import MARKS, plain
 
 BE, HAVE = "be", "have"
@@ -46,17 +53,30 @@ PAST_TAG, PARTICIPLE_TAG = "VBD", "VBN"
 PLAIN_PRESENT_TAG, THIRD_SINGULAR_TAG = "VBP", "VBZ"
 PRESENT_TAGS = (PLAIN_PRESENT_TAG, THIRD_SINGULAR_TAG)  # "am"/"are"/"have", "is"/"has"
 DEGREE_WORDS = word_set("grammar.json", "degree_words")
+TIME_CLAUSE_OPENERS = word_set("grammar.json", "time_clause_openers")
+WOULD, CONDITION, PAST_PERFECT = "would", "if", "had"
+WILL_CLITIC = "'ll"
+MOST_SUBJECT_WORDS = 3  # "if the new manager would have": the subject between "if" and "would"
 PRESENT_FOR_FUTURE = word_set("grammar.json", "present_for_future")
 
 
 def verb_group_fixes(words: Sequence[str], index: int) -> list[Rewording]:
-    """Every fix of this module starting at word ``index``."""
+    """Every fix of this module starting at word ``index`` that the reading chooses."""
     return [
         *be_before_verb(words, index),
         *perfect_in_finished_time(words, index),
         *will_after_condition(words, index),
         *one_word_degree(words, index),
     ]
+
+
+def verb_group_rules(words: Sequence[str], index: int) -> list[Rewording]:
+    """The fixes of this module starting at word ``index`` that are rules of writing: a present
+    perfect beside a word of finished time ("We have seen it yesterday": no reading of English
+    allows it), and "would have" in a condition's own clause ("If he would have asked" →
+    "had asked")."""
+    perfect = perfect_in_finished_time(words, index, by_clause=False)
+    return [*perfect, *would_have_in_condition(words, index)]
 
 
 def be_before_verb(words: Sequence[str], index: int) -> list[Rewording]:
@@ -71,9 +91,12 @@ def be_before_verb(words: Sequence[str], index: int) -> list[Rewording]:
     return [Rewording(index, index + 2, _joined(words, index, index + 1, form))] if form else []
 
 
-def perfect_in_finished_time(words: Sequence[str], index: int) -> list[Rewording]:
+def perfect_in_finished_time(
+    words: Sequence[str], index: int, by_clause: bool = True
+) -> list[Rewording]:
     """ "Last month we have visited" → "visited": "have" or "has" and a participle, in a
-    sentence with a word that sets it in a finished past."""
+    sentence with a word that sets it in a finished past (or, ``by_clause``, a clause of time
+    told in the past: "When I was a child, I have lived")."""
     if not plain(words, index, index + 2) or _auxiliary_tag(core(words[index]), HAVE) is None:
         return []
     participle = core(words[index + 1])
@@ -81,26 +104,77 @@ def perfect_in_finished_time(words: Sequence[str], index: int) -> list[Rewording
     if lemma is None or participle not in getInflection(lemma, PARTICIPLE_TAG):
         return []
     past = getInflection(lemma, PAST_TAG)
-    if not past or not finished_time(words, index):
+    if not past or not finished_time(words, index, by_clause):
         return []
     return [Rewording(index, index + 2, _joined(words, index, index + 1, past[0]))]
 
 
 def will_after_condition(words: Sequence[str], index: int) -> list[Rewording]:
-    """ "If it will rain," → "If it rains,": "will" after a clause opener and its subject
-    pronoun, where the clause opens its sentence or follows a comma."""
-    if index < 2 or not plain(words, index - 2, index + 2):
+    """ "If it will rain," → "If it rains,": "will" after a clause opener and its subject (a
+    pronoun, or a noun phrase: "when the train will leave"), where the clause opens its
+    sentence or follows a comma, or where a clause of time follows a clause in the future
+    ("I will call you when I will arrive" → "arrive"; "I wonder when she will come" asks a
+    question, and "will" is right in it)."""
+    if core(words[index]) != FUTURE_AUXILIARY or not plain(words, index, index + 2):
         return []
-    if core(words[index]) != FUTURE_AUXILIARY or core(words[index - 2]) not in PRESENT_FOR_FUTURE:
+    opener_at = _condition_opener(words, index)
+    if opener_at is None:
         return []
-    if index > 2 and not MARKS.search(words[index - 3]):
+    opens = opener_at == 0 or bool(MARKS.search(words[opener_at - 1]))
+    if not opens and not _after_a_future_clause(words, opener_at):
         return []
     verb = core(words[index + 1])
-    person = asked_person(words, index)
+    person = asked_person(words, index) or noun_subject_person(words, index)
     if person is None or not is_base_verb(verb):
         return []
     form = in_form(verb, person)
     return [Rewording(index, index + 2, _joined(words, index, index + 1, form))] if form else []
+
+
+def _condition_opener(words: Sequence[str], index: int) -> int | None:
+    """Where the clause opener of word ``index``'s subject stands: the nearest
+    :data:`PRESENT_FOR_FUTURE` word within :data:`MOST_SUBJECT_WORDS` words of the subject
+    before it, with no mark between."""
+    for at in range(index - 2, max(-1, index - 2 - MOST_SUBJECT_WORDS), -1):
+        if MARKS.search(words[at]):
+            return None
+        if core(words[at]) in PRESENT_FOR_FUTURE:
+            return at
+    return None
+
+
+def _after_a_future_clause(words: Sequence[str], opener_at: int) -> bool:
+    """Whether the opener at ``opener_at`` opens a clause of time (not of condition: "if"
+    may ask whether) after a clause of its sentence that says "will"."""
+    if core(words[opener_at]) not in TIME_CLAUSE_OPENERS:
+        return False
+    start, _ = sentence_of(words, opener_at)
+    return any(_says_will(word) for word in words[start:opener_at])
+
+
+def _says_will(word: str) -> bool:
+    low = core(word).translate(STRAIGHT_APOSTROPHES)
+    return low == FUTURE_AUXILIARY or low.endswith(WILL_CLITIC)
+
+
+def would_have_in_condition(words: Sequence[str], index: int) -> list[Rewording]:
+    """ "If he would have asked," → "If he had asked,": "would have" and a participle in a
+    clause that "if" opens (the past perfect says the condition; "would" belongs to the
+    other clause)."""
+    if core(words[index]) != WOULD or not plain(words, index, index + 3):
+        return []
+    if core(words[index + 1]) != HAVE or not _is_participle(core(words[index + 2])):
+        return []
+    start, stop = sentence_of(words, index)
+    first, _ = clause_of(words, index, start, stop)
+    if core(words[first]) != CONDITION or index - first > MOST_SUBJECT_WORDS + 1:
+        return []
+    return [Rewording(index, index + 2, _joined(words, index, index + 1, PAST_PERFECT))]
+
+
+def _is_participle(word: str) -> bool:
+    lemma = next(iter(verb_lemmas(word)), None)
+    return lemma is not None and word in getInflection(lemma, PARTICIPLE_TAG)
 
 
 def one_word_degree(words: Sequence[str], index: int) -> list[Rewording]:

@@ -7,6 +7,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from engine.language.en.verb_groups import (
+    present_since_a_point,
     verb_group_fixes,
     verb_group_rules,
     will_after_condition,
@@ -117,3 +118,20 @@ def test_a_perfect_beside_a_word_of_finished_time_is_a_rule() -> None:
     assert [(r.first, r.text.strip()) for r in verb_group_rules(words, 1)] == [(1, "was")]
     clause, _ = split_words("When I was small, we have lived in town.")
     assert verb_group_rules(clause, 5) == []  # a clause's finished time: the reading's choice
+
+
+@pytest.mark.parametrize(
+    ("text", "groups"),
+    [
+        ("She works here since 2015.", ["has worked", "has been working"]),
+        ("I am here since Monday.", ["have been"]),
+        ("My aunt lives in Hull since last year.", ["has lived", "has been living"]),
+        ("We stay in since it rains.", []),  # "since" and a clause: it may say why
+        ("I have lived here since 2019.", []),  # a perfect already
+        ("He works hard since he must.", []),
+    ],
+)
+def test_a_present_since_a_point_in_time_is_a_perfect(text: str, groups: list[str]) -> None:
+    words, _ = split_words(text)
+    found = [r.text.strip() for i in range(len(words)) for r in present_since_a_point(words, i)]
+    assert found == groups

@@ -80,6 +80,7 @@ from engine.language.en.punctuation import (
     final_stop,
     starts_sentence,
 )
+from engine.language.en.question_order import question_order_fixes
 from engine.language.en.registers import CONTRACTIONS, NOT_CLITIC
 from engine.language.en.rewordings import Rewording, lead, rewordings, spelled
 from engine.language.en.sentence_time import (
@@ -285,6 +286,7 @@ def fixes(
         found += [Fix(r, certain=True) for r in verb_group_rules(words, index)]
         found += [Fix(r, certain=True) for r in pair_fixes(words, index, first_opens)]
         found += [Fix(r, certain=True) for r in doubled_link(words, index)]
+        found += [Fix(r, certain=True) for r in question_order_fixes(words, index)]
         found += [Fix(r) for r in too_for_to(words, index)]
         found += [Fix(r, certain=True) for r in comma_fixes(words, index, first_opens)]
         found += _form_fixes(words, index, letters, opens, lead)

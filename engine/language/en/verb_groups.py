@@ -40,6 +40,9 @@ from engine.language.en.registers import STRAIGHT_APOSTROPHES
 from engine.language.en.rewordings import Rewording, spelled
 from engine.language.en.sentence_time import (
     FUTURE_AUXILIARY,
+    OPEN_TIME_WORDS,
+    PAST_TIME_WORDS,
+    calendar_names,
     clause_of,
     finished_time,
     sentence_of,
@@ -56,6 +59,9 @@ DEGREE_WORDS = word_set("grammar.json", "degree_words")
 TIME_CLAUSE_OPENERS = word_set("grammar.json", "time_clause_openers")
 WOULD, CONDITION, PAST_PERFECT = "would", "if", "had"
 WILL_CLITIC = "'ll"
+SINCE_REACH = 6  # "works here at the bakery since": the verb, a few words, then "since"
+AUXILIARY = "AUX"
+PRESENT_PARTICIPLE_TAG = "VBG"
 MOST_SUBJECT_WORDS = 3  # "if the new manager would have": the subject between "if" and "would"
 PRESENT_FOR_FUTURE = word_set("grammar.json", "present_for_future")
 
@@ -73,10 +79,11 @@ def verb_group_fixes(words: Sequence[str], index: int) -> list[Rewording]:
 def verb_group_rules(words: Sequence[str], index: int) -> list[Rewording]:
     """The fixes of this module starting at word ``index`` that are rules of writing: a present
     perfect beside a word of finished time ("We have seen it yesterday": no reading of English
-    allows it), and "would have" in a condition's own clause ("If he would have asked" →
-    "had asked")."""
+    allows it), a present with "since" and a point in time ("She works here since 2015"),
+    and "would have" in a condition's own clause ("If he would have asked" → "had asked")."""
     perfect = perfect_in_finished_time(words, index, by_clause=False)
-    return [*perfect, *would_have_in_condition(words, index)]
+    since = present_since_a_point(words, index)
+    return [*perfect, *since, *would_have_in_condition(words, index)]
 
 
 def be_before_verb(words: Sequence[str], index: int) -> list[Rewording]:
@@ -191,6 +198,58 @@ def one_word_degree(words: Sequence[str], index: int) -> list[Rewording]:
     if not form:
         return []
     return [Rewording(index, index + 2, _joined(words, index, index + 1, form[0]))]
+
+
+def present_since_a_point(words: Sequence[str], index: int) -> list[Rewording]:
+    """ "She works here since 2015" → "has worked": a present that agrees with its subject
+    (a pronoun, or a noun phrase that opens its clause), with "since" and a point in time
+    later in its clause (a year, "last" and a time, a weekday or a month), is a present
+    perfect, simple or progressive ("has been working"), whichever reads better: the time
+    runs from then to now. Not "since" and a clause, which may say why ("I stay in since it
+    rains")."""
+    verb = core(words[index])
+    person = asked_person(words, index) or noun_subject_person(words, index)
+    lemma = next(iter(verb_lemmas(verb)), None)
+    if person is None or lemma is None or person not in _present_tags(verb):
+        return []
+    if not _since_a_point(words, index) or _auxiliary_before_a_verb(words, index):
+        return []
+    have = in_form(HAVE, person)
+    participle = in_form(lemma, PARTICIPLE_TAG)
+    if not have or not participle:
+        return []
+    groups = [f"{have} {participle}"]
+    running = in_form(lemma, PRESENT_PARTICIPLE_TAG)
+    if running and lemma not in (BE, HAVE):  # "has been teaching": the reading may prefer it
+        groups.append(f"{have} {in_form(BE, PARTICIPLE_TAG)} {running}")
+    return [Rewording(index, index + 1, _joined(words, index, index, g)) for g in groups]
+
+
+def _since_a_point(words: Sequence[str], index: int) -> bool:
+    """Whether "since" and a point in time follow word ``index`` in its clause."""
+    for at in range(index + 1, min(len(words) - 1, index + SINCE_REACH)):
+        if MARKS.search(words[at - 1]) and at > index + 1:
+            return False
+        if core(words[at]) in OPEN_TIME_WORDS:
+            point = core(words[at + 1])
+            return point.isdigit() or point in PAST_TIME_WORDS or point in calendar_names()
+    return False
+
+
+def _auxiliary_before_a_verb(words: Sequence[str], index: int) -> bool:
+    """Whether word ``index`` is "have" or "be" before a participle ("have lived", "am
+    living"): a verb group of its own, which this fix leaves as it is."""
+    if index + 1 >= len(words) or MARKS.search(words[index]):
+        return False
+    after = core(words[index + 1])
+    participle = _is_participle(after) or any(
+        PRESENT_PARTICIPLE_TAG in r.tags for r in readings(after) if r.part == VERB
+    )
+    return bool(set(verb_lemmas(core(words[index]))) & {HAVE, BE}) and participle
+
+
+def _present_tags(verb: str) -> frozenset[str]:
+    return frozenset(t for r in readings(verb) if r.part in (VERB, AUXILIARY) for t in r.tags)
 
 
 def _auxiliary_tag(word: str, lemma: str) -> str | None:

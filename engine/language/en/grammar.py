@@ -34,13 +34,12 @@ from functools import cache
 from lemminflect import getAllLemmas, getInflection
 
 from engine.language.en.apostrophes import dropped
-from engine.language.en.articles import INDEFINITE_ARTICLES, article_fixes, indefinite_for
+from engine.language.en.articles import INDEFINITE_ARTICLES, article_fixes
 from engine.language.en.clause_links import doubled_link
 from engine.language.en.cut_safety import may_be_noun
 from engine.language.en.data import load_json, pairs, word_set
 from engine.language.en.durations import duration_fixes
 from engine.language.en.form_risks import (
-    ADVERB_CLASS,
     OBJECT_PRONOUNS,  # never what a subject that opens a sentence is ("me", "him")
     THIRD_SINGULAR_TAG,
     agrees_as_asked,
@@ -48,7 +47,6 @@ from engine.language.en.form_risks import (
     asked_person,
     aspect_changes,
     breaks_agreement,
-    counted_quantity,
     degree_changes,
     describes,
     leaves_its_time,
@@ -56,6 +54,16 @@ from engine.language.en.form_risks import (
     may_describe,
     numbers_of,
     only_noun,
+)
+from engine.language.en.form_rules import (
+    AUXILIARY_CLASS,
+    DO,
+    article_asked,
+    bare_asked,
+    bare_form_of,
+    negative_forms,
+    ruled_forms,
+    verb_of,
 )
 from engine.language.en.forms import (
     PAST,
@@ -81,7 +89,6 @@ from engine.language.en.punctuation import (
     starts_sentence,
 )
 from engine.language.en.question_order import question_order_fixes
-from engine.language.en.registers import CONTRACTIONS, NOT_CLITIC
 from engine.language.en.rewordings import Rewording, lead, rewordings, spelled
 from engine.language.en.sentence_time import (
     FUTURE_AUXILIARY,
@@ -107,13 +114,7 @@ GRAMMAR_PHRASES = pairs("grammar.json", "learner_phrases")
 DEGREE_WORDS = word_set("grammar.json", "degree_words")
 # Words before a noun: a fix that adds or drops its plural changes how many things it says.
 DETERMINERS = word_set("grammar.json", "determiners")
-AUXILIARY_CLASS = "AUX"
 BASE_TAG = "VB"
-DO, HAVE, NEGATION = "do", "have", "not"
-PAST_TAG, PARTICIPLE_TAG = "VBD", "VBN"
-# What may stand between "do" or a modal and its bare verb: "not", a question's subject.
-BETWEEN_DO_AND_VERB = SUBJECT_PRONOUNS | {NEGATION}
-MODALS = word_set("word_tiers.json", "modals")
 BE_FORMS = word_set("word_tiers.json", "be_forms")
 COORDINATORS = word_set("word_tiers.json", "coordinators")
 # The first person singular pronoun, written with a capital wherever it stands ("i'm" too).
@@ -227,29 +228,6 @@ def alternatives(word: str) -> list[str]:
     return list(found)
 
 
-def verb_of(word: str) -> str:
-    """The verb of a negative contraction ("doesn't": "does"); any other word itself."""
-    return word[: -len(NOT_CLITIC)] if word in negative_contractions() else word
-
-
-@cache
-def negative_contractions() -> frozenset[str]:
-    """The contractions of a verb and "not" ("don't", "weren't"), by the contractions
-    package, whose verb is a word ("can't" is "ca" and "n't": not one)."""
-    found = (c for c, _ in CONTRACTIONS if c.endswith(NOT_CLITIC))
-    return frozenset(c for c in found if readings(c[: -len(NOT_CLITIC)]))
-
-
-def negative_forms(word: str) -> tuple[str, ...]:
-    """The other forms of a negative contraction's verb that English contracts with "not"
-    ("don't": "doesn't", "didn't"; "isn't": "aren't", "wasn't"): a subject's agreement
-    reaches its auxiliary as it does any verb ("She don't like it")."""
-    if word not in negative_contractions():
-        return ()
-    found = (form + NOT_CLITIC for form in other_forms(verb_of(word)))
-    return tuple(form for form in found if form in negative_contractions())
-
-
 def fixes(
     words: Sequence[str], opens: bool = True, lead: Sequence[str] = (), closes: bool = False
 ) -> list[Fix]:
@@ -312,13 +290,13 @@ def _form_fixes(
     timed = in_past or sentence_past or time_word(words, index)
     person, past_told = _subject_of(words, index, lower, forms, timed)
     past_asked = in_past or past_told
-    bare = _bare_asked(words, index)
+    bare = bare_asked(words, index)
     keeps_past = (in_past or sentence_past) and not bare
     keeps_time = _is_do(lower) and not (in_past or sentence_past)
     after_be = before in BE_FORMS
     held = any(number_changes(lower, f) for f in forms) and number_held(words, index)
-    article = _article_asked(words, index, lower)
-    ruled = _ruled_forms(words, index, lower, before, forms, person) | {article}
+    article = article_asked(words, index, lower)
+    ruled = ruled_forms(words, index, lower, before, forms, person) | {article}
     found = []
     for form in forms:
         if article is not None and form in INDEFINITE_ARTICLES and form != article:
@@ -334,29 +312,10 @@ def _form_fixes(
         text = _cased(spelled(word, word, form), form, letters, opens)
         weight = risk(lower, form, before, asked, past_asked, two_before, past_rule)
         agrees = agrees_as_asked(verb_of(lower), verb_of(form), person)
-        if agrees or (bare and _bare_form_of(form, lower)):
+        if agrees or (bare and bare_form_of(form, lower)):
             weight = AGREEMENT_RISK
         found.append(Fix(Rewording(index, index + 1, text), weight, certain=form in ruled))
     return found
-
-
-def _ruled_forms(
-    words: Sequence[str],
-    index: int,
-    lower: str,
-    before: str,
-    forms: Sequence[str],
-    person: str | None,
-) -> set[str | None]:
-    """The forms of word ``index`` that rules of writing ask for, made unless the passage
-    reads far worse: "fewer" for "less" before a plural noun, the participle after "have"
-    ("has drove"), and the form a verb joined by "and" takes from a subject the reading
-    cannot see so far back ("She is … and collect them")."""
-    ruled: set[str | None] = {counted_quantity(words, index)}
-    ruled |= {form for form in forms if _participle_asked(before, lower, form)}
-    if joined_verb_person(words, index) is not None:
-        ruled |= {f for f in forms if agrees_as_asked(verb_of(lower), verb_of(f), person)}
-    return ruled
 
 
 def _subject_of(
@@ -397,7 +356,7 @@ def _refused(lower: str, form: str, keeps_past: bool, person: str | None, bare: 
         return True
     if leaves_its_time(verb_of(lower), verb_of(form), person):
         return True
-    return bare and _bare_form_of(lower, form)
+    return bare and bare_form_of(lower, form)
 
 
 def _is_do(lower: str) -> bool:
@@ -418,12 +377,6 @@ def _third_singular(form: str) -> bool:
     """Whether ``form`` may be a verb's third-singular present, which never follows a form
     of "be" ("we are go to town" is never "are goes"; a participle may follow it)."""
     return any(r.part == VERB_CLASS and THIRD_SINGULAR_TAG in r.tags for r in readings(form))
-
-
-def _bare_form_of(bare: str, word: str) -> bool:
-    """Whether ``bare`` is the base form of the verb ``word`` is another form of ("like" of
-    "likes", "see" of "saw")."""
-    return bare != word and bare in getAllLemmas(word).get(VERB_CLASS, ())
 
 
 def _verb_place(words: Sequence[str], index: int) -> bool:
@@ -447,51 +400,6 @@ def _inflected_verb(word: str) -> bool:
         word not in getInflection(lemma, BASE_TAG)
         for lemma in getAllLemmas(word).get(VERB_CLASS, ())
     )
-
-
-def _article_asked(words: Sequence[str], index: int, lower: str) -> str | None:
-    """The indefinite article word ``index`` (an "a" or "an" with no mark after it) must be by
-    the word after it (:func:`~engine.language.en.articles.indefinite_for`): "a important" →
-    "an" is a rule of writing (a ``certain`` fix, read whole: "an" alone reads far worse
-    than "a" before the model has read the word it agrees with)."""
-    if (
-        lower not in INDEFINITE_ARTICLES
-        or index + 1 >= len(words)
-        or TRAILING_MARKS.search(words[index])
-    ):
-        return None
-    return indefinite_for(words[index + 1])
-
-
-def _participle_asked(before: str, lower: str, form: str) -> bool:
-    """Whether ``form`` is the participle a form of "have" right before (``before``) asks of
-    the verb ``lower``, written in a past that is no participle ("has drove" → "driven", "had
-    went" → "gone"): a rule of writing. Not where the lexicon lists two pasts ("learned",
-    "learnt") or the participle only adds to the past ("got", "gotten"): British English
-    writes those pasts after "have" too."""
-    if HAVE not in getAllLemmas(verb_of(before)).get(AUXILIARY_CLASS, ()):
-        return False
-    was, now = readings(lower), readings(form)
-    lemmas = [r.lemma for r in was if r.part == VERB_CLASS and r.tags == {PAST_TAG}]
-    if len(lemmas) != 1 or len(getInflection(lemmas[0], PAST_TAG)) != 1 or form.startswith(lower):
-        return False  # "learnt", "got": varieties of English write these after "have" too
-    return any(r.part == VERB_CLASS and PARTICIPLE_TAG in r.tags for r in now)
-
-
-def _bare_asked(words: Sequence[str], index: int) -> bool:
-    """Whether word ``index`` stands where a bare verb must: right after a modal or a form of
-    "do" ("didn't went", "did not wanted": the auxiliary carries the past), "not" or a
-    question's subject pronoun or an adverb between them ("Did you saw it?", "would soon
-    came") aside."""
-    at = index - 1
-    for _ in range(2):  # "did they not came", "would soon came"
-        between = plain_lower(words[at]) if at > 0 else ""
-        if between in BETWEEN_DO_AND_VERB or ADVERB_CLASS in getAllLemmas(between):
-            at -= 1
-    if at < 0 or TRAILING_MARKS.search(words[at].strip()):
-        return False
-    before = verb_of(words[at].strip().lower())
-    return before in MODALS or DO in getAllLemmas(before).get(AUXILIARY_CLASS, ())
 
 
 def leaves_past(word: str, form: str) -> bool:

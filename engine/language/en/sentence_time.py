@@ -41,7 +41,8 @@ TIME_NOUNS = word_set("grammar.json", "time_nouns")
 # Words that open a time still running from a finished one ("since last year").
 OPEN_TIME_WORDS = word_set("grammar.json", "open_time_words")
 # Words that open a clause of time; with a past verb in it, that clause names a finished time
-# ("When I was a child, I have lived" → "lived"). Not "since", which opens a time still open.
+# ("After the guests left, we have tidied up" → "tidied"). Not "since", which opens a time
+# still open.
 TIME_CLAUSE_OPENERS = word_set("grammar.json", "time_clause_openers")
 TIME_PHRASE_REACH = 3  # "since two weeks ago": the opener, then up to two words, then "ago"
 # Verbs whose participle after them is no past: "is recommended", "has gone".
@@ -195,10 +196,10 @@ def after_a_past_sentence(words: Sequence[str], index: int) -> bool:
 def finished_time(words: Sequence[str], index: int, by_clause: bool = True) -> bool:
     """Whether word ``index``'s sentence names a finished time anywhere in it ("yesterday",
     "ago", "last" and a time, or a clause of time told in the past): a present perfect there
-    is the past ("Last month we have visited", "we have visited it yesterday", "When I was a
-    child, I have lived"; with ``by_clause`` false, only a word of time counts). Not a time a
-    :data:`OPEN_TIME_WORDS` word opens ("since last year", "since two weeks ago"): from then
-    on, the time is still open and the perfect is right."""
+    is the past ("Last month we have visited", "we have visited it yesterday", "After the
+    guests left, we have tidied up"; with ``by_clause`` false, only a word of time counts).
+    Not a time a :data:`OPEN_TIME_WORDS` word opens ("since last year", "since two weeks
+    ago"): from then on, the time is still open and the perfect is right."""
     start, stop = sentence_of(words, index)
     for at in range(start, stop + 1):
         word = plain_lower(words[at])
@@ -212,7 +213,7 @@ def finished_time(words: Sequence[str], index: int, by_clause: bool = True) -> b
 
 def _past_time_clause(words: Sequence[str], at: int, index: int, stop: int) -> bool:
     """Whether word ``at`` opens a clause of time (:data:`TIME_CLAUSE_OPENERS`) told in the
-    past ("when I was a child", "after we moved in 2019"), not holding word ``index``: the
+    past ("while we stayed there", "after the guests left"), not holding word ``index``: the
     verb of such a clause, past and not a participle, is in it before a mark ends it."""
     if plain_lower(words[at]) not in TIME_CLAUSE_OPENERS:
         return False

@@ -103,7 +103,7 @@ def perfect_in_finished_time(
 ) -> list[Rewording]:
     """ "Last month we have visited" → "visited": "have" or "has" and a participle, in a
     sentence with a word that sets it in a finished past (or, ``by_clause``, a clause of time
-    told in the past: "When I was a child, I have lived")."""
+    told in the past: "After the guests left, we have tidied up")."""
     if not plain(words, index, index + 2) or _auxiliary_tag(core(words[index]), HAVE) is None:
         return []
     participle = core(words[index + 1])

@@ -7,15 +7,11 @@ import pytest
 from engine.core.worddiff import split_words
 from engine.language.en.clause_links import doubled_link
 from engine.language.en.grammar import fixes
+from tests.helpers.words import at_each_word
 
 
 def doubled(text: str) -> list[str]:
-    words, trail = split_words(text)
-    return [
-        "".join([*words[: r.first], r.text, *words[r.stop :]]) + trail
-        for index in range(len(words))
-        for r in doubled_link(words, index)
-    ]
+    return at_each_word(doubled_link, text)
 
 
 @pytest.mark.parametrize(

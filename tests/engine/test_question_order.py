@@ -7,15 +7,11 @@ import pytest
 from engine.core.worddiff import split_words
 from engine.language.en.grammar import fixes
 from engine.language.en.question_order import question_order_fixes
+from tests.helpers.words import at_each_word
 
 
 def reordered(text: str) -> list[str]:
-    words, trail = split_words(text)
-    return [
-        "".join([*words[: r.first], r.text, *words[r.stop :]]) + trail
-        for index in range(len(words))
-        for r in question_order_fixes(words, index)
-    ]
+    return at_each_word(question_order_fixes, text)
 
 
 @pytest.mark.parametrize(

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from engine.core.tokens import TokenTable, special_tokens
+from engine.core.worddiff import split_words
 from engine.language.en.rewordings import Rewording
 from tests.helpers.tiny import tiny_tokenizer
 
@@ -30,3 +31,13 @@ def read(text: str, found: list[Rewording]) -> list[str]:
 def cut(finder: Callable[[list[str]], list[Rewording]], text: str) -> list[str]:
     """What each of ``finder``'s rewordings of ``text`` makes of it."""
     return read(text, finder(words_of(text)))
+
+
+def at_each_word(finder: Callable[[list[str], int], list[Rewording]], text: str) -> list[str]:
+    """What each rewording ``finder`` offers at any word of ``text`` makes of it, whole."""
+    words, trail = split_words(text)
+    return [
+        "".join([*words[: r.first], r.text, *words[r.stop :]]) + trail
+        for index in range(len(words))
+        for r in finder(words, index)
+    ]

@@ -129,6 +129,7 @@ def test_a_perfect_beside_a_word_of_finished_time_is_a_rule() -> None:
         ("We stay in since it rains.", []),  # "since" and a clause: it may say why
         ("I have lived here since 2019.", []),  # a perfect already
         ("He works hard since he must.", []),
+        ("It is the best year since 2015.", []),  # the phrase's time, not the verb's
     ],
 )
 def test_a_present_since_a_point_in_time_is_a_perfect(text: str, groups: list[str]) -> None:

@@ -57,6 +57,7 @@ PLAIN_PRESENT_TAG, THIRD_SINGULAR_TAG = "VBP", "VBZ"
 PRESENT_TAGS = (PLAIN_PRESENT_TAG, THIRD_SINGULAR_TAG)  # "am"/"are"/"have", "is"/"has"
 DEGREE_WORDS = word_set("grammar.json", "degree_words")
 TIME_CLAUSE_OPENERS = word_set("grammar.json", "time_clause_openers")
+DETERMINERS = word_set("grammar.json", "determiners")
 WOULD, CONDITION, PAST_PERFECT = "would", "if", "had"
 WILL_CLITIC = "'ll"
 SINCE_REACH = 6  # "works here at the bakery since": the verb, a few words, then "since"
@@ -214,6 +215,8 @@ def present_since_a_point(words: Sequence[str], index: int) -> list[Rewording]:
         return []
     if not _since_a_point(words, index) or _auxiliary_before_a_verb(words, index):
         return []
+    if lemma == BE and _determiner_after(words, index):
+        return []  # "It is the first time since 2019": the time is the phrase's, not the verb's
     have = in_form(HAVE, person)
     participle = in_form(lemma, PARTICIPLE_TAG)
     if not have or not participle:
@@ -246,6 +249,10 @@ def _auxiliary_before_a_verb(words: Sequence[str], index: int) -> bool:
         PRESENT_PARTICIPLE_TAG in r.tags for r in readings(after) if r.part == VERB
     )
     return bool(set(verb_lemmas(core(words[index]))) & {HAVE, BE}) and participle
+
+
+def _determiner_after(words: Sequence[str], index: int) -> bool:
+    return index + 1 < len(words) and core(words[index + 1]) in DETERMINERS
 
 
 def _present_tags(verb: str) -> frozenset[str]:

@@ -20,7 +20,7 @@ pip=("$work/venv/bin/python" -m pip --quiet)
 grep -q "SmolLM2-135M diffusion (adapted)" "$work/models.txt"
 # The engine's data files travel inside its packages: the installed wheel reads its English,
 # with the language packages it reads them beside (pure Python and data, no torch), pinned.
-"${pip[@]}" install -c requirements/lock.txt lemminflect symspellpy jellyfish contractions
+"${pip[@]}" install -c requirements/lock.txt lemminflect symspellpy jellyfish contractions inflect
 (cd "$work" && "$work/venv/bin/python" -c "
 from engine.intent import read_intent
 from engine.language.en import grammar, registers, spelling
@@ -28,5 +28,7 @@ from engine.language.en.forms import other_forms
 assert read_intent('make it tighter').shorter and grammar.CLOSED_SETS
 assert 'went' in other_forms('go') and registers.EXPANSIONS
 assert 'receive' in [word for word, _ in spelling.dictionary_candidates('recieve')]
+from engine.language.en.articles import indefinite_for
+assert indefinite_for('hour') == 'an' and indefinite_for('user') == 'a'
 ")
 echo "packaging checks passed: $(basename "$wheel") ($(du -h "$wheel" | cut -f1))"

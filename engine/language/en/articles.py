@@ -18,12 +18,15 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from functools import cache
+from typing import TYPE_CHECKING
 
-import inflect
 from lemminflect import getAllLemmas
 
 from engine.language.en.data import load_json, word_set
 from engine.language.en.rewordings import Rewording, lead
+
+if TYPE_CHECKING:
+    import inflect
 
 ARTICLES: tuple[str, ...] = tuple(load_json("word_tiers.json")["articles"])
 DETERMINERS = word_set("word_tiers.json", "determiners")
@@ -112,6 +115,10 @@ def _article_by_sound(letters: str) -> str:
 
 @cache
 def _inflection() -> inflect.engine:
+    """inflect's engine, built on first use (importing inflect instruments its functions with
+    typeguard, which reads their source: a cost the editor need not pay at start-up)."""
+    import inflect
+
     return inflect.engine()
 
 

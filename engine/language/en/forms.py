@@ -202,6 +202,11 @@ def superlative(word: str) -> bool:
     return any(r.part == ADJECTIVE_CLASS and SUPERLATIVE_TAG in r.tags for r in readings(word))
 
 
+def verb_tags(word: str) -> frozenset[str]:
+    """Every tag the lexicon gives ``word`` as a verb or an auxiliary ("is": VBZ)."""
+    return frozenset(t for r in readings(word) if r.part in VERB_CLASSES for t in r.tags)
+
+
 def shared_readings(word: str, form: str, parts: frozenset[str]) -> list[tuple[Reading, Reading]]:
     """Pairs of readings of the two words as forms of one lemma of one of ``parts``."""
     return [

@@ -30,7 +30,7 @@ from engine.language.en.form_risks import (
     THIRD_SINGULAR,
     asked_person,
 )
-from engine.language.en.forms import VERB_CLASSES, readings
+from engine.language.en.forms import VERB_CLASSES, readings, verb_tags
 from engine.language.en.meaning import SUBJECT_PRONOUNS
 
 AND = "and"
@@ -52,7 +52,7 @@ def joined_verb_person(words: Sequence[str], index: int) -> str | None:
     if start is None or index - 1 - start < 3:
         return None
     person = asked_person(words, start + 1)
-    if person is None or person not in _tags(core(words[start + 1])):
+    if person is None or person not in verb_tags(core(words[start + 1])):
         return None  # the first verb must agree: then the subject is read right
     between = (core(word) for word in words[start + 2 : index - 1])
     return None if any(w in SUBJECTS or w in CLAUSE_OPENERS for w in between) else person
@@ -76,7 +76,3 @@ def _read_as_a_verb(words: Sequence[str], index: int) -> bool:
         return True
     after = core(words[index + 1]) if index + 1 < len(words) else ""
     return after in OBJECT_STARTS
-
-
-def _tags(word: str) -> frozenset[str]:
-    return frozenset(t for r in readings(word) if r.part in VERB_CLASSES for t in r.tags)

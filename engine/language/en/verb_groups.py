@@ -8,17 +8,22 @@ does not allow (English learners' corpora count them among the commonest verb er
   form: "the results are mixed" holds a participle, "the plan is change" may hold a noun.
 - **a present perfect with a finished time** ("Last month we have visited", "we have visited
   it yesterday"): the simple past. The perfect tells of a time still open, and "yesterday",
-  "ago" or "last" and a time close it.
-- **"will" in a clause of condition or time that opens its sentence** ("If it will rain,",
-  "When she will arrive,"): the present, as English says the future there. Only where the
-  clause opens its sentence or follows a comma: "I wonder if she will come" asks a question,
-  and "will" is right in it.
+  "ago" or "last" and a time close it (a rule), as a clause of time told in the past does
+  (the reading's choice).
+- **a present with "since" and a point in time** ("She works here since 2015"): a present
+  perfect, simple or progressive (a rule).
+- **"would have" in an "if" clause** ("If he would have asked"): "had" (a rule).
+- **"will" in a clause of condition or time** ("If it will rain,", "When she will arrive,"):
+  the present, as English says the future there. Only where the clause opens its sentence,
+  follows a comma, or is a clause of time after a clause in the future: "I wonder if she
+  will come" asks a question, and "will" is right in it.
 - **"more" or "most" before an adjective that compares in one word, with no noun after it**
   ("more easy" → "easier", "the most simple" → "simplest"): the lexicon's own comparative. Not
   before a noun ("more easy tasks" may count tasks), and not where the lexicon lists none
   ("more beautiful").
 
-Each is offered like a word's other forms, and the model reading the passage chooses (two-way
+Each is offered like a word's other forms, and the model reading the passage chooses, but
+those marked as rules (:func:`verb_group_rules`), which are made unless it reads far worse (two-way
 forms such as "more common"/"commoner" mostly stay). Forms and tags are lemminflect's; which
 words open such a clause is language data (``data/grammar.json``). Pure functions over word
 texts.
@@ -34,7 +39,7 @@ from engine.language.en.cut_safety import core
 from engine.language.en.cut_units import in_form, is_base_verb, verb_lemmas
 from engine.language.en.data import word_set
 from engine.language.en.form_risks import asked_person
-from engine.language.en.forms import COMPARED_TAGS, readings
+from engine.language.en.forms import COMPARED_TAGS, readings, verb_tags
 from engine.language.en.noun_subjects import noun_subject_person
 from engine.language.en.registers import STRAIGHT_APOSTROPHES
 from engine.language.en.rewordings import Rewording, spelled
@@ -61,7 +66,6 @@ DETERMINERS = word_set("grammar.json", "determiners")
 WOULD, CONDITION, PAST_PERFECT = "would", "if", "had"
 WILL_CLITIC = "'ll"
 SINCE_REACH = 6  # "works here at the bakery since": the verb, a few words, then "since"
-AUXILIARY = "AUX"
 PRESENT_PARTICIPLE_TAG = "VBG"
 MOST_SUBJECT_WORDS = 3  # "if the new manager would have": the subject between "if" and "would"
 PRESENT_FOR_FUTURE = word_set("grammar.json", "present_for_future")
@@ -211,7 +215,7 @@ def present_since_a_point(words: Sequence[str], index: int) -> list[Rewording]:
     verb = core(words[index])
     person = asked_person(words, index) or noun_subject_person(words, index)
     lemma = next(iter(verb_lemmas(verb)), None)
-    if person is None or lemma is None or person not in _present_tags(verb):
+    if person is None or lemma is None or person not in verb_tags(verb):
         return []
     if not _since_a_point(words, index) or _auxiliary_before_a_verb(words, index):
         return []
@@ -253,10 +257,6 @@ def _auxiliary_before_a_verb(words: Sequence[str], index: int) -> bool:
 
 def _determiner_after(words: Sequence[str], index: int) -> bool:
     return index + 1 < len(words) and core(words[index + 1]) in DETERMINERS
-
-
-def _present_tags(verb: str) -> frozenset[str]:
-    return frozenset(t for r in readings(verb) if r.part in (VERB, AUXILIARY) for t in r.tags)
 
 
 def _auxiliary_tag(word: str, lemma: str) -> str | None:

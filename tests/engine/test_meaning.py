@@ -200,6 +200,24 @@ def test_one_pronoun_put_for_someone_elses_is_a_change(was: str, now: str) -> No
     assert meaning_change(was, now) == "person"
 
 
+@pytest.mark.parametrize(
+    ("was", "now"),
+    [
+        ("Here is the plan I sent you.", "Here is the plan you sent me."),
+        ("She called them before they left.", "They called her before she left."),
+        ("We thanked him, and he smiled.", "He thanked us, and we smiled."),
+    ],
+)
+def test_the_same_persons_in_each_others_roles_is_a_change(was: str, now: str) -> None:
+    assert meaning_change(was, now) == "person"
+
+
+def test_a_row_of_persons_in_another_order_is_no_change() -> None:
+    assert meaning_change("Me and him went home.", "He and I went home.") is None
+    assert meaning_change("Send it to me and her.", "Send it to her and me.") is None
+    assert meaning_change("I told you so.", "I've told you so.") is None
+
+
 def test_a_pronoun_fixed_in_its_case_or_number_of_its_verb_is_no_change() -> None:
     assert meaning_change("Him and me went home.", "He and I went home.") is None
     assert meaning_change("They keeps their books.", "They keep their books.") is None

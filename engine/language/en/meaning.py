@@ -68,6 +68,9 @@ CLOSED_TIERS = ("determiners", "object_pronouns", "reflexives", "prepositions")
 PERSONS: dict[str, frozenset[str]] = {
     person: frozenset(pronouns) for person, pronouns in load_json("meaning.json")["persons"].items()
 }
+# Words that join a row of persons ("my sister and I"): the order within a row is a courtesy
+# ("he and I"), not who does what to whom.
+LIST_JOINERS = word_set("grammar.json", "list_joiners")
 VERB_CONTRACTIONS = tuple(load_json("meaning.json")["verb_contractions"])  # "n't", "'re", ...
 # Pronouns, determiners, quantifiers and prepositions: one of them for another says another
 # thing ("have it by" is not "have more by", "the plan" not "a plan", "fine to me" not
@@ -272,6 +275,17 @@ def person_counts(text: str) -> Counter[str]:
     return Counter({p: sum(n for w, n in found.items() if w in ws) for p, ws in PERSONS.items()})
 
 
+def person_order(text: str) -> list[str]:
+    """The persons of ``text``'s pronouns in the order they stand, leaving out a pronoun beside
+    a list joiner: "I told you" is ``[first singular, second]``, "you told me" the reverse."""
+    found = [w.lower().split("'")[0] for w in words(text)]
+    order = []
+    for i, word in enumerate(found):
+        in_row = LIST_JOINERS & {*found[max(i - 1, 0) : i], *found[i + 1 : i + 2]}
+        order += [] if in_row else [p for p, pronouns in PERSONS.items() if word in pronouns]
+    return order
+
+
 def closed_words(text: str) -> Counter[str]:
     """The pronouns, determiners, quantifiers and prepositions of ``text``, lower-cased, a
     contracted one by its word ("it's" is "it")."""
@@ -291,7 +305,8 @@ def meaning_change(was: str, now: str, forms_fixed: bool = True) -> str | None:
     "contrast", "question" (a question mark gained or lost), "tense" (a verb of another time
     for another verb), "number", "name", "person" (in a sentence that speaks of someone by a
     pronoun, a pronoun of someone else: "fine to me" → "fine to you", "he" → "I", "they" →
-    a "we" the sentence already had) or "verb"
+    a "we" the sentence already had; or its persons in another order, each in the other's
+    role: "I told you" → "you told me") or "verb"
     (a sentence left without one). ``forms_fixed``: whether a grammar fix was asked for,
     which may put another form of a verb in another time (:func:`tense_switched`)."""
     if negations(was) != negations(now):
@@ -308,6 +323,8 @@ def meaning_change(was: str, now: str, forms_fixed: bool = True) -> str | None:
         return "name"
     if persons(was) and person_counts(now) - person_counts(was):
         return "person"  # a sentence with no such pronoun may address its reader (casual)
+    if person_counts(now) == person_counts(was) and person_order(now) != person_order(was):
+        return "person"  # the same persons in other roles: "I told you" as "you told me"
     if verbless(now) > verbless(was):
         return "verb"
     return None

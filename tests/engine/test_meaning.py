@@ -216,6 +216,8 @@ def test_a_row_of_persons_in_another_order_is_no_change() -> None:
     assert meaning_change("Me and him went home.", "He and I went home.") is None
     assert meaning_change("Send it to me and her.", "Send it to her and me.") is None
     assert meaning_change("I told you so.", "I've told you so.") is None
+    # a word cut between "and" and a pronoun: the same persons in the same roles
+    assert meaning_change("You mix it, and then you stir.", "You mix it, and you stir.") is None
 
 
 def test_a_pronoun_fixed_in_its_case_or_number_of_its_verb_is_no_change() -> None:

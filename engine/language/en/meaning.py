@@ -275,15 +275,26 @@ def person_counts(text: str) -> Counter[str]:
     return Counter({p: sum(n for w, n in found.items() if w in ws) for p, ws in PERSONS.items()})
 
 
-def person_order(text: str) -> list[str]:
-    """The persons of ``text``'s pronouns in the order they stand, leaving out a pronoun beside
-    a list joiner: "I told you" is ``[first singular, second]``, "you told me" the reverse."""
+def person_order(text: str) -> list[str] | None:
+    """The persons of ``text``'s pronouns in the order they stand: "I told you" is ``[first
+    singular, second]``, "you told me" the reverse. ``None`` where a pronoun stands beside a
+    list joiner ("he and I", "and you stir"): a row's order is a courtesy, and a clause joined
+    by "and" may lose a word before its pronoun, so the order says nothing of roles there."""
     found = [w.lower().split("'")[0] for w in words(text)]
     order = []
     for i, word in enumerate(found):
-        in_row = LIST_JOINERS & {*found[max(i - 1, 0) : i], *found[i + 1 : i + 2]}
-        order += [] if in_row else [p for p, pronouns in PERSONS.items() if word in pronouns]
+        persons_here = [p for p, pronouns in PERSONS.items() if word in pronouns]
+        if persons_here and LIST_JOINERS & {*found[max(i - 1, 0) : i], *found[i + 1 : i + 2]}:
+            return None
+        order += persons_here
     return order
+
+
+def swapped_roles(was: str, now: str) -> bool:
+    """Whether ``now`` holds ``was``'s pronouns' persons in another order (neither with a row
+    of persons, :func:`person_order`)."""
+    before, after = person_order(was), person_order(now)
+    return before is not None and after is not None and before != after
 
 
 def closed_words(text: str) -> Counter[str]:
@@ -323,7 +334,7 @@ def meaning_change(was: str, now: str, forms_fixed: bool = True) -> str | None:
         return "name"
     if persons(was) and person_counts(now) - person_counts(was):
         return "person"  # a sentence with no such pronoun may address its reader (casual)
-    if person_counts(now) == person_counts(was) and person_order(now) != person_order(was):
+    if person_counts(now) == person_counts(was) and swapped_roles(was, now):
         return "person"  # the same persons in other roles: "I told you" as "you told me"
     if verbless(now) > verbless(was):
         return "verb"

@@ -32,8 +32,11 @@ Pure functions over word texts (lemminflect's lexicon, through :mod:`engine.lang
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
+from lemminflect import getAllLemmas
+
+from engine.language.en.cut_safety import core
 from engine.language.en.data import word_set
 from engine.language.en.form_risks import (
     BREAK,
@@ -151,6 +154,23 @@ def _person_of(head: str) -> str | None:
     """The present form a head noun asks of its verb, where all its noun readings agree."""
     tags = {t for r in readings(_bare(head)) if r.part == NOUN_CLASS for t in r.tags}
     return AGREEING[tags.pop()] if len(tags) == 1 and tags <= AGREEING.keys() else None
+
+
+def determiner_phrase_stop(
+    words: Sequence[str],
+    at: int,
+    most: int,
+    inside_fits: Callable[[Sequence[str]], bool],
+    then: Callable[[Sequence[str], int], bool],
+) -> int | None:
+    """The stop of the longest phrase from word ``at`` (a determiner) and up to ``most`` words
+    after it that ends on a noun, whose words ``inside_fits`` accepts and whose stop ``then``
+    accepts (what must follow it); ``None`` when there is none."""
+    for stop in range(min(at + 1 + most, len(words)), at + 1, -1):
+        ends_on_noun = NOUN_CLASS in getAllLemmas(core(words[stop - 1]))
+        if ends_on_noun and then(words, stop) and inside_fits(words[at:stop]):
+            return stop
+    return None
 
 
 def _bare(word: str) -> str:

@@ -32,6 +32,7 @@ from lemminflect import getAllLemmas
 
 from engine.language.en.cut_safety import core
 from engine.language.en.data import load_json, word_set
+from engine.language.en.noun_subjects import determiner_phrase_stop
 from engine.language.en.punctuation import starts_sentence
 from engine.language.en.rewordings import Rewording, lead
 from engine.language.en.verb_patterns import MARKS, plain
@@ -51,7 +52,7 @@ CLAUSE_OPENERS = word_set("word_tiers.json", "subordinators") | word_set(
     "grammar.json", "complementizers"
 )
 MOST_PHRASE_WORDS = 2  # after its determiner: "my older sister", not a longer phrase
-NOUN, VERB, AUXILIARY = "NOUN", "VERB", "AUX"
+VERB, AUXILIARY = "VERB", "AUX"
 
 
 def pair_fixes(words: Sequence[str], index: int, opens: bool) -> list[Rewording]:
@@ -133,14 +134,16 @@ def _phrase(words: Sequence[str], at: int, followed_by_and: bool) -> int | None:
     """The stop of a determiner's phrase from word ``at`` ending on a noun, the longest that
     a verb (or, ``followed_by_and``, "and") follows; no auxiliary in it ("my uncle will
     stay": "will" is the verb's, though a noun too)."""
-    for stop in range(min(at + 1 + MOST_PHRASE_WORDS, len(words)), at + 1, -1):
-        after_fits = stop < len(words) and (
-            core(words[stop]) == AND if followed_by_and else _may_be_verb(words[stop])
-        )
-        inside = [getAllLemmas(core(word)) for word in words[at + 1 : stop]]
-        if after_fits and NOUN in inside[-1] and not any(AUXILIARY in w for w in inside):
-            return stop
-    return None
+
+    def then(words: Sequence[str], stop: int) -> bool:
+        if stop >= len(words):
+            return False
+        return core(words[stop]) == AND if followed_by_and else _may_be_verb(words[stop])
+
+    def no_auxiliary(phrase: Sequence[str]) -> bool:
+        return not any(AUXILIARY in getAllLemmas(core(word)) for word in phrase[1:])
+
+    return determiner_phrase_stop(words, at, MOST_PHRASE_WORDS, no_auxiliary, then)
 
 
 def _in_case(person: Sequence[str], case: dict[str, str]) -> tuple[str, bool]:

@@ -28,6 +28,7 @@ from lemminflect import getAllLemmas, getInflection
 
 from engine.language.en.cut_safety import core
 from engine.language.en.data import word_set
+from engine.language.en.noun_subjects import determiner_phrase_stop
 from engine.language.en.rewordings import Rewording, spelled
 from engine.language.en.verb_patterns import MARKS, plain
 
@@ -42,7 +43,7 @@ SUBJECT_PRONOUNS = word_set("meaning.json", "subject_pronouns")
 OBJECT_PRONOUNS = word_set("word_tiers.json", "object_pronouns")
 DETERMINERS = word_set("grammar.json", "determiners")
 MOST_PHRASE_WORDS = 2  # after its determiner: "the new station"
-NOUN, VERB = "NOUN", "VERB"
+VERB = "VERB"
 TRAILING = ".,;:!?\"')"  # the marks that end a clause after its last word
 
 
@@ -107,13 +108,11 @@ def _subject_stop(
         return at + 1 if then(words, at + 1) else None
     if word not in DETERMINERS:
         return None
-    for stop in range(min(at + 1 + MOST_PHRASE_WORDS, len(words)), at + 1, -1):
-        inner = words[at : stop - 1]
-        if any(MARKS.search(w) for w in inner) or not then(words, stop):
-            continue
-        if NOUN in getAllLemmas(core(words[stop - 1])):
-            return stop
-    return None
+
+    def no_mark(phrase: Sequence[str]) -> bool:
+        return not any(MARKS.search(word) for word in phrase[:-1])
+
+    return determiner_phrase_stop(words, at, MOST_PHRASE_WORDS, no_mark, then)
 
 
 def _bare_verb_at(words: Sequence[str], at: int) -> bool:

@@ -235,7 +235,19 @@ def offered(
         ]
     if style.spelling:
         found += spelling_changes(words, offer.speller)
-    return found
+    return once_each(found)
+
+
+def once_each(found: Sequence[Offered]) -> list[Offered]:
+    """Each change once, at the least it must save: two sources may offer the same words ("dont"
+    is a grammar rule's "don't" and a spelling candidate under proofread), and reading both
+    costs a read for a change that would be made at the lower margin anyway."""
+    best: dict[Rewording, Offered] = {}
+    for change in found:
+        held = best.get(change.rewording)
+        if held is None or change.margin < held.margin:
+            best[change.rewording] = change
+    return [change for change in found if best[change.rewording] is change]
 
 
 def _prune(fix: Fix) -> float:

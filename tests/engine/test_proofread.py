@@ -384,3 +384,15 @@ def test_a_fix_that_takes_a_word_out_is_read_whole() -> None:
     found = offered(words, offers.Offer(style("fix grammar"), Speller()))
     prunes = {o.rewording.text.strip(): o.prune for o in found if o.rewording.first == 1}
     assert prunes["agree"] == math.inf and prunes["be"] == PRUNE_NATS
+
+
+def test_a_change_two_sources_offer_is_read_once_at_the_lower_margin() -> None:
+    # "dont" is grammar's rule ("don't", certain) and a spelling candidate under proofread
+    words, _ = split_words("I dont know.")
+    found = offered(words, offers.Offer(style("proofread"), Speller()))
+    contraction = [o for o in found if o.rewording.text == " don't"]
+    assert len(contraction) == 1
+    grammar_only = offered(words, offers.Offer(style("fix grammar"), Speller()))
+    assert contraction[0].margin == min(
+        o.margin for o in grammar_only if o.rewording.text == " don't"
+    )

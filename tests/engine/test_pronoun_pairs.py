@@ -42,6 +42,9 @@ def test_a_pair_that_opens_a_clause_is_its_subject(text: str, expected: tuple[st
         ("Please write to my aunt and I by Friday.", ("I", "me")),
         ("It was hard for Ravi and she.", ("she.", "her.")),
         ("Between you and I, it failed.", ("I,", "me,")),
+        ("The parcel came for Mia and I yesterday.", ("I", "me")),  # a phrase of time after it
+        ("She will write to Leo and I next Monday.", ("I", "me")),
+        ("He wrote to Ana and I last month.", ("I", "me")),
     ],
 )
 def test_a_pair_after_a_preposition_is_its_object(text: str, expected: tuple[str, str]) -> None:
@@ -55,6 +58,7 @@ def test_a_pair_after_a_preposition_is_its_object(text: str, expected: tuple[str
         "He gave the keys to Priya and me.",
         "After Sam and I left, it rained.",  # "after" opens a clause: "I" is its subject
         "It was hard in this case and I also think so.",  # "I" opens a clause
+        "Before Jonas and I last spoke, it rained.",  # "last" before a verb: no time
         "Me and my uncle's shed.",  # no verb follows: no clause
         "I and my brother went home.",  # the speaker first is courtesy, not case
         "They thanked him and her for it.",  # after a verb: no rule here

@@ -4,7 +4,12 @@ from __future__ import annotations
 
 import pytest
 
-from engine.language.en.sentence_time import after_a_past_sentence, finished_time, sentence_of
+from engine.language.en.sentence_time import (
+    after_a_past_sentence,
+    finished_time,
+    sentence_of,
+    time_phrase_at,
+)
 from engine.passes.proofread import split_words
 
 
@@ -64,3 +69,21 @@ def test_a_clause_of_time_told_in_the_past_finishes_its_sentence(
 ) -> None:
     words = words_of(text)
     assert finished_time(words, at) == finished, words[at]
+
+
+@pytest.mark.parametrize(
+    ("text", "at", "expected"),
+    [
+        ("for us yesterday", 2, True),
+        ("for us tomorrow, then", 2, True),
+        ("for us next week", 2, True),
+        ("for us last Friday", 2, True),
+        ("and I last spoke", 2, False),  # "last" before a verb names no time
+        ("and I soon left", 2, False),  # an adverb of time may stand before a clause's verb
+        ("for us", 2, False),
+    ],
+)
+def test_a_phrase_of_time_is_a_day_word_or_last_and_next_before_a_time(
+    text: str, at: int, expected: bool
+) -> None:
+    assert time_phrase_at(words_of(text), at) is expected

@@ -13,7 +13,8 @@ here the place decides, as a rule of writing:
   and "I" last, as English puts the speaker ("My sister and I cooked", "He and his
   partner run");
 - **a pair right after a preposition** whose pronoun follows "and" and ends the phrase at
-  a mark or another preposition ("to my husband and I before Friday", "for Sam and she."):
+  a mark, another preposition or a phrase of time ("to my husband and I before Friday",
+  "for Sam and she.", "to Sam and I next week"):
   the pronoun in the object's case. Not before any other word, where the pronoun may open a
   clause of its own ("after Sam and I left", "in this case and I also think").
 
@@ -35,6 +36,7 @@ from engine.language.en.data import load_json, word_set
 from engine.language.en.noun_subjects import determiner_phrase_stop
 from engine.language.en.punctuation import starts_sentence
 from engine.language.en.rewordings import Rewording, lead
+from engine.language.en.sentence_time import time_phrase_at
 from engine.language.en.verb_patterns import MARKS, plain
 
 # An object pronoun and the subject's form of the same person ("me": "I").
@@ -163,11 +165,13 @@ def _in_case(person: Sequence[str], case: dict[str, str]) -> tuple[str, bool]:
 
 def _closes_phrase(words: Sequence[str], stop: int) -> bool:
     """Whether the preposition's phrase ends before word ``stop``: at a mark, the passage's
-    end or another preposition ("to Sam and I before Friday"). After any other word the
-    pronoun may be a clause's subject ("after Sam and I left", "and I also think")."""
+    end, another preposition ("to Sam and I before Friday") or a phrase of time ("to Sam and I
+    next week", :func:`~engine.language.en.sentence_time.time_phrase_at`). After any other
+    word the pronoun may be a clause's subject ("after Sam and I left", "and I also think",
+    "before Sam and I last met")."""
     if stop >= len(words) or MARKS.search(words[stop - 1]):
         return True
-    return core(words[stop]) in PREPOSITIONS
+    return core(words[stop]) in PREPOSITIONS or time_phrase_at(words, stop)
 
 
 def _after_opener(words: Sequence[str], index: int) -> bool:

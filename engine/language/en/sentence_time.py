@@ -48,7 +48,7 @@ TIME_PHRASE_REACH = 3  # "since two weeks ago": the opener, then up to two words
 # Verbs whose participle after them is no past: "is recommended", "has gone".
 PARTICIPLE_AUXILIARIES = frozenset({"be", "have"})
 MOST_ADVERBS_BETWEEN = 2  # "has not yet left"
-ADVERB = "ADV"
+ADVERB, NOUN = "ADV", "NOUN"
 BE_FORMS = word_set("word_tiers.json", "be_forms")
 # Words by which a sentence tells its own time as present or future ("is", "will", "soon").
 NOT_PAST_WORDS = (
@@ -78,6 +78,19 @@ def _a_time(words: Sequence[str], at: int, stop: int) -> bool:
         return False
     word = plain_lower(words[at])
     return word in TIME_NOUNS or word in calendar_names()
+
+
+def time_phrase_at(words: Sequence[str], at: int) -> bool:
+    """Whether a phrase that names a time opens at word ``at``: a day in one word that may be a
+    noun ("yesterday", "tomorrow", "tonight"), or "last" or "next" before a time ("last week",
+    "next Friday"). Such a phrase is no clause's verb: "to Sam and I next week" ends the
+    preposition's phrase before it."""
+    if at >= len(words):
+        return False
+    word = plain_lower(words[at])
+    if word in PAST_WORDS | FUTURE_WORDS and NOUN in getAllLemmas(word):
+        return True
+    return word in PAST_TIME_WORDS | FUTURE_WORDS and _a_time(words, at + 1, len(words))
 
 
 @cache

@@ -21,7 +21,7 @@ from collections.abc import Callable
 from dataclasses import replace
 from typing import Any
 
-from engine.structured import agreement, columns, periods, stated, vocab
+from engine.structured import agreement, columns, other_days, periods, stated, vocab
 from engine.structured.schema import Context, Schemas
 from engine.structured.tree import Path, in_item
 from engine.structured.values import Leaf, choice_leaf
@@ -134,16 +134,19 @@ def schema_births(age: Schemas, on: float) -> tuple[float, float] | None:
 def document_ends(document: str) -> tuple[float, float] | None:
     """The first and last day of what a document is about, when it writes them
     (:meth:`engine.structured.periods.Reading.written_span`), or the one day of a one-day
-    thing (:func:`engine.structured.stated.one_day`)."""
-    span = stated.read(document).written_span()
-    day = None if span is not None else stated.one_day(document)
+    thing (:func:`engine.structured.stated.one_day`); its deadlines and a moved thing's old
+    day are no days of it (:mod:`engine.structured.other_days`)."""
+    text = other_days.event_text(document)
+    span = stated.read(text).written_span()
+    day = None if span is not None else stated.one_day(text)
     return span if day is None else (day, day)
 
 
 def written_days(document: str) -> tuple[float, ...]:
     """The days a document writes when it states no period ("Order confirmed on
-    2026-09-14"): the day it is about, which a date of its own takes; none when it states one."""
-    reading = stated.read(document)
+    2026-09-14"): the day it is about, which a date of its own takes (not a deadline or a
+    moved thing's old day, :mod:`engine.structured.other_days`); none when it states one."""
+    reading = stated.read(other_days.event_text(document))
     return () if reading.period() is not None else tuple(sorted(set(reading.points)))
 
 

@@ -197,8 +197,14 @@ def read_phrases(document: str) -> Reading:
 
 def phrases_at(document: str) -> list[tuple[int, tuple[int, float, float] | float]]:
     """Each period or date ``document``'s own phrases state, with where its phrase starts."""
+    return [(start, what) for start, _, what in phrase_spans(document)]
+
+
+def phrase_spans(document: str) -> list[tuple[int, int, tuple[int, float, float] | float]]:
+    """Each period or date ``document``'s own phrases state, with where its phrase starts and
+    ends."""
     years = [(m.start(), int(m[0])) for m in re.finditer(r"\b(?:1[89]|20)\d\d\b", document)]
-    found: list[tuple[int, tuple[int, float, float] | float]] = []
+    found: list[tuple[int, int, tuple[int, float, float] | float]] = []
     text = document
     for pattern, handler in patterns():
         read_spans: list[tuple[int, int]] = []
@@ -206,7 +212,7 @@ def phrases_at(document: str) -> list[tuple[int, tuple[int, float, float] | floa
             what = handler(match, nearest(years, match.start()) or 0)
             if what is None:
                 continue
-            found.append((match.start(), what))
+            found.append((match.start(), match.end(), what))
             read_spans.append(match.span())
         text = masked(text, read_spans)
     return found

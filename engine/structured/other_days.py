@@ -1,0 +1,103 @@
+"""Days a document writes that are no day of what it is about: a deadline, an old day.
+
+A document about an event often writes other days beside the event's own: "Hotel rooms must be
+booked before 9 November", "Please send your slides by 10 March", "The fair was moved from 4
+July to 18 July". Read as the event's first and last day (:func:`engine.structured.
+json_values.document_ends`, which :func:`engine.structured.json_rules.period_ends` writes into a
+start and an end), they put the conference's start on the hotel's deadline, or the moved fair
+on both its old and its new day. So, for the span of the event only, two kinds of day are
+blanked before the document is read:
+
+- **a deadline**: a day written right after a word that sets a deadline (``deadline_words`` in
+  ``period_words.json``: "before", "by", "no later than"), with at most a weekday between;
+- **an old day**: in a sentence with a verb of moving a date (``move_verbs``: "moved",
+  "postponed", "rescheduled": the past and the participle, from lemminflect), what stands
+  between "from" and "to" after it, so the new day is read alone.
+
+Other readers (a deadline field's own day, the document's era) read the document as it is. A
+document whose only days these are keeps them (a day is better than none). Pure functions over
+text.
+"""
+
+from __future__ import annotations
+
+import re
+from functools import cache, lru_cache
+
+from lemminflect import getAllInflections
+
+from engine.structured.datelines import sentences_at
+from engine.structured.periods import listed, masked, phrase_spans
+
+# What may stand between a deadline word and its day: "by Friday 10 March", "before the 9th".
+DEADLINE_LEAD = re.compile(r"\s+(?:the\s+|[A-Z][a-z]+day,?\s+)?")
+MOVED_FROM = r"\bfrom\b.*?\bto\b"
+# Only a past or a participle moves a date ("was postponed"); "delays" is as often a noun.
+MOVED_TAGS = ("VBD", "VBN")
+
+
+@lru_cache(maxsize=16)  # the ends of one document are asked for by each of its fields
+def event_text(document: str) -> str:
+    """``document`` with its deadlines and its moved events' old days blanked (same length);
+    ``document`` itself when it has none, or when nothing else is left that names a day."""
+    spans = sorted(deadline_spans(document) + old_day_spans(document))
+    if not spans:
+        return document
+    text = masked(document, _merged(spans))
+    return text if phrase_spans(text) else document
+
+
+def deadline_spans(document: str) -> list[tuple[int, int]]:
+    """Each deadline word with the day written right after it."""
+    starts = {start: end for start, end, _ in phrase_spans(document)}
+    found = []
+    for word in deadline_words().finditer(document):
+        lead = DEADLINE_LEAD.match(document, word.end())
+        at = lead.end() if lead else word.end()
+        if at in starts:
+            found.append((word.start(), starts[at]))
+    return found
+
+
+def old_day_spans(document: str) -> list[tuple[int, int]]:
+    """In each sentence with a verb of moving a date, "from" up to "to" after that verb."""
+    found = []
+    for start, sentence in sentences_at(document):
+        verb = move_verbs().search(sentence)
+        if verb is None:
+            continue
+        moved = re.compile(MOVED_FROM, re.IGNORECASE).search(sentence, verb.end())
+        if moved is not None:
+            found.append((start + moved.start(), start + moved.end()))
+    return found
+
+
+def _merged(spans: list[tuple[int, int]]) -> list[tuple[int, int]]:
+    """Sorted spans with the ones that overlap joined (``masked`` blanks each in turn)."""
+    joined: list[tuple[int, int]] = []
+    for start, end in spans:
+        if joined and start <= joined[-1][1]:
+            joined[-1] = (joined[-1][0], max(end, joined[-1][1]))
+        else:
+            joined.append((start, end))
+    return joined
+
+
+@cache
+def deadline_words() -> re.Pattern[str]:
+    words = sorted(listed("deadline_words"), key=len, reverse=True)
+    return re.compile(r"\b(?:" + "|".join(re.escape(w) for w in words) + r")\b", re.IGNORECASE)
+
+
+@cache
+def move_verbs() -> re.Pattern[str]:
+    """Every form of each verb of moving a date ("postpone": "postponed", "postpones")."""
+    forms = {
+        form
+        for lemma in listed("move_verbs")
+        for tag, inflected in getAllInflections(lemma, upos="VERB").items()
+        if tag in MOVED_TAGS
+        for form in inflected
+    }
+    alternatives = "|".join(re.escape(f) for f in sorted(forms, key=len, reverse=True))
+    return re.compile(rf"\b(?:{alternatives})\b", re.IGNORECASE)

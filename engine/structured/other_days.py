@@ -12,7 +12,10 @@ blanked before the document is read:
   ``period_words.json``: "before", "by", "no later than"), with at most a weekday between;
 - **an old day**: in a sentence with a verb of moving a date (``move_verbs``: "moved",
   "postponed", "rescheduled": the past and the participle, from lemminflect), what stands
-  between "from" and "to" after it, so the new day is read alone.
+  between "from" and "to" after it, so the new day is read alone;
+- **an earlier edition**: the days of a clause told in the past ("Last year the fair ran from
+  3 to 5 May 2026") that lie :data:`EDITION_GAP_DAYS` or more before every day a clause in the
+  present or future writes ("This year it runs from 2 to 4 May 2027").
 
 Other readers (a deadline field's own day, the document's era) read the document as it is. A
 document whose only days these are keeps them (a day is better than none). Pure functions over
@@ -26,6 +29,7 @@ from functools import cache, lru_cache
 
 from lemminflect import getAllInflections
 
+from engine.language.en.forms import verb_tags
 from engine.structured.datelines import sentences_at
 from engine.structured.periods import listed, masked, phrase_spans
 
@@ -34,13 +38,25 @@ DEADLINE_LEAD = re.compile(r"\s+(?:the\s+|[A-Z][a-z]+day,?\s+)?")
 MOVED_FROM = r"\bfrom\b.*?\bto\b"
 # Only a past or a participle moves a date ("was postponed"); "delays" is as often a noun.
 MOVED_TAGS = ("VBD", "VBN")
+# An earlier edition of a yearly thing lies about a year before this one; what is done in the
+# weeks before it (tickets put on sale, a call for papers) is told in the past too, and is
+# read as the document writes it.
+EDITION_GAP_DAYS = 180
+# A clause is told in the past by a verb that can only be a past ("ran", "was", "held"), and
+# in the present or future by a present of the third person ("runs", "is") or a ``now_words``
+# word ("will", "are"); a verb read both ways ("put") tells nothing. Only lower-case words are
+# read: "May" is a month.
+PAST_TAG, PARTICIPLE_TAG, THIRD_PERSON_TAG = "VBD", "VBN", "VBZ"
+PAST, NOW = "past", "now"
+CLAUSE_END = re.compile(r"[.!?;]+(?=\s|$)|\n+")
+LOWER_WORD = re.compile(r"\b[a-z]+\b")
 
 
 @lru_cache(maxsize=16)  # the ends of one document are asked for by each of its fields
 def event_text(document: str) -> str:
     """``document`` with its deadlines and its moved events' old days blanked (same length);
     ``document`` itself when it has none, or when nothing else is left that names a day."""
-    spans = sorted(deadline_spans(document) + old_day_spans(document))
+    spans = sorted(deadline_spans(document) + old_day_spans(document) + earlier_spans(document))
     if not spans:
         return document
     text = masked(document, _merged(spans))
@@ -72,6 +88,42 @@ def old_day_spans(document: str) -> list[tuple[int, int]]:
     return found
 
 
+def earlier_spans(document: str) -> list[tuple[int, int]]:
+    """The day phrases of each clause told in the past that lie :data:`EDITION_GAP_DAYS` or
+    more before every day of the clauses told in the present or future."""
+    found = [(start, end, _days(what)) for start, end, what in phrase_spans(document)]
+    clauses = [(start, end, _told(document[start:end])) for start, end in _clauses(document)]
+    now = [d for s, e, days in found for c in clauses if c[2] == NOW and c[0] <= s < c[1]
+           for d in days]  # fmt: skip
+    if not now:
+        return []
+    past = [(s, e) for c in clauses if c[2] == PAST for s, e, days in found
+            if c[0] <= s < c[1] and max(days) <= min(now) - EDITION_GAP_DAYS]  # fmt: skip
+    return past
+
+
+def _clauses(document: str) -> list[tuple[int, int]]:
+    """Where each sentence, or each part of one between semicolons, starts and ends."""
+    spans, at = [], 0
+    for end in CLAUSE_END.finditer(document):
+        spans.append((at, end.start()))
+        at = end.end()
+    return [*spans, (at, len(document))]
+
+
+def _told(clause: str) -> str | None:
+    """:data:`PAST`, :data:`NOW` (present or future) or ``None`` (both, or neither)."""
+    words = LOWER_WORD.findall(clause)
+    tags = [verb_tags(word) for word in words]
+    past = any(PAST_TAG in t and t <= {PAST_TAG, PARTICIPLE_TAG} for t in tags)
+    now = any(THIRD_PERSON_TAG in t for t in tags) or bool(now_words() & set(words))
+    return PAST if past and not now else NOW if now and not past else None
+
+
+def _days(what: tuple[int, float, float] | float) -> tuple[float, ...]:
+    return tuple(what[1:]) if isinstance(what, tuple) else (what,)
+
+
 def _merged(spans: list[tuple[int, int]]) -> list[tuple[int, int]]:
     """Sorted spans with the ones that overlap joined (``masked`` blanks each in turn)."""
     joined: list[tuple[int, int]] = []
@@ -87,6 +139,11 @@ def _merged(spans: list[tuple[int, int]]) -> list[tuple[int, int]]:
 def deadline_words() -> re.Pattern[str]:
     words = sorted(listed("deadline_words"), key=len, reverse=True)
     return re.compile(r"\b(?:" + "|".join(re.escape(w) for w in words) + r")\b", re.IGNORECASE)
+
+
+@cache
+def now_words() -> frozenset[str]:
+    return frozenset(listed("now_words"))
 
 
 @cache

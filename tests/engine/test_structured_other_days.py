@@ -32,6 +32,10 @@ def ends(document: str) -> tuple[str, str] | None:
          ("2027-04-11", "2027-04-11")),
         ("The launch has been moved from 1 March 2027 to 8 March 2027, in the main hall.",
          ("2027-03-08", "2027-03-08")),
+        ("Last year the show ran from 3 to 5 May 2026. This year it runs from 2 to 4 May 2027.",
+         ("2027-05-02", "2027-05-04")),  # an earlier edition, told in the past
+        ("The 2026 race was held on 3 and 4 June 2026; the 2027 race will be on 9 and 10 June "
+         "2027.", ("2027-06-09", "2027-06-10")),
     ],
 )  # fmt: skip
 def test_a_deadline_or_an_old_day_is_no_end_of_the_span(
@@ -47,6 +51,10 @@ def test_a_deadline_or_an_old_day_is_no_end_of_the_span(
         "Delays are likely from 3 May 2027 to 7 May 2027.",  # "delays": a noun, not a move
         "Registration is open until 9 November 2026.",  # no deadline word
         "The picnic is on 9 July 2027 and the clean-up on 10 July 2027.",
+        # told in the past, but only weeks before: what was done ahead of it, kept
+        "Tickets went on sale on 1 March 2027. The concert is on 20 March 2027.",
+        # all told in the past: a report on the thing itself
+        "The fair opened on 3 May 2026. It closed on 5 May 2026.",
     ],
 )
 def test_days_of_the_thing_itself_are_kept(document: str) -> None:

@@ -9,7 +9,7 @@ on both its old and its new day. So, for the span of the event only, two kinds o
 blanked before the document is read:
 
 - **a deadline**: a day written right after a word that sets a deadline (``deadline_words`` in
-  ``period_words.json``: "before", "by", "no later than"), with at most a weekday between;
+  ``period_words.json``: "before", "by", "later than"), with at most a weekday between;
 - **an old day**: in a sentence with a verb of moving a date (``move_verbs``: "moved",
   "postponed", "rescheduled": the past and the participle, from lemminflect), what stands
   between "from" and "to" after it, so the new day is read alone;

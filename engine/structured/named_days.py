@@ -68,7 +68,8 @@ def only_day(sentence: str) -> float | None:
 
 @cache
 def named_day_pattern(next_sentence: bool = False) -> re.Pattern[str]:
-    """A cue word, then a weekday ("until Friday") or "the" and an ordinal that ends its phrase
+    """A cue word, then a weekday ("until Friday", "on the Thursday": the day of that week, as
+    British English writes it) or "the" and an ordinal that ends its phrase
     ("to the 12th", "until the 12th and"): a word after it that is not a
     ``later_day_followers`` word makes it another thing's ordinal ("to the 12th floor"), and
     "the 12th of May" is a whole date. The sentence after the day's may also name it after a
@@ -85,7 +86,8 @@ def cued_day_pattern(cues: tuple[str, ...]) -> re.Pattern[str]:
     ends = rf"(?=\s*(?:[^\w\s]|$)|\s+(?:{followers})\b)"
     ordinal_day = rf"the\s+(?P<day>[0-3]?\d)(?:st|nd|rd|th)\b{ends}"
     return re.compile(
-        rf"(?<![\w-])(?i:{alternation(list(cues))})\s+(?:(?P<weekday>{WEEKDAYS})\b|{ordinal_day})"
+        rf"(?<![\w-])(?i:{alternation(list(cues))})\s+"
+        rf"(?:(?:the\s+)?(?P<weekday>{WEEKDAYS})\b|{ordinal_day})"
     )
 
 

@@ -30,8 +30,13 @@ def span(document: str) -> tuple[str, str] | None:
         ("Trials start 8 February 2027 and run until the 12th.", ("2027-02-08", "2027-02-12")),
         ("Trials start 28 February 2027 and run to the 3rd.", ("2027-02-28", "2027-03-03")),
         ("It begins on Friday 1 October 2027 and runs through Fri.", ("2027-10-01", "2027-10-08")),
+        # "the" before the weekday: that day of the same week, as British English writes it
+        ("The show opens on Monday 3 May 2027 and closes on the Wednesday.",
+         ("2027-05-03", "2027-05-05")),
+        ("It starts on Tuesday 4 May 2027 and runs until the Friday.",
+         ("2027-05-04", "2027-05-07")),
     ],
-)
+)  # fmt: skip
 def test_a_later_weekday_or_ordinal_ends_the_period(
     document: str, expected: tuple[str, str]
 ) -> None:

@@ -5,7 +5,7 @@ booked before 9 November", "Please send your slides by 10 March", "The fair was 
 July to 18 July". Read as the event's first and last day (:func:`engine.structured.
 json_values.document_ends`, which :func:`engine.structured.json_rules.period_ends` writes into a
 start and an end), they put the conference's start on the hotel's deadline, or the moved fair
-on both its old and its new day. So, for the span of the event only, two kinds of day are
+on both its old and its new day. So, for the span of the event only, three kinds of day are
 blanked before the document is read:
 
 - **a deadline**: a day written right after a word that sets a deadline (``deadline_words`` in
@@ -35,7 +35,7 @@ from engine.structured.periods import listed, masked, phrase_spans
 
 # What may stand between a deadline word and its day: "by Friday 10 March", "before the 9th".
 DEADLINE_LEAD = re.compile(r"\s+(?:the\s+|[A-Z][a-z]+day,?\s+)?")
-MOVED_FROM = r"\bfrom\b.*?\bto\b"
+MOVED_FROM = re.compile(r"\bfrom\b.*?\bto\b", re.IGNORECASE)
 # Only a past or a participle moves a date ("was postponed"); "delays" is as often a noun.
 MOVED_TAGS = ("VBD", "VBN")
 # An earlier edition of a yearly thing lies about a year before this one; what is done in the
@@ -52,20 +52,25 @@ CLAUSE_END = re.compile(r"[.!?;]+(?=\s|$)|\n+")
 LOWER_WORD = re.compile(r"\b[a-z]+\b")
 
 
+Phrase = tuple[int, int, tuple[int, float, float] | float]  # a day phrase's start, end and days
+
+
 @lru_cache(maxsize=16)  # the ends of one document are asked for by each of its fields
 def event_text(document: str) -> str:
     """``document`` with its deadlines and its moved events' old days blanked (same length);
     ``document`` itself when it has none, or when nothing else is left that names a day."""
-    spans = sorted(deadline_spans(document) + old_day_spans(document) + earlier_spans(document))
+    phrases = phrase_spans(document)
+    blanked = deadline_spans(document, phrases) + earlier_spans(document, phrases)
+    spans = sorted(blanked + old_day_spans(document))
     if not spans:
         return document
     text = masked(document, _merged(spans))
     return text if phrase_spans(text) else document
 
 
-def deadline_spans(document: str) -> list[tuple[int, int]]:
-    """Each deadline word with the day written right after it."""
-    starts = {start: end for start, end, _ in phrase_spans(document)}
+def deadline_spans(document: str, phrases: list[Phrase]) -> list[tuple[int, int]]:
+    """Each deadline word with the day phrase (of ``phrases``) written right after it."""
+    starts = {start: end for start, end, _ in phrases}
     found = []
     for word in deadline_words().finditer(document):
         lead = DEADLINE_LEAD.match(document, word.end())
@@ -82,24 +87,26 @@ def old_day_spans(document: str) -> list[tuple[int, int]]:
         verb = move_verbs().search(sentence)
         if verb is None:
             continue
-        moved = re.compile(MOVED_FROM, re.IGNORECASE).search(sentence, verb.end())
+        moved = MOVED_FROM.search(sentence, verb.end())
         if moved is not None:
             found.append((start + moved.start(), start + moved.end()))
     return found
 
 
-def earlier_spans(document: str) -> list[tuple[int, int]]:
-    """The day phrases of each clause told in the past that lie :data:`EDITION_GAP_DAYS` or
-    more before every day of the clauses told in the present or future."""
-    found = [(start, end, _days(what)) for start, end, what in phrase_spans(document)]
-    clauses = [(start, end, _told(document[start:end])) for start, end in _clauses(document)]
-    now = [d for s, e, days in found for c in clauses if c[2] == NOW and c[0] <= s < c[1]
-           for d in days]  # fmt: skip
+def earlier_spans(document: str, phrases: list[Phrase]) -> list[tuple[int, int]]:
+    """The day phrases (of ``phrases``) of each clause told in the past that lie
+    :data:`EDITION_GAP_DAYS` or more before every day of the clauses told in the present or
+    future."""
+    told = [(start, end, _told(document[start:end])) for start, end in _clauses(document)]
+
+    def in_clauses(when: str) -> list[tuple[int, int, tuple[float, ...]]]:
+        return [(s, e, _days(what)) for s, e, what in phrases
+                if any(a <= s < b for a, b, t in told if t == when)]  # fmt: skip
+
+    now = [day for _, _, days in in_clauses(NOW) for day in days]
     if not now:
         return []
-    past = [(s, e) for c in clauses if c[2] == PAST for s, e, days in found
-            if c[0] <= s < c[1] and max(days) <= min(now) - EDITION_GAP_DAYS]  # fmt: skip
-    return past
+    return [(s, e) for s, e, days in in_clauses(PAST) if max(days) <= min(now) - EDITION_GAP_DAYS]
 
 
 def _clauses(document: str) -> list[tuple[int, int]]:

@@ -260,10 +260,15 @@ def same_name(a: str, b: str) -> bool:
     return SequenceMatcher(None, a.lower(), b.lower()).ratio() >= SAME_NAME_SIMILARITY
 
 
+def bare_words(text: str) -> list[str]:
+    """``text``'s words in lower case, a contracted one by its word ("you're" is "you")."""
+    return [w.lower().split("'")[0] for w in words(text)]
+
+
 def persons(text: str) -> set[str]:
     """The persons ``text`` speaks of by its pronouns ("first singular": I, me; "third
     feminine": she, her; ...: ``meaning.json``), contracted ones too ("you're", "he'll")."""
-    found = {w.lower().split("'")[0] for w in words(text)}
+    found = set(bare_words(text))
     return {person for person, pronouns in PERSONS.items() if found & pronouns}
 
 
@@ -271,7 +276,7 @@ def person_counts(text: str) -> Counter[str]:
     """How many pronouns of each person ``text`` holds: a pronoun put for another person's,
     one the sentence already speaks of ("when we talk, they listen" as "we listen"), is a
     person gained as much as a new one is."""
-    found = Counter(w.lower().split("'")[0] for w in words(text))
+    found = Counter(bare_words(text))
     return Counter({p: sum(n for w, n in found.items() if w in ws) for p, ws in PERSONS.items()})
 
 
@@ -280,7 +285,7 @@ def person_order(text: str) -> list[str] | None:
     singular, second]``, "you told me" the reverse. ``None`` where a pronoun stands beside a
     list joiner ("he and I", "and you stir"): a row's order is a courtesy, and a clause joined
     by "and" may lose a word before its pronoun, so the order says nothing of roles there."""
-    found = [w.lower().split("'")[0] for w in words(text)]
+    found = bare_words(text)
     order = []
     for i, word in enumerate(found):
         persons_here = [p for p, pronouns in PERSONS.items() if word in pronouns]
@@ -300,7 +305,7 @@ def swapped_roles(was: str, now: str) -> bool:
 def closed_words(text: str) -> Counter[str]:
     """The pronouns, determiners, quantifiers and prepositions of ``text``, lower-cased, a
     contracted one by its word ("it's" is "it")."""
-    found = (w.lower().split("'")[0] for w in words(text))
+    found = bare_words(text)
     return Counter(w for w in found if w in CLOSED_CLASS)
 
 
@@ -332,9 +337,10 @@ def meaning_change(was: str, now: str, forms_fixed: bool = True) -> str | None:
         return "number"
     if names_changed(was, now):
         return "name"
-    if persons(was) and person_counts(now) - person_counts(was):
+    counted_was, counted_now = person_counts(was), person_counts(now)
+    if persons(was) and counted_now - counted_was:
         return "person"  # a sentence with no such pronoun may address its reader (casual)
-    if person_counts(now) == person_counts(was) and swapped_roles(was, now):
+    if counted_now == counted_was and swapped_roles(was, now):
         return "person"  # the same persons in other roles: "I told you" as "you told me"
     if verbless(now) > verbless(was):
         return "verb"

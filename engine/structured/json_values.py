@@ -21,7 +21,7 @@ from collections.abc import Callable
 from dataclasses import replace
 from typing import Any
 
-from engine.structured import agreement, columns, other_days, periods, stated, vocab
+from engine.structured import agreement, columns, cued_days, other_days, periods, stated, vocab
 from engine.structured.schema import Context, Schemas
 from engine.structured.tree import Path, in_item
 from engine.structured.values import Leaf, choice_leaf
@@ -137,6 +137,9 @@ def document_ends(document: str) -> tuple[float, float] | None:
     thing (:func:`engine.structured.stated.one_day`); its deadlines and a moved thing's old
     day are no days of it (:mod:`engine.structured.other_days`)."""
     text = other_days.event_text(document)
+    cued = cued_days.cued_span(stated.prepared(text))
+    if cued is not None:
+        return cued
     span = stated.read(text).written_span()
     day = None if span is not None else stated.one_day(text)
     return span if day is None else (day, day)

@@ -246,7 +246,7 @@ def durations(document: str) -> tuple[Periods, tuple[float, ...]]:
             continue
         ends = any(not shifted(m) for m in found) and written_as_end(source, day)
         for match in found:
-            stated_periods, stated_points = counted(match, day, ends)
+            stated_periods, stated_points = counted(match, first_of(match, day), ends)
             periods += stated_periods
             points += stated_points
     return tuple(periods), tuple(points)
@@ -261,6 +261,29 @@ def shifted(match: re.Match[str]) -> bool:
     day ("three more nights"), not a length of its own."""
     return bool(
         match["next"] or match["beside"] or match["shift"] or match["more"] or match["ahead"]
+    )
+
+
+def first_of(match: re.Match[str], day: float) -> float:
+    """The first day of what a duration counts when the day is its ``n``-th ("on 4 June,
+    the third night of the five-day camp": 2 June; "its last day": the length back); the
+    day itself otherwise."""
+    lead = ordinal_of_pattern().search(match.string, 0, match.start())
+    length = None if lead is None or shifted(match) else spanned(match)
+    if lead is None or length is None:
+        return day
+    nth = int(lead["nth"]) if lead["nth"] else int(length[1]) + 1
+    return day - (nth - 1) if 0 < nth <= length[1] + 1 else day
+
+
+@cache
+def ordinal_of_pattern() -> re.Pattern[str]:
+    """ "the 2nd evening of the", "the final day of this" right before a duration (in digits)."""
+    parts = alternation([*listed("duration_units"), *listed("day_parts")])
+    lasts = alternation(listed("last_day_words"))
+    return re.compile(
+        rf"(?i)\bthe\s+(?:(?P<nth>\d{{1,2}})(?:st|nd|rd|th)|{lasts})\s+(?:{parts})\s+of\s+"
+        rf"(?:the|this|its|a)\s+$"
     )
 
 

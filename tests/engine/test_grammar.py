@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from engine.language.en.articles import indefinite_for
+from engine.language.en.form_places import leaves_past
 from engine.language.en.grammar import (
     AGREEMENT_RISK,
     ASKED_RISK,
@@ -12,7 +13,6 @@ from engine.language.en.grammar import (
     TENSE_RISK,
     alternatives,
     fixes,
-    leaves_past,
     opens_sentence,
     risk,
     tense,

@@ -22,7 +22,6 @@ from engine.language.en.articles import INDEFINITE_ARTICLES, indefinite_for
 from engine.language.en.data import word_set
 from engine.language.en.form_risks import ADVERB_CLASS, agrees_as_asked, counted_quantity
 from engine.language.en.forms import VERB_CLASS, other_forms, readings
-from engine.language.en.joined_verbs import joined_verb_person
 from engine.language.en.meaning import SUBJECT_PRONOUNS
 from engine.language.en.registers import CONTRACTIONS, NOT_CLITIC
 from engine.language.en.sentence_time import TRAILING_MARKS, plain_lower
@@ -65,14 +64,16 @@ def ruled_forms(
     before: str,
     forms: Sequence[str],
     person: str | None,
+    joined: bool,
 ) -> set[str | None]:
     """The forms of word ``index`` that rules of writing ask for, made unless the passage
     reads far worse: "fewer" for "less" before a plural noun, the participle after "have"
     ("has drove"), and the form a verb joined by "and" takes from a subject the reading
-    cannot see so far back ("She is … and collect them")."""
+    cannot see so far back ("She is … and collect them"; ``joined``: the verb is joined so,
+    :func:`engine.language.en.joined_verbs.joined_verb_person`)."""
     ruled: set[str | None] = {counted_quantity(words, index)}
     ruled |= {form for form in forms if participle_asked(before, lower, form)}
-    if joined_verb_person(words, index) is not None:
+    if joined:
         ruled |= {f for f in forms if agrees_as_asked(verb_of(lower), verb_of(f), person)}
     return ruled
 

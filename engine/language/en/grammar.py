@@ -31,38 +31,27 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cache
 
-from lemminflect import getAllLemmas, getInflection
+from lemminflect import getAllLemmas
 
 from engine.language.en.apostrophes import dropped
-from engine.language.en.articles import INDEFINITE_ARTICLES, article_fixes
+from engine.language.en.articles import article_fixes
 from engine.language.en.clause_links import doubled_link
 from engine.language.en.cut_safety import may_be_noun
 from engine.language.en.data import load_json, pairs, word_set
 from engine.language.en.durations import duration_fixes
+from engine.language.en.form_places import FormPlace, form_place, refused_at
 from engine.language.en.form_risks import (
-    OBJECT_PRONOUNS,  # never what a subject that opens a sentence is ("me", "him")
-    THIRD_SINGULAR_TAG,
     agrees_as_asked,
-    asked_number,
-    asked_person,
     aspect_changes,
-    breaks_agreement,
     degree_changes,
     describes,
-    leaves_its_time,
-    loses_degree,
     may_describe,
     numbers_of,
     only_noun,
 )
 from engine.language.en.form_rules import (
-    AUXILIARY_CLASS,
-    DO,
-    article_asked,
-    bare_asked,
     bare_form_of,
     negative_forms,
-    ruled_forms,
     verb_of,
 )
 from engine.language.en.forms import (
@@ -72,14 +61,11 @@ from engine.language.en.forms import (
     number_changes,
     other_forms,
     past_changes,
-    readings,
     superlative,
 )
 from engine.language.en.forms import tense as form_tense
 from engine.language.en.homophones import too_for_to
-from engine.language.en.joined_verbs import joined_verb_person
 from engine.language.en.meaning import SUBJECT_PRONOUNS
-from engine.language.en.noun_subjects import noun_subject_person, number_held
 from engine.language.en.pronoun_pairs import pair_fixes
 from engine.language.en.punctuation import (
     SENTENCE_ENDS,
@@ -94,11 +80,7 @@ from engine.language.en.sentence_time import (
     FUTURE_AUXILIARY,
     FUTURE_WORDS,
     TRAILING_MARKS,
-    after_a_past_sentence,
-    after_past_word,
-    past_verb_in_sentence,
     plain_lower,
-    time_word,
 )
 from engine.language.en.spelling import proper_names as english_proper_names
 from engine.language.en.verb_groups import verb_group_fixes, verb_group_rules
@@ -274,146 +256,35 @@ def fixes(
 def _form_fixes(
     words: Sequence[str], index: int, letters: str, opens: bool, lead: Sequence[str]
 ) -> list[Fix]:
-    """Word ``index``'s other forms, each with its risk. A verb the writer put in the past
+    """Word ``index``'s other forms, each with its risk, but none its place refuses
+    (:func:`~engine.language.en.form_places.refused_at`). A verb the writer put in the past
     keeps it where another word of its sentence is in the past too ("it kept them out; the
     rain caused floods" never becomes "it keeps"): the sentence says when, and a form out of
     it is no fix, however the reading prefers the present."""
-    word, lower = words[index], letters.lower()
+    lower = letters.lower()
     forms = alternatives(lower)
     if not forms:
         return []
-    before, two_before = _before(lead, words, index)
-    asked = asked_number(words, index)
-    in_past = after_past_word(words, index)
-    sentence_past = past_verb_in_sentence(words, index)
-    past_rule = in_past and not sentence_past and _verb_place(words, index)
-    timed = in_past or sentence_past or time_word(words, index)
-    person, past_told = _subject_of(words, index, lower, forms, timed)
-    past_asked = in_past or past_told
-    bare = bare_asked(words, index)
-    keeps_past = (in_past or sentence_past) and not bare
-    keeps_time = _is_do(lower) and not (in_past or sentence_past)
-    after_be = before in BE_FORMS
-    held = any(number_changes(lower, f) for f in forms) and number_held(words, index)
-    article = article_asked(words, index, lower)
-    ruled = ruled_forms(words, index, lower, before, forms, person) | {article}
-    found = []
-    for form in forms:
-        if article is not None and form in INDEFINITE_ARTICLES and form != article:
-            continue  # "an" before "house": never the article the next word refuses
-        if opens and lower in SUBJECT_PRONOUNS and form in OBJECT_PRONOUNS - SUBJECT_PRONOUNS:
-            continue  # "I go" never opens as "Me goes": a sentence opens on its subject
-        if _refused(lower, form, keeps_past, person, bare):
-            continue
-        if held and number_changes(lower, form) and asked not in numbers_of(form):
-            continue  # a noun of a verb's subject says how many, unless a word before asks
-        if (after_be and _third_singular(form)) or (keeps_time and _retimed(lower, form)):
-            continue
-        text = _cased(spelled(word, word, form), form, letters, opens)
-        weight = risk(lower, form, before, asked, past_asked, two_before, past_rule)
-        agrees = agrees_as_asked(verb_of(lower), verb_of(form), person)
-        if agrees or (bare and bare_form_of(form, lower)):
-            weight = AGREEMENT_RISK
-        found.append(Fix(Rewording(index, index + 1, text), weight, certain=form in ruled))
-    return found
+    place = form_place(words, index, lower, forms, lead)
+    return [
+        _form_fix(place, words[index], letters, form, opens, index)
+        for form in forms
+        if not refused_at(place, lower, form, opens)
+    ]
 
 
-def _subject_of(
-    words: Sequence[str], index: int, lower: str, forms: Sequence[str], timed: bool
-) -> tuple[str | None, bool]:
-    """The present form word ``index``'s subject asks of it (a pronoun's, or a noun's across
-    its phrases; none in a sentence a word of time sets), and whether a past sentence before
-    makes its time the reading's choice too ("It broke on Sunday. Nobody have": "had" or
-    "has", neither a rule)."""
-    if timed:
-        return None, False
-    person = (
-        asked_person(words, index)
-        or noun_subject_person(words, index)
-        or joined_verb_person(words, index)
+def _form_fix(place: FormPlace, word: str, letters: str, form: str, opens: bool, index: int) -> Fix:
+    """``form`` put for ``word``, priced by what it changes (:func:`risk`), or as agreement
+    where its subject or its auxiliary asks for it; a rule where one asks for it."""
+    lower = letters.lower()
+    text = _cased(spelled(word, word, form), form, letters, opens)
+    weight = risk(
+        lower, form, place.before, place.asked, place.past_asked, place.two_before, place.past_rule
     )
-    if person and after_a_past_sentence(words, index) and _disagrees(lower, forms, person):
-        return None, True
-    return person, False
-
-
-def _disagrees(lower: str, forms: Sequence[str], person: str) -> bool:
-    """Whether the verb ``lower`` has a form its subject asks (``person``) that it is not."""
-    return any(agrees_as_asked(verb_of(lower), verb_of(form), person) for form in forms)
-
-
-def _refused(lower: str, form: str, keeps_past: bool, person: str | None, bare: bool) -> bool:
-    """Whether ``form`` is no fix of the word ``lower`` however the reading prefers it: it
-    takes a verb out of its sentence's past, or undoes the agreement the word has with its
-    subject (``person``) or with the auxiliary before it (``bare``: "does she like" never
-    becomes "likes") or takes such a verb into the past where nothing tells one ("He runs
-    faster" never becomes "ran"), or it drops a comparison the writer made ("start earlier"
-    never becomes "start early": an adjective agrees with nothing, so its degree is never
-    wrong alone; a doubled one, "more better", is :func:`_degree`'s)."""
-    if (keeps_past and leaves_past(lower, form)) or loses_degree(lower, form):
-        return True
-    if breaks_agreement(verb_of(lower), verb_of(form), person):
-        return True
-    if leaves_its_time(verb_of(lower), verb_of(form), person):
-        return True
-    return bare and bare_form_of(lower, form)
-
-
-def _is_do(lower: str) -> bool:
-    """Whether ``lower`` is a form of the auxiliary "do" (a negative contraction as its verb).
-    Where nothing in its sentence asks for the past it keeps its time: "Does she like her
-    job?" is right as written, and the reading's preference for "Did" is a guess at what the
-    writer meant, not a fix."""
-    return DO in getAllLemmas(verb_of(lower)).get(AUXILIARY_CLASS, ())
-
-
-def _retimed(lower: str, form: str) -> bool:
-    """Whether ``form`` puts the verb ``lower`` in another time (negative contractions read
-    as their verbs)."""
-    return past_changes(verb_of(lower), verb_of(form))
-
-
-def _third_singular(form: str) -> bool:
-    """Whether ``form`` may be a verb's third-singular present, which never follows a form
-    of "be" ("we are go to town" is never "are goes"; a participle may follow it)."""
-    return any(r.part == VERB_CLASS and THIRD_SINGULAR_TAG in r.tags for r in readings(form))
-
-
-def _verb_place(words: Sequence[str], index: int) -> bool:
-    """Whether word ``index`` stands where its clause's verb does: right after its subject (a
-    subject pronoun, a name or a noun: "we travel", "my brother buy") or after "and" joining
-    it to another verb ("and stay"); not after a preposition or a verb ("went home")."""
-    if index == 0 or TRAILING_MARKS.search(words[index - 1].strip()):
-        return False
-    before = words[index - 1].strip()
-    low = before.lower()
-    if low in SUBJECT_PRONOUNS or low in COORDINATORS:
-        return True
-    name = before[:1].isupper() and not starts_sentence(words, index - 1, True)
-    return name or (may_be_noun(before) and not _inflected_verb(low))
-
-
-def _inflected_verb(word: str) -> bool:
-    """Whether ``word`` may be a verb in a form other than its base ("goes", "went"): then it
-    is the verb, not a subject ("goes home"), as a noun's plural may be too ("parents")."""
-    return any(
-        word not in getInflection(lemma, BASE_TAG)
-        for lemma in getAllLemmas(word).get(VERB_CLASS, ())
-    )
-
-
-def leaves_past(word: str, form: str) -> bool:
-    """Whether ``form`` takes the verb ``word`` out of the past ("kept" → "keeps", "was" →
-    "is"; a negative contraction as its verb)."""
-    word, form = verb_of(word), verb_of(form)
-    return form_tense(word) == PAST and form_tense(form) != PAST and past_changes(word, form)
-
-
-def _before(lead: Sequence[str], words: Sequence[str], index: int) -> tuple[str, str]:
-    """The two words before word ``index`` (lower case; "" where none), ``lead`` before all."""
-    context = [*lead, *words[:index]]
-    found = [w.strip().lower() for w in context[-2:]]
-    return (found[-1] if found else "", found[-2] if len(found) > 1 else "")
+    agrees = agrees_as_asked(verb_of(lower), verb_of(form), place.person)
+    if agrees or (place.bare and bare_form_of(form, lower)):
+        weight = AGREEMENT_RISK
+    return Fix(Rewording(index, index + 1, text), weight, certain=form in place.ruled)
 
 
 def _cased(text: str, form: str, letters: str, opens: bool) -> str:

@@ -96,9 +96,6 @@ GRAMMAR_PHRASES = pairs("grammar.json", "learner_phrases")
 DEGREE_WORDS = word_set("grammar.json", "degree_words")
 # Words before a noun: a fix that adds or drops its plural changes how many things it says.
 DETERMINERS = word_set("grammar.json", "determiners")
-BASE_TAG = "VB"
-BE_FORMS = word_set("word_tiers.json", "be_forms")
-COORDINATORS = word_set("word_tiers.json", "coordinators")
 # The first person singular pronoun, written with a capital wherever it stands ("i'm" too).
 FIRST_PERSON = "i"
 PLURAL_S = "s"  # "mondays": a proper word's plural keeps its capital

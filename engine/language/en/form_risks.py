@@ -18,7 +18,7 @@ The marker words are general English in ``data/grammar.json``. Pure functions ov
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 
 from lemminflect import getAllLemmas
 
@@ -30,6 +30,7 @@ from engine.language.en.forms import (
     PLURAL_TAG,
     SINGULAR_TAG,
     VERB_CLASSES,
+    Reading,
     readings,
     shared_readings,
 )
@@ -291,17 +292,26 @@ def agrees_as_asked(word: str, form: str, asked: str | None) -> bool:
     form of, and only that ("walk" → "walks" after "he"; not "cost", also a past). Of "be"
     only the third singular: "neither of them are" → "is"; where the plain present is asked,
     "am" and "are" both are, and the reading chooses as for any form."""
-    if asked is None:
-        return False
-    other = PLAIN_PRESENT_TAG if asked == THIRD_SINGULAR_TAG else THIRD_SINGULAR_TAG
     return any(
         (was.lemma != BE or asked == THIRD_SINGULAR_TAG)
         and other in was.tags
         and was.tags <= PRESENT_TAGS
         and asked not in was.tags
         and asked in now.tags
-        for was, now in shared_readings(word, form, VERB_CLASSES)
+        for was, now, other in _present_pairs(word, form, asked)
     )
+
+
+def _present_pairs(
+    word: str, form: str, asked: str | None
+) -> Iterator[tuple[Reading, Reading, str]]:
+    """The verb readings ``word`` and ``form`` share, each with the present form other than
+    ``asked`` (the one agreement with ``asked`` rules out); none where nothing is asked."""
+    if asked is None:
+        return
+    other = PLAIN_PRESENT_TAG if asked == THIRD_SINGULAR_TAG else THIRD_SINGULAR_TAG
+    for was, now in shared_readings(word, form, VERB_CLASSES):
+        yield was, now, other
 
 
 def leaves_its_time(word: str, form: str, asked: str | None) -> bool:
@@ -320,11 +330,8 @@ def leaves_its_time(word: str, form: str, asked: str | None) -> bool:
 def breaks_agreement(word: str, form: str, asked: str | None) -> bool:
     """Whether ``form`` would undo the agreement ``word`` already has with its subject: the
     present form ``asked`` put for another present form ("I, in any case, have" never
-    becomes "has"; "I am" never "is")."""
-    if asked is None:
-        return False
-    other = PLAIN_PRESENT_TAG if asked == THIRD_SINGULAR_TAG else THIRD_SINGULAR_TAG
+    becomes "has"; "I am" never "is"): :func:`agrees_as_asked` the other way round."""
     return any(
         asked in was.tags and other in now.tags and asked not in now.tags
-        for was, now in shared_readings(word, form, VERB_CLASSES)
+        for was, now, other in _present_pairs(word, form, asked)
     )

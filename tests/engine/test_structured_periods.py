@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from engine.structured import columns, periods, stated
+from engine.structured import columns, counted_days, periods, stated
 from engine.structured.json_values import document_era
 from tests.helpers.fills import iso_span as days
 
@@ -185,7 +185,7 @@ def test_a_duration_later_than_a_day_writes_that_day() -> None:
     ],
 )
 def test_a_duration_with_no_one_day_beside_it_states_nothing(document: str) -> None:
-    assert stated.durations(document) == ((), ())
+    assert counted_days.durations(document) == ((), ())
 
 
 def test_an_age_in_words_is_read_as_its_number() -> None:

@@ -10,7 +10,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from engine.structured import stated
+from engine.structured import counted_days, stated
 from tests.helpers.fills import iso_span
 
 
@@ -150,7 +150,7 @@ def test_a_length_stated_with_no_day_beside_it_is_what_a_start_counts(
 def test_a_shift_in_another_sentence_counts_only_from_the_one_day_just_before(
     document: str,
 ) -> None:
-    assert stated.durations(document) == ((), ())
+    assert counted_days.durations(document) == ((), ())
 
 
 @given(st.dates(min_value=dt.date(1990, 1, 1), max_value=dt.date(2090, 12, 31)), st.integers(2, 9))

@@ -16,6 +16,8 @@ import math
 import re
 from functools import cache
 
+from lemminflect import getAllLemmas
+
 from engine.structured.named_days import (
     END,
     SENTENCE_END,
@@ -26,9 +28,13 @@ from engine.structured.named_days import (
     sentence_phrases,
     written_as,
 )
-from engine.structured.periods import DAY, alternation, in_digits, listed, words
+from engine.structured.periods import DAY, alternation, in_digits, listed, phrase_spans, words
 
 LABEL = re.compile(r"\s*([A-Za-z]+)\s*:")  # a line's label: "Duration:"
+# A clause after a shift's "after" or "before": a pronoun or "the" and a noun, then its verb.
+CLAUSE_AFTER = re.compile(r"\s+(?:it|they|we|he|she|you|the\s+[a-z]+)\s+(?P<verb>[a-z]+)\b")
+VERB_CLASS = "VERB"
+OBJECT_AFTER = re.compile(r"\s+[A-Za-z0-9]")  # "before the race": a preposition's object
 
 
 @cache
@@ -75,6 +81,9 @@ def durations(document: str) -> tuple[Periods, tuple[float, ...]]:
         if own.points or own.periods:
             day, source = only_day(sentence), sentence
             found = [] if day is None else durations_in(sentence)
+            ahead = [m for m in found if opens_before_day(m)]
+            found = [m for m in found if m not in ahead and not relates_clause(m)]
+            points += shifted_from(ahead, previous)
             previous = None if day is None else (sentence, day)
         elif previous is not None:
             (source, day), previous = previous, None
@@ -90,6 +99,39 @@ def durations(document: str) -> tuple[Periods, tuple[float, ...]]:
             periods += stated_periods
             points += stated_points
     return tuple(periods), tuple(points)
+
+
+def opens_before_day(match: re.Match[str]) -> bool:
+    """Whether a shift stands before the first day its sentence writes and counts from an
+    earlier one ("Two days later we travel on, and we fly home on 8 May"): from the day of
+    the sentence before, not the day written after it. An "after" or "before" with its
+    object ("a week before the race on 12 March") counts from what follows, as ever."""
+    days = [start for start, _, _ in phrase_spans(match.string)]
+    if not shifted(match) or not days or match.end() > min(days):
+        return False
+    said = (match["shift"] or match["way"] or "").lower()
+    return said not in listed_set("clause_shifts") or not OBJECT_AFTER.match(
+        match.string, match.end()
+    )
+
+
+def relates_clause(match: re.Match[str]) -> bool:
+    """Whether a shift ends in a ``clause_shifts`` word before a clause, a subject and its verb
+    ("leave on 20 May, a day after it closes"): it says when the written day falls beside
+    another thing's, and is no day of its own (:mod:`.cued_days` reads what it cues)."""
+    said = (match["shift"] or match["way"] or "").lower()
+    if said not in listed_set("clause_shifts"):
+        return False
+    clause = CLAUSE_AFTER.match(match.string, match.end())
+    return clause is not None and VERB_CLASS in getAllLemmas(clause["verb"])
+
+
+def shifted_from(ahead: list[re.Match[str]], previous: tuple[str, float] | None) -> list[float]:
+    """The days the shifts ``ahead`` of a sentence's day name from the day the sentence
+    before writes (none without one; a shift that relates a clause names none)."""
+    if previous is None:
+        return []
+    return [p for m in ahead if not relates_clause(m) for p in counted(m, previous[1])[1]]
 
 
 def durations_in(sentence: str) -> list[re.Match[str]]:

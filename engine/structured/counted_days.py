@@ -32,7 +32,8 @@ from engine.structured.periods import DAY, alternation, in_digits, listed, phras
 
 LABEL = re.compile(r"\s*([A-Za-z]+)\s*:")  # a line's label: "Duration:"
 # A clause after a shift's "after" or "before": a pronoun or "the" and a noun, then its verb.
-CLAUSE_AFTER = re.compile(r"\s+(?:it|they|we|he|she|you|the\s+[a-z]+)\s+(?P<verb>[a-z]+)\b")
+CLAUSE_SUBJECT = r"(?:it|they|we|he|she|you|the\s+[a-z]+)"
+CLAUSE_AFTER = re.compile(rf"\s+{CLAUSE_SUBJECT}\s+(?P<verb>[a-z]+)\b")
 VERB_CLASS = "VERB"
 OBJECT_AFTER = re.compile(r"\s+[A-Za-z0-9]")  # "before the race": a preposition's object
 

@@ -30,15 +30,9 @@ from functools import cache
 
 from text_to_num import text2num
 
+from engine.structured.counted_days import CLAUSE_SUBJECT, unit_days
 from engine.structured.named_days import ending_verb, listed_set, starting_verb
-from engine.structured.periods import (
-    NUMBER_LANGUAGE,
-    Span,
-    alternation,
-    listed,
-    phrase_spans,
-    words,
-)
+from engine.structured.periods import NUMBER_LANGUAGE, Span, alternation, listed, phrase_spans
 
 START, END = "start", "end"
 # What may stand between a cue verb and its day: a particle ("starts off", "finishes up"), a
@@ -106,14 +100,14 @@ def clause_cues(text: str, days: list[tuple[int, int, float]]) -> list[Cue]:
         lead = [day for _, end, day in days if end <= match.start() and not
                 text[end : match.start()].strip(" ,")]  # fmt: skip
         kind = verb_cue(match["verb"])
-        count = counted(match["count"])
+        count = count_of(match["count"])
         if lead and kind and count is not None:
             way = -1 if match["way"].lower() in listed_set("duration_after") else 1
-            found.append((kind, lead[-1] + way * count * unit_length(match["unit"])))
+            found.append((kind, lead[-1] + way * unit_days(match["unit"].lower(), count)))
     return found
 
 
-def counted(word: str) -> int | None:
+def count_of(word: str) -> int | None:
     """A count in digits or in words ("two", "a"); ``None`` for no count."""
     if word.isdigit():
         return int(word)
@@ -123,12 +117,6 @@ def counted(word: str) -> int | None:
         return int(text2num(word.lower(), NUMBER_LANGUAGE))
     except ValueError:
         return None
-
-
-def unit_length(unit: str) -> int:
-    lengths = words()["duration_units"]
-    assert isinstance(lengths, dict)
-    return int(lengths[unit.lower()])
 
 
 @cache
@@ -141,12 +129,11 @@ def next_unit_pattern() -> re.Pattern[str]:
 
 @cache
 def shift_clause_pattern() -> re.Pattern[str]:
-    """A count, a unit, "after" or "before", a subject (a pronoun or "the" and a noun) and
-    its verb: "three days after they close", "a week before the choir begins"."""
+    """A count, a unit, a ``clause_shifts`` word ("after", "before"), a subject and its
+    verb: "three days after they close", "a week before the choir begins"."""
     units = alternation(listed("duration_units"))
-    ways = alternation([*listed("duration_after"), *listed("duration_before")])
-    subject = r"(?:it|they|the\s+[a-z]+)"
+    ways = alternation(listed("clause_shifts"))
     return re.compile(
         rf"(?i)\b(?P<count>\d{{1,3}}|[a-z]+)\s+(?P<unit>{units})s?\s+(?P<way>{ways})\s+"
-        rf"{subject}\s+(?P<verb>[a-z]+)\b"
+        rf"{CLAUSE_SUBJECT}\s+(?P<verb>[a-z]+)\b"
     )

@@ -92,14 +92,26 @@ def durations(document: str) -> tuple[Periods, tuple[float, ...]]:
             found = [m for m in durations_in(sentence) if lasts or shifted(m)]
         else:
             continue
-        if not found or day is None:
-            continue
-        ends = any(not shifted(m) for m in found) and written_as_end(source, day)
-        for match in found:
-            stated_periods, stated_points = counted(match, first_of(match, day), ends)
+        if found and day is not None:
+            stated_periods, stated_points = all_counted(found, day, source)
             periods += stated_periods
             points += stated_points
     return tuple(periods), tuple(points)
+
+
+def all_counted(
+    found: list[re.Match[str]], day: float, source: str
+) -> tuple[list[tuple[int, float, float]], list[float]]:
+    """The periods and days the durations ``found`` state from ``day`` (written in the
+    sentence ``source``): counted back from it where it is written as an end."""
+    ends = any(not shifted(m) for m in found) and written_as_end(source, day)
+    periods: list[tuple[int, float, float]] = []
+    points: list[float] = []
+    for match in found:
+        stated_periods, stated_points = counted(match, first_of(match, day), ends)
+        periods += stated_periods
+        points += stated_points
+    return periods, points
 
 
 def opens_before_day(match: re.Match[str]) -> bool:

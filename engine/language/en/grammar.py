@@ -233,21 +233,35 @@ def fixes(
         found += _apostrophe(word, letters, index, opens)
         if letters[0].isupper() and not opens and letters != "I":
             continue
-        found += _capitals(word, letters, opens, index)
-        found += _degree(words, index)
-        found += _future(words, index, letters)
-        found += [Fix(r, ARTICLE_RISK) for r in article_fixes(words, index)]
-        found += [Fix(r) for r in duration_fixes(words, index)]
-        found += [Fix(r) for r in verb_pattern_fixes(words, index)]
-        found += [Fix(r) for r in verb_group_fixes(words, index)]
-        found += [Fix(r, certain=True) for r in verb_group_rules(words, index)]
-        found += [Fix(r, certain=True) for r in pair_fixes(words, index, first_opens)]
-        found += [Fix(r, certain=True) for r in doubled_link(words, index)]
-        found += [Fix(r, certain=True) for r in question_order_fixes(words, index)]
-        found += [Fix(r) for r in too_for_to(words, index)]
-        found += [Fix(r, certain=True) for r in comma_fixes(words, index, first_opens)]
-        found += _form_fixes(words, index, letters, opens, lead)
+        found += _word_fixes(words, index, letters, (opens, first_opens), lead)
     return found
+
+
+def _word_fixes(
+    words: Sequence[str],
+    index: int,
+    letters: str,
+    opening: tuple[bool, bool],
+    lead: Sequence[str],
+) -> list[Fix]:
+    """The fixes that start at word ``index`` (``letters``: it without marks; ``opening``:
+    whether it starts a sentence, and whether the first of ``words`` does), rules and forms,
+    in the order :func:`fixes` offers them."""
+    opens, first_opens = opening
+    found = _capitals(words[index], letters, opens, index)
+    found += _degree(words, index)
+    found += _future(words, index, letters)
+    found += [Fix(r, ARTICLE_RISK) for r in article_fixes(words, index)]
+    found += [Fix(r) for r in duration_fixes(words, index)]
+    found += [Fix(r) for r in verb_pattern_fixes(words, index)]
+    found += [Fix(r) for r in verb_group_fixes(words, index)]
+    found += [Fix(r, certain=True) for r in verb_group_rules(words, index)]
+    found += [Fix(r, certain=True) for r in pair_fixes(words, index, first_opens)]
+    found += [Fix(r, certain=True) for r in doubled_link(words, index)]
+    found += [Fix(r, certain=True) for r in question_order_fixes(words, index)]
+    found += [Fix(r) for r in too_for_to(words, index)]
+    found += [Fix(r, certain=True) for r in comma_fixes(words, index, first_opens)]
+    return found + _form_fixes(words, index, letters, opens, lead)
 
 
 def _form_fixes(

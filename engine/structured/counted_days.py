@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import math
 import re
-from functools import cache
+from functools import cache, lru_cache
 
 from lemminflect import getAllLemmas
 
@@ -119,13 +119,21 @@ def opens_before_day(match: re.Match[str]) -> bool:
     earlier one ("Two days later we travel on, and we fly home on 8 May"): from the day of
     the sentence before, not the day written after it. An "after" or "before" with its
     object ("a week before the race on 12 March") counts from what follows, as ever."""
-    days = [start for start, _, _ in phrase_spans(match.string)]
-    if not shifted(match) or not days or match.end() > min(days):
+    if not shifted(match):
+        return False
+    first = first_day_at(match.string)
+    if first is None or match.end() > first:
         return False
     said = (match["shift"] or match["way"] or "").lower()
     return said not in listed_set("clause_shifts") or not OBJECT_AFTER.match(
         match.string, match.end()
     )
+
+
+@lru_cache(maxsize=256)  # every shift of a sentence asks of the same sentence
+def first_day_at(sentence: str) -> int | None:
+    """Where the first day phrase of ``sentence`` starts; ``None`` when it writes none."""
+    return min((start for start, _, _ in phrase_spans(sentence)), default=None)
 
 
 def relates_clause(match: re.Match[str]) -> bool:

@@ -26,7 +26,7 @@ text; the words come from ``period_words.json``.
 from __future__ import annotations
 
 import re
-from functools import cache
+from functools import cache, lru_cache
 
 from text_to_num import text2num
 
@@ -47,6 +47,7 @@ MAX_EVENT_DAYS = 92
 Cue = tuple[str, float]  # START or END, and the day
 
 
+@lru_cache(maxsize=16)  # each date field of one document asks
 def cued_span(text: str) -> Span | None:
     """The first and last day of the event ``text`` is about, where it cues both (the
     nearest start-then-end pair, :data:`MAX_EVENT_DAYS` at most apart); ``None`` otherwise."""

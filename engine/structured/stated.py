@@ -79,6 +79,7 @@ def read(document: str) -> Reading:
     )
 
 
+@lru_cache(maxsize=16)  # read again by one_day, lasting and the cued span
 def prepared(document: str) -> str:
     """``document`` as its days are read: ordinals in digits, and named days counted from its
     dateline, the dateline itself blanked (:func:`engine.structured.datelines.about`)."""

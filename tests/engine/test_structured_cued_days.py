@@ -102,3 +102,20 @@ def test_other_days_around_a_cued_event_never_move_its_span(
         f"closes on {written(end)}. Photos are shared on {written(photos)}."
     )
     assert ends(document) == (start.isoformat(), end.isoformat())
+
+
+@given(
+    st.lists(
+        st.sampled_from(
+            ["The fair", "opens on", "closes on", "ends on", "begins", "the next", "morning",
+             "two days", "a week", "after", "before", "it closes", "later,", "on 3 May 2027",
+             "12 June 2027", "Friday", "the 2nd evening of the", "999-day", "camp.", ";", "\n"]
+        ),
+        max_size=30,
+    ).map(" ".join)
+)  # fmt: skip
+def test_any_run_of_date_words_reads_without_error_and_in_order(document: str) -> None:
+    """Whatever a user's document strings together, its span is read or not, never an
+    error, and never ends before it starts."""
+    span = json_values.document_ends(document)
+    assert span is None or span[0] <= span[1]

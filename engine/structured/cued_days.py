@@ -32,6 +32,7 @@ from text_to_num import text2num
 
 from engine.structured.counted_days import CLAUSE_SUBJECT, unit_days
 from engine.structured.named_days import ending_verb, listed_set, starting_verb
+from engine.structured.other_days import CLAUSE_END
 from engine.structured.periods import NUMBER_LANGUAGE, Span, alternation, listed, phrase_spans
 
 START, END = "start", "end"
@@ -40,7 +41,6 @@ START, END = "start", "end"
 CUE_GAP = r"(?:\s+(?:off|up))?(?:\s+(?:on|in))?(?:\s+the)?(?:\s+[A-Z][a-z]+day,?)?\s+$"
 CUE_BEFORE = re.compile(rf"\b(?P<verb>[A-Za-z]+){CUE_GAP}")
 CUE_REACH = 40  # characters before a day a cue verb may stand in
-CLAUSE_END = re.compile(r"[.!?;\n]")
 # A cue is a day of this event only when its pair lies within this many days: a yearly
 # thing's two editions, or a sale's start and the event's end, lie further apart.
 MAX_EVENT_DAYS = 92

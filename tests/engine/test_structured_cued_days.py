@@ -11,11 +11,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from engine.structured import cued_days, json_values
-from tests.helpers.fills import iso_span
-
-
-def ends(document: str) -> tuple[str, str] | None:
-    return iso_span(json_values.document_ends(document))
+from tests.helpers.fills import ends_of as ends
 
 
 def written(day: dt.date) -> str:

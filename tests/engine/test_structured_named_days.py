@@ -11,12 +11,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from engine.structured import named_days, stated
-from tests.helpers.fills import iso_span
-
-
-def span(document: str) -> tuple[str, str] | None:
-    return iso_span(stated.read(document).written_span())
+from engine.structured import named_days
+from tests.helpers.fills import written_span_of as span
 
 
 @pytest.mark.parametrize(

@@ -10,13 +10,10 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from engine.structured import json_values, other_days, stated
-from tests.helpers.fills import iso_span, json_fill
+from tests.helpers.fills import ends_of as ends
+from tests.helpers.fills import json_fill
 
 DATE = {"type": "string", "format": "date"}
-
-
-def ends(document: str) -> tuple[str, str] | None:
-    return iso_span(json_values.document_ends(document))
 
 
 @pytest.mark.parametrize(

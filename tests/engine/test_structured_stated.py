@@ -11,11 +11,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from engine.structured import counted_days, stated
-from tests.helpers.fills import iso_span
-
-
-def span(document: str) -> tuple[str, str] | None:
-    return iso_span(stated.read(document).written_span())
+from tests.helpers.fills import written_span_of as span
 
 
 @pytest.mark.parametrize(

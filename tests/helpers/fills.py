@@ -9,6 +9,7 @@ from typing import Any
 
 from engine.core.config import SamplerSettings
 from engine.core.protocol import Fill, FillKind, Span
+from engine.structured import json_values, stated
 from engine.structured.fill import run_json
 from engine.structured.markdown import find_tables
 from engine.structured.slots import Filled
@@ -53,3 +54,14 @@ def iso_span(span: tuple[float, float] | None) -> tuple[str, str] | None:
         return None
     low, high = (dt.date.fromordinal(int(v)).isoformat() for v in span)
     return low, high
+
+
+def written_span_of(document: str) -> tuple[str, str] | None:
+    """The first and last day ``document`` writes (its reading's written span), in ISO."""
+    return iso_span(stated.read(document).written_span())
+
+
+def ends_of(document: str) -> tuple[str, str] | None:
+    """The first and last day of what ``document`` is about, as a template's start and end
+    take them (:func:`engine.structured.json_values.document_ends`), in ISO."""
+    return iso_span(json_values.document_ends(document))

@@ -183,6 +183,15 @@ def test_a_cut_may_not_leave_a_mark_dangling_or_a_sentence_without_its_capital()
     assert cut_damage("Yes. The plan works well.", "Yes. The plan works.") is None
 
 
+def test_a_cut_never_runs_two_sentences_together() -> None:
+    text = "The slides look good to me. I added two notes. Ask if unsure."
+    assert cut_damage(text, "The slides look good I added two notes. Ask if unsure.") == "sentence"
+    assert cut_damage(text, "The slides look good. I added two notes. Ask if unsure.") is None
+    assert cut_damage(text, "The slides look good to me. Ask if unsure.") == "number"
+    # a whole sentence cut with its mark leaves the one before it ending as it did
+    assert cut_damage("It rained. We stayed in. It was fine.", "It rained. It was fine.") is None
+
+
 def test_the_words_that_tell_a_noun_apart_stay() -> None:
     assert not modifier_before_noun("current", "one")  # "not only the current one"
     assert not modifier_before_noun("large", "number")  # "a large number of"
@@ -191,10 +200,18 @@ def test_the_words_that_tell_a_noun_apart_stay() -> None:
 
 
 def test_a_pronoun_goes_with_its_preposition_only_as_the_one_a_thing_is_for() -> None:
-    assert pronoun_after_preposition("with", "you")  # "check in with you"
-    assert pronoun_after_preposition("to", "us")
-    assert not pronoun_after_preposition("about", "it")  # what was written about
-    assert not pronoun_after_preposition("before", "you")  # "before you try": a clause
+    def pair(text: str, preposition: str) -> bool:
+        words = [f" {w}" for w in text.split()]
+        return pronoun_after_preposition(words, text.split().index(preposition))
+
+    assert pair("we will check in with you soon", "with")  # a verb's particle before it
+    assert pair("the users reported to us that", "to")
+    assert not pair("we wrote about it last week", "about")  # what was written about
+    assert not pair("I went through them this morning", "through")
+    assert not pair("call me before you try it", "before")  # a clause
+    assert not pair("the repair, according to him, is simple", "to")  # an "-ing" form's
+    assert not pair("the hotel is close to us all", "to")  # an adjective's
+    assert not pair("they look good, said to me. Then", "to")  # "me." ends a sentence
 
 
 def settle(shorten: Shorten, text: str, table: TokenTable, instruction: str = "shorter") -> Settled:

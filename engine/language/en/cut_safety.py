@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from difflib import SequenceMatcher
 from functools import cache
 from itertools import pairwise
 
@@ -47,7 +48,7 @@ ING = "ing"
 CLOSED_CLASSES = (
     ARTICLES | DETERMINERS | PREPOSITIONS | OBJECT_PRONOUNS | meaning.SUBJECT_PRONOUNS | BE_FORMS
 )
-ADJECTIVE_TAG, NOUN_TAG, VERB_TAG = "ADJ", "NOUN", "VERB"
+ADJECTIVE_TAG, ADVERB_TAG, NOUN_TAG, VERB_TAG = "ADJ", "ADV", "NOUN", "VERB"
 # Words that start a clause's subject: the "that" before one ("said that the plan", "the date
 # that we") may go. Before anything else it may be a determiner ("that plan").
 CLAUSE_STARTS = ARTICLES | DETERMINERS | meaning.SUBJECT_PRONOUNS
@@ -153,17 +154,36 @@ def droppable_that(previous: str | None, following: str | None) -> bool:
     return core(following) in CLAUSE_STARTS and is_plain(following)
 
 
-def pronoun_after_preposition(word: str, following: str) -> bool:
-    """A preposition and its object pronoun ("reported to us"): a pair a cut may take whole.
-    Only a pronoun that cannot be a subject, after a word that cannot open a clause: "before
-    you try" and "until it is smooth" open clauses. "You" goes only as the one a thing is
-    for, to or with ("check in with you"): "wrote about it" says what was written about."""
-    low, pronoun = core(word), core(following)
-    if low not in PREPOSITIONS or low in SUBORDINATORS or not is_plain(word):
+def pronoun_after_preposition(words: Sequence[str], i: int) -> bool:
+    """Whether words ``i`` and ``i + 1`` are a preposition and the pronoun of the one a thing
+    is said, sent or done to, for or with ("reported to us", "check in with you"): a pair a
+    cut may take whole. Any other preposition's pronoun is what the verb is about ("went
+    through them", "wrote about it"), so only "to", "for" and "with" with a personal pronoun,
+    and only after a verb or a verb's particle: after an adjective or an "-ing" form the
+    preposition completes the word before it ("close to him", "according to him"). A pronoun
+    with a mark after it stays: the sentence's end or the clause's comma would go with it."""
+    if i == 0 or i + 1 >= len(words) or not is_plain(words[i]) or not is_plain(words[i + 1]):
         return False
-    if low in RECIPIENT_PREPOSITIONS and pronoun in PERSONAL_OBJECTS:
+    if core(words[i]) not in RECIPIENT_PREPOSITIONS or core(words[i + 1]) not in PERSONAL_OBJECTS:
+        return False
+    before = words[i - 1]
+    if takes_recipient(before, particle=False):
         return True
-    return pronoun in OBJECT_PRONOUNS and pronoun not in meaning.SUBJECT_PRONOUNS
+    particle = is_plain(before) and ADVERB_TAG in readings(core(before))
+    return particle and i >= 2 and takes_recipient(words[i - 2], particle=True)
+
+
+def takes_recipient(word: str, particle: bool) -> bool:
+    """Whether ``word`` may be the verb a recipient's preposition follows: a plain lower-case
+    verb form that is no adjective. Right before the preposition no "-ing" form either
+    ("according to"); before a particle any form ("getting back to me")."""
+    low = core(word)
+    if not is_plain(word) or word.strip()[:1].isupper() or low in CLOSED_CLASSES:
+        return False
+    tags = readings(low)
+    if VERB_TAG not in tags or ADJECTIVE_TAG in tags:
+        return False
+    return particle or not low.endswith(ING)
 
 
 def past_perfect_auxiliary(word: str, following: str | None) -> bool:
@@ -227,8 +247,9 @@ def cut_damage(original: str, candidate: str) -> str | None:
     (:func:`engine.language.en.meaning.meaning_change`: negation, contrast, number, name, a
     sentence's verb), "article" (an "a"/"an" that no longer fits the word now after it),
     "punctuation" (a mark left dangling), "capital" (a sentence now opening in lower case),
-    "degree" (a "most" or "very" whose adjective went) or "doubled" (a word now written twice
-    in a row: "as quickly as possible" cut to "as as possible")."""
+    "degree" (a "most" or "very" whose adjective went), "doubled" (a word now written twice
+    in a row: "as quickly as possible" cut to "as as possible") or "sentence" (two sentences
+    run together: :func:`runs_together`)."""
     changed = meaning.meaning_change(original, candidate)
     if changed is not None:
         return changed
@@ -242,7 +263,25 @@ def cut_damage(original: str, candidate: str) -> str | None:
         return "degree"
     if doubled_words(candidate) > doubled_words(original):
         return "doubled"
+    if runs_together(original, candidate):
+        return "sentence"
     return None
+
+
+def runs_together(original: str, candidate: str) -> bool:
+    """Whether the cut took a sentence's end mark and left the sentence after it: a word that
+    opened a sentence of ``original`` and stands in ``candidate`` no longer follows an end
+    mark ("they look good to me. I only have" cut to "they look good I only have"). A whole
+    sentence cut with its mark leaves the one before it ending as it did."""
+    was, now = original.split(), candidate.split()
+    matcher = SequenceMatcher(a=was, b=now, autojunk=False)
+    for block in matcher.get_matching_blocks():
+        for offset in range(block.size):
+            at_was, at_now = block.a + offset, block.b + offset
+            opened = at_was > 0 and SENTENCE_BREAK.search(was[at_was - 1]) is not None
+            if opened and at_now > 0 and SENTENCE_BREAK.search(now[at_now - 1]) is None:
+                return True
+    return False
 
 
 def stranded_degrees(original: str, candidate: str) -> int:

@@ -338,8 +338,14 @@ def _units(words: Sequence[str]) -> list[Unit]:
         phrase = _filler_at(words, cores, i)
         if phrase:
             units.append(Unit(TIER_HEDGE, phrase))
-        pair = pronoun_after_preposition(words[i], words[i + 1]) or any(
-            rule(words, i) for rule in (reduced_clause, reduced_relative, coordinated_modifier)
+        pair = any(
+            rule(words, i)
+            for rule in (
+                pronoun_after_preposition,
+                reduced_clause,
+                reduced_relative,
+                coordinated_modifier,
+            )
         )
         if pair and i + 1 < last:
             units.append(Unit(TIER_MODIFIER, (i, i + 1)))

@@ -173,6 +173,22 @@ def test_the_verb_a_form_of_do_carries_is_bare() -> None:
     assert not {"likes", "liked"} & set(weights("Does she like it?", 2))
 
 
+def test_a_word_spelt_in_one_variety_keeps_it_in_every_form() -> None:
+    """ "I was travelling": "traveling" is the same form in the other variety, no fix; its past
+    is offered as that variety spells it. A word of one spelling is offered both."""
+    assert alternatives("travelling") == ["travelled", "travels", "travel"]
+    assert "labeled" not in alternatives("labelled")
+    assert {"traveled", "travelled"} <= set(alternatives("travel"))
+
+
+def test_a_form_of_do_asks_nothing_of_the_next_sentence_or_clause() -> None:
+    """ "… than they do now. Buses and trains are": "Buses" opens its own sentence, no verb
+    "do" carries (it was offered "Bus" as an agreement rule); nor does "would" after "to do
+    so," in another clause."""
+    assert weights("People travel more than they do now. Buses are cheap.", 7).get("Bus", 0.0) >= 0
+    assert "will" not in weights("When they start to do so, they would think it.", 6)
+
+
 def test_a_form_of_do_keeps_its_time_unless_its_sentence_asks_for_the_past() -> None:
     assert "Did" not in weights("Does she like her new job?", 0)  # right as written
     assert "didn't" not in weights("She don't like it.", 1)  # only its agreement is asked

@@ -114,6 +114,8 @@ def bare_asked(words: Sequence[str], index: int) -> bool:
     came") aside."""
     at = index - 1
     for _ in range(2):  # "did they not came", "would soon came"
+        if at < 0 or TRAILING_MARKS.search(words[at].strip()):
+            return False  # a word between may not end its sentence: "they do now. Buses"
         between = plain_lower(words[at]) if at > 0 else ""
         if between in BETWEEN_DO_AND_VERB or ADVERB_CLASS in getAllLemmas(between):
             at -= 1

@@ -83,6 +83,7 @@ from engine.language.en.sentence_time import (
     plain_lower,
 )
 from engine.language.en.spelling import proper_names as english_proper_names
+from engine.language.en.varieties import in_variety, variety_of
 from engine.language.en.verb_groups import verb_group_fixes, verb_group_rules
 from engine.language.en.verb_patterns import verb_pattern_fixes
 
@@ -196,13 +197,18 @@ def in_noun_place(word: str, before: str, two_before: str = "") -> bool:
 
 def alternatives(word: str) -> list[str]:
     """Lower-case forms ``word`` (a lower-case word, no marks) may be corrected to; never
-    itself. Its closed sets' other members first, then its other inflections."""
+    itself. Its closed sets' other members first, then its other inflections, spelt in the
+    word's own variety where it has one (:mod:`engine.language.en.varieties`): a word spelt
+    right in British English is no error, and its other spelling no fix of it."""
     found: dict[str, None] = {}
     for closed in CLOSED_SETS:
         if word in closed:
             found.update(dict.fromkeys(sorted(closed)))
     found.update(dict.fromkeys(other_forms(word)))
     found.update(dict.fromkeys(negative_forms(word)))
+    variety = variety_of(word)
+    if variety is not None:  # "travelling": "travelled", never "traveling" or "traveled"
+        found = dict.fromkeys(in_variety(form, variety) for form in found)
     found.pop(word, None)
     return list(found)
 

@@ -201,6 +201,18 @@ def test_one_pronoun_put_for_someone_elses_is_a_change(was: str, now: str) -> No
 
 
 @pytest.mark.parametrize(
+    "now",
+    ["The airline gave us a voucher.", "The airline gave him a voucher.", "I gave them a voucher."],
+)
+def test_a_sentence_that_named_no_one_by_a_pronoun_gains_only_the_reader(now: str) -> None:
+    """ "gave everyone a voucher" as "gave us a voucher": the writer is brought in where the
+    sentence spoke of no one by a pronoun. Only the reader's "you" may come (casual)."""
+    was = "The airline gave everyone a voucher."
+    assert meaning_change(was, now) == "person"
+    assert meaning_change(was, "The airline gave you a voucher.") is None
+
+
+@pytest.mark.parametrize(
     ("was", "now"),
     [
         ("Here is the plan I sent you.", "Here is the plan you sent me."),

@@ -65,6 +65,8 @@ NUMBER_WORDS: dict[str, str] = load_json("meaning.json")["number_words"]
 ALWAYS_CAPITALISED = word_set("meaning.json", "always_capitalised")
 SUBJECT_PRONOUNS = word_set("meaning.json", "subject_pronouns")
 CLOSED_TIERS = ("determiners", "object_pronouns", "reflexives", "prepositions")
+# The person a rewrite may speak to where the sentence named no one by a pronoun.
+ADDRESSEE = "second"
 PERSONS: dict[str, frozenset[str]] = {
     person: frozenset(pronouns) for person, pronouns in load_json("meaning.json")["persons"].items()
 }
@@ -321,8 +323,9 @@ def meaning_change(was: str, now: str, forms_fixed: bool = True) -> str | None:
     "contrast", "question" (a question mark gained or lost), "tense" (a verb of another time
     for another verb), "number", "name", "person" (in a sentence that speaks of someone by a
     pronoun, a pronoun of someone else: "fine to me" → "fine to you", "he" → "I", "they" →
-    a "we" the sentence already had; or its persons in another order, each in the other's
-    role: "I told you" → "you told me") or "verb"
+    a "we" the sentence already had; in one that speaks of no one so, any pronoun but the
+    reader's "you": "gave everyone" → "gave us"; or its persons in another order, each in
+    the other's role: "I told you" → "you told me") or "verb"
     (a sentence left without one). ``forms_fixed``: whether a grammar fix was asked for,
     which may put another form of a verb in another time (:func:`tense_switched`)."""
     if negations(was) != negations(now):
@@ -338,8 +341,11 @@ def meaning_change(was: str, now: str, forms_fixed: bool = True) -> str | None:
     if names_changed(was, now):
         return "name"
     counted_was, counted_now = person_counts(was), person_counts(now)
-    if persons(was) and counted_now - counted_was:
-        return "person"  # a sentence with no such pronoun may address its reader (casual)
+    gained = set(counted_now - counted_was)
+    if gained and (persons(was) or gained - {ADDRESSEE}):
+        # A sentence with no such pronoun may address its reader (casual), but not bring in
+        # the writer or someone else: "gave everyone a voucher" is not "gave us a voucher".
+        return "person"
     if counted_now == counted_was and swapped_roles(was, now):
         return "person"  # the same persons in other roles: "I told you" as "you told me"
     if verbless(now) > verbless(was):

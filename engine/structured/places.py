@@ -7,8 +7,9 @@ Ghent", "in Malmö" or "Location: Basel" named no city: a venue's city field got
 and population) knows them. A bare capitalised word is as often a person's name or an English
 word ("Mary", "Charlotte", "Florence" and "March" are cities too), so a city only GeoNames knows
 counts only after a word that names a place ("in", "near", "at"; a label such as "Venue:",
-``place_words.json``), never when it is a month or weekday, and when it is an English word
-(lemminflect's lexicon) only with its own country after it ("in Cork, Ireland"). A name two
+``place_words.json``) or after a date and its comma where it closes the clause ("… 2027,
+Lyon."), never when it is a month or weekday, and when it is an English word (lemminflect's
+lexicon) only with its own country after it ("in Cork, Ireland"). A name two
 cities share is the more populous one's, and a city's own name wins over another city's
 alternate name (GeoNames' alternates include other languages' names). The index
 is built once per process, on first use, from the package's data (about a second).
@@ -33,6 +34,11 @@ CITY_RUN = re.compile(r"[A-Z][^\W\d_]*(?:[ '’-][A-Z][^\W\d_]*)*")
 LATIN_END = 0x250  # the end of Latin Extended-B: alternate names past it are other scripts
 MIN_LETTERS = 3  # "Of" and "Ii" are GeoNames cities too
 NOT_CITIES = frozenset((*MONTH_WORDS, *calendar.day_name))  # "in March", "on Sunday"
+# A place written after a date and its comma, as an event listing writes it ("3/11/2027 -
+# 5/11/2027, Lyon."; "12 May 2027, Porto"): a city there only where its run closes the clause,
+# so a sentence's subject after a date ("On 5 May 2027, Charlotte will speak") is no place.
+AFTER_A_DATE = re.compile(r"(?<=\d),[ \t]*")
+CLOSES_ITS_CLAUSE = re.compile(r"(?=[ \t]*(?:[.;\n]|\Z))")
 
 
 @cache
@@ -48,6 +54,13 @@ def cue_pattern() -> re.Pattern[str]:
     labels = "|".join(re.escape(w) for w in words()["place_labels"])
     named = rf"(?P<run>{CITY_RUN.pattern})(?:,\s*(?P<country>{CITY_RUN.pattern}))?"
     return re.compile(rf"(?:\b(?:{cues})\s+|(?i:\b(?:{labels})):\s*){named}")
+
+
+@cache
+def dated_pattern() -> re.Pattern[str]:
+    """A run after a date and its comma that closes its clause (:data:`AFTER_A_DATE`)."""
+    named = rf"(?P<run>{CITY_RUN.pattern})(?:,\s*(?P<country>{CITY_RUN.pattern}))?"
+    return re.compile(rf"{AFTER_A_DATE.pattern}{named}{CLOSES_ITS_CLAUSE.pattern}")
 
 
 def fold(text: str) -> str:
@@ -94,7 +107,8 @@ def is_place_name(
 def named_cities(
     document: str, code_of: CountryCode | None = None, words_too: bool = False
 ) -> list[str]:
-    """The cities GeoNames knows that ``document`` names after a place cue, as it writes them:
+    """The cities GeoNames knows that ``document`` names after a place cue (or after a date,
+    closing its clause: :func:`dated_pattern`), as it writes them:
     the whole run, else the run without its last words ("in Ghent Town Hall" is Ghent).
     ``code_of`` reads the country a run may have after it (``vocab`` passes its own lookup;
     without one, a city that is an English word never counts). With ``words_too`` a city that
@@ -103,7 +117,8 @@ def named_cities(
     Person Today" or "at Reading Room"): what a city field takes when the document names no
     other city, never what a date's order is read from."""
     found = []
-    for match in cue_pattern().finditer(document):
+    matches = [*cue_pattern().finditer(document), *dated_pattern().finditer(document)]
+    for match in sorted(matches, key=lambda m: m.start()):
         parts = match["run"].split(" ")
         runs = (" ".join(parts[:end]) for end in range(len(parts), 0, -1))
         loose = words_too and in_running_text(document, match)

@@ -20,6 +20,15 @@ def test_a_city_only_geonames_knows_is_named_after_a_place_cue_or_label() -> Non
     assert vocab.country_of_city("Salzburg").alpha_2 == "AT"
 
 
+def test_a_city_after_a_date_and_its_comma_names_the_place_where_it_closes_the_clause() -> None:
+    """An event listing's "dates, place": the day order of "03/11/2027" is then Lyon's."""
+    assert vocab.named_cities("Workshop dates: 03/11/2027 - 05/11/2027, Lyon.") == ("Lyon",)
+    assert vocab.named_cities("Summit: 12 May 2027, Porto\nTalks all day") == ("Porto",)
+    # a sentence's subject after a date is no place: the clause goes on
+    assert vocab.named_cities("On 5 May 2027, Charlotte will open the fair.") == ()
+    assert vocab.named_cities("Since 2019, Porto has grown.") == ()
+
+
 def test_a_bare_capitalised_word_is_not_a_city_without_a_cue() -> None:
     # Mary, Charlotte and Florence are GeoNames cities too, and as often a person
     assert vocab.named_cities("Ask Mary or Charlotte; Florence has the keys.") == ()

@@ -8,7 +8,7 @@ and population) knows them. A bare capitalised word is as often a person's name 
 word ("Mary", "Charlotte", "Florence" and "March" are cities too), so a city only GeoNames knows
 counts only after a word that names a place ("in", "near", "at"; a label such as "Venue:",
 ``place_words.json``) or after a date and its comma where it closes the clause ("… 2027,
-Lyon."), never when it is a month or weekday, and when it is an English word (lemminflect's
+Nantes."), never when it is a month or weekday, and when it is an English word (lemminflect's
 lexicon) only with its own country after it ("in Cork, Ireland"). A name two
 cities share is the more populous one's, and a city's own name wins over another city's
 alternate name (GeoNames' alternates include other languages' names). The index
@@ -34,8 +34,8 @@ CITY_RUN = re.compile(r"[A-Z][^\W\d_]*(?:[ '’-][A-Z][^\W\d_]*)*")
 LATIN_END = 0x250  # the end of Latin Extended-B: alternate names past it are other scripts
 MIN_LETTERS = 3  # "Of" and "Ii" are GeoNames cities too
 NOT_CITIES = frozenset((*MONTH_WORDS, *calendar.day_name))  # "in March", "on Sunday"
-# A place written after a date and its comma, as an event listing writes it ("3/11/2027 -
-# 5/11/2027, Lyon."; "12 May 2027, Porto"): a city there only where its run closes the clause,
+# A place written after a date and its comma, as an event listing writes it ("4/6/2027 -
+# 6/6/2027, Nantes."; "12 May 2027, Porto"): a city there only where its run closes the clause,
 # so a sentence's subject after a date ("On 5 May 2027, Charlotte will speak") is no place.
 AFTER_A_DATE = re.compile(r"(?<=\d),[ \t]*")
 CLOSES_ITS_CLAUSE = re.compile(r"(?=[ \t]*(?:[.;\n]|\Z))")

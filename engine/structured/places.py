@@ -31,6 +31,8 @@ from engine.structured.periods import MONTH_WORDS
 WORDS_FILE = Path(__file__).with_name("place_words.json")
 # A city's name as a document writes it: capitalised words, with inner apostrophes or hyphens.
 CITY_RUN = re.compile(r"[A-Z][^\W\d_]*(?:[ '’-][A-Z][^\W\d_]*)*")
+# A run a cue names, and the country a document may write after it ("in Cork, Ireland").
+NAMED_RUN = rf"(?P<run>{CITY_RUN.pattern})(?:,\s*(?P<country>{CITY_RUN.pattern}))?"
 LATIN_END = 0x250  # the end of Latin Extended-B: alternate names past it are other scripts
 MIN_LETTERS = 3  # "Of" and "Ii" are GeoNames cities too
 NOT_CITIES = frozenset((*MONTH_WORDS, *calendar.day_name))  # "in March", "on Sunday"
@@ -52,15 +54,13 @@ def cue_pattern() -> re.Pattern[str]:
     """A place cue or a label with its colon, then the run it names."""
     cues = "|".join(re.escape(w) for w in words()["place_cues"])
     labels = "|".join(re.escape(w) for w in words()["place_labels"])
-    named = rf"(?P<run>{CITY_RUN.pattern})(?:,\s*(?P<country>{CITY_RUN.pattern}))?"
-    return re.compile(rf"(?:\b(?:{cues})\s+|(?i:\b(?:{labels})):\s*){named}")
+    return re.compile(rf"(?:\b(?:{cues})\s+|(?i:\b(?:{labels})):\s*){NAMED_RUN}")
 
 
 @cache
 def dated_pattern() -> re.Pattern[str]:
     """A run after a date and its comma that closes its clause (:data:`AFTER_A_DATE`)."""
-    named = rf"(?P<run>{CITY_RUN.pattern})(?:,\s*(?P<country>{CITY_RUN.pattern}))?"
-    return re.compile(rf"{AFTER_A_DATE.pattern}{named}{CLOSES_ITS_CLAUSE.pattern}")
+    return re.compile(rf"{AFTER_A_DATE.pattern}{NAMED_RUN}{CLOSES_ITS_CLAUSE.pattern}")
 
 
 def fold(text: str) -> str:

@@ -267,13 +267,6 @@ def bare_words(text: str) -> list[str]:
     return [w.lower().split("'")[0] for w in words(text)]
 
 
-def persons(text: str) -> set[str]:
-    """The persons ``text`` speaks of by its pronouns ("first singular": I, me; "third
-    feminine": she, her; ...: ``meaning.json``), contracted ones too ("you're", "he'll")."""
-    found = set(bare_words(text))
-    return {person for person, pronouns in PERSONS.items() if found & pronouns}
-
-
 def person_counts(text: str) -> Counter[str]:
     """How many pronouns of each person ``text`` holds: a pronoun put for another person's,
     one the sentence already speaks of ("when we talk, they listen" as "we listen"), is a
@@ -342,7 +335,7 @@ def meaning_change(was: str, now: str, forms_fixed: bool = True) -> str | None:
         return "name"
     counted_was, counted_now = person_counts(was), person_counts(now)
     gained = set(counted_now - counted_was)
-    if gained and (persons(was) or gained - {ADDRESSEE}):
+    if gained and (+counted_was or gained - {ADDRESSEE}):  # +: the persons it names
         # A sentence with no such pronoun may address its reader (casual), but not bring in
         # the writer or someone else: "gave everyone a voucher" is not "gave us a voucher".
         return "person"

@@ -288,7 +288,8 @@ WORDS = [
     "<fill>", " The", " fix", " was", " planned", " for", " March", " 3rd", ",", " but",
     " so", " the", " tool", " fails", ".", " It", " is", " not", " ready", " 38", " 36",
     " million", " on", " Tuesday", " Monday", " well", " broken", " a", " it", " more",
-    " because", " :",
+    " because", " :", " are", " He", " said", " he", " had", " has", " no", " hour", " to",
+    " give",
 ]  # fmt: skip
 FILLER = 0
 ID = {w.strip() or w: i for i, w in enumerate(WORDS)}
@@ -407,8 +408,16 @@ def test_asked_only_to_correct_another_word_goes_back_and_a_form_stays() -> None
     other = ids_of("The tool fails on Tuesday . It is ready .")  # another word, no correction
     assert check_meaning(c, other, FILLER, decode) == other  # a restyling may say "ready"
     assert check_meaning(c, other, FILLER, decode, corrections=True) == list(c.seed_ids)
-    form = ids_of("The tool fails on Tuesday . It was broken .")  # a form of "is": kept
+    form = ids_of("The tool fails on Tuesday . It are broken .")  # a form of "is": kept
     assert check_meaning(c, form, FILLER, decode, corrections=True) == form
+
+
+def test_the_canvas_never_puts_a_verb_in_another_time_even_asked_to_correct() -> None:
+    # The seed is proofread: a grammar fix that changes a tense is in it already, priced.
+    c = canvas_of("He said he had no hour to give .")
+    retimed = ids_of("He said he has no hour to give .")
+    assert check_meaning(c, retimed, FILLER, decode, corrections=True) == list(c.seed_ids)
+    assert check_meaning(c, retimed, FILLER, decode) == list(c.seed_ids)
 
 
 @pytest.mark.parametrize(

@@ -8,7 +8,9 @@ word after it tells them apart, as a reader tells them: a possessive is followed
 owns, a noun phrase; a verb by anything a noun phrase cannot start with, an article or a
 possessive determiner ("the plan's a good one"), "not", a preposition ("the report's on the
 desk"), an adjective that ends its phrase ("nobody's sure where"), an "-ing" form or a
-participle that no noun follows ("the printer's making noise", "the file's saved").
+participle that no noun follows ("the printer's making noise", "the file's saved"), but
+not an "-ing" form that is also a noun and ends its phrase, which the possessive may own
+("the team's meeting." where "the team's meeting today" is "is").
 
 "been", "got" and "gotten" after it make it "has"; an article, a preposition, an adjective or
 an "-ing" form make it "is"; after "not", "never" or a participle it may be either, and both are
@@ -77,6 +79,8 @@ def verb_readings(following: str, after: str | None) -> tuple[str, ...]:
     owned = after is not None and may_be_noun(after) and core(after) not in NOT_OWNED
     if not ends_phrase and owned:
         return ()  # what it owns: "the team's new plan", "the company's marketing team"
+    if ends_phrase and low.endswith(ING) and NOUN_TAG in getAllLemmas(low):
+        return ()  # "the team's meeting." may own it, where "the team's meeting today" is
     return _bare_readings(low)
 
 

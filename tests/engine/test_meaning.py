@@ -77,6 +77,7 @@ def test_a_question_in_other_words_is_still_one_question() -> None:
         ("The fix didn't work.", "The fix won't work."),
         ("They worked late.", "They will work late."),
         ("She is ready.", "She was ready and will go."),
+        ("I'm away that week.", "I'll be away that week."),  # "be" after "will": no present
     ],
 )
 def test_a_verb_of_another_time_for_another_verb_is_a_change(was: str, now: str) -> None:

@@ -141,9 +141,22 @@ def tensed_verbs(text: str) -> Counter[tuple[str, str]]:
     for i, lower in enumerate(written):
         if lower == FUTURE_AUXILIARY or _going_to(written, i):
             found[FUTURE, FUTURE_AUXILIARY] += 1
-        elif lower not in MODALS and is_verb(lower) and (time := tense(lower)) is not None:
+        elif lower in MODALS or _bare_after_auxiliary(written, i) or not is_verb(lower):
+            continue
+        elif (time := tense(lower)) is not None:
             found[time, _verb_lemma(lower)] += 1
     return found
+
+
+def _bare_after_auxiliary(written: Sequence[str], i: int) -> bool:
+    """Whether word ``i`` is the bare verb of "will", a modal or "going to", a negation
+    between them or not ("will be", "can't go", "going to stay"): its time is theirs, and
+    lemminflect's base form would read as a present ("I'm away" → "I'll be away" gained a
+    future and lost no present)."""
+    before = [w for w in written[:i] if w not in NEGATIONS][-2:]
+    if before and (before[-1] == FUTURE_AUXILIARY or before[-1] in MODALS):
+        return True
+    return tuple(before) == GOING_TO
 
 
 @lru_cache(maxsize=256)

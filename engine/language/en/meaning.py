@@ -150,7 +150,7 @@ def tensed_verbs(text: str) -> Counter[tuple[str, str]]:
 
 def _bare_after_auxiliary(written: Sequence[str], i: int) -> bool:
     """Whether word ``i`` is the bare verb of "will", a modal or "going to", a negation
-    between them or not ("will be", "can't go", "going to stay"): its time is theirs, and
+    between them or not ("will be", "won't go", "going to stay"): its time is theirs, and
     lemminflect's base form would read as a present ("I'm away" → "I'll be away" gained a
     future and lost no present)."""
     before = [w for w in written[:i] if w not in NEGATIONS][-2:]

@@ -48,7 +48,7 @@ from collections import Counter
 from collections.abc import Sequence
 from difflib import SequenceMatcher
 from functools import cache, lru_cache
-from itertools import pairwise
+from itertools import islice, pairwise
 
 import contractions
 from lemminflect import getAllLemmas
@@ -153,10 +153,11 @@ def _bare_after_auxiliary(written: Sequence[str], i: int) -> bool:
     between them or not ("will be", "won't go", "going to stay"): its time is theirs, and
     lemminflect's base form would read as a present ("I'm away" → "I'll be away" gained a
     future and lost no present)."""
-    before = [w for w in written[:i] if w not in NEGATIONS][-2:]
+    back = (written[j] for j in range(i - 1, -1, -1) if written[j] not in NEGATIONS)
+    before = tuple(islice(back, 2))[::-1]  # the two words before, read back only that far
     if before and (before[-1] == FUTURE_AUXILIARY or before[-1] in MODALS):
         return True
-    return tuple(before) == GOING_TO
+    return before == GOING_TO
 
 
 @lru_cache(maxsize=256)

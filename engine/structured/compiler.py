@@ -19,6 +19,7 @@ from typing import Any
 from engine.core.errors import BadRequest
 from engine.core.protocol import Fill
 from engine.structured import columns
+from engine.structured.event_days import EventDays, lone_date_span
 from engine.structured.json_values import (
     in_era,
     item_era,
@@ -88,6 +89,7 @@ def compile_json(
     written: tuple[float, ...] = (),
     age_on: float | None = None,
     names: tuple[str, ...] = (),
+    event: EventDays | None = None,
 ) -> Compiled:
     """Compile, or raise :class:`~engine.core.errors.BadRequest` (``Refusal``/``Unsatisfiable``).
 
@@ -97,13 +99,15 @@ def compile_json(
     the days a document that states no period writes, ``age_on`` the day an age is counted at
     (:func:`engine.structured.json_values.age_day`: a bounded age then bounds its object's
     birth date), ``names`` what the document calls the thing it dates
-    (:func:`engine.structured.subjects.subject_names`: a top-level name or title offers them)."""
+    (:func:`engine.structured.subjects.subject_names`: a top-level name or title offers them),
+    ``event`` the days of the event it writes, which the object's lone dates fall in
+    (:func:`engine.structured.event_days.event_days`)."""
     context, root = load_context(schema)
     for lock in locks:
         if lookup(template, lock) is NOTHING:
             raise BadRequest(f"Nothing to lock at {lock}: the template has no value there.")
     compiler = Compiler(
-        context, frozenset(locks), frozenset(include), era, births, written, age_on, names
+        context, frozenset(locks), frozenset(include), era, births, written, age_on, names, event
     )
     tree = compiler.node([root], (), template, frozenset())
     default = instance_of(tree, {})
@@ -123,9 +127,11 @@ class Compiler:
     written: tuple[float, ...] = ()
     age_on: float | None = None
     names: tuple[str, ...] = ()
+    event: EventDays | None = None
     nodes: int = field(default=0)
     counts: dict[Path, int] = field(default_factory=dict)  # each array's item count
     object_births: dict[Path, Span] = field(default_factory=dict)  # from an age's bounds
+    members: dict[Path, frozenset[str]] = field(default_factory=dict)  # each object's keys
 
     def node(self, raw: list[Conjunct], path: Path, template: Any, done: frozenset[int]) -> Node:
         where = pointer(path)
@@ -234,13 +240,21 @@ class Compiler:
         chosen = vocab_leaf(key, schemas, self.context, path, seed)
         leaf = in_era(
             chosen or string_leaf(schemas, self.context, seed, key),
-            key, item_era(self.era, path, self.counts), self.context,
+            key, self.date_span(key, path), self.context,
             self.object_births.get(path[:-1], self.births),
         )  # fmt: skip
         if seed is not NOTHING:  # the template's own value stays the model's to keep
             return Value(path, leaf)
         dated = the_written_day(leaf, key, path, self.written, self.context)
         return Fixed(dated) if isinstance(dated, str) else Value(path, dated)
+
+    def date_span(self, key: str, path: Path) -> Span | None:
+        """The days a date at ``path`` falls in: a lone date of the object, in a document that
+        writes an event's days, the event's days (or the lead-up to the day its act is done by);
+        an array item's, its share of the era; any other, the era."""
+        siblings = self.members.get(path[:-1], frozenset())
+        lone = lone_date_span(self.event, key, len(path), siblings)
+        return lone or item_era(self.era, path, self.counts)
 
     def document_name(self, key: str, schemas: Schemas, path: Path, seed: Any) -> Node | None:
         """The top-level ``name`` or ``title`` of a template with none of its own: what the
@@ -267,6 +281,7 @@ class Compiler:
         chosen = with_dependencies(schemas, chosen)
         chosen = self.enough_properties(schemas, keys, chosen, path)
         self.note_births(schemas, chosen, path)
+        self.members[path] = frozenset(chosen)
         members: list[tuple[str, Node]] = []
         for key in [*keys, *sorted(chosen - set(keys))]:
             if key not in chosen:

@@ -19,6 +19,7 @@ from engine.core.errors import InvariantViolation
 from engine.core.protocol import Cancelled, Fill, FillKind, Frame, Proposal, SegmentText
 from engine.run.pipeline import RunContext, never
 from engine.structured.compiler import Compiled, compile_json, parse_json_fill
+from engine.structured.event_days import event_days
 from engine.structured.json_problem import JsonProblem
 from engine.structured.json_rules import complete
 from engine.structured.json_values import (
@@ -55,8 +56,9 @@ def run_json(
     written = written_days(fill.text)
     on = age_day(fill.text)
     names = subject_names(fill.text)
+    event = event_days(fill.text)
     compiled = compile_json(
-        schema, template, fill.locks, fill.include, era, births, written, on, names
+        schema, template, fill.locks, fill.include, era, births, written, on, names, event
     )
     problem = JsonProblem(compiled, backend.table)
     title = schema.get("title", "") if isinstance(schema, dict) else ""

@@ -12,6 +12,7 @@ from collections.abc import Iterator
 from typing import Any
 
 from engine.structured import agreement, columns, vocab
+from engine.structured.event_days import lone_date_span
 from engine.structured.json_sums import RULES as ARITHMETIC
 from engine.structured.json_sums import put
 from engine.structured.json_values import (
@@ -23,7 +24,7 @@ from engine.structured.json_values import (
 )
 from engine.structured.tree import Path, in_item
 from engine.structured.values import Leaf
-from engine.structured.words import core_words, key_words
+from engine.structured.words import core_words, key_parts, key_words
 
 ADULT_YEARS = (18, 80)  # a generated birth date with no age beside it: an adult's
 ERA_STEP = 7  # days between repaired dates of different properties, so they differ
@@ -32,6 +33,7 @@ NIGHT = "night"  # the count a stay's dates give (see nights)
 LATER_KINDS = ("later", "end", "birth")  # dates that are not the object's own day
 OTHER_DAYS = ("later", "birth")  # dates that are not in the object's own period either
 LAST_MINUTE = 23 * 60 + 59
+VOWELS = "aeiou"  # "an event", "a workshop" (the review's note)
 SHORT_EVENT_DAYS = 7  # a thing that lasts days (a workshop) ends within a week of its start
 
 
@@ -204,21 +206,41 @@ def lasting_end(done: Completion, path: Path, members: Members) -> None:
 
 
 def short_event_end(done: Completion, path: Path, members: Members) -> None:
-    """The end of a thing that lasts days, not weeks (the schema's title has a
-    ``short_events`` word: a workshop, a festival), where the document states neither its end
-    nor its length, within a week of its start: an end generated further away goes on the
-    start's day, the one end that claims no length nothing states. The instance's own dates
-    only (its title says what the instance is, not what its members are)."""
-    short = columns.names(done.title, "short_events") if done.title else False
-    if path or not short or done.ends is not None or done.lasts is not None:
+    """The end of a thing that lasts days, not weeks (its kind, :func:`lasts_days`), where the
+    document states neither its end nor its length, within a week of its start: an end
+    generated further away goes on the start's day, the one end that claims no length nothing
+    states. The instance's own dates only (its title says what the instance is, not what its
+    members are)."""
+    if path or done.ends is not None or done.lasts is not None:
+        return
+    kind = lasts_days(done.title, members)
+    if kind is None:
         return
     for start, end in ordered_pairs(list(members)):
         first, last = day(members[start]), day(members[end])
         if first is None or last is None or not done.may_write((*path, end)):
             continue
         if last - first >= SHORT_EVENT_DAYS:
-            why = f"a {done.title.lower()} lasts days, and nothing states its end"
+            why = f"{kind} lasts days, and nothing states its end"
             put(done, path, members, end, iso_day(first), why)
+
+
+def lasts_days(title: str, members: Members) -> str | None:
+    """What says an object lasts days, not weeks (a ``short_events`` word), quoted for the
+    review: the object's own name ("Dockside Folk Weekend", under a title as general as
+    "Listing"), else the schema's title ("Workshop"); ``None`` when neither says so. Only a
+    member named by ``title_name`` words alone is the object's name ("name", "event_name";
+    not "organiser_name", whose value names someone else)."""
+    titles = columns.field_words()["title_name"]
+    names = [v for k, v in members.items() if isinstance(v, str) and set(key_parts(k)) <= titles]
+    for said in (*names, title):  # its own name first: "Folk Weekend" says more than "Event"
+        if said and columns.names(said, "short_events"):
+            return f"“{said}”" if said in names else with_article(said.lower())
+    return None
+
+
+def with_article(noun: str) -> str:
+    return f"{'an' if noun[:1] in VOWELS else 'a'} {noun}"
 
 
 def ordered_pairs(keys: list[str]) -> list[tuple[str, str]]:
@@ -317,15 +339,16 @@ def object_births(done: Completion, path: Path, members: Members) -> tuple[float
 
 
 def era(done: Completion, path: Path, members: Members) -> None:
-    """A generated date far from the document's dates moves into their span (a birth date
-    into the births the document's stated age allows, else an adult's years before them)."""
-    low, high = done.era
+    """A generated date far from the document's dates moves into their span (a lone date of
+    an event's object into its days or its act's lead-up, :mod:`.event_days`; a birth date into
+    the births the document's stated age allows, else an adult's years before them)."""
     for key, value in members.items():
         at = (*path, key)
         leaf: Leaf | None = done.leaves.get(at)
         when = day(value)
         if leaf is None or when is None or leaf.fmt != "date":
             continue
+        low, high = lone_date_span(done.event, key, len(at), members) or done.era
         if columns.names(key, "birth"):
             first, last = (
                 done.births

@@ -21,7 +21,8 @@ from collections.abc import Callable
 from dataclasses import replace
 from typing import Any
 
-from engine.structured import agreement, columns, cued_days, other_days, periods, stated, vocab
+from engine.structured import agreement, columns, other_days, periods, stated, vocab
+from engine.structured.event_days import document_ends, event_days
 from engine.structured.schema import Context, Schemas
 from engine.structured.tree import Path, in_item
 from engine.structured.values import Leaf, choice_leaf
@@ -129,20 +130,6 @@ def schema_births(age: Schemas, on: float) -> tuple[float, float] | None:
     youngest = periods.birth_span(math.ceil(max(lows)), on)[1]
     oldest = periods.birth_span(math.floor(min(highs)), on)[0]
     return oldest, youngest
-
-
-def document_ends(document: str) -> tuple[float, float] | None:
-    """The first and last day of what a document is about, when it writes them
-    (:meth:`engine.structured.periods.Reading.written_span`), or the one day of a one-day
-    thing (:func:`engine.structured.stated.one_day`); its deadlines and a moved thing's old
-    day are no days of it (:mod:`engine.structured.other_days`)."""
-    text = other_days.event_text(document)
-    cued = cued_days.cued_span(stated.prepared(text))
-    if cued is not None:
-        return cued
-    span = stated.read(text).written_span()
-    day = None if span is not None else stated.one_day(text)
-    return span if day is None else (day, day)
 
 
 def written_days(document: str) -> tuple[float, ...]:
@@ -262,6 +249,7 @@ class Completion:
         self.era = document_era(document) or (today - DAYS_PER_YEAR, today)
         self.latest = age_day(document)  # an age's "now"
         self.ends = document_ends(document)
+        self.event = event_days(document)  # the days its lone dates fall in
         self.lasts = stated.lasting(document)  # a length it states with no day beside it
         self.births = document_births(document)
         self.context = agreement.Context(document, [], [], [])

@@ -3,7 +3,7 @@
 A document about an event often writes other days beside the event's own: "Hotel rooms must be
 booked before 9 November", "Please send your slides by 10 March", "The fair was moved from 4
 July to 18 July". Read as the event's first and last day (:func:`engine.structured.
-json_values.document_ends`, which :func:`engine.structured.json_rules.period_ends` writes into a
+event_days.document_ends`, which :func:`engine.structured.json_rules.period_ends` writes into a
 start and an end), they put the conference's start on the hotel's deadline, or the moved fair
 on both its old and its new day. So, for the span of the event only, three kinds of day are
 blanked before the document is read:
@@ -97,10 +97,10 @@ def earlier_spans(document: str, phrases: list[Phrase]) -> list[tuple[int, int]]
     """The day phrases (of ``phrases``) of each clause told in the past that lie
     :data:`EDITION_GAP_DAYS` or more before every day of the clauses told in the present or
     future."""
-    told = [(start, end, _told(document[start:end])) for start, end in _clauses(document)]
+    told = [(start, end, _told(document[start:end])) for start, end in clauses(document)]
 
     def in_clauses(when: str) -> list[tuple[int, int, tuple[float, ...]]]:
-        return [(s, e, _days(what)) for s, e, what in phrases
+        return [(s, e, phrase_days(what)) for s, e, what in phrases
                 if any(a <= s < b for a, b, t in told if t == when)]  # fmt: skip
 
     now = [day for _, _, days in in_clauses(NOW) for day in days]
@@ -109,7 +109,7 @@ def earlier_spans(document: str, phrases: list[Phrase]) -> list[tuple[int, int]]
     return [(s, e) for s, e, days in in_clauses(PAST) if max(days) <= min(now) - EDITION_GAP_DAYS]
 
 
-def _clauses(document: str) -> list[tuple[int, int]]:
+def clauses(document: str) -> list[tuple[int, int]]:
     """Where each sentence, or each part of one between semicolons, starts and ends."""
     spans, at = [], 0
     for end in CLAUSE_END.finditer(document):
@@ -127,7 +127,8 @@ def _told(clause: str) -> str | None:
     return PAST if past and not now else NOW if now and not past else None
 
 
-def _days(what: tuple[int, float, float] | float) -> tuple[float, ...]:
+def phrase_days(what: tuple[int, float, float] | float) -> tuple[float, ...]:
+    """A phrase's day, or a period's first and last day."""
     return tuple(what[1:]) if isinstance(what, tuple) else (what,)
 
 

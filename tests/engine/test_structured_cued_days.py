@@ -10,7 +10,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from engine.structured import cued_days, json_values
+from engine.structured import cued_days, event_days
 from tests.helpers.fills import ends_of as ends
 
 
@@ -113,5 +113,5 @@ def test_other_days_around_a_cued_event_never_move_its_span(
 def test_any_run_of_date_words_reads_without_error_and_in_order(document: str) -> None:
     """Whatever a user's document strings together, its span is read or not, never an
     error, and never ends before it starts."""
-    span = json_values.document_ends(document)
+    span = event_days.document_ends(document)
     assert span is None or span[0] <= span[1]

@@ -9,7 +9,7 @@ from typing import Any
 
 from engine.core.config import SamplerSettings
 from engine.core.protocol import Fill, FillKind, Span
-from engine.structured import json_values, stated
+from engine.structured import event_days, stated
 from engine.structured.fill import run_json
 from engine.structured.markdown import find_tables
 from engine.structured.slots import Filled
@@ -29,9 +29,17 @@ def table_fill(doc: str, seed: int = 0, **kw: Any) -> Filled:
     return next(e for e in run_table(FILLER, request) if isinstance(e, Filled))
 
 
-def json_fill(schema: dict[str, Any], document: str = "", seed: int = 0) -> Filled:
-    """A JSON instance of ``schema`` generated at the end of ``document``."""
-    request = Fill(1, FillKind.JSON, document, Span(len(document), len(document)),
+def json_fill(
+    schema: dict[str, Any],
+    document: str = "",
+    seed: int = 0,
+    template: dict[str, Any] | None = None,
+) -> Filled:
+    """A JSON instance of ``schema`` generated at the end of ``document``; ``template``'s
+    top-level values are written there first and locked."""
+    text = document + (json.dumps(template, indent=2) if template else "")
+    locks = tuple(f"/{key}" for key in template or {})
+    request = Fill(1, FillKind.JSON, text, Span(len(document), len(text)), locks=locks,
                    schema=json.dumps(schema), settings=SamplerSettings(seed=seed))  # fmt: skip
     return next(e for e in run_json(FILLER, request) if isinstance(e, Filled))
 
@@ -63,5 +71,5 @@ def written_span_of(document: str) -> tuple[str, str] | None:
 
 def ends_of(document: str) -> tuple[str, str] | None:
     """The first and last day of what ``document`` is about, as a template's start and end
-    take them (:func:`engine.structured.json_values.document_ends`), in ISO."""
-    return iso_span(json_values.document_ends(document))
+    take them (:func:`engine.structured.event_days.document_ends`), in ISO."""
+    return iso_span(event_days.document_ends(document))

@@ -1,0 +1,151 @@
+"""Where a lone date of the object a document is about goes, when the document writes the days
+of an event and, before them, a day something is done by.
+
+"Papers are due on 1 February; the congress meets on 7-9 May 2027." The document's era
+(:func:`engine.structured.json_values.document_era`) runs from 1 February to 9 May, so a paper's
+session could come out on 20 March and its sending after the due day. A reader takes the
+session's date for one of the congress's days and the paper as sent by the due day. Which a member
+is, its name says, read against the clauses that write the days:
+
+- a member named by a word of a clause that writes a day of the event ("congress_day" beside
+  "the congress meets on 7-9 May") is a day of the event;
+- one named by a word of a clause that writes only earlier days ("paper_sent" beside "Papers are
+  due on 1 February", "reserved_on" beside "Rooms must be reserved by 1 April") is done on or
+  before that clause's last day, at most :data:`LEAD_DAYS` before it;
+- any other lone date ("keynote_date", "match_day") is a day of the event.
+
+Only where the document writes the event's first and last day
+(:func:`document_ends`); a document that writes no earlier day
+puts every lone date in the event's days. A lone date is the object's own, not a start, an end,
+a later date or a birth: the compiler shapes it to these days and the era rule
+(:func:`engine.structured.json_rules.era`) keeps it there. Pure functions over text.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass
+from functools import lru_cache
+
+from engine.structured import columns, cued_days, other_days, stated
+from engine.structured.other_days import clauses, phrase_days
+from engine.structured.periods import Span, phrase_spans
+from engine.structured.words import name_words
+
+# An act done ahead of an event (a booking, an entry) is dated this close before its day: a
+# booking made two months ahead is as likely as one made the week before.
+LEAD_DAYS = 60
+# Two words are one act's when they share this many first letters ("submitted", "submission"):
+# a noun of the act and its verb's participle differ after their stem.
+STEM_LETTERS = 5
+WORD = re.compile(r"[A-Za-z]+")
+# Dates that are no day of the event: a later date, a birth, the year a thing began.
+NOT_LONE = ("later", "birth", "origin_year")
+# A start and an end that are a pair take the event's ends by rule
+# (:func:`engine.structured.json_rules.period_ends`); one alone ("ordered_on") is a lone date.
+PAIR = ("start", "end")
+
+
+@dataclass(frozen=True)
+class Clause:
+    """One clause's words (with their lemmas) and the days it writes."""
+
+    words: frozenset[str]
+    days: tuple[float, ...]
+
+
+@dataclass(frozen=True)
+class EventDays:
+    """The event's first and last day, and the clauses that write a day (in order)."""
+
+    ends: Span
+    clauses: tuple[Clause, ...]
+
+    def day_span(self, key: str) -> Span:
+        """The days a lone date named ``key`` falls in: an act's lead-up to its day, else the
+        event's days."""
+        named = own_words(key)
+        during = [c for c in self.clauses if any(self.within(d) for d in c.days)]
+        if any(shares_act(named, c.words) for c in during):
+            return self.ends
+        before = [c for c in self.clauses if c.days and max(c.days) < self.ends[0]]
+        acts = [c for c in before if shares_act(named, c.words)]
+        if not acts:
+            return self.ends
+        by = max(max(c.days) for c in acts)
+        return by - LEAD_DAYS, by
+
+    def within(self, day: float) -> bool:
+        return self.ends[0] <= day <= self.ends[1]
+
+
+def lone_date_span(
+    event: EventDays | None, key: str, depth: int, siblings: Iterable[str]
+) -> Span | None:
+    """The days a date member named ``key`` falls in when it is a lone date of the object
+    (a top-level member, ``depth`` 1, that :data:`NOT_LONE` words do not name, and no start or
+    end with its pair among ``siblings``: "reserved_on" alone is lone) and the document writes
+    an event's days; ``None`` otherwise."""
+    if event is None or depth != 1 or any(columns.names(key, w) for w in NOT_LONE):
+        return None
+    return None if paired(key, siblings) else event.day_span(key)
+
+
+def paired(key: str, siblings: Iterable[str]) -> bool:
+    """Whether a start's end, or an end's start, is among its siblings."""
+    for own, other in (PAIR, PAIR[::-1]):
+        if columns.names(key, own) and any(columns.names(s, other) for s in siblings if s != key):
+            return True
+    return False
+
+
+def document_ends(document: str) -> tuple[float, float] | None:
+    """The first and last day of what a document is about, when it writes them
+    (:meth:`engine.structured.periods.Reading.written_span`), or the one day of a one-day
+    thing (:func:`engine.structured.stated.one_day`); its deadlines and a moved thing's old
+    day are no days of it (:mod:`engine.structured.other_days`)."""
+    text = other_days.event_text(document)
+    cued = cued_days.cued_span(stated.prepared(text))
+    if cued is not None:
+        return cued
+    span = stated.read(text).written_span()
+    day = None if span is not None else stated.one_day(text)
+    return span if day is None else (day, day)
+
+
+@lru_cache(maxsize=16)  # each date member of one document asks
+def event_days(document: str) -> EventDays | None:
+    """The event's days and the dated clauses of ``document``; ``None`` when it does not write
+    the event's first and last day."""
+    ends = document_ends(document)
+    if ends is None:
+        return None
+    phrases = phrase_spans(document)
+    found = []
+    for start, end in clauses(document):
+        days = [d for s, _, what in phrases if start <= s < end for d in phrase_days(what)]
+        if days:
+            text = " ".join(WORD.findall(document[start:end].lower()))
+            found.append(Clause(clause_words(text), tuple(days)))
+    return EventDays(ends, tuple(found))
+
+
+def clause_words(text: str) -> frozenset[str]:
+    """A clause's words and their lemmas ("papers" → "paper", "reserved" → "reserve")."""
+    return frozenset(w for word in text.split() for w in name_words(word))
+
+
+def own_words(key: str) -> frozenset[str]:
+    """A date member's words that say what happened on its day: not the words that only say
+    it holds a day ("date", "day", "on"; ``day_name`` in ``field_words.json``)."""
+    return name_words(key) - columns.field_words()["day_name"]
+
+
+def shares_act(named: frozenset[str], words: frozenset[str]) -> bool:
+    """Whether a member's words and a clause's name one act: a word or lemma in common, or a
+    stem of :data:`STEM_LETTERS` letters ("submitted" and "submissions")."""
+    if named & words:
+        return True
+    stems = {w[:STEM_LETTERS] for w in named if len(w) >= STEM_LETTERS}
+    return any(w[:STEM_LETTERS] in stems for w in words if len(w) >= STEM_LETTERS)

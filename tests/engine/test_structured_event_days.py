@@ -1,0 +1,106 @@
+"""Lone dates of an event's object (engine/structured/event_days.py) and what says an object
+lasts days (engine/structured/json_rules.py, ``lasts_days``), issue 28: a date of the event
+lies in the days the document writes for it, a date of an act done ahead of it (a booking, a
+submission) on or before the day the document sets for that act, and an object whose own name
+says it lasts days ends within a week of its start even under a title as general as "Listing"."""
+
+from __future__ import annotations
+
+import datetime as dt
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from engine.structured.event_days import LEAD_DAYS, event_days, lone_date_span
+from engine.structured.json_rules import lasts_days
+from tests.helpers.fills import json_fill
+
+DATE = {"type": "string", "format": "date"}
+EXPO = "Posters must be sent by 20 February. The expo runs 9-11 April 2027 in Turku.\n\n"
+
+
+def day(iso: str) -> float:
+    return float(dt.date.fromisoformat(iso).toordinal())
+
+
+def iso(span: tuple[float, float] | None) -> tuple[str, str] | None:
+    if span is None:
+        return None
+    return tuple(dt.date.fromordinal(int(d)).isoformat() for d in span)  # type: ignore[return-value]
+
+
+def obj(title: str, properties: dict[str, object]) -> dict[str, object]:
+    found = {"type": "object", "required": list(properties), "properties": properties}
+    return {"title": title, **found} if title else found
+
+
+def test_a_lone_date_of_the_event_lies_in_its_days() -> None:
+    event = event_days(EXPO)
+    assert event is not None
+    assert iso(event.day_span("stand_date")) == ("2027-04-09", "2027-04-11")
+    assert iso(event.day_span("expo_day")) == ("2027-04-09", "2027-04-11")
+
+
+def test_an_act_named_by_an_earlier_clause_is_done_by_its_day() -> None:
+    event = event_days(EXPO)
+    assert event is not None
+    by = day("2027-02-20")
+    assert event.day_span("poster_sent_on") == (by - LEAD_DAYS, by)
+    sub = event_days("Submissions close on 3 March; the fair is on 5-6 May 2027.\n")
+    assert sub is not None and sub.day_span("submitted_on")[1] == day("2027-03-03")  # one stem
+
+
+def test_a_word_of_the_events_own_clause_wins_over_an_earlier_one() -> None:
+    text = "Stalls for the market must be booked by 2 May. The market is held on 6 and 7 June 2027."
+    event = event_days(text)
+    assert event is not None
+    assert iso(event.day_span("market_day")) == ("2027-06-06", "2027-06-07")
+    assert event.day_span("booked_on")[1] == day("2027-05-02")
+
+
+def test_a_document_with_no_earlier_day_puts_every_lone_date_in_its_days() -> None:
+    event = event_days("The choir sings in Bodo on 3 and 4 May 2027.")
+    assert event is not None
+    assert iso(event.day_span("tickets_booked_on")) == ("2027-05-03", "2027-05-04")
+
+
+def test_a_document_without_an_events_days_has_none() -> None:
+    assert event_days("Minutes of the last meeting, typed up by Ana.") is None
+    assert lone_date_span(None, "talk_date", 1, ()) is None
+
+
+def test_only_a_top_level_date_with_no_pair_and_no_other_kind_is_lone() -> None:
+    event = event_days(EXPO)
+    assert lone_date_span(event, "talk_date", 1, ["talk_date"]) is not None
+    assert lone_date_span(event, "booked_on", 1, ["booked_on"]) is not None  # a start, alone
+    assert lone_date_span(event, "start_date", 1, ["start_date", "end_date"]) is None
+    assert lone_date_span(event, "renewal_date", 1, ["renewal_date"]) is None  # later
+    assert lone_date_span(event, "birth_date", 1, ["birth_date"]) is None
+    assert lone_date_span(event, "talk_date", 2, ["talk_date"]) is None  # an item's
+
+
+@given(st.integers(min_value=0, max_value=10_000))
+@settings(max_examples=6, deadline=None)
+def test_filled_lone_dates_keep_to_the_event_and_the_acts_day(seed: int) -> None:
+    schema = obj("Poster", {"author": {"type": "string"}, "poster_sent_on": DATE,
+                            "stand_date": DATE})  # fmt: skip
+    value = json_fill(schema, EXPO, seed).value
+    assert "2027-04-09" <= value["stand_date"] <= "2027-04-11"
+    assert value["poster_sent_on"] <= "2027-02-20"
+
+
+def test_what_says_an_object_lasts_days() -> None:
+    assert lasts_days("Listing", {"name": "Lakeside Craft Week"}) == "“Lakeside Craft Week”"
+    assert lasts_days("Event", {"name": "Tom"}) == "an event"
+    assert lasts_days("Workshop", {}) == "a workshop"
+    assert lasts_days("Booking", {"name": "Shop lease, Quay Road"}) is None
+    assert lasts_days("Booking", {"organiser_name": "Festival office"}) is None  # someone else
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_an_object_named_as_lasting_days_ends_within_a_week(seed: int) -> None:
+    schema = obj("Listing", {"name": {"type": "string"}, "start_date": DATE, "end_date": DATE})
+    template = {"name": "Lakeside Craft Week", "start_date": "2027-05-12"}
+    value = json_fill(schema, "", seed, template).value
+    assert "2027-05-12" <= value["end_date"] <= "2027-05-18"

@@ -213,7 +213,9 @@ def short_event_end(done: Completion, path: Path, members: Members) -> None:
     members are)."""
     if path or done.ends is not None or done.lasts is not None:
         return
-    kind = lasts_days(done.title, members)
+    # A name the fill generated says what the model guessed, not what the object is.
+    given = {k: v for k, v in members.items() if (*path, k) not in done.leaves}
+    kind = lasts_days(done.title, given)
     if kind is None:
         return
     for start, end in ordered_pairs(list(members)):
@@ -230,7 +232,8 @@ def lasts_days(title: str, members: Members) -> str | None:
     review: the object's own name ("Dockside Folk Weekend", under a title as general as
     "Listing"), else the schema's title ("Workshop"); ``None`` when neither says so. Only a
     member named by ``title_name`` words alone is the object's name ("name", "event_name";
-    not "organiser_name", whose value names someone else)."""
+    not "organiser_name", whose value names someone else); :func:`short_event_end` passes only
+    the members the fill did not generate (the template's, the one the document gives)."""
     titles = columns.field_words()["title_name"]
     names = [v for k, v in members.items() if isinstance(v, str) and set(key_parts(k)) <= titles]
     for said in (*names, title):  # its own name first: "Folk Weekend" says more than "Event"

@@ -104,3 +104,14 @@ def test_an_object_named_as_lasting_days_ends_within_a_week(seed: int) -> None:
     template = {"name": "Lakeside Craft Week", "start_date": "2027-05-12"}
     value = json_fill(schema, "", seed, template).value
     assert "2027-05-12" <= value["end_date"] <= "2027-05-18"
+
+
+@pytest.mark.parametrize("seed", range(2))
+def test_only_a_name_the_fill_did_not_generate_says_what_the_object_is(seed: int) -> None:
+    names = ["Quayside Folk Weekend", "Quayside Folk Weekend II"]  # two: the fill chooses
+    schema = obj("Booking", {"name": {"enum": names}, "start_date": DATE, "end_date": DATE})
+    start = {"start_date": "2027-05-12"}
+    guessed = json_fill(schema, "", seed, start)
+    assert not any("lasts days" in note for note in guessed.proposal.notes)
+    given = json_fill(schema, "", seed, {"name": names[0], **start})
+    assert "2027-05-12" <= given.value["end_date"] <= "2027-05-18"

@@ -36,6 +36,13 @@ def test_further_sets_are_read_beside_the_split_files() -> None:
     assert {"hardware-invoice", "purchase-order", "room-area"} <= set(names)
 
 
+def test_a_set_of_templates_alone_is_reported_on_its_own() -> None:
+    cases = values.load_split("test")
+    found = values.further_sets(cases["relations"], cases["tables"], cases["templates"])
+    assert {"heldout", "heldout2"} <= found
+    assert values.further_sets([], [], [{"name": "a", "set": "fresh"}, {"name": "b"}]) == {"fresh"}
+
+
 def test_an_unknown_split_or_check_is_a_clear_error() -> None:
     with pytest.raises(ValueError, match="Unknown split"):
         values.load_split("train")

@@ -316,7 +316,7 @@ def values_task(
     ]
     for result, case in zip(filled + json_filled, tables + templates, strict=True):
         result["set"] = case.get("set")
-    sets = {c["set"] for c in labelled if c.get("set")}
+    sets = further_sets(labelled, tables, templates)
     of = lambda items, name: [i for i in items if i.get("set") == name]  # noqa: E731
     by_set = {
         name: summarize(of(filled, name), of(json_filled, name), detection(of(labelled, name)))
@@ -324,6 +324,11 @@ def values_task(
     }
     return {"split": split, "tables": filled, "templates": json_filled, "sets": by_set,
             "summary": summarize(filled, json_filled, detection(labelled))}  # fmt: skip
+
+
+def further_sets(*cases: list[dict[str, Any]]) -> set[str]:
+    """Every further set a case of any kind belongs to: a set of templates alone is one too."""
+    return {c["set"] for kind in cases for c in kind if c.get("set")}
 
 
 def summarize(tables: list[dict[str, Any]], templates: list[dict[str, Any]],

@@ -243,7 +243,9 @@ class Compiler:
             key, self.date_span(key, path), self.context,
             self.object_births.get(path[:-1], self.births),
         )  # fmt: skip
-        if seed is not NOTHING:  # the template's own value stays the model's to keep
+        if seed is not NOTHING or self.dates_act(key, path):
+            # The template's own value stays the model's to keep; an act done ahead of the
+            # event is dated in its lead-up, not on a day the document writes.
             return Value(path, leaf)
         dated = the_written_day(leaf, key, path, self.written, self.context)
         return Fixed(dated) if isinstance(dated, str) else Value(path, dated)
@@ -255,6 +257,11 @@ class Compiler:
         siblings = self.members.get(path[:-1], frozenset())
         lone = lone_date_span(self.event, key, len(path), siblings)
         return lone or item_era(self.era, path, self.counts)
+
+    def dates_act(self, key: str, path: Path) -> bool:
+        """Whether a top-level member dates an act the document sets a day for ahead of its
+        event (:meth:`engine.structured.event_days.EventDays.act_span`)."""
+        return len(path) == 1 and self.event is not None and self.event.act_span(key) is not None
 
     def document_name(self, key: str, schemas: Schemas, path: Path, seed: Any) -> Node | None:
         """The top-level ``name`` or ``title`` of a template with none of its own: what the

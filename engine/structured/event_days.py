@@ -40,8 +40,11 @@ LEAD_DAYS = 60
 # a noun of the act and its verb's participle differ after their stem.
 STEM_LETTERS = 5
 WORD = re.compile(r"[A-Za-z]+")
-# Dates that are no day of the event: a later date, a birth, the year a thing began.
-NOT_LONE = ("later", "birth", "origin_year")
+# Dates that are no day of the event: a birth and the year a thing began, whatever the
+# document says; a later date (a renewal, a payment) unless the document ties it to an act
+# done ahead of the event ("pay for the kit by 20 April").
+BORN = ("birth", "origin_year")
+LATER = "later"
 # A start and an end that are a pair take the event's ends by rule
 # (:func:`engine.structured.json_rules.period_ends`); one alone ("ordered_on") is a lone date.
 PAIR = ("start", "end")
@@ -65,31 +68,48 @@ class EventDays:
     def day_span(self, key: str) -> Span:
         """The days a lone date named ``key`` falls in: an act's lead-up to its day, else the
         event's days."""
+        return self.act_span(key) or self.ends
+
+    def act_span(self, key: str) -> Span | None:
+        """The lead-up to the day a clause sets for the act a member named ``key`` dates,
+        when its name ties it to a clause that writes only earlier days and not to one that
+        writes a day of the event; ``None`` when it dates no such act."""
         named = own_words(key)
         during = [c for c in self.clauses if any(self.within(d) for d in c.days)]
         if any(shares_act(named, c.words) for c in during):
-            return self.ends
+            return None
         before = [c for c in self.clauses if c.days and max(c.days) < self.ends[0]]
         acts = [c for c in before if shares_act(named, c.words)]
         if not acts:
-            return self.ends
+            return None
         by = max(max(c.days) for c in acts)
         return by - LEAD_DAYS, by
 
     def within(self, day: float) -> bool:
         return self.ends[0] <= day <= self.ends[1]
 
+    def not_acts(self, keys: Iterable[str]) -> list[str]:
+        """The members of ``keys`` that date no act done ahead of the event: only these may
+        be its start and end."""
+        return [k for k in keys if self.act_span(k) is None]
+
 
 def lone_date_span(
     event: EventDays | None, key: str, depth: int, siblings: Iterable[str]
 ) -> Span | None:
-    """The days a date member named ``key`` falls in when it is a lone date of the object
-    (a top-level member, ``depth`` 1, that :data:`NOT_LONE` words do not name, and no start or
-    end with its pair among ``siblings``: "reserved_on" alone is lone) and the document writes
-    an event's days; ``None`` otherwise."""
-    if event is None or depth != 1 or any(columns.names(key, w) for w in NOT_LONE):
+    """The days a top-level date member (``depth`` 1) named ``key`` falls in, where the
+    document writes an event's days: the lead-up of the act its name ties it to, whatever
+    else its name says (a payment, a delivery); else, as a lone date of the object (no
+    :data:`BORN` or :data:`LATER` word names it, and it is no start or end with its pair among
+    ``siblings``: "reserved_on" alone is lone), the event's days. ``None`` otherwise."""
+    if event is None or depth != 1 or any(columns.names(key, w) for w in BORN):
         return None
-    return None if paired(key, siblings) else event.day_span(key)
+    act = event.act_span(key)
+    if act is not None:
+        return act
+    if columns.names(key, LATER) or paired(key, event.not_acts(siblings)):
+        return None
+    return event.ends
 
 
 def paired(key: str, siblings: Iterable[str]) -> bool:

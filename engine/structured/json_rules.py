@@ -156,7 +156,7 @@ def minutes(value: Any) -> float | None:
 def in_order(done: Completion, path: Path, members: Members) -> None:
     """An end (date, time, a high) generated before its start: the two swap when both were
     generated (both stay where the document's era put them), else the end moves after it."""
-    for start, end in ordered_pairs(list(members)):
+    for start, end in ordered_pairs(done.event_keys(path, members)):
         moved = after(members[start], members[end])
         if moved is None:
             continue
@@ -178,7 +178,7 @@ def period_ends(done: Completion, path: Path, members: Members) -> None:
     (the document's one day, written in) must already hold its day."""
     if done.ends is None or in_item(path):
         return
-    for start, end in ordered_pairs(list(members)):
+    for start, end in ordered_pairs(done.event_keys(path, members)):
         dates = [k for k in (start, end) if day(members[k]) is not None]
         others = any(columns.names(k, "birth") for k in (start, end))
         wanted = dict(zip((start, end), done.ends, strict=True))
@@ -196,7 +196,7 @@ def lasting_end(done: Completion, path: Path, members: Members) -> None:
     own to take both ends from (:func:`period_ends`)."""
     if done.ends is not None or done.lasts is None or in_item(path):
         return
-    for start, end in ordered_pairs(list(members)):
+    for start, end in ordered_pairs(done.event_keys(path, members)):
         first = day(members[start])
         others = any(columns.names(k, w) for k in (start, end) for w in OTHER_DAYS)
         if first is not None and not others and done.may_write((*path, end)):
@@ -218,7 +218,7 @@ def short_event_end(done: Completion, path: Path, members: Members) -> None:
     kind = lasts_days(done.title, given)
     if kind is None:
         return
-    for start, end in ordered_pairs(list(members)):
+    for start, end in ordered_pairs(done.event_keys(path, members)):
         first, last = day(members[start]), day(members[end])
         if first is None or last is None or not done.may_write((*path, end)):
             continue
@@ -271,9 +271,11 @@ def later(done: Completion, path: Path, members: Members) -> None:
     if not days:
         return
     last = max(days)
+    acts = set(members) - set(done.event_keys(path, members))  # dated ahead of the event
     for key, value in members.items():
         at = day(value)
-        if at is None or not columns.names(key, "later") or columns.names(key, "end"):
+        named = columns.names(key, "later") and not columns.names(key, "end")
+        if at is None or not named or key in acts:
             continue
         if at <= last:
             moved = iso_day(last + 1)
@@ -285,7 +287,7 @@ def nights(done: Completion, path: Path, members: Members) -> None:
     check-out), so a nightly rate multiplies the nights the dates give. Only nights: whether
     a count of days includes both ends differs between a hire and a course."""
     counts = [k for k, v in members.items() if is_number(v) and NIGHT in core_words(k)]
-    for start, end in ordered_pairs(list(members)):
+    for start, end in ordered_pairs(done.event_keys(path, members)):
         first, last = day(members[start]), day(members[end])
         if counts and first is not None and last is not None and last > first:
             put(done, path, members, counts[0], int(last - first), f"{end} − {start}")

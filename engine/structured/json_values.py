@@ -254,6 +254,13 @@ class Completion:
         self.births = document_births(document)
         self.context = agreement.Context(document, [], [], [])
 
+    def event_keys(self, path: Path, members: Members) -> list[str]:
+        """The members that may be the object's start and end: at the top level, not one
+        the document ties to an act done ahead of its event (:mod:`.event_days`)."""
+        if path or self.event is None:
+            return list(members)
+        return self.event.not_acts(members)
+
     def may_write(self, path: Path) -> bool:
         leaf = self.leaves.get(path)
         if leaf is None:

@@ -115,3 +115,27 @@ def test_only_a_name_the_fill_did_not_generate_says_what_the_object_is(seed: int
     assert not any("lasts days" in note for note in guessed.proposal.notes)
     given = json_fill(schema, "", seed, {"name": names[0], **start})
     assert "2027-05-12" <= given.value["end_date"] <= "2027-05-18"
+
+
+def test_a_payment_or_a_delivery_the_document_sets_a_day_for_is_an_act_ahead() -> None:
+    text = "Boxes must reach the loading bay by 1 March. The fair runs 20-22 March 2027."
+    event = event_days(text)
+    assert event is not None
+    members = ["fair_opens", "fair_closes", "boxes_delivered_on", "fee_payment_date"]
+    assert lone_date_span(event, "boxes_delivered_on", 1, members) == event.act_span(
+        "boxes_delivered_on"
+    )
+    assert event.not_acts(members) == ["fair_opens", "fair_closes", "fee_payment_date"]
+    assert lone_date_span(event, "fee_payment_date", 1, members) is None  # a later date, untied
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_an_act_ahead_of_a_one_day_event_is_not_put_on_its_day(seed: int) -> None:
+    text = (
+        "The harbour swim is on 3 July 2027. Swimmers must pay the entry fee by 10 June 2027.\n\n"
+    )
+    schema = obj("Swim", {"swim_day": DATE, "fee_payment_date": DATE,
+                          "swimmer": {"type": "string"}})  # fmt: skip
+    value = json_fill(schema, text, seed).value
+    assert value["swim_day"] == "2027-07-03"
+    assert "2027-04-11" <= value["fee_payment_date"] <= "2027-06-10"

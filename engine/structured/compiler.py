@@ -238,30 +238,26 @@ class Compiler:
         if named is not None:
             return named
         chosen = vocab_leaf(key, schemas, self.context, path, seed)
+        span = self.date_span(key, path)
         leaf = in_era(
             chosen or string_leaf(schemas, self.context, seed, key),
-            key, self.date_span(key, path), self.context,
-            self.object_births.get(path[:-1], self.births),
+            key, span, self.context, self.object_births.get(path[:-1], self.births),
         )  # fmt: skip
-        if seed is not NOTHING or self.dates_act(key, path):
-            # The template's own value stays the model's to keep; an act done ahead of the
-            # event is dated in its lead-up, not on a day the document writes.
+        if seed is not NOTHING:  # the template's own value stays the model's to keep
             return Value(path, leaf)
-        dated = the_written_day(leaf, key, path, self.written, self.context)
+        # Of the days the document writes, only those in the date's own span: an act done
+        # ahead of the event takes none of them, the event's second day only its second.
+        written = tuple(d for d in self.written if span is None or span[0] <= d <= span[1])
+        dated = the_written_day(leaf, key, path, written, self.context)
         return Fixed(dated) if isinstance(dated, str) else Value(path, dated)
 
     def date_span(self, key: str, path: Path) -> Span | None:
         """The days a date at ``path`` falls in: a lone date of the object, in a document that
-        writes an event's days, the event's days (or the lead-up to the day its act is done by);
-        an array item's, its share of the era; any other, the era."""
+        writes an event's days, the event's days (the one it counts, or the lead-up to the
+        day its act is done by); an array item's, its share of the era; any other, the era."""
         siblings = self.members.get(path[:-1], frozenset())
         lone = lone_date_span(self.event, key, len(path), siblings)
         return lone or item_era(self.era, path, self.counts)
-
-    def dates_act(self, key: str, path: Path) -> bool:
-        """Whether a top-level member dates an act the document sets a day for ahead of its
-        event (:meth:`engine.structured.event_days.EventDays.act_span`)."""
-        return len(path) == 1 and self.event is not None and self.event.act_span(key) is not None
 
     def document_name(self, key: str, schemas: Schemas, path: Path, seed: Any) -> Node | None:
         """The top-level ``name`` or ``title`` of a template with none of its own: what the

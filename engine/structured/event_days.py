@@ -26,12 +26,14 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cache, lru_cache
+
+import inflect
 
 from engine.structured import columns, cued_days, other_days, stated
 from engine.structured.other_days import clauses, phrase_days
 from engine.structured.periods import Span, phrase_spans
-from engine.structured.words import name_words
+from engine.structured.words import key_parts, name_words
 
 # An act done ahead of an event (a booking, an entry) is dated this close before its day: a
 # booking made two months ahead is as likely as one made the week before.
@@ -40,6 +42,7 @@ LEAD_DAYS = 60
 # a noun of the act and its verb's participle differ after their stem.
 STEM_LETTERS = 5
 WORD = re.compile(r"[A-Za-z]+")
+MOST_COUNTED = 31  # "day_two", "session_3": the numbers a member's name counts days by
 # Dates that are no day of the event: a birth and the year a thing began, whatever the
 # document says; a later date (a renewal, a payment) unless the document ties it to an act
 # done ahead of the event ("pay for the kit by 20 April").
@@ -66,9 +69,20 @@ class EventDays:
     clauses: tuple[Clause, ...]
 
     def day_span(self, key: str) -> Span:
-        """The days a lone date named ``key`` falls in: an act's lead-up to its day, else the
-        event's days."""
-        return self.act_span(key) or self.ends
+        """The days a lone date named ``key`` falls in: an act's lead-up to its day, the day
+        it counts ("day_two": the event's second), else the event's days."""
+        return self.act_span(key) or self.counted_day(key) or self.ends
+
+    def counted_day(self, key: str) -> Span | None:
+        """The one day of the event a member names by an ordinal and a ``counted_day`` word
+        ("conference_day_two", "second_evening"); ``None`` when it names none, or one past
+        the event's last."""
+        words = set(key_parts(key))
+        nth = ordinal_of(words)
+        if nth is None or not words & columns.field_words()["counted_day"]:
+            return None
+        day = self.ends[0] + nth - 1
+        return (day, day) if day <= self.ends[1] else None
 
     def act_span(self, key: str) -> Span | None:
         """The lead-up to the day a clause sets for the act a member named ``key`` dates,
@@ -109,7 +123,7 @@ def lone_date_span(
         return act
     if columns.names(key, LATER) or paired(key, event.not_acts(siblings)):
         return None
-    return event.ends
+    return event.day_span(key)
 
 
 def paired(key: str, siblings: Iterable[str]) -> bool:
@@ -151,9 +165,28 @@ def event_days(document: str) -> EventDays | None:
     return EventDays(ends, tuple(found))
 
 
+@cache
+def ordinals() -> dict[str, int]:
+    """Each way a name writes the numbers 1 to :data:`MOST_COUNTED` ("two", "second", "2nd",
+    "2"), spelled by inflect."""
+    spell = inflect.engine()
+    found: dict[str, int] = {}
+    for n in range(1, MOST_COUNTED + 1):
+        word = str(spell.number_to_words(str(n)))
+        for written in (word, spell.ordinal(word), spell.ordinal(str(n)), str(n)):
+            found[str(written)] = n
+    return found
+
+
+def ordinal_of(words: set[str]) -> int | None:
+    """The one number a name's words count by; ``None`` for none, or two."""
+    found = {ordinals()[w] for w in words if w in ordinals()}
+    return found.pop() if len(found) == 1 else None
+
+
 def clause_words(text: str) -> frozenset[str]:
     """A clause's words and their lemmas ("papers" → "paper", "reserved" → "reserve")."""
-    return frozenset(w for word in text.split() for w in name_words(word))
+    return frozenset(w for word in text.split() for w in name_words(word) if w)
 
 
 def own_words(key: str) -> frozenset[str]:

@@ -94,6 +94,7 @@ def test_what_says_an_object_lasts_days() -> None:
     assert lasts_days("Listing", {"name": "Lakeside Craft Week"}) == "“Lakeside Craft Week”"
     assert lasts_days("Event", {"name": "Tom"}) == "an event"
     assert lasts_days("Workshop", {}) == "a workshop"
+    assert lasts_days("Entry", {"name": "Lowland Sailing Regatta"}) == "“Lowland Sailing Regatta”"
     assert lasts_days("Booking", {"name": "Shop lease, Quay Road"}) is None
     assert lasts_days("Booking", {"organiser_name": "Festival office"}) is None  # someone else
 
@@ -139,3 +140,20 @@ def test_an_act_ahead_of_a_one_day_event_is_not_put_on_its_day(seed: int) -> Non
     value = json_fill(schema, text, seed).value
     assert value["swim_day"] == "2027-07-03"
     assert "2027-04-11" <= value["fee_payment_date"] <= "2027-06-10"
+
+
+def test_a_member_that_counts_a_day_takes_that_day_of_the_event() -> None:
+    event = event_days("The print fair runs from 8 to 10 October 2027 in Arles.")
+    assert event is not None
+    members = ["fair_day_one", "second_evening", "fair_day_4"]
+    assert iso(lone_date_span(event, "fair_day_one", 1, members)) == ("2027-10-08",) * 2
+    assert iso(lone_date_span(event, "second_evening", 1, members)) == ("2027-10-09",) * 2
+    assert iso(lone_date_span(event, "fair_day_4", 1, members)) == ("2027-10-08", "2027-10-10")
+
+
+@pytest.mark.parametrize("seed", range(2))
+def test_counted_days_of_a_two_day_event_are_its_first_and_second(seed: int) -> None:
+    text = "We exhibit at the ceramics fair on 4 and 5 June 2027.\n\n"
+    schema = obj("Visit", {"fair_day_one": DATE, "fair_day_two": DATE})
+    value = json_fill(schema, text, seed).value
+    assert (value["fair_day_one"], value["fair_day_two"]) == ("2027-06-04", "2027-06-05")

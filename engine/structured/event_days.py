@@ -26,13 +26,12 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass
-from functools import cache, lru_cache
-
-import inflect
+from functools import lru_cache
 
 from engine.structured import columns, cued_days, other_days, stated
 from engine.structured.other_days import clauses, phrase_days
 from engine.structured.periods import Span, phrase_spans
+from engine.structured.series import ordinal_of, series_day, series_days
 from engine.structured.words import key_parts, name_words
 
 # An act done ahead of an event (a booking, an entry) is dated this close before its day: a
@@ -42,7 +41,6 @@ LEAD_DAYS = 60
 # a noun of the act and its verb's participle differ after their stem.
 STEM_LETTERS = 5
 WORD = re.compile(r"[A-Za-z]+")
-MOST_COUNTED = 31  # "day_two", "session_3": the numbers a member's name counts days by
 # Dates that are no day of the event: a birth and the year a thing began, whatever the
 # document says; a later date (a renewal, a payment) unless the document ties it to an act
 # done ahead of the event ("pay for the kit by 20 April").
@@ -63,15 +61,19 @@ class Clause:
 
 @dataclass(frozen=True)
 class EventDays:
-    """The event's first and last day, and the clauses that write a day (in order)."""
+    """The event's first and last day (``None`` for a series alone), the clauses that write
+    a day (in order), and the days of the thing it says recurs (:mod:`.series`)."""
 
-    ends: Span
+    ends: Span | None
     clauses: tuple[Clause, ...]
+    series: tuple[float, ...] = ()
 
-    def day_span(self, key: str) -> Span:
-        """The days a lone date named ``key`` falls in: an act's lead-up to its day, the day
-        it counts ("day_two": the event's second), else the event's days."""
-        return self.act_span(key) or self.counted_day(key) or self.ends
+    def day_span(self, key: str) -> Span | None:
+        """The days a lone date named ``key`` falls in: an act's lead-up to its day, the
+        meeting of a series or the day of the event it counts ("session_two", "day_two"),
+        else the event's days."""
+        counted = series_day(self.series, key) or self.counted_day(key)
+        return self.act_span(key) or counted or self.ends
 
     def counted_day(self, key: str) -> Span | None:
         """The one day of the event a member names by an ordinal and a ``counted_day`` word
@@ -79,7 +81,7 @@ class EventDays:
         the event's last."""
         words = set(key_parts(key))
         nth = ordinal_of(words)
-        if nth is None or not words & columns.field_words()["counted_day"]:
+        if self.ends is None or nth is None or not words & columns.field_words()["counted_day"]:
             return None
         day = self.ends[0] + nth - 1
         return (day, day) if day <= self.ends[1] else None
@@ -88,19 +90,18 @@ class EventDays:
         """The lead-up to the day a clause sets for the act a member named ``key`` dates,
         when its name ties it to a clause that writes only earlier days and not to one that
         writes a day of the event; ``None`` when it dates no such act."""
-        named = own_words(key)
-        during = [c for c in self.clauses if any(self.within(d) for d in c.days)]
+        if self.ends is None:
+            return None
+        named, ends = own_words(key), self.ends
+        during = [c for c in self.clauses if any(ends[0] <= d <= ends[1] for d in c.days)]
         if any(shares_act(named, c.words) for c in during):
             return None
-        before = [c for c in self.clauses if c.days and max(c.days) < self.ends[0]]
+        before = [c for c in self.clauses if c.days and max(c.days) < ends[0]]
         acts = [c for c in before if shares_act(named, c.words)]
         if not acts:
             return None
         by = max(max(c.days) for c in acts)
         return by - LEAD_DAYS, by
-
-    def within(self, day: float) -> bool:
-        return self.ends[0] <= day <= self.ends[1]
 
     def not_acts(self, keys: Iterable[str]) -> list[str]:
         """The members of ``keys`` that date no act done ahead of the event: only these may
@@ -112,15 +113,16 @@ def lone_date_span(
     event: EventDays | None, key: str, depth: int, siblings: Iterable[str]
 ) -> Span | None:
     """The days a top-level date member (``depth`` 1) named ``key`` falls in, where the
-    document writes an event's days: the lead-up of the act its name ties it to, whatever
-    else its name says (a payment, a delivery); else, as a lone date of the object (no
+    document writes an event's days or a series: the lead-up of the act its name ties it to,
+    or the meeting of the series it counts, whatever else its name says (a payment, a
+    delivery, a first session as a start); else, as a lone date of the object (no
     :data:`BORN` or :data:`LATER` word names it, and it is no start or end with its pair among
     ``siblings``: "reserved_on" alone is lone), the event's days. ``None`` otherwise."""
     if event is None or depth != 1 or any(columns.names(key, w) for w in BORN):
         return None
-    act = event.act_span(key)
-    if act is not None:
-        return act
+    own = event.act_span(key) or series_day(event.series, key)
+    if own is not None:
+        return own
     if columns.names(key, LATER) or paired(key, event.not_acts(siblings)):
         return None
     return event.day_span(key)
@@ -150,10 +152,10 @@ def document_ends(document: str) -> tuple[float, float] | None:
 
 @lru_cache(maxsize=16)  # each date member of one document asks
 def event_days(document: str) -> EventDays | None:
-    """The event's days and the dated clauses of ``document``; ``None`` when it does not write
-    the event's first and last day."""
-    ends = document_ends(document)
-    if ends is None:
+    """The event's days, the dated clauses and the series of ``document``; ``None`` when it
+    writes neither the event's first and last day nor a series."""
+    ends, series = document_ends(document), series_days(document)
+    if ends is None and not series:
         return None
     phrases = phrase_spans(document)
     found = []
@@ -162,26 +164,7 @@ def event_days(document: str) -> EventDays | None:
         if days:
             text = " ".join(WORD.findall(document[start:end].lower()))
             found.append(Clause(clause_words(text), tuple(days)))
-    return EventDays(ends, tuple(found))
-
-
-@cache
-def ordinals() -> dict[str, int]:
-    """Each way a name writes the numbers 1 to :data:`MOST_COUNTED` ("two", "second", "2nd",
-    "2"), spelled by inflect."""
-    spell = inflect.engine()
-    found: dict[str, int] = {}
-    for n in range(1, MOST_COUNTED + 1):
-        word = str(spell.number_to_words(str(n)))
-        for written in (word, spell.ordinal(word), spell.ordinal(str(n)), str(n)):
-            found[str(written)] = n
-    return found
-
-
-def ordinal_of(words: set[str]) -> int | None:
-    """The one number a name's words count by; ``None`` for none, or two."""
-    found = {ordinals()[w] for w in words if w in ordinals()}
-    return found.pop() if len(found) == 1 else None
+    return EventDays(ends, tuple(found), series)
 
 
 def clause_words(text: str) -> frozenset[str]:

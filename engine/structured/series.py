@@ -1,0 +1,174 @@
+"""The days of a thing a document says recurs: "every Saturday in March 2027", "three Thursday
+evenings in a row, starting on 4 February", "fortnightly on Tuesdays for three meetings", "the
+first Monday of each month from May to July".
+
+A template with a member per meeting ("first_session", "session_two", "june_meeting") had each
+of them on the one day the document writes, or anywhere in its month. A reader counts the
+meetings: the second session is the second Thursday. This reads the rule a sentence states (one
+weekday; weekly, every other week, or an ordinal weekday of each month; how many times, or
+until when) and lets dateutil's ``rrule`` count the days; :func:`series_day` gives a member the
+one its name counts or names the month of. Only a document that states one weekday and a cue
+that it recurs has a series, and only one that also says how many times or until when (the
+period it states). Words in ``period_words.json`` (``recurrence_words``, ``every_other_words``,
+``duration_units``); weekday and month names from the standard library's ``calendar``.
+"""
+
+from __future__ import annotations
+
+import calendar
+import datetime as dt
+import re
+from functools import cache, lru_cache
+
+import inflect
+from dateutil import rrule
+
+from engine.structured import stated
+from engine.structured.periods import listed
+from engine.structured.words import key_parts
+
+MOST_COUNTED = 31  # "day_two", "session_3": the numbers a member's name counts by
+MOST_TIMES = 60  # a series counted past this many days is no template's list of meetings
+WEEKDAYS = [name.lower() for name in calendar.day_name]  # Monday first, as rrule counts
+MONTHS = {name.lower(): n for n, name in enumerate(calendar.month_name) if name}
+LAST = -1  # rrule's "last" weekday of a month
+
+
+@lru_cache(maxsize=16)  # each date member of one document asks
+def series_days(document: str) -> tuple[float, ...]:
+    """The days (ordinals) of the one recurring thing ``document`` states, in order; none
+    when it states none, or does not say how many times or until when."""
+    text = document.lower()
+    days = {WEEKDAYS.index(m[1]) for m in weekday_pattern().finditer(text)}
+    if len(days) != 1 or not recurrence_pattern().search(text):
+        return ()
+    weekday = days.pop()
+    reading = stated.read(document)
+    period, points = reading.period(), sorted(reading.points)
+    start = period[0] if period else (points[0] if points else None)
+    times = count_of(text)
+    if start is None or (times is None and period is None):
+        return ()
+    until = None if times is not None or period is None else period[1]
+    return tuple(occurrences(text, weekday, start, times, until))
+
+
+def occurrences(
+    text: str, weekday: int, start: float, times: int | None, until: float | None
+) -> list[float]:
+    """The rule's days from ``start``: the n-th weekday of each month where the text says so,
+    else every week or every other week."""
+    first = dt.datetime.combine(dt.date.fromordinal(int(start)), dt.time())
+    last = (
+        None if until is None else dt.datetime.combine(dt.date.fromordinal(int(until)), dt.time())
+    )
+    nth = monthly_nth(text, weekday)
+    if nth is not None:
+        rule = rrule.rrule(rrule.MONTHLY, dtstart=first, byweekday=rrule.weekday(weekday, nth),
+                           count=times, until=last)  # fmt: skip
+    else:
+        interval = 2 if every_other_pattern().search(text) else 1
+        rule = rrule.rrule(rrule.WEEKLY, dtstart=first, interval=interval, byweekday=weekday,
+                           count=times, until=last)  # fmt: skip
+    found: list[float] = []
+    for when in rule:
+        if len(found) == MOST_TIMES:
+            return []
+        found.append(float(when.date().toordinal()))
+    return found
+
+
+def moment(day: float) -> dt.datetime:
+    """A day ordinal as the midnight rrule counts from."""
+    return dt.datetime.combine(dt.date.fromordinal(int(day)), dt.time())
+
+
+def series_day(days: tuple[float, ...], key: str) -> tuple[float, float] | None:
+    """The one day of a series a member's name counts ("second_session", "session_3") or
+    names the month of ("june_meeting"); ``None`` when it does neither, or past the last."""
+    words = key_parts(key)
+    nth = ordinal_of(set(words))
+    months = {MONTHS[w] for w in words if w in MONTHS}
+    if nth is not None and not months:
+        return (days[nth - 1],) * 2 if nth <= len(days) else None
+    if len(months) == 1 and nth is None:
+        month = months.pop()
+        inside = [d for d in days if dt.date.fromordinal(int(d)).month == month]
+        return (inside[0],) * 2 if inside else None
+    return None
+
+
+def count_of(text: str) -> int | None:
+    """How many times: "three Thursday evenings in a row", "for three meetings" (not "for
+    three weeks", a length)."""
+    for match in count_pattern().finditer(text):
+        unit = match["unit"]
+        if unit and unit.removesuffix("s") in listed("length_units"):
+            continue
+        number = cardinals().get(match["number"] or match["times"])
+        if number is not None:
+            return number
+    return None
+
+
+def monthly_nth(text: str, weekday: int) -> int | None:
+    """The ordinal of "the first Monday of each month" (``LAST`` for the last); ``None`` when
+    the text names no weekday of each month."""
+    found = re.search(
+        rf"\b(\w+)\s+{WEEKDAYS[weekday]}s?\s+(?:of|in)\s+(?:each|every|the)\s+month", text
+    )
+    if found is None:
+        return None
+    word = found[1]
+    return LAST if word in listed("last_day_words") else ordinals().get(word)
+
+
+@cache
+def ordinals() -> dict[str, int]:
+    """Each way a name counts the numbers 1 to :data:`MOST_COUNTED` ("two", "second", "2nd",
+    "2"), spelled by inflect."""
+    spell = inflect.engine()
+    found = dict(cardinals())
+    for n in range(1, MOST_COUNTED + 1):
+        for written in (spell.ordinal(str(spell.number_to_words(str(n)))), spell.ordinal(str(n))):
+            found[str(written)] = n
+    return found
+
+
+@cache
+def cardinals() -> dict[str, int]:
+    """The numbers 1 to :data:`MOST_COUNTED` as a count writes them ("three", "3")."""
+    spell = inflect.engine()
+    return {w: n for n in range(1, MOST_COUNTED + 1)
+            for w in (str(spell.number_to_words(str(n))), str(n))}  # fmt: skip
+
+
+def ordinal_of(words: set[str]) -> int | None:
+    """The one number a name's words count by; ``None`` for none, or two."""
+    found = {ordinals()[w] for w in words if w in ordinals()}
+    return found.pop() if len(found) == 1 else None
+
+
+@cache
+def weekday_pattern() -> re.Pattern[str]:
+    return re.compile(rf"\b({'|'.join(WEEKDAYS)})s?\b")
+
+
+@cache
+def recurrence_pattern() -> re.Pattern[str]:
+    return re.compile(rf"\b(?:{'|'.join(map(re.escape, listed('recurrence_words')))})\b")
+
+
+@cache
+def every_other_pattern() -> re.Pattern[str]:
+    return re.compile(rf"\b(?:{'|'.join(map(re.escape, listed('every_other_words')))})\b")
+
+
+@cache
+def count_pattern() -> re.Pattern[str]:
+    """A number of times: before a run of up to three words and "in a row" (looked ahead
+    at, so each word may be the number), or after "for" and before one word (its unit)."""
+    return re.compile(
+        r"\b(?P<number>[\w-]+)\s+(?=(?:\w+\s+){1,3}in\s+a\s+row\b)"
+        r"|\bfor\s+(?P<times>[\w-]+)\s+(?P<unit>\w+)"
+    )

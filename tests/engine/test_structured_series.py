@@ -1,0 +1,92 @@
+"""The days of a thing a document says recurs (engine/structured/series.py), issue 28: a member
+per meeting ("second_session", "june_meeting") takes the meeting its name counts or names the
+month of, where it had taken the one day the document writes."""
+
+from __future__ import annotations
+
+import datetime as dt
+import itertools
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from engine.structured.series import cardinals, ordinal_of, ordinals, series_day, series_days
+from tests.helpers.fills import json_fill
+
+DATE = {"type": "string", "format": "date"}
+
+
+def isos(days: tuple[float, ...]) -> list[str]:
+    return [dt.date.fromordinal(int(d)).isoformat() for d in days]
+
+
+@pytest.mark.parametrize(
+    ("document", "expected"),
+    [
+        ("Yoga meets every Wednesday in June 2027.",
+         ["2027-06-02", "2027-06-09", "2027-06-16", "2027-06-23", "2027-06-30"]),
+        ("The chess club plays four Friday nights in a row, starting on 5 March 2027.",
+         ["2027-03-05", "2027-03-12", "2027-03-19", "2027-03-26"]),
+        ("We meet fortnightly on Mondays for three sessions, from 1 November 2027.",
+         ["2027-11-01", "2027-11-15", "2027-11-29"]),
+        ("The board meets on the last Friday of each month from January to March 2027.",
+         ["2027-01-29", "2027-02-26", "2027-03-26"]),
+        ("Swimming every Sunday for two weeks from 2 May 2027.", ["2027-05-02", "2027-05-09"]),
+    ],
+)  # fmt: skip
+def test_a_stated_rule_gives_its_days(document: str, expected: list[str]) -> None:
+    assert isos(series_days(document)) == expected
+
+
+@pytest.mark.parametrize(
+    "document",
+    [
+        "The fair runs from 8 to 10 October 2027.",  # no weekday, no recurrence
+        "Every guest gets a badge on Monday 4 October 2027.",  # no count, no period
+        "Every Monday and every Friday in May 2027.",  # two weekdays: which is meant?
+        "The club meets on Tuesday 6 April 2027.",  # one day, no recurrence cue
+    ],
+)
+def test_no_series_without_one_weekday_a_recurrence_and_a_count_or_period(document: str) -> None:
+    assert series_days(document) == ()
+
+
+def test_a_member_takes_the_meeting_it_counts_or_the_one_in_the_month_it_names() -> None:
+    days = series_days(
+        "The committee meets on the first Tuesday of each month from May to July 2027."
+    )
+    assert isos(series_day(days, "second_meeting") or ()) == ["2027-06-01"] * 2
+    assert isos(series_day(days, "session_3") or ()) == ["2027-07-06"] * 2
+    assert isos(series_day(days, "july_meeting") or ()) == ["2027-07-06"] * 2
+    assert series_day(days, "fourth_meeting") is None  # past the last
+    assert series_day(days, "meeting_date") is None  # counts nothing
+    assert series_day((), "second_meeting") is None
+
+
+def test_numbers_are_spelled_by_inflect_for_counts_and_ordinals() -> None:
+    assert cardinals()["three"] == 3 and "third" not in cardinals()
+    assert ordinals()["third"] == ordinals()["3rd"] == ordinals()["three"] == 3
+    assert ordinal_of({"session", "two"}) == 2
+    assert ordinal_of({"two", "third"}) is None  # two numbers: neither
+
+
+@given(st.sampled_from(["Monday", "Thursday", "Saturday"]), st.integers(2, 6))
+@settings(max_examples=10, deadline=None)
+def test_counted_meetings_fall_on_the_weekday_a_week_apart(weekday: str, times: int) -> None:
+    words = next(w for w, n in cardinals().items() if n == times and not w.isdigit())
+    days = series_days(f"Choir practice: {words} {weekday} evenings in a row, from 3 May 2027.")
+    assert len(days) == times
+    assert {dt.date.fromordinal(int(d)).strftime("%A") for d in days} == {weekday}
+    assert all(b - a == 7 for a, b in itertools.pairwise(days))
+
+
+@pytest.mark.parametrize("seed", range(2))
+def test_a_template_of_meetings_gets_each_its_own_day(seed: int) -> None:
+    text = "Pottery runs three Tuesday evenings in a row, starting on 4 May 2027.\n\n"
+    schema = {"type": "object", "required": ["first_session", "second_session", "third_session"],
+              "properties": {"first_session": DATE, "second_session": DATE,
+                             "third_session": DATE}}  # fmt: skip
+    value = json_fill(schema, text, seed).value
+    got = [value["first_session"], value["second_session"], value["third_session"]]
+    assert got == ["2027-05-04", "2027-05-11", "2027-05-18"]

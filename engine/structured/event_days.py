@@ -28,10 +28,10 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import lru_cache
 
-from engine.structured import columns, cued_days, other_days, stated
+from engine.structured import columns, cued_days, other_days, periods, stated
 from engine.structured.other_days import clauses, phrase_days
-from engine.structured.periods import Span, phrase_spans
-from engine.structured.series import ordinal_of, series_day, series_days
+from engine.structured.periods import Span, listed, phrase_spans
+from engine.structured.series import cardinals, ordinal_of, series_day, series_days
 from engine.structured.words import key_parts, name_words
 
 # An act done ahead of an event (a booking, an entry) is dated this close before its day: a
@@ -41,6 +41,8 @@ LEAD_DAYS = 60
 # a noun of the act and its verb's participle differ after their stem.
 STEM_LETTERS = 5
 WORD = re.compile(r"[A-Za-z]+")
+# "six weeks before": three words, looked ahead at so that every word may start them
+RELATIVE = re.compile(r"\b(?=([a-z0-9-]+) ([a-z]+) ([a-z]+)\b)")
 # Dates that are no day of the event: a birth and the year a thing began, whatever the
 # document says; a later date (a renewal, a payment) unless the document ties it to an act
 # done ahead of the event ("pay for the kit by 20 April").
@@ -160,11 +162,30 @@ def event_days(document: str) -> EventDays | None:
     phrases = phrase_spans(document)
     found = []
     for start, end in clauses(document):
+        text = " ".join(WORD.findall(document[start:end].lower()))
         days = [d for s, _, what in phrases if start <= s < end for d in phrase_days(what)]
+        if not days:
+            text, days = relative_day(text, ends)
         if days:
-            text = " ".join(WORD.findall(document[start:end].lower()))
             found.append(Clause(clause_words(text), tuple(days)))
     return EventDays(ends, tuple(found), series)
+
+
+def relative_day(text: str, ends: Span | None) -> tuple[str, list[float]]:
+    """The day a clause that writes none sets by a length before the event ("the balance is
+    due six weeks before we arrive", "at least one week before the first day"): that long
+    before its first day, with the clause's words up to the length (what comes after names
+    the event, not the act). The length is a count (a number, or "a") and a
+    ``duration_units`` unit; ``before`` is a ``duration_before`` word."""
+    if ends is None:
+        return text, []
+    units = dict(periods.words()["duration_units"])  # type: ignore[call-overload]
+    for match in RELATIVE.finditer(text):
+        count, unit, after = match[1], match[2].removesuffix("s"), match[3]
+        number = 1 if count in listed("duration_one") else cardinals().get(count)
+        if number is not None and unit in units and after in listed("duration_before"):
+            return text[: match.start()], [ends[0] - number * units[unit]]
+    return text, []
 
 
 def clause_words(text: str) -> frozenset[str]:

@@ -157,3 +157,16 @@ def test_counted_days_of_a_two_day_event_are_its_first_and_second(seed: int) -> 
     schema = obj("Visit", {"fair_day_one": DATE, "fair_day_two": DATE})
     value = json_fill(schema, text, seed).value
     assert (value["fair_day_one"], value["fair_day_two"]) == ("2027-06-04", "2027-06-05")
+
+
+def test_a_length_before_the_event_sets_the_day_of_an_act() -> None:
+    text = (
+        "We rent the cabin from 10 to 17 July 2027. "
+        "The deposit must reach us two weeks before we arrive."
+    )
+    event = event_days(text)
+    assert event is not None
+    by = day("2027-06-26")
+    assert event.act_span("deposit_paid_on") == (by - LEAD_DAYS, by)
+    assert event.act_span("arrival_date") is None  # named by what comes after "before"
+    assert event.act_span("cabin_key_date") is None  # named by the event's own clause

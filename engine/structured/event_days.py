@@ -12,12 +12,18 @@ is, its name says, read against the clauses that write the days:
 - one named by a word of a clause that writes only earlier days ("paper_sent" beside "Papers are
   due on 1 February", "reserved_on" beside "Rooms must be reserved by 1 April") is done on or
   before that clause's last day, at most :data:`LEAD_DAYS` before it;
+- one that counts ("congress_day_two") is that day of the event, and one that counts a
+  meeting of a series the document states, or names its month, is that meeting (:mod:`.series`);
 - any other lone date ("keynote_date", "match_day") is a day of the event.
 
-Only where the document writes the event's first and last day
-(:func:`document_ends`); a document that writes no earlier day
-puts every lone date in the event's days. A lone date is the object's own, not a start, an end,
-a later date or a birth: the compiler shapes it to these days and the era rule
+A clause may set its day by a length before the event instead ("the balance is due six weeks
+before we arrive"). An act's name wins over what its words say by default (a payment comes
+after what it pays for, a delivery ends a pair): a member the document ties to an act done
+ahead is no start or end of the event and no later date. Only where the document writes the
+event's first and last day (:func:`document_ends`) or a series; a document that writes no
+earlier day puts every lone date in the event's days. A lone date is the object's own, not a
+birth, a later date or one of a start-and-end pair: the compiler shapes it to these days (and
+offers it only the written days inside them), and the era rule
 (:func:`engine.structured.json_rules.era`) keeps it there. Pure functions over text.
 """
 

@@ -182,14 +182,16 @@ def relative_day(text: str, ends: Span | None) -> tuple[str, list[float]]:
     due six weeks before we arrive", "at least one week before the first day"): that long
     before its first day, with the clause's words up to the length (what comes after names
     the event, not the act). The length is a count (a number, or "a") and a
-    ``duration_units`` unit; ``before`` is a ``duration_before`` word."""
+    ``duration_units`` unit; ``before`` is a one-word ``deadline_words`` entry. "Three days
+    earlier" is not one: it counts from the day before it, and may start the event itself
+    (:mod:`engine.structured.counted_days`)."""
     if ends is None:
         return text, []
     units = dict(periods.words()["duration_units"])  # type: ignore[call-overload]
     for match in RELATIVE.finditer(text):
         count, unit, after = match[1], match[2].removesuffix("s"), match[3]
         number = 1 if count in listed("duration_one") else cardinals().get(count)
-        if number is not None and unit in units and after in listed("duration_before"):
+        if number is not None and unit in units and after in listed("deadline_words"):
             return text[: match.start()], [ends[0] - number * units[unit]]
     return text, []
 

@@ -170,3 +170,8 @@ def test_a_length_before_the_event_sets_the_day_of_an_act() -> None:
     assert event.act_span("deposit_paid_on") == (by - LEAD_DAYS, by)
     assert event.act_span("arrival_date") is None  # named by what comes after "before"
     assert event.act_span("cabin_key_date") is None  # named by the event's own clause
+
+
+def test_a_start_counted_back_from_the_end_is_no_act() -> None:
+    event = event_days("The rowing race ends on 12 June 2027 in Ghent; it starts two days earlier.")
+    assert event is not None and event.act_span("start_date") is None

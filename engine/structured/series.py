@@ -7,10 +7,10 @@ of them on the one day the document writes, or anywhere in its month. A reader c
 meetings: the second session is the second Thursday. This reads the rule a sentence states (one
 weekday; weekly, every other week, or an ordinal weekday of each month; how many times, or
 until when) and lets dateutil's ``rrule`` count the days; :func:`series_day` gives a member the
-one its name counts or names the month of. Only a document that states one weekday and a cue
-that it recurs has a series, and only one that also says how many times or until when (the
+one its name counts or names the month of. Only a document that states one weekday and says
+that weekday recurs (:func:`recurs`: "every Tuesday", "on Tuesdays") has a series, and only one that also says how many times or until when (the
 period it states). Words in ``period_words.json`` (``recurrence_words``, ``every_other_words``,
-``duration_units``); weekday and month names from the standard library's ``calendar``.
+``length_units``); weekday and month names from the standard library's ``calendar``.
 """
 
 from __future__ import annotations
@@ -40,9 +40,11 @@ def series_days(document: str) -> tuple[float, ...]:
     when it states none, or does not say how many times or until when."""
     text = document.lower()
     days = {WEEKDAYS.index(m[1]) for m in weekday_pattern().finditer(text)}
-    if len(days) != 1 or not recurrence_pattern().search(text):
+    if len(days) != 1:
         return ()
     weekday = days.pop()
+    if not recurs(text, weekday):
+        return ()
     reading = stated.read(document)
     period, points = reading.period(), sorted(reading.points)
     start = period[0] if period else (points[0] if points else None)
@@ -96,6 +98,18 @@ def series_day(days: tuple[float, ...], key: str) -> tuple[float, float] | None:
         inside = [d for d in days if dt.date.fromordinal(int(d)).month == month]
         return (inside[0],) * 2 if inside else None
     return None
+
+
+def recurs(text: str, weekday: int) -> bool:
+    """Whether the text says its weekday recurs: after a ``recurrence_words`` word ("every
+    other Tuesday"), in the plural ("on Tuesdays"), before "in a row", or as the n-th of
+    each month. A recurrence word elsewhere ("every evening", "each stall") says nothing of
+    the weekday, which then names one day."""
+    name = WEEKDAYS[weekday]
+    cue = rf"\b(?:{'|'.join(map(re.escape, listed('recurrence_words')))})\s+(?:\w+\s+)?{name}\b"
+    beside = rf"\b{name}s\b|\b{name}\s+(?:\w+\s+){{0,2}}in\s+a\s+row\b"
+    found = re.search(cue, text) or re.search(beside, text)
+    return found is not None or monthly_nth(text, weekday) is not None
 
 
 def count_of(text: str) -> int | None:
@@ -152,11 +166,6 @@ def ordinal_of(words: set[str]) -> int | None:
 @cache
 def weekday_pattern() -> re.Pattern[str]:
     return re.compile(rf"\b({'|'.join(WEEKDAYS)})s?\b")
-
-
-@cache
-def recurrence_pattern() -> re.Pattern[str]:
-    return re.compile(rf"\b(?:{'|'.join(map(re.escape, listed('recurrence_words')))})\b")
 
 
 @cache

@@ -90,3 +90,12 @@ def test_a_template_of_meetings_gets_each_its_own_day(seed: int) -> None:
     value = json_fill(schema, text, seed).value
     got = [value["first_session"], value["second_session"], value["third_session"]]
     assert got == ["2027-05-04", "2027-05-11", "2027-05-18"]
+
+
+def test_a_recurrence_word_elsewhere_makes_no_series_of_a_weekday() -> None:
+    for text in (
+        "Our book fair in September 2027 opens on Friday 3 September; each stall stays all month.",
+        "Harbour week opens on Monday 6 September 2027 for three days; every evening has music.",
+    ):
+        assert series_days(text) == ()
+    assert len(series_days("Every other Friday from 3 September to 29 October 2027.")) == 5

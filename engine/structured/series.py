@@ -8,9 +8,10 @@ meetings: the second session is the second Thursday. This reads the rule a sente
 weekday; weekly, every other week, or an ordinal weekday of each month; how many times, or
 until when) and lets dateutil's ``rrule`` count the days; :func:`series_day` gives a member the
 one its name counts or names the month of. Only a document that states one weekday and says
-that weekday recurs (:func:`recurs`: "every Tuesday", "on Tuesdays") has a series, and only one that also says how many times or until when (the
-period it states). Words in ``period_words.json`` (``recurrence_words``, ``every_other_words``,
-``length_units``); weekday and month names from the standard library's ``calendar``.
+that weekday recurs (:func:`recurs`: "every Tuesday", "on Tuesdays") has a series, and only
+one that also says how many times or until when (the period it states). Words in
+``period_words.json`` (``recurrence_words``, ``every_other_words``, ``length_units``); weekday
+and month names from the standard library's ``calendar``.
 """
 
 from __future__ import annotations

@@ -80,8 +80,8 @@ class EventDays:
         """The days a lone date named ``key`` falls in: an act's lead-up to its day, the
         meeting of a series or the day of the event it counts ("session_two", "day_two"),
         else the event's days."""
-        counted = series_day(self.series, key) or self.counted_day(key)
-        return self.act_span(key) or counted or self.ends
+        own = self.act_span(key) or series_day(self.series, key)
+        return own or self.counted_day(key) or self.ends
 
     def counted_day(self, key: str) -> Span | None:
         """The one day of the event a member names by an ordinal and a ``counted_day`` word
@@ -133,7 +133,7 @@ def lone_date_span(
         return own
     if columns.names(key, LATER) or paired(key, event.not_acts(siblings)):
         return None
-    return event.day_span(key)
+    return event.counted_day(key) or event.ends  # the rest of day_span, its act read once
 
 
 def paired(key: str, siblings: Iterable[str]) -> bool:

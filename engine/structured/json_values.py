@@ -22,7 +22,7 @@ from dataclasses import replace
 from typing import Any
 
 from engine.structured import agreement, columns, other_days, periods, stated, vocab
-from engine.structured.event_days import document_ends, event_days
+from engine.structured.event_days import event_days
 from engine.structured.schema import Context, Schemas
 from engine.structured.tree import Path, in_item
 from engine.structured.values import Leaf, choice_leaf
@@ -248,8 +248,8 @@ class Completion:
         today = float(dt.date.today().toordinal())
         self.era = document_era(document) or (today - DAYS_PER_YEAR, today)
         self.latest = age_day(document)  # an age's "now"
-        self.ends = document_ends(document)
         self.event = event_days(document)  # the days its lone dates fall in
+        self.ends = self.event.ends if self.event else None  # what it is about: first, last day
         self.lasts = stated.lasting(document)  # a length it states with no day beside it
         self.births = document_births(document)
         self.context = agreement.Context(document, [], [], [])

@@ -99,3 +99,18 @@ def test_a_recurrence_word_elsewhere_makes_no_series_of_a_weekday() -> None:
     ):
         assert series_days(text) == ()
     assert len(series_days("Every other Friday from 3 September to 29 October 2027.")) == 5
+
+
+WORDS = [
+    *("every", "other", "Tuesday", "Tuesdays", "in", "a", "row", "three", "for", "weeks"),
+    *("first", "of", "each", "month", "from", "3", "May", "2027", "to", "June", "by", ","),
+]
+
+
+@given(st.lists(st.sampled_from(WORDS), max_size=14))
+@settings(max_examples=60, deadline=None)
+def test_any_run_of_words_reads_as_a_series_or_none_never_an_error(words: list[str]) -> None:
+    """Whatever a user's document strings together: no error, days in order, at most as many
+    as a template's list of meetings could hold."""
+    days = series_days(" ".join(words))
+    assert list(days) == sorted(days) and len(days) <= 60

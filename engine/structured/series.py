@@ -7,9 +7,11 @@ of them on the one day the document writes, or anywhere in its month. A reader c
 meetings: the second session is the second Thursday. This reads the rule a sentence states (one
 weekday; weekly, every other week, or an ordinal weekday of each month; how many times, or
 until when) and lets dateutil's ``rrule`` count the days; :func:`series_day` gives a member the
-one its name counts or names the month of. Only a document that states one weekday and says
-that weekday recurs (:func:`recurs`: "every Tuesday", "on Tuesdays") has a series, and only
-one that also says how many times or until when (the period it states). Words in
+one its name counts or names the month of. Only a document that says one weekday recurs
+(:func:`recurs`: "every Tuesday", "on Tuesdays", "the 2nd and 4th Saturday of every month")
+has a series; another weekday it names is a day of something else ("the induction is on
+Thursday 15 January"). The series runs as many times or until when the document says, else
+on from its first day as far as a member's name counts. Words in
 ``period_words.json`` (``recurrence_words``, ``every_other_words``, ``length_units``); weekday
 and month names from the standard library's ``calendar``.
 """
@@ -37,21 +39,23 @@ LAST = -1  # rrule's "last" weekday of a month
 
 @lru_cache(maxsize=16)  # each date member of one document asks
 def series_days(document: str) -> tuple[float, ...]:
-    """The days (ordinals) of the one recurring thing ``document`` states, in order; none
-    when it states none, or does not say how many times or until when."""
+    """The days (ordinals) of the one recurring thing ``document`` states, in order, from
+    the first day it writes: as many times or until when it says, else
+    :data:`MOST_COUNTED` of them; none when it states no one weekday that recurs."""
     text = document.lower()
     days = {WEEKDAYS.index(m[1]) for m in weekday_pattern().finditer(text)}
-    if len(days) != 1:
+    recurring = [d for d in sorted(days) if recurs(text, d)]
+    if len(recurring) != 1:
         return ()
-    weekday = days.pop()
-    if not recurs(text, weekday):
-        return ()
+    weekday = recurring[0]
     reading = stated.read(document)
     period, points = reading.period(), sorted(reading.points)
     start = period[0] if period else (points[0] if points else None)
-    times = count_of(text)
-    if start is None or (times is None and period is None):
+    if start is None:
         return ()
+    times = count_of(text)
+    if times is None and period is None:  # "every other Monday from 5 January": no end told
+        times = MOST_COUNTED
     until = None if times is not None or period is None else period[1]
     return tuple(occurrences(text, weekday, start, times, until))
 
@@ -65,9 +69,10 @@ def occurrences(
     last = (
         None if until is None else dt.datetime.combine(dt.date.fromordinal(int(until)), dt.time())
     )
-    nth = monthly_nth(text, weekday)
-    if nth is not None:
-        rule = rrule.rrule(rrule.MONTHLY, dtstart=first, byweekday=rrule.weekday(weekday, nth),
+    nths = monthly_nths(text, weekday)
+    if nths:
+        which = [rrule.weekday(weekday, n) for n in nths]
+        rule = rrule.rrule(rrule.MONTHLY, dtstart=first, byweekday=which,
                            count=times, until=last)  # fmt: skip
     else:
         interval = 2 if every_other_pattern().search(text) else 1
@@ -110,7 +115,7 @@ def recurs(text: str, weekday: int) -> bool:
     cue = rf"\b(?:{'|'.join(map(re.escape, listed('recurrence_words')))})\s+(?:\w+\s+)?{name}\b"
     beside = rf"\b{name}s\b|\b{name}\s+(?:\w+\s+){{0,2}}in\s+a\s+row\b"
     found = re.search(cue, text) or re.search(beside, text)
-    return found is not None or monthly_nth(text, weekday) is not None
+    return found is not None or bool(monthly_nths(text, weekday))
 
 
 def count_of(text: str) -> int | None:
@@ -126,16 +131,19 @@ def count_of(text: str) -> int | None:
     return None
 
 
-def monthly_nth(text: str, weekday: int) -> int | None:
-    """The ordinal of "the first Monday of each month" (``LAST`` for the last); ``None`` when
-    the text names no weekday of each month."""
+def monthly_nths(text: str, weekday: int) -> list[int]:
+    """The ordinals of "the first Monday of each month", or of "the 2nd and 4th Saturday of
+    every month" (``LAST`` for the last); none when the text names no weekday of each month."""
     found = re.search(
-        rf"\b(\w+)\s+{WEEKDAYS[weekday]}s?\s+(?:of|in)\s+(?:each|every|the)\s+month", text
+        rf"\b((?:\w+\s*(?:,|and|&)\s*)*\w+)\s+{WEEKDAYS[weekday]}s?\s+(?:of|in)\s+"
+        r"(?:each|every|the)\s+month",
+        text,
     )
     if found is None:
-        return None
-    word = found[1]
-    return LAST if word in listed("last_day_words") else ordinals().get(word)
+        return []
+    words = re.split(r"\s*(?:,|and|&)\s*", found[1])
+    nths = [LAST if w in listed("last_day_words") else ordinals().get(w) for w in words]
+    return [n for n in nths if n is not None]
 
 
 @cache

@@ -43,13 +43,27 @@ def test_a_stated_rule_gives_its_days(document: str, expected: list[str]) -> Non
     "document",
     [
         "The fair runs from 8 to 10 October 2027.",  # no weekday, no recurrence
-        "Every guest gets a badge on Monday 4 October 2027.",  # no count, no period
-        "Every Monday and every Friday in May 2027.",  # two weekdays: which is meant?
+        "Every guest gets a badge on Monday 4 October 2027.",  # "every" is of the guests
+        "Every Monday and every Friday in May 2027.",  # two recurring weekdays: which is meant?
         "The club meets on Tuesday 6 April 2027.",  # one day, no recurrence cue
     ],
 )
-def test_no_series_without_one_weekday_a_recurrence_and_a_count_or_period(document: str) -> None:
+def test_no_series_without_one_weekday_that_recurs(document: str) -> None:
     assert series_days(document) == ()
+
+
+def test_a_series_with_no_end_told_counts_on_from_its_first_day() -> None:
+    days = series_days("From Monday 5 January 2026 the van calls every other Monday.")
+    assert isos(days)[:3] == ["2026-01-05", "2026-01-19", "2026-02-02"]
+    assert len(days) == 31  # as far as a member's name counts
+
+
+def test_listed_weekdays_of_each_month_after_a_day_of_another_weekday() -> None:
+    text = (
+        "Your training is on Thursday 15 January 2026. You then help on the 2nd and 4th "
+        "Saturday of every month."
+    )
+    assert isos(series_days(text))[:3] == ["2026-01-24", "2026-02-14", "2026-02-28"]
 
 
 def test_a_member_takes_the_meeting_it_counts_or_the_one_in_the_month_it_names() -> None:

@@ -52,7 +52,7 @@ from engine.structured.tree import (
     lookup,
     walk_values,
 )
-from engine.structured.values import NOTHING, choice_leaf, number_leaf, string_leaf
+from engine.structured.values import NOTHING, Leaf, choice_leaf, number_leaf, string_leaf
 from engine.structured.words import key_words
 
 TYPES = ("string", "integer", "number", "boolean", "null", "object", "array")
@@ -245,6 +245,9 @@ class Compiler:
         )  # fmt: skip
         if seed is not NOTHING:  # the template's own value stays the model's to keep
             return Value(path, leaf)
+        told = self.told_text(leaf, key, span)
+        if told is not None:
+            return Fixed(told)
         # Of the days the document writes, only those in the date's own span: an act done
         # ahead of the event takes none of them, the event's second day only its second.
         written = tuple(d for d in self.written if span is None or span[0] <= d <= span[1])
@@ -252,12 +255,23 @@ class Compiler:
         return Fixed(dated) if isinstance(dated, str) else Value(path, dated)
 
     def date_span(self, key: str, path: Path) -> Span | None:
-        """The days a date at ``path`` falls in: a lone date of the object, in a document that
+        """The days a date at ``path`` falls in: a top-level date the document tells a day
+        for, that day (:mod:`.told_days`); a lone date of the object, in a document that
         writes an event's days, the event's days (the one it counts, or the lead-up to the
         day its act is done by); an array item's, its share of the era; any other, the era."""
         siblings = self.members.get(path[:-1], frozenset())
         lone = lone_date_span(self.event, key, len(path), siblings)
         return lone or item_era(self.era, path, self.counts)
+
+    def told_text(self, leaf: Leaf, key: str, span: Span | None) -> str | None:
+        """The one day the document tells for a top-level date named ``key`` (the span
+        :meth:`date_span` gave it is that day, :mod:`.told_days`), as the schema writes it:
+        fixed, as a day the document writes is, so no rule moves it."""
+        told = self.event.told_day(key) if self.event is not None else None
+        if told is None or span != (told.first, told.first) or leaf.fmt != "date":
+            return None
+        text = columns.Column("date", key, fmt=columns.DATE_FORMATS[0]).text(told.first)
+        return text if leaf.schemas.valid(self.context, text) else None
 
     def document_name(self, key: str, schemas: Schemas, path: Path, seed: Any) -> Node | None:
         """The top-level ``name`` or ``title`` of a template with none of its own: what the

@@ -16,6 +16,10 @@ is, its name says, read against the clauses that write the days:
   meeting of a series the document states, or names its month, is that meeting (:mod:`.series`);
 - any other lone date ("keynote_date", "match_day") is a day of the event.
 
+Before all of these, a member whose name's own words name a thing the document tells a day
+for takes that day (:mod:`.told_days`: "results_date" beside "the results came out six weeks
+later"), or the lead-up to it when the day is a deadline its name does not date itself.
+
 A clause may set its day by a length before the event instead ("the balance is due six weeks
 before we arrive"). An act's name wins over what its words say by default (a payment comes
 after what it pays for, a delivery ends a pair): a member the document ties to an act done
@@ -38,14 +42,12 @@ from engine.structured import columns, cued_days, other_days, periods, stated
 from engine.structured.other_days import clauses, phrase_days
 from engine.structured.periods import Span, listed, phrase_spans
 from engine.structured.series import cardinals, ordinal_of, series_day, series_days
-from engine.structured.words import key_parts, name_words
+from engine.structured.told_days import Told, told_days, told_span
+from engine.structured.words import key_parts, name_words, shares_act
 
 # An act done ahead of an event (a booking, an entry) is dated this close before its day: a
 # booking made two months ahead is as likely as one made the week before.
 LEAD_DAYS = 60
-# Two words are one act's when they share this many first letters ("submitted", "submission"):
-# a noun of the act and its verb's participle differ after their stem.
-STEM_LETTERS = 5
 WORD = re.compile(r"[A-Za-z]+")
 # "six weeks before": three words, looked ahead at so that every word may start them
 RELATIVE = re.compile(r"\b(?=([a-z0-9-]+) ([a-z]+) ([a-z]+)\b)")
@@ -70,11 +72,18 @@ class Clause:
 @dataclass(frozen=True)
 class EventDays:
     """The event's first and last day (``None`` for a series alone), the clauses that write
-    a day (in order), and the days of the thing it says recurs (:mod:`.series`)."""
+    a day (in order), the days of the thing it says recurs (:mod:`.series`), and the days
+    the document (``text``) tells in order (:mod:`.told_days`)."""
 
     ends: Span | None
     clauses: tuple[Clause, ...]
     series: tuple[float, ...] = ()
+    told: tuple[Told, ...] = ()
+    text: str = ""
+
+    def told_day(self, key: str) -> Told | None:
+        """The day (or period) the document tells right after a word of ``key``'s name."""
+        return told_span(self.told, self.text, key)
 
     def day_span(self, key: str) -> Span | None:
         """The days a lone date named ``key`` falls in: an act's lead-up to its day, the
@@ -120,20 +129,33 @@ class EventDays:
 def lone_date_span(
     event: EventDays | None, key: str, depth: int, siblings: Iterable[str]
 ) -> Span | None:
-    """The days a top-level date member (``depth`` 1) named ``key`` falls in, where the
-    document writes an event's days or a series: the lead-up of the act its name ties it to,
+    """The days a top-level date member (``depth`` 1) named ``key`` falls in: the day the
+    document tells for the thing its name names (:func:`told_window`); else, where the
+    document writes an event's days or a series, the lead-up of the act its name ties it to,
     or the meeting of the series it counts, whatever else its name says (a payment, a
     delivery, a first session as a start); else, as a lone date of the object (no
     :data:`BORN` or :data:`LATER` word names it, and it is no start or end with its pair among
     ``siblings``: "reserved_on" alone is lone), the event's days. ``None`` otherwise."""
     if event is None or depth != 1 or any(columns.names(key, w) for w in BORN):
         return None
+    told = event.told_day(key)
+    if told is not None:
+        return told_window(told, key)
     own = event.act_span(key) or series_day(event.series, key)
     if own is not None:
         return own
     if columns.names(key, LATER) or paired(key, event.not_acts(siblings)):
         return None
     return event.counted_day(key) or event.ends  # the rest of day_span, its act read once
+
+
+def told_window(told: Told, key: str) -> Span:
+    """The days of a member the document tells a day for: that day (or period), or the
+    lead-up to it when it is written as a deadline ("boxes must reach us by 1 March") and
+    the member's name does not date the deadline itself (``deadline_name`` words)."""
+    if told.deadline and not columns.names(key, "deadline_name"):
+        return told.last - LEAD_DAYS, told.last
+    return told.first, told.last
 
 
 def paired(key: str, siblings: Iterable[str]) -> bool:
@@ -160,10 +182,10 @@ def document_ends(document: str) -> tuple[float, float] | None:
 
 @lru_cache(maxsize=16)  # each date member of one document asks
 def event_days(document: str) -> EventDays | None:
-    """The event's days, the dated clauses and the series of ``document``; ``None`` when it
-    writes neither the event's first and last day nor a series."""
-    ends, series = document_ends(document), series_days(document)
-    if ends is None and not series:
+    """The event's days, the dated clauses, the series and the told days of ``document``;
+    ``None`` when it writes none of them."""
+    ends, series, told = document_ends(document), series_days(document), told_days(document)
+    if ends is None and not series and not told:
         return None
     phrases = phrase_spans(document)
     found = []
@@ -174,7 +196,7 @@ def event_days(document: str) -> EventDays | None:
             text, days = relative_day(text, ends)
         if days:
             found.append(Clause(clause_words(text), tuple(days)))
-    return EventDays(ends, tuple(found), series)
+    return EventDays(ends, tuple(found), series, told, document)
 
 
 def relative_day(text: str, ends: Span | None) -> tuple[str, list[float]]:
@@ -205,12 +227,3 @@ def own_words(key: str) -> frozenset[str]:
     """A date member's words that say what happened on its day: not the words that only say
     it holds a day ("date", "day", "on"; ``day_name`` in ``field_words.json``)."""
     return name_words(key) - columns.field_words()["day_name"]
-
-
-def shares_act(named: frozenset[str], words: frozenset[str]) -> bool:
-    """Whether a member's words and a clause's name one act: a word or lemma in common, or a
-    stem of :data:`STEM_LETTERS` letters ("submitted" and "submissions")."""
-    if named & words:
-        return True
-    stems = {w[:STEM_LETTERS] for w in named if len(w) >= STEM_LETTERS}
-    return any(w[:STEM_LETTERS] in stems for w in words if len(w) >= STEM_LETTERS)

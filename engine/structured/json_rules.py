@@ -20,6 +20,7 @@ from engine.structured.json_values import (
     Completion,
     Members,
     is_number,
+    pointer_text,
     schema_births,
 )
 from engine.structured.tree import Path, in_item
@@ -72,9 +73,24 @@ def complete_instance(done: Completion, instance: Any) -> None:
             nights,
             *ARITHMETIC,
             age,
+            told,
         )
         for rule in rules:
             rule(done, path, members)
+
+
+def told(done: Completion, path: Path, members: Members) -> None:
+    """Say which of the object's dates the document counts rather than writes ("the results
+    came out six weeks later", "the second Thursday of November"): the compiler fixed them
+    (:mod:`.told_days`), so no rule wrote them, and the review should still say why."""
+    if path or done.event is None:
+        return
+    for key, value in members.items():
+        found = done.event.told_day(key)
+        if found is None or not found.how or found.first != found.last:
+            continue
+        if (key,) not in done.leaves and value == iso_day(found.first):
+            done.notes.append(((key,), f"{pointer_text((key,))} = {value} ({found.how})"))
 
 
 def named_place(done: Completion, path: Path, members: Members) -> None:

@@ -67,6 +67,9 @@ def key_words(key: str) -> set[str]:
 # "tickets") and a participle ("charged", "purchased"), not a stem change that is another
 # word ("left" is a remainder, not a leaving).
 INFLECTED = ("s", "ed")
+# Two words are one act's when they share this many first letters ("submitted", "submission"):
+# a noun of the act and its verb's participle differ after their stem.
+STEM_LETTERS = 5
 
 
 @cache
@@ -192,3 +195,12 @@ def template_words(schema: Any) -> tuple[str, ...]:
         elif isinstance(node, list):
             stack.extend(node)
     return tuple(sorted(found))
+
+
+def shares_act(named: frozenset[str], words: frozenset[str]) -> bool:
+    """Whether a member's words and a clause's name one act: a word or lemma in common, or a
+    stem of :data:`STEM_LETTERS` letters ("submitted" and "submissions")."""
+    if named & words:
+        return True
+    stems = {w[:STEM_LETTERS] for w in named if len(w) >= STEM_LETTERS}
+    return any(w[:STEM_LETTERS] in stems for w in words if len(w) >= STEM_LETTERS)

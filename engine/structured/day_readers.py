@@ -1,0 +1,293 @@
+"""The readers of a day a document tells by the days around it, for
+:mod:`engine.structured.told_days`: a shift ("six weeks later", "a fortnight before", "the
+day after"), the following weekday, the end of a length after a day ("for ten days"), a
+weekday or the first or last day of a month ("the second Thursday of November", "the last
+day of June", "the first Thursday of the month"), the end of a month ("by the end of next
+month") and a day named only by its ordinal ("back on Tuesday the 9th").
+
+Each reader takes its phrase's match, the days told before it (:class:`Told`, in the order
+they are told) and its sentence's bounds, and gives the day with how it was counted, or
+``None`` when the days before say nothing. Weekday and month names come from the standard
+library's ``calendar`` (:mod:`.series`); words from ``period_words.json``; months counted by
+dateutil's ``relativedelta``. Pure functions.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+from functools import cache
+
+from dateutil.relativedelta import relativedelta, weekday
+
+from engine.structured.counted_days import unit_days
+from engine.structured.other_days import phrase_days
+from engine.structured.periods import alternation, listed, phrase_spans, words
+from engine.structured.series import LAST, MONTHS, WEEKDAYS, ordinals
+
+MONTH_DAY = "day"  # "the last day of June": a month's own day, where a weekday would stand
+# An ordinal after another and a join: one of a list ("the 2nd and 4th Saturday"), a series.
+LISTED = re.compile(r"(?i)\b\w+\s*(?:,|and|or|&)\s*$")
+
+
+@dataclass(frozen=True)
+class Told:
+    """A day (or a period: ``first`` to ``last``) a phrase at ``start``-``end`` tells, and
+    how it was counted (``how``: empty for a day the document writes)."""
+
+    start: int
+    end: int
+    first: float
+    last: float
+    how: str = ""
+    deadline: bool = False  # written right after a deadline word: "must reach us by 1 March"
+
+
+Reader = Callable[[re.Match[str], list[Told], tuple[int, int]], tuple[float, str] | None]
+
+
+def bounds(what: tuple[int, float, float] | float) -> tuple[float, float]:
+    days = phrase_days(what)
+    return days[0], days[-1]
+
+
+@cache
+def calendar_units() -> dict[str, int]:
+    """Units counted on the calendar, in months ("a month before"), not in days."""
+    found = words()["calendar_units"]
+    assert isinstance(found, dict)
+    return {str(k): int(v) for k, v in found.items()}
+
+
+@cache
+def month_references() -> list[str]:
+    """ "the month", "every month", "next month": a month told by the days around it."""
+    return [f"{word} month" for word in listed("month_references")]
+
+
+def anchor(before: list[Told]) -> Told | None:
+    """The last day or period told before a phrase, not a whole month ("in June" says
+    when only roughly): what a shift counts from, forward from its last day and back from
+    its first ("18 and 19 September … entries close a fortnight before")."""
+    return next((t for t in reversed(before) if not is_month(t)), None)
+
+
+@cache
+def shift_pattern() -> re.Pattern[str]:
+    """A count (or "the": one), a unit and a shift: "six weeks later", "a fortnight after",
+    "the day before"."""
+    units = alternation([*listed("duration_units"), *calendar_units()])
+    ways = alternation([*listed("duration_after"), *listed("duration_before")])
+    one = alternation(listed("duration_one"))
+    return re.compile(
+        rf"(?i)\b(?P<count>\d{{1,3}}|{one}|the)[\s-]+(?P<unit>{units})s?\s+(?P<way>{ways})\b"
+    )
+
+
+def shifted_day(
+    match: re.Match[str], before: list[Told], sentence: tuple[int, int]
+) -> tuple[float, str] | None:
+    """The day a shift names: that long after the last day told before it, or that long
+    before the first (:func:`anchor`)."""
+    count = 1 if not match["count"].isdigit() else int(match["count"])
+    unit, way = match["unit"].lower(), match["way"].lower()
+    back = way in listed("duration_before")
+    base = anchor(before)
+    if base is None:
+        return None
+    origin = base.first if back else base.last
+    if unit in calendar_units():
+        months = count * calendar_units()[unit]
+        moved = dt.date.fromordinal(int(origin)) + relativedelta(months=-months if back else months)
+        day = float(moved.toordinal())
+    else:
+        length = unit_days(unit, count)
+        day = origin - length if back else origin + length
+    than = "" if way in listed("clause_shifts") else " than"  # "six weeks later than 22 May"
+    return day, f"{match[0]}{than} {iso(origin)}"
+
+
+@cache
+def month_weekday_pattern() -> re.Pattern[str]:
+    """The n-th (or last) weekday of a named month or of "the month": "the second Thursday of
+    November", "the last Saturday in April 2028"."""
+    nth = alternation([*ordinals(), *listed("last_day_words")])
+    days = alternation([*WEEKDAYS, MONTH_DAY])
+    months = alternation([*MONTHS, *month_references()])
+    return re.compile(
+        rf"(?i)\b(?P<nth>{nth})\s+(?P<weekday>{days})\s+(?:of|in)\s+"
+        rf"(?P<month>{months})(?:\s+(?P<year>\d{{4}}))?\b"
+    )
+
+
+def month_weekday(
+    match: re.Match[str], before: list[Told], sentence: tuple[int, int]
+) -> tuple[float, str] | None:
+    """The day "the second Thursday of November" names: in the year written, else in the
+    year of the last day told before it; "of the month" is that day's month,
+    or the month the sentence names ("the April 2026 meeting")."""
+    word = match["nth"].lower()
+    nth = LAST if word in listed("last_day_words") else ordinals().get(word)
+    if nth is None or nth == 0 or nth > 5 or LISTED.search(match.string, 0, match.start()):
+        return None  # "the 2nd and 4th Saturday of every month" is a series, not one day
+    base = anchor(before)
+    named = MONTHS.get(match["month"].lower())
+    month_year = named_month(match, named, base, sentence)
+    if month_year is None:
+        return None
+    first = dt.date(month_year[1], month_year[0], 1)
+    day = first + month_day(match["weekday"].lower(), nth)
+    if day.month != first.month:
+        return None  # no fifth Thursday that month
+    said = match[0] if match[0].lower().startswith("the ") else f"the {match[0]}"
+    return float(day.toordinal()), said
+
+
+def month_day(name: str, nth: int) -> relativedelta:
+    """How far into a month its ``nth`` weekday named ``name`` is (``LAST``: its last), or
+    its first or last day ("the last day of June")."""
+    if name == MONTH_DAY:
+        return relativedelta(day=31) if nth == LAST else relativedelta(days=nth - 1)
+    which = weekday(WEEKDAYS.index(name), nth)
+    return relativedelta(day=31, weekday=which) if nth == LAST else relativedelta(weekday=which)
+
+
+def named_month(
+    match: re.Match[str], named: int | None, base: Told | None, sentence: tuple[int, int]
+) -> tuple[int, int] | None:
+    """The month and year a weekday of a month falls in: the year written, else the last
+    day's told before it, as a month alone is read in the year written nearest it (``None``
+    when nothing says)."""
+    if named is None:  # "of the month": the sentence's month, else the last day's
+        months = [t for t in told_months(match.string) if sentence[0] <= t.start < sentence[1]]
+        source = months[0].first if months else base.first if base else None
+        if source is None:
+            return None
+        when = dt.date.fromordinal(int(source))
+        return when.month, when.year
+    if match["year"]:
+        return named, int(match["year"])
+    return None if base is None else (named, dt.date.fromordinal(int(base.first)).year)
+
+
+def told_months(text: str) -> list[Told]:
+    """The whole months ``text`` writes ("April 2026"), as periods."""
+    found = [Told(s, e, *bounds(what)) for s, e, what in phrase_spans(text)]
+    return [t for t in found if is_month(t)]
+
+
+def is_month(told: Told) -> bool:
+    first, last = (dt.date.fromordinal(int(d)) for d in (told.first, told.last))
+    return first.day == 1 and (last + dt.timedelta(days=1)).day == 1 and first.month == last.month
+
+
+@cache
+def next_weekday_pattern() -> re.Pattern[str]:
+    """ "the following Monday", "the next Friday"."""
+    nexts, days = alternation(listed("duration_next")), alternation(WEEKDAYS)
+    return re.compile(rf"(?i)\bthe\s+(?:{nexts})\s+(?P<weekday>{days})\b")
+
+
+def next_weekday(
+    match: re.Match[str], before: list[Told], sentence: tuple[int, int]
+) -> tuple[float, str] | None:
+    """The first such weekday after the last day told before it."""
+    base = anchor(before)
+    if base is None:
+        return None
+    name = match["weekday"].lower()
+    start = dt.date.fromordinal(int(base.last))
+    ahead = (WEEKDAYS.index(name) - start.weekday() - 1) % 7 + 1
+    return base.last + ahead, f"the {match['weekday']} after {iso(base.last)}"
+
+
+@cache
+def length_pattern() -> re.Pattern[str]:
+    """ "for ten days", "for 2 nights": how long something from the day before it lasts."""
+    units = alternation(listed("duration_units"))
+    return re.compile(rf"(?i)\bfor\s+(?P<count>\d{{1,3}})\s+(?P<unit>{units})s?\b")
+
+
+def length_end(
+    match: re.Match[str], before: list[Told], sentence: tuple[int, int]
+) -> tuple[float, str] | None:
+    """The last day of a length told after the one day its sentence writes before it ("on 3
+    December: one tablet twice a day for ten days" ends on 12 December; three nights from 4
+    May end on the 7th): what a shift after it ("a week after the course finishes") counts
+    from."""
+    own = [t for t in before if t.start >= sentence[0]]
+    if len(own) != 1 or own[0].first != own[0].last:
+        return None
+    unit = match["unit"].lower()
+    overnight = unit in listed("overnight_units")
+    last = own[0].first + unit_days(unit, int(match["count"])) - (not overnight)
+    return last, f"the last of {match[0].removeprefix('for ')} from {iso(own[0].first)}"
+
+
+@cache
+def month_end_pattern() -> re.Pattern[str]:
+    """ "the end of the month", "the end of next month", "the end of June"."""
+    months = alternation([*MONTHS, *month_references()])
+    return re.compile(rf"(?i)\bend\s+of\s+(?P<month>{months})(?:\s+(?P<year>\d{{4}}))?\b")
+
+
+def month_end(
+    match: re.Match[str], before: list[Told], sentence: tuple[int, int]
+) -> tuple[float, str] | None:
+    """The last day of the month named, or of the last day's month told before it (the
+    month after it for "next month")."""
+    base = anchor(before)
+    said = match["month"].lower()
+    named = MONTHS.get(said)
+    if named is not None and match["year"]:
+        first = dt.date(int(match["year"]), named, 1)
+    elif base is None:
+        return None
+    else:
+        when = dt.date.fromordinal(int(base.last))
+        first = dt.date(when.year, named or when.month, 1)
+        if said.split()[0] in listed("duration_next"):
+            first += relativedelta(months=1)
+    last = first + relativedelta(day=31)
+    return float(last.toordinal()), f"the end of {first:%B %Y}"
+
+
+@cache
+def ordinal_day_pattern() -> re.Pattern[str]:
+    """A day of the month named only by its ordinal, after a weekday or a word that dates
+    ("Tuesday the 9th", "on the 21st"), and not before a noun it counts ("the 12th floor")."""
+    days, cues = alternation(WEEKDAYS), alternation(listed("ordinal_day_cues"))
+    return re.compile(
+        rf"(?i)\b(?:(?P<weekday>{days})|{cues})\s+the\s+(?P<day>\d{{1,2}})(?P<suffix>st|nd|rd|th)\b"
+        r"(?!\s+(?:of\b|[a-z]+\b(?<!\band)(?<!\bat)(?<!\bto)(?<!\buntil)))"
+        r"(?!\s*(?:,|and|or|&)\s*\d)"  # "the 1st and 3rd Tuesday": a list, not a day
+    )
+
+
+def ordinal_day(
+    match: re.Match[str], before: list[Told], sentence: tuple[int, int]
+) -> tuple[float, str] | None:
+    """The first day of that number on or after the last day told before it, on the weekday
+    it names when it names one (within a year)."""
+    base = anchor(before)
+    if base is None:
+        return None
+    start = dt.date.fromordinal(int(base.last))
+    wanted = None if not match["weekday"] else WEEKDAYS.index(match["weekday"].lower())
+    for ahead in range(13):
+        month = dt.date(start.year, start.month, 1) + relativedelta(months=ahead)
+        try:
+            day = month.replace(day=int(match["day"]))
+        except ValueError:
+            continue  # no 31st that month
+        if day >= start and (wanted is None or day.weekday() == wanted):
+            return float(
+                day.toordinal()
+            ), f"the {match['day']}{match['suffix']} after {iso(base.last)}"
+    return None
+
+
+def iso(day: float) -> str:
+    return dt.date.fromordinal(int(day)).isoformat()

@@ -1,0 +1,157 @@
+"""The days a document tells in order, each counted from the one before, and the thing each
+is the day of.
+
+"I sat my exam on 22 May 2025 and the results came out exactly six weeks later. I resat it
+on the second Thursday of November." A reader dates the results on 3 July and the resit on
+13 November 2025: a shift ("six weeks later", "four weeks after registration closes", "the
+following Monday") counts from the last single day told before it, and a weekday of a month
+("the second Thursday of November", "the last Saturday in April 2028", "the first Thursday of
+the month") takes its year, or its month, from the days around it. :func:`told_days` reads
+them in the order they are written, beside the days the document writes
+(:func:`engine.structured.periods.phrase_spans`); the readers are in :mod:`.day_readers`.
+
+:func:`told_span` gives a top-level date member the day told right after a word of its own
+name in the same sentence ("results_date" beside "the results came out exactly six weeks
+later"): the name says which thing, the sentence when. A start takes the first day told after
+its word, an end the last; a member its name counts ("session_two") is a series' or an
+event's (:mod:`.series`, :mod:`.event_days`). Weekday and month names come from the standard
+library's ``calendar``; words from ``period_words.json``. Pure functions over text.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from dataclasses import replace
+from functools import lru_cache
+
+from engine.structured import columns
+from engine.structured.day_readers import (
+    Reader,
+    Told,
+    bounds,
+    length_end,
+    length_pattern,
+    month_end,
+    month_end_pattern,
+    month_weekday,
+    month_weekday_pattern,
+    next_weekday,
+    next_weekday_pattern,
+    ordinal_day,
+    ordinal_day_pattern,
+    shift_pattern,
+    shifted_day,
+)
+from engine.structured.other_days import clauses, deadline_spans
+from engine.structured.periods import alternation, in_digits, listed, phrase_spans
+from engine.structured.series import ordinal_of
+from engine.structured.words import key_parts, name_words, shares_act
+
+# A member's word and the day told after it are one thing's when at most this many words
+# stand between them ("registration for Millbrook Rovers closes on 31 July": four).
+MOST_WORDS_BETWEEN = 8
+WORD = re.compile(r"[A-Za-z0-9'-]+")
+# A deadline word right before a counted day ("paid by the end of the month"), as
+# :func:`engine.structured.other_days.deadline_spans` reads one before a written day.
+DEADLINE_BEFORE = re.compile(rf"(?i)\b(?:{alternation(listed('deadline_words'))})\s+(?:the\s+)?$")
+
+
+@lru_cache(maxsize=16)  # each date member of one document asks
+def told_days(document: str) -> tuple[Told, ...]:
+    """The days ``document`` writes and the days it counts, in the order they are told."""
+    text = in_digits(document)
+    found = [Told(s, e, *bounds(what)) for s, e, what in phrase_spans(text)]
+    for start, end, match, reader in counted_phrases(text):
+        if any(t.start < end and start < t.end and not start <= t.start < t.end <= end
+               for t in found):  # fmt: skip
+            continue  # the phrase is part of a day the document writes
+        # a month it names ("the last Saturday in April 2028") is no day of its own
+        found = [t for t in found if not start <= t.start < t.end <= end]
+        sentence = next((s, e) for s, e in clauses(text) if s <= start <= e)
+        before = sorted((t for t in found if t.end <= start), key=lambda t: t.end)
+        counted = reader(match, before, sentence)
+        if counted is not None:
+            found.append(Told(start, end, counted[0], counted[0], counted[1]))
+    cut = deadline_spans(text, phrase_spans(text))
+    marked = [replace(t, deadline=any(a <= t.start and t.end <= b for a, b in cut)
+                      or bool(t.how and DEADLINE_BEFORE.search(text, 0, t.start)))
+              for t in found]  # fmt: skip
+    return tuple(sorted(marked, key=lambda t: t.start))
+
+
+def counted_phrases(text: str) -> list[tuple[int, int, re.Match[str], Reader]]:
+    """Each phrase that counts a day from the days around it, with its reader, in order."""
+    readers: list[tuple[re.Pattern[str], Reader]] = [
+        (shift_pattern(), shifted_day),
+        (month_weekday_pattern(), month_weekday),
+        (next_weekday_pattern(), next_weekday),
+        (length_pattern(), length_end),
+        (month_end_pattern(), month_end),
+        (ordinal_day_pattern(), ordinal_day),
+    ]
+    found = [(m.start(), m.end(), m, r) for p, r in readers for m in p.finditer(text)]
+    return sorted(found, key=lambda f: f[0])
+
+
+def told_span(told: Iterable[Told], document: str, key: str) -> Told | None:
+    """The day (or period) told right after a word of ``key``'s own name in its sentence: a
+    start's first day after it, an end's last, any other's nearest. ``None`` when its name
+    has no word of its own (a "start_date"), counts ("session_two"), or no day follows one of
+    its words closely."""
+    own = own_words(key)
+    if not own or ordinal_of(set(key_parts(key))) is not None:
+        return None
+    text = in_digits(document)
+    days = sorted(told, key=lambda t: t.start)
+    ends = columns.names(key, "start") or columns.names(key, "end")
+    best: tuple[tuple[bool, int], Told] | None = None
+    for start, end in clauses(text):
+        words = list(WORD.finditer(text, start, end))
+        for at, word in enumerate(words):
+            said = name_words(word[0].lower())
+            if not shares_act(own, said) or other_end(key, words[at + 1 : at + 2]):
+                continue
+            after = [t for t in days if word.end() <= t.start < end]
+            near = pick(key, after)
+            if near is None:
+                continue
+            between = sum(1 for w in words[at + 1 :] if w.end() <= after[0].start)
+            # A start or an end is of a thing told with more than one day: "The intensive
+            # runs from 5 July to 9 July", not "Applications for the intensive close on 15 May".
+            rank = (ends and len(after) < 2 and after[0].first == after[0].last, between)
+            if between <= MOST_WORDS_BETWEEN and (best is None or rank < best[0]):
+                best = rank, near
+    return best[1] if best else None
+
+
+def other_end(key: str, following: list[re.Match[str]]) -> bool:
+    """Whether the word after a member's word makes it the other end of its thing: "term
+    start" beside a ``term_end`` (a template's own ``"term_start": "2027-04-12"``)."""
+    if not following:
+        return False
+    said = following[0][0].lower()
+    for end, other in (("end", "start"), ("start", "end")):
+        if columns.names(key, end) and columns.names(said, other):
+            return True
+    return False
+
+
+def pick(key: str, after: list[Told]) -> Told | None:
+    """Of the days told after a member's word in its sentence, a start's first, an end's
+    last (of a period, its own end), else the nearest."""
+    if not after:
+        return None
+    if columns.names(key, "end"):
+        return replace(after[-1], first=after[-1].last)
+    if columns.names(key, "start"):
+        return replace(after[0], last=after[0].first)
+    return after[0]
+
+
+def own_words(key: str) -> frozenset[str]:
+    """The words of a member's name that say what thing it dates: not those that only say
+    it holds a day ("date"), or that it starts or ends something."""
+    listed_words = columns.field_words()
+    plain = listed_words["day_name"] | listed_words["start"] | listed_words["end"]
+    return frozenset(w for part in key_parts(key) if part not in plain for w in name_words(part))

@@ -1,0 +1,150 @@
+"""The days a document tells in order (engine/structured/told_days.py), issue 28: a shift counts
+from the last day told before it, a weekday of a month takes its year or month from the days
+around it, and a top-level date member takes the day told right after a word of its own name,
+fixed in the fill and noted in the review."""
+
+from __future__ import annotations
+
+import datetime as dt
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from engine.structured.event_days import LEAD_DAYS, event_days, lone_date_span
+from engine.structured.told_days import told_days, told_span
+from tests.helpers.fills import json_fill
+
+DATE = {"type": "string", "format": "date"}
+
+
+def day(iso: str) -> float:
+    return float(dt.date.fromisoformat(iso).toordinal())
+
+
+def told_on(document: str, key: str) -> tuple[str, str] | None:
+    found = told_span(told_days(document), document, key)
+    if found is None:
+        return None
+    first, last = (dt.date.fromordinal(int(d)).isoformat() for d in (found.first, found.last))
+    return first, last
+
+
+def obj(properties: dict[str, object]) -> dict[str, object]:
+    return {"type": "object", "required": list(properties), "properties": properties}
+
+
+def test_a_shift_counts_from_the_last_day_told_before_it() -> None:
+    text = "We planted the beds on 3 March 2027, and the first shoots showed two weeks later."
+    assert told_on(text, "shoots_seen_on") == ("2027-03-17",) * 2
+    back = "The tiles went on on 9 June 2027. The grout had been mixed 3 days earlier."
+    assert told_on(back, "grout_mixed_on") == ("2027-06-06",) * 2
+    months = "The lease began on 31 January 2027 and the rent review falls 1 month after."
+    assert told_on(months, "rent_review_date") == ("2027-02-28",) * 2  # the calendar's month
+
+
+def test_a_weekday_of_a_month_takes_its_year_from_the_day_before_it() -> None:
+    text = "The audit closed on 9 June 2026; the review board meets on the last Friday of October."
+    assert told_on(text, "board_meeting") == ("2026-10-30",) * 2
+    assert told_on("The hall is let until the first day of March 2027.", "hall_let") == (
+        "2027-03-01",
+        "2027-03-01",
+    )
+
+
+def test_of_the_month_is_the_month_its_sentence_names() -> None:
+    text = "The choir sings on the third Sunday of the month, and the May 2027 service is special."
+    assert told_on(text, "choir_sings_on") == ("2027-05-16",) * 2
+
+
+def test_a_listed_ordinal_is_a_series_not_one_day() -> None:
+    text = "From 4 January 2027 the club opens on the 1st and 3rd Tuesday of every month."
+    assert [t.how for t in told_days(text) if t.how] == []
+
+
+def test_the_following_weekday_and_the_end_of_a_length() -> None:
+    fair = "The fair opens on Thursday 4 March 2027 and the judging is the following Saturday."
+    assert told_on(fair, "judging_date") == ("2027-03-06",) * 2
+    course = "She began on 1 February 2027 for six weeks; the exam is a week after the course ends."
+    assert told_on(course, "exam_date") == ("2027-03-21",) * 2
+
+
+def test_one_unit_beside_a_shift_the_end_of_a_month_and_a_day_by_its_ordinal() -> None:
+    gala = "The gala is on 12 June 2027; volunteers set up the day before."
+    assert told_on(gala, "volunteers_set_up") == ("2027-06-11",) * 2
+    show = "The show runs 3-5 June 2027, and the get-out is the day after."
+    assert told_on(show, "get_out_date") == ("2027-06-06",) * 2  # after its last day
+    paid = "Invoices dated 3 May 2027 must be paid by the end of the month."
+    found = [t for t in told_days(paid) if t.how]
+    assert [(t.how, t.deadline) for t in found] == [("the end of May 2027", True)]
+    back = "Our plumber came on Monday 1 March 2027 and is back on Tuesday the 9th."
+    assert told_on(back, "plumber_back") == ("2027-03-09",) * 2
+    assert [t.how for t in told_days("On 1 March 2027 we moved to the 12th floor.") if t.how] == []
+
+
+def test_a_start_and_an_end_are_of_the_thing_told_with_two_days() -> None:
+    text = (
+        "Bookings for the summer school open on 2 March 2027. "
+        "The summer school runs from 12 July to 16 July 2027."
+    )
+    assert told_on(text, "school_start") == ("2027-07-12",) * 2
+    assert told_on(text, "school_end") == ("2027-07-16",) * 2
+    assert told_on(text, "booking_opens") == ("2027-03-02",) * 2
+
+
+def test_a_name_with_no_word_of_its_own_or_that_counts_or_far_away_takes_nothing() -> None:
+    text = "We planted the beds on 3 March 2027, and the first shoots showed two weeks later."
+    assert told_on(text, "start_date") is None
+    assert told_on(text, "second_bed_planted") is None  # a counted member is a series'
+    far = "The beds we dug by the old wall behind the shed and the pond were planted on 3 May 2027."
+    assert told_on(far, "beds_date") is None
+
+
+def test_a_deadline_dates_an_act_on_or_before_it_unless_the_name_dates_the_deadline() -> None:
+    text = "Boxes must reach the loading bay by 1 March 2027."
+    event = event_days(text)
+    assert event is not None
+    by = day("2027-03-01")
+    assert lone_date_span(event, "boxes_delivered_on", 1, []) == (by - LEAD_DAYS, by)
+    assert lone_date_span(event, "boxes_deadline", 1, []) == (by, by)
+
+
+@pytest.mark.parametrize("seed", range(2))
+def test_a_fill_fixes_the_told_day_and_says_how_it_was_counted(seed: int) -> None:
+    text = (
+        "I sat my pottery exam on 22 May 2025 and the results came out exactly six weeks "
+        "later.\n\n"
+    )
+    schema = obj({"exam_date": DATE, "results_date": DATE, "grade": {"type": "string"}})
+    filled = json_fill(schema, text, seed)
+    assert (filled.value["exam_date"], filled.value["results_date"]) == (
+        "2025-05-22",
+        "2025-07-03",
+    )
+    assert "/results_date = 2025-07-03 (6 weeks later than 2025-05-22)" in filled.proposal.notes
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    start=st.dates(dt.date(2000, 1, 1), dt.date(2090, 12, 31)),
+    count=st.integers(2, 30),
+    unit=st.sampled_from(["day", "week", "fortnight"]),
+    way=st.sampled_from(["later", "earlier"]),
+)
+def test_any_shift_is_counted_in_whole_units(
+    start: dt.date, count: int, unit: str, way: str
+) -> None:
+    length = count * {"day": 1, "week": 7, "fortnight": 14}[unit]
+    text = f"The kiln was lit on {start.day} {start:%B %Y}. It cooled {count} {unit}s {way}."
+    counted = [t for t in told_days(text) if t.how]
+    wanted = start.toordinal() + (length if way == "later" else -length)
+    assert [t.first for t in counted] == [wanted]
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.text(alphabet=st.sampled_from(list("ab 19 May June last first Friday of the month,.")),
+               max_size=80))  # fmt: skip
+def test_any_text_reads_as_days_in_order_or_none(text: str) -> None:
+    found = told_days(text)
+    assert [t.start for t in found] == sorted(t.start for t in found)
+    assert all(t.first <= t.last for t in found)

@@ -251,7 +251,7 @@ def month_end(
         if said.split()[0] in listed("duration_next"):
             first += relativedelta(months=1)
     last = first + relativedelta(day=31)
-    return float(last.toordinal()), f"the end of {first:%B %Y}"
+    return float(last.toordinal()), f"end of {first:%B %Y}"
 
 
 @cache

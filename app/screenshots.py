@@ -7,7 +7,8 @@ picker, a table fill from the template panel under review, a "Fix grammar" rewri
 note with errors under review, and the review loop: a casual update made formal in three
 versions, with the versions offered on a change where they differ (the picker open), and one
 change rejected with a note and tried again, and the spelling menu on one misspelling in two
-sentences, ranked by the model (``python -m app.screenshots spelling`` takes only those). Needs
+sentences, ranked by the model (``python -m app.screenshots spelling`` takes only those), and
+a JSON fill of a note that counts a deadline from its event, under review (``json`` alone). Needs
 a display: ``make screenshots`` runs it
 under ``xvfb-run``.
 """
@@ -34,6 +35,10 @@ LOCKS = ("Ada Lovelace", "1843")
 TABLE_SAMPLE = ROOT / "resources" / "templates" / "meeting-notes.md"
 TABLE_ROW = "| Onboarding"
 GRAMMAR_SAMPLE = ROOT / "resources" / "samples" / "trip-notes.md"
+# A note that dates an event and counts a deadline from it, and a schema for it: the JSON
+# fill's review says which values were computed and how.
+JSON_SAMPLE = ROOT / "resources" / "samples" / "regatta.md"
+JSON_SCHEMA = ROOT / "resources" / "samples" / "regatta.schema.json"
 GRAMMAR_PARAGRAPH = "Yesterday"
 MID_SETTLE_STEP = 6
 MID_DRAFT_STEP = 40  # forwards: two per round of a verified draft, about half of 64 tokens
@@ -115,6 +120,7 @@ async def shoot(session: Session) -> None:
     await grab(session.models.picker, "model-picker")
     session.models.picker.close()
     await shoot_templates(session)
+    await shoot_json_fill(session)
     await shoot_grammar(session)
     await shoot_review_loop(session)
     await shoot_spelling(session)
@@ -156,6 +162,27 @@ async def shoot_templates(session: Session) -> None:
     await wait_for(session.client.proposal, 600)
     await grab(window, "template-fill-review")
     window.review.cancel()
+
+
+async def shoot_json_fill(session: Session) -> None:
+    """A JSON fill at the end of a note under review: the values it computed, and how."""
+    window = session.window
+    session.files.open_path(JSON_SAMPLE)
+    end = len(window.editor.plain_text())
+    select(session, end, end)
+    session.templates.choose_schema(str(JSON_SCHEMA))
+    window.templates.fill_button.click()
+    await wait_for(session.client.proposal, 600)
+    await grab(window, "template-json-review")
+    window.review.cancel()
+
+
+async def only_json_fill(session: Session) -> None:
+    """``python -m app.screenshots json``: the JSON fill alone (the template panel open)."""
+    session.models.load_saved()
+    await wait_for(session.client.modelReady, 600)
+    session.window.action("view.templates").trigger()
+    await shoot_json_fill(session)
 
 
 async def shoot_grammar(session: Session) -> None:
@@ -297,7 +324,11 @@ def main() -> int:
     try:
         with loop:
             loop.run_until_complete(
-                only_spelling(session) if "spelling" in sys.argv else shoot(session)
+                only_spelling(session)
+                if "spelling" in sys.argv
+                else only_json_fill(session)
+                if "json" in sys.argv
+                else shoot(session)
             )
     finally:
         session.client.close()

@@ -60,7 +60,7 @@ DEADLINE_BEFORE = re.compile(rf"(?i)\b(?:{alternation(listed('deadline_words'))}
 @lru_cache(maxsize=16)  # each date member of one document asks
 def told_days(document: str) -> tuple[Told, ...]:
     """The days ``document`` writes and the days it counts, in the order they are told."""
-    text = in_digits(document)
+    text = digits(document)
     found = [Told(s, e, *bounds(what)) for s, e, what in phrase_spans(text)]
     for start, end, match, reader in counted_phrases(text):
         if any(t.start < end and start < t.end and not start <= t.start < t.end <= end
@@ -78,6 +78,12 @@ def told_days(document: str) -> tuple[Told, ...]:
                       or bool(t.how and DEADLINE_BEFORE.search(text, 0, t.start)))
               for t in found]  # fmt: skip
     return tuple(sorted(marked, key=lambda t: t.start))
+
+
+@lru_cache(maxsize=16)  # each date member's name is read against the same text
+def digits(document: str) -> str:
+    """The document with its numbers in digits (:func:`.periods.in_digits`), read once."""
+    return in_digits(document)
 
 
 def counted_phrases(text: str) -> list[tuple[int, int, re.Match[str], Reader]]:
@@ -102,7 +108,7 @@ def told_span(told: Iterable[Told], document: str, key: str) -> Told | None:
     own = own_words(key)
     if not own or ordinal_of(set(key_parts(key))) is not None:
         return None
-    text = in_digits(document)
+    text = digits(document)
     days = sorted(told, key=lambda t: t.start)
     ends = columns.names(key, "start") or columns.names(key, "end")
     best: tuple[tuple[bool, int], Told] | None = None

@@ -45,7 +45,9 @@ class Told:
     deadline: bool = False  # written right after a deadline word: "must reach us by 1 March"
 
 
-Reader = Callable[[re.Match[str], list[Told], tuple[int, int]], tuple[float, str] | None]
+# A reader gives the day and how it was counted, or a period's first and last day and how.
+Counted = tuple[float, str] | tuple[float, float, str]
+Reader = Callable[[re.Match[str], list[Told], tuple[int, int]], Counted | None]
 
 
 def bounds(what: tuple[int, float, float] | float) -> tuple[float, float]:
@@ -98,13 +100,7 @@ def shifted_day(
     if base is None:
         return None
     origin = base.first if back else base.last
-    if unit in calendar_units():
-        months = count * calendar_units()[unit]
-        moved = dt.date.fromordinal(int(origin)) + relativedelta(months=-months if back else months)
-        day = float(moved.toordinal())
-    else:
-        length = unit_days(unit, count)
-        day = origin - length if back else origin + length
+    day = moved(origin, count, unit, back)
     than = "" if way in listed("clause_shifts") else " than"  # "six weeks later than 22 May"
     return day, f"{match[0]}{than} {iso(origin)}"
 
@@ -185,29 +181,45 @@ def is_month(told: Told) -> bool:
 
 @cache
 def next_weekday_pattern() -> re.Pattern[str]:
-    """ "the following Monday", "the next Friday"."""
+    """ "the following Monday", "the next Friday", "the Saturday straight after it", "the
+    Friday before"."""
     nexts, days = alternation(listed("duration_next")), alternation(WEEKDAYS)
-    return re.compile(rf"(?i)\bthe\s+(?:{nexts})\s+(?P<weekday>{days})\b")
+    ways = alternation(listed("clause_shifts"))
+    return re.compile(
+        rf"(?i)\bthe\s+(?:{nexts})\s+(?P<weekday>{days})\b"
+        rf"|\bthe\s+(?P<beside>{days})\s+(?:[a-z]+\s+)?(?P<way>{ways})\b"
+    )
 
 
 def next_weekday(
     match: re.Match[str], before: list[Told], sentence: tuple[int, int]
 ) -> tuple[float, str] | None:
-    """The first such weekday after the last day told before it."""
+    """The first such weekday after the last day told before it (before its first day,
+    for "the Friday before")."""
     base = anchor(before)
     if base is None:
         return None
-    name = match["weekday"].lower()
+    name = (match["weekday"] or match["beside"]).lower()
+    if match["way"] and match["way"].lower() in listed("duration_before"):
+        start = dt.date.fromordinal(int(base.first))
+        back = (start.weekday() - WEEKDAYS.index(name) - 1) % 7 + 1
+        return base.first - back, f"the {name.title()} before {iso(base.first)}"
     start = dt.date.fromordinal(int(base.last))
     ahead = (WEEKDAYS.index(name) - start.weekday() - 1) % 7 + 1
-    return base.last + ahead, f"the {match['weekday']} after {iso(base.last)}"
+    return base.last + ahead, f"the {name.title()} after {iso(base.last)}"
 
 
 @cache
 def length_pattern() -> re.Pattern[str]:
-    """ "for ten days", "for 2 nights": how long something from the day before it lasts."""
-    units = alternation(listed("duration_units"))
-    return re.compile(rf"(?i)\bfor\s+(?P<count>\d{{1,3}})\s+(?P<unit>{units})s?\b")
+    """ "for ten days", "for 2 nights", "a two-year warranty" (its numbers in digits): how
+    long something from the day before it lasts; not a shift ("3 days later")."""
+    units = alternation([*listed("duration_units"), *calendar_units()])
+    shifts = alternation([*listed("duration_after"), *listed("duration_before"),
+                          *listed("duration_more")])  # fmt: skip
+    return re.compile(
+        rf"(?i)\bfor\s+(?P<count>\d{{1,3}})\s+(?P<unit>{units})s?\b"
+        rf"|\b(?P<size>\d{{1,3}})\s(?P<kind>{units})\s+(?!(?:{shifts})\b)(?=[a-z])"
+    )
 
 
 def length_end(
@@ -215,15 +227,60 @@ def length_end(
 ) -> tuple[float, str] | None:
     """The last day of a length told after the one day its sentence writes before it ("on 3
     December: one tablet twice a day for ten days" ends on 12 December; three nights from 4
-    May end on the 7th): what a shift after it ("a week after the course finishes") counts
-    from."""
+    May end on the 7th; "delivered on 2 February 2025 with a two-year warranty": 1 February
+    2027): what a shift after it ("a week after the course finishes") counts from."""
     own = [t for t in before if t.start >= sentence[0]]
     if len(own) != 1 or own[0].first != own[0].last:
         return None
-    unit = match["unit"].lower()
+    count, unit = int(match["count"] or match["size"]), (match["unit"] or match["kind"]).lower()
     overnight = unit in listed("overnight_units")
-    last = own[0].first + unit_days(unit, int(match["count"])) - (not overnight)
-    return last, f"the last of {match[0].removeprefix('for ')} from {iso(own[0].first)}"
+    if unit in calendar_units():
+        moved = dt.date.fromordinal(int(own[0].first)) + relativedelta(
+            months=count * calendar_units()[unit]
+        )
+        last = float(moved.toordinal()) - 1
+    else:
+        last = own[0].first + unit_days(unit, count) - (not overnight)
+    return last, f"the last of {count} {unit}s from {iso(own[0].first)}"
+
+
+@cache
+def span_shift_pattern() -> re.Pattern[str]:
+    """ "within 3 to 6 weeks of applying", "2-4 days later": a shift by a range of lengths."""
+    units = alternation([*listed("duration_units"), *calendar_units()])
+    joins = alternation([j for j in listed("range_joins") if j not in listed("clause_shifts")])
+    ways = alternation([*listed("duration_after"), *listed("duration_before")])
+    leads, since = alternation(listed("span_leads")), alternation(listed("span_since"))
+    return re.compile(
+        rf"(?i)\b(?P<lead>(?:{leads})\s+)?(?P<low>\d{{1,3}})\s*(?:{joins})\s*(?P<high>\d{{1,3}})"
+        rf"\s+(?P<unit>{units})s?\s+(?:(?P<way>{ways})|(?P<since>{since}))\b"
+    )
+
+
+def span_shift(
+    match: re.Match[str], before: list[Told], sentence: tuple[int, int]
+) -> tuple[float, float, str] | None:
+    """The days a shift by a range names: from that much of the low length to the high one
+    after the last day told before it (or before it). "of" after the unit counts only after
+    a lead ("within")."""
+    base = anchor(before)
+    if base is None or (match["since"] and not match["lead"]):
+        return None
+    back = bool(match["way"]) and match["way"].lower() in listed("duration_before")
+    unit = match["unit"].lower()
+    days = [moved(base.first if back else base.last, int(match[n]), unit, back)
+            for n in ("low", "high")]  # fmt: skip
+    first, last = sorted(days)
+    return first, last, f"{match[0]} {iso(base.first if back else base.last)}"
+
+
+def moved(day: float, count: int, unit: str, back: bool) -> float:
+    """``day`` moved ``count`` units on, or back: months on the calendar, others in days."""
+    if unit in calendar_units():
+        months = count * calendar_units()[unit]
+        when = dt.date.fromordinal(int(day)) + relativedelta(months=-months if back else months)
+        return float(when.toordinal())
+    return day - unit_days(unit, count) if back else day + unit_days(unit, count)
 
 
 @cache

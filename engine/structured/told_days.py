@@ -21,15 +21,18 @@ library's ``calendar``; words from ``period_words.json``. Pure functions over te
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from dataclasses import replace
 from functools import lru_cache
+
+from lemminflect import getLemma
 
 from engine.structured import columns
 from engine.structured.day_readers import (
     Reader,
     Told,
     bounds,
+    is_month,
     length_end,
     length_pattern,
     month_end,
@@ -42,16 +45,32 @@ from engine.structured.day_readers import (
     ordinal_day_pattern,
     shift_pattern,
     shifted_day,
+    span_shift,
+    span_shift_pattern,
 )
 from engine.structured.other_days import clauses, deadline_spans
 from engine.structured.periods import alternation, in_digits, listed, phrase_spans
+from engine.structured.schedule_days import (
+    counted_meeting,
+    counted_meeting_pattern,
+    week_day,
+    week_day_pattern,
+)
 from engine.structured.series import ordinal_of
 from engine.structured.words import key_parts, name_words, shares_act
 
 # A member's word and the day told after it are one thing's when at most this many words
 # stand between them ("registration for Millbrook Rovers closes on 31 July": four).
 MOST_WORDS_BETWEEN = 8
+# A day told before the word is its thing's only across a verb and an article at most ("Game 5
+# is the home derby", "a two-year manufacturer's warranty").
+MOST_WORDS_BEFORE = 3
+# ... and counts as this many words further than a day told after it: "the results came out
+# six weeks later" is the results', not the exam's "22 May 2025 and the results".
+BEFORE_COST = 2
 WORD = re.compile(r"[A-Za-z0-9'-]+")
+SHORTEST_OWN_WORD = 3  # "paperwork_due_by": "by" names no thing
+GERUND = "ing"
 # A deadline word right before a counted day ("paid by the end of the month"), as
 # :func:`engine.structured.other_days.deadline_spans` reads one before a written day.
 DEADLINE_BEFORE = re.compile(rf"(?i)\b(?:{alternation(listed('deadline_words'))})\s+(?:the\s+)?$")
@@ -71,8 +90,9 @@ def told_days(document: str) -> tuple[Told, ...]:
         sentence = next((s, e) for s, e in clauses(text) if s <= start <= e)
         before = sorted((t for t in found if t.end <= start), key=lambda t: t.end)
         counted = reader(match, before, sentence)
-        if counted is not None:
-            found.append(Told(start, end, counted[0], counted[0], counted[1]))
+        if counted is not None:  # a day and how, or a period's first and last day and how
+            first, *rest, how = counted
+            found.append(Told(start, end, first, rest[0] if rest else first, str(how)))
     cut = deadline_spans(text, phrase_spans(text))
     marked = [replace(t, deadline=any(a <= t.start and t.end <= b for a, b in cut)
                       or bool(t.how and DEADLINE_BEFORE.search(text, 0, t.start)))
@@ -95,40 +115,57 @@ def counted_phrases(text: str) -> list[tuple[int, int, re.Match[str], Reader]]:
         (length_pattern(), length_end),
         (month_end_pattern(), month_end),
         (ordinal_day_pattern(), ordinal_day),
+        (span_shift_pattern(), span_shift),
+        (counted_meeting_pattern(), counted_meeting),
+        (week_day_pattern(), week_day),
     ]
     found = [(m.start(), m.end(), m, r) for p, r in readers for m in p.finditer(text)]
     return sorted(found, key=lambda f: f[0])
 
 
 def told_span(told: Iterable[Told], document: str, key: str) -> Told | None:
-    """The day (or period) told right after a word of ``key``'s own name in its sentence: a
-    start's first day after it, an end's last, any other's nearest. ``None`` when its name
-    has no word of its own (a "start_date"), counts ("session_two"), or no day follows one of
-    its words closely."""
+    """The day (or period) told closest to a word of ``key``'s own name in its sentence:
+    right after it (a start's first day after it, an end's last, any other's nearest), or,
+    for a lone date, just before it ("Game 5 is the home derby"). ``None`` when its name has
+    no word of its own (a "start_date"), counts ("session_two"), or no day is close."""
     own = own_words(key)
     if not own or ordinal_of(set(key_parts(key))) is not None:
         return None
     text = digits(document)
     days = sorted(told, key=lambda t: t.start)
+    found = [c for sentence in clauses(text) for c in candidates(key, own, text, sentence, days)]
+    return min(found, key=lambda c: c[0])[1] if found else None
+
+
+def candidates(
+    key: str, own: frozenset[str], text: str, sentence: tuple[int, int], days: list[Told]
+) -> Iterator[tuple[tuple[bool, int, int], Told]]:
+    """Each day told close to a word of the member's name in ``sentence``, ranked: a start
+    or an end of a thing told with two days first, then the fewest words between (a day
+    before the word :data:`BEFORE_COST` words further; never a whole month)."""
     ends = columns.names(key, "start") or columns.names(key, "end")
-    best: tuple[tuple[bool, int], Told] | None = None
-    for start, end in clauses(text):
-        words = list(WORD.finditer(text, start, end))
-        for at, word in enumerate(words):
-            said = name_words(word[0].lower())
-            if not shares_act(own, said) or other_end(key, words[at + 1 : at + 2]):
-                continue
-            after = [t for t in days if word.end() <= t.start < end]
-            near = pick(key, after)
-            if near is None:
-                continue
+    words = list(WORD.finditer(text, *sentence))
+    for at, word in enumerate(words):
+        said = act_words(word[0].lower())
+        if not shares_act(own, said) or other_end(key, words[at + 1 : at + 2]):
+            continue
+        inside = [t for t in days if t.start <= word.start() and word.end() <= t.end]
+        if inside and not ends:  # the phrase names its thing: "our 3rd rehearsal"
+            yield (False, 0, 0), inside[0]
+        after = [t for t in days if word.end() <= t.start < sentence[1]]
+        near = pick(key, after)
+        if near is not None:
             between = sum(1 for w in words[at + 1 :] if w.end() <= after[0].start)
             # A start or an end is of a thing told with more than one day: "The intensive
             # runs from 5 July to 9 July", not "Applications for the intensive close on 15 May".
-            rank = (ends and len(after) < 2 and after[0].first == after[0].last, between)
-            if between <= MOST_WORDS_BETWEEN and (best is None or rank < best[0]):
-                best = rank, near
-    return best[1] if best else None
+            single = bool(ends) and len(after) < 2 and after[0].first == after[0].last
+            if between <= MOST_WORDS_BETWEEN:
+                yield (single, between, 0), near
+        before = [t for t in days if sentence[0] <= t.start and t.end <= word.start()]
+        if before and not ends and not is_month(before[-1]):
+            between = sum(1 for w in words[:at] if w.start() >= before[-1].end)
+            if between <= MOST_WORDS_BEFORE:
+                yield (False, between + BEFORE_COST, 1), before[-1]
 
 
 def other_end(key: str, following: list[re.Match[str]]) -> bool:
@@ -160,4 +197,19 @@ def own_words(key: str) -> frozenset[str]:
     it holds a day ("date"), or that it starts or ends something."""
     listed_words = columns.field_words()
     plain = listed_words["day_name"] | listed_words["start"] | listed_words["end"]
-    return frozenset(w for part in key_parts(key) if part not in plain for w in name_words(part))
+    return frozenset(
+        w
+        for part in key_parts(key)
+        if part not in plain and len(part) >= SHORTEST_OWN_WORD
+        for w in act_words(part)
+    )
+
+
+@lru_cache(maxsize=4096)
+def act_words(word: str) -> frozenset[str]:
+    """A word with its lemmas (:func:`.words.name_words`), and a gerund's verb ("filing" and
+    "filed" both "file"): a member's name and a clause name one act however it is inflected."""
+    found = name_words(word)
+    if word.endswith(GERUND):
+        found |= frozenset(getLemma(word, upos="VERB"))
+    return found

@@ -82,6 +82,36 @@ def test_one_unit_beside_a_shift_the_end_of_a_month_and_a_day_by_its_ordinal() -
     assert [t.how for t in told_days("On 1 March 2027 we moved to the 12th floor.") if t.how] == []
 
 
+def test_a_range_shift_a_length_as_a_thing_and_a_weekday_after_or_before() -> None:
+    kiln = "We fired the kiln on 4 March 2027; the glaze sets within 2 to 3 weeks of firing."
+    assert told_on(kiln, "glaze_ready_on") == ("2027-03-18", "2027-03-25")
+    bike = "The bike was bought on 10 May 2026 with a three-year frame guarantee."
+    assert told_on(bike, "guarantee_expiry") == ("2029-05-09",) * 2
+    fair = "The fair closes on Sunday 7 March 2027, and the judges meet the Friday before."
+    assert told_on(fair, "judges_meet_on") == ("2027-03-05",) * 2
+    show = "The dog show is on 1 May 2027 and the prize-giving is the Tuesday straight after."
+    assert told_on(show, "prize_giving") == ("2027-05-04",) * 2
+
+
+def test_a_counted_meeting_of_the_series_and_a_weekday_of_a_numbered_week() -> None:
+    band = (
+        "The brass band practises every Thursday from 7 January 2027. "
+        "Our fourth practice is the showcase."
+    )
+    assert told_on(band, "showcase_date") == ("2027-01-28",) * 2
+    league = "We play a match every Tuesday from 5 January 2027. Match 3 is the cup tie."
+    assert told_on(league, "cup_tie_date") == ("2027-01-19",) * 2
+    assert [t.how for t in told_days("Yoga is every Monday from 4 January 2027 in room 5.")
+            if t.how] == []  # fmt: skip
+    plan = "The 12-week course starts on Monday 4 January 2027; the exam is the Friday of week 12."
+    assert told_on(plan, "exam_date") == ("2027-03-26",) * 2
+
+
+def test_a_gerund_names_the_act_its_verb_does() -> None:
+    text = "The return must be filed by 31 January 2028."
+    assert told_on(text, "filing_deadline") == ("2028-01-31",) * 2
+
+
 def test_a_start_and_an_end_are_of_the_thing_told_with_two_days() -> None:
     text = (
         "Bookings for the summer school open on 2 March 2027. "
@@ -112,8 +142,7 @@ def test_a_deadline_dates_an_act_on_or_before_it_unless_the_name_dates_the_deadl
 @pytest.mark.parametrize("seed", range(2))
 def test_a_fill_fixes_the_told_day_and_says_how_it_was_counted(seed: int) -> None:
     text = (
-        "I sat my pottery exam on 22 May 2025 and the results came out exactly six weeks "
-        "later.\n\n"
+        "I sat my pottery exam on 22 May 2025 and the results came out exactly six weeks later.\n\n"
     )
     schema = obj({"exam_date": DATE, "results_date": DATE, "grade": {"type": "string"}})
     filled = json_fill(schema, text, seed)

@@ -129,19 +129,22 @@ class EventDays:
 def lone_date_span(
     event: EventDays | None, key: str, depth: int, siblings: Iterable[str]
 ) -> Span | None:
-    """The days a top-level date member (``depth`` 1) named ``key`` falls in: the day the
-    document tells for the thing its name names (:func:`told_window`); else, where the
-    document writes an event's days or a series, the lead-up of the act its name ties it to,
-    or the meeting of the series it counts, whatever else its name says (a payment, a
-    delivery, a first session as a start); else, as a lone date of the object (no
+    """The days a top-level date member (``depth`` 1) named ``key`` falls in: the meeting of
+    a series its name counts or names the month of; the day the document tells for the thing
+    its name names (:func:`told_window`); where the document writes an event's days, the
+    lead-up of the act its name ties it to, whatever else its name says (a payment, a
+    delivery); else, as a lone date of the object (no
     :data:`BORN` or :data:`LATER` word names it, and it is no start or end with its pair among
     ``siblings``: "reserved_on" alone is lone), the event's days. ``None`` otherwise."""
     if event is None or depth != 1 or any(columns.names(key, w) for w in BORN):
         return None
+    meeting = series_day(event.series, key)  # "june_meeting": the series' June meeting
+    if meeting is not None:
+        return meeting
     told = event.told_day(key)
     if told is not None:
         return told_window(told, key)
-    own = event.act_span(key) or series_day(event.series, key)
+    own = event.act_span(key)
     if own is not None:
         return own
     if columns.names(key, LATER) or paired(key, event.not_acts(siblings)):

@@ -18,7 +18,7 @@ import datetime as dt
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, lru_cache
 
 from dateutil.relativedelta import relativedelta, weekday
 
@@ -69,6 +69,19 @@ def month_references() -> list[str]:
     return [f"{word} month" for word in listed("month_references")]
 
 
+@cache
+def unit_words() -> str:
+    """The units a count of days or months is in ("week", "fortnight", "month"), as a
+    pattern's alternation."""
+    return alternation([*listed("duration_units"), *calendar_units()])
+
+
+@cache
+def shift_words() -> list[str]:
+    """The words that shift a day later or earlier ("later", "after", "earlier", "before")."""
+    return [*listed("duration_after"), *listed("duration_before")]
+
+
 def anchor(before: list[Told]) -> Told | None:
     """The last day or period told before a phrase, not a whole month ("in June" says
     when only roughly): what a shift counts from, forward from its last day and back from
@@ -80,9 +93,7 @@ def anchor(before: list[Told]) -> Told | None:
 def shift_pattern() -> re.Pattern[str]:
     """A count (or "the": one), a unit and a shift: "six weeks later", "a fortnight after",
     "the day before"."""
-    units = alternation([*listed("duration_units"), *calendar_units()])
-    ways = alternation([*listed("duration_after"), *listed("duration_before")])
-    one = alternation(listed("duration_one"))
+    units, ways, one = unit_words(), alternation(shift_words()), alternation(listed("duration_one"))
     return re.compile(
         rf"(?i)\b(?P<count>\d{{1,3}}|{one}|the)[\s-]+(?P<unit>{units})s?\s+(?P<way>{ways})\b"
     )
@@ -168,6 +179,7 @@ def named_month(
     return None if base is None else (named, dt.date.fromordinal(int(base.first)).year)
 
 
+@lru_cache(maxsize=16)  # each "of the month" of one text asks
 def told_months(text: str) -> list[Told]:
     """The whole months ``text`` writes ("April 2026"), as periods."""
     found = [Told(s, e, *bounds(what)) for s, e, what in phrase_spans(text)]
@@ -213,9 +225,7 @@ def next_weekday(
 def length_pattern() -> re.Pattern[str]:
     """ "for ten days", "for 2 nights", "a two-year warranty" (its numbers in digits): how
     long something from the day before it lasts; not a shift ("3 days later")."""
-    units = alternation([*listed("duration_units"), *calendar_units()])
-    shifts = alternation([*listed("duration_after"), *listed("duration_before"),
-                          *listed("duration_more")])  # fmt: skip
+    units, shifts = unit_words(), alternation([*shift_words(), *listed("duration_more")])
     return re.compile(
         rf"(?i)\bfor\s+(?P<count>\d{{1,3}})\s+(?P<unit>{units})s?\b"
         rf"|\b(?P<size>\d{{1,3}})\s(?P<kind>{units})\s+(?!(?:{shifts})\b)(?=[a-z])"
@@ -233,23 +243,17 @@ def length_end(
     if len(own) != 1 or own[0].first != own[0].last:
         return None
     count, unit = int(match["count"] or match["size"]), (match["unit"] or match["kind"]).lower()
-    overnight = unit in listed("overnight_units")
-    if unit in calendar_units():
-        moved = dt.date.fromordinal(int(own[0].first)) + relativedelta(
-            months=count * calendar_units()[unit]
-        )
-        last = float(moved.toordinal()) - 1
-    else:
-        last = own[0].first + unit_days(unit, count) - (not overnight)
+    # it ends the day before that long after (a night, or a month's day, runs into it)
+    ends_before = unit in calendar_units() or unit not in listed("overnight_units")
+    last = moved(own[0].first, count, unit, back=False) - ends_before
     return last, f"the last of {count} {unit}s from {iso(own[0].first)}"
 
 
 @cache
 def span_shift_pattern() -> re.Pattern[str]:
     """ "within 3 to 6 weeks of applying", "2-4 days later": a shift by a range of lengths."""
-    units = alternation([*listed("duration_units"), *calendar_units()])
+    units, ways = unit_words(), alternation(shift_words())
     joins = alternation([j for j in listed("range_joins") if j not in listed("clause_shifts")])
-    ways = alternation([*listed("duration_after"), *listed("duration_before")])
     leads, since = alternation(listed("span_leads")), alternation(listed("span_since"))
     return re.compile(
         rf"(?i)\b(?P<lead>(?:{leads})\s+)?(?P<low>\d{{1,3}})\s*(?:{joins})\s*(?P<high>\d{{1,3}})"
@@ -335,14 +339,12 @@ def ordinal_day(
     wanted = None if not match["weekday"] else WEEKDAYS.index(match["weekday"].lower())
     for ahead in range(13):
         month = dt.date(start.year, start.month, 1) + relativedelta(months=ahead)
-        try:
-            day = month.replace(day=int(match["day"]))
-        except ValueError:
+        day = month + relativedelta(day=int(match["day"]))
+        if day.day != int(match["day"]):
             continue  # no 31st that month
         if day >= start and (wanted is None or day.weekday() == wanted):
-            return float(
-                day.toordinal()
-            ), f"the {match['day']}{match['suffix']} after {iso(base.last)}"
+            said = f"the {match['day']}{match['suffix']}"
+            return float(day.toordinal()), f"{said} after {iso(base.last)}"
     return None
 
 

@@ -18,9 +18,10 @@ from functools import cache, lru_cache
 
 from lemminflect import getAllLemmas
 
+from engine.structured.counted_days import unit_days
 from engine.structured.day_readers import Told, iso
 from engine.structured.other_days import clauses
-from engine.structured.periods import alternation, listed, words
+from engine.structured.periods import alternation, listed
 from engine.structured.series import WEEKDAYS, ordinals, series_days
 from engine.structured.words import name_words, shares_act
 
@@ -81,17 +82,11 @@ def series_weekday(days: tuple[float, ...]) -> str:
 @cache
 def week_day_pattern() -> re.Pattern[str]:
     """ "the Sunday of week 16", "the Monday in week 14"."""
-    weeks = alternation([u for u, n in week_units().items() if n == DAYS_PER_WEEK])
+    weeks = alternation([u for u in listed("duration_units") if unit_days(u, 1) == DAYS_PER_WEEK])
     return re.compile(
         rf"(?i)\bthe\s+(?P<weekday>{alternation(WEEKDAYS)})\s+(?:of|in)\s+(?:{weeks})\s+"
         r"(?P<week>\d{1,2})\b"
     )
-
-
-def week_units() -> dict[str, int]:
-    units = words()["duration_units"]
-    assert isinstance(units, dict)
-    return {str(k): int(v) for k, v in units.items()}
 
 
 def week_day(

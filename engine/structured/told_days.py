@@ -21,7 +21,7 @@ library's ``calendar``; words from ``period_words.json``. Pure functions over te
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterator
 from dataclasses import replace
 from functools import lru_cache
 
@@ -80,20 +80,21 @@ DEADLINE_BEFORE = re.compile(rf"(?i)\b(?:{alternation(listed('deadline_words'))}
 def told_days(document: str) -> tuple[Told, ...]:
     """The days ``document`` writes and the days it counts, in the order they are told."""
     text = digits(document)
-    found = [Told(s, e, *bounds(what)) for s, e, what in phrase_spans(text)]
+    spans, sentences = phrase_spans(text), clauses(text)
+    found = [Told(s, e, *bounds(what)) for s, e, what in spans]
     for start, end, match, reader in counted_phrases(text):
         if any(t.start < end and start < t.end and not start <= t.start < t.end <= end
                for t in found):  # fmt: skip
             continue  # the phrase is part of a day the document writes
         # a month it names ("the last Saturday in April 2028") is no day of its own
         found = [t for t in found if not start <= t.start < t.end <= end]
-        sentence = next((s, e) for s, e in clauses(text) if s <= start <= e)
+        sentence = next((s, e) for s, e in sentences if s <= start <= e)
         before = sorted((t for t in found if t.end <= start), key=lambda t: t.end)
         counted = reader(match, before, sentence)
         if counted is not None:  # a day and how, or a period's first and last day and how
             first, *rest, how = counted
             found.append(Told(start, end, first, rest[0] if rest else first, str(how)))
-    cut = deadline_spans(text, phrase_spans(text))
+    cut = deadline_spans(text, spans)
     marked = [replace(t, deadline=any(a <= t.start and t.end <= b for a, b in cut)
                       or bool(t.how and DEADLINE_BEFORE.search(text, 0, t.start)))
               for t in found]  # fmt: skip
@@ -123,7 +124,8 @@ def counted_phrases(text: str) -> list[tuple[int, int, re.Match[str], Reader]]:
     return sorted(found, key=lambda f: f[0])
 
 
-def told_span(told: Iterable[Told], document: str, key: str) -> Told | None:
+@lru_cache(maxsize=256)  # the compiler, the era rule and the review's note each ask
+def told_span(told: tuple[Told, ...], document: str, key: str) -> Told | None:
     """The day (or period) told closest to a word of ``key``'s own name in its sentence:
     right after it (a start's first day after it, an end's last, any other's nearest), or,
     for a lone date, just before it ("Game 5 is the home derby"). ``None`` when its name has

@@ -21,6 +21,7 @@ from engine.core.protocol import Fill
 from engine.structured import columns
 from engine.structured.event_days import EventDays, lone_date_span
 from engine.structured.json_values import (
+    day_text,
     in_era,
     item_era,
     schema_births,
@@ -270,8 +271,7 @@ class Compiler:
         told = self.event.told_day(key) if self.event is not None else None
         if told is None or span != (told.first, told.first) or leaf.fmt != "date":
             return None
-        text = columns.Column("date", key, fmt=columns.DATE_FORMATS[0]).text(told.first)
-        return text if leaf.schemas.valid(self.context, text) else None
+        return day_text(leaf, key, told.first, self.context)
 
     def document_name(self, key: str, schemas: Schemas, path: Path, seed: Any) -> Node | None:
         """The top-level ``name`` or ``title`` of a template with none of its own: what the

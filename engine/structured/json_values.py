@@ -149,11 +149,16 @@ def the_written_day(
     named = any(columns.names(key, what) for what in ("end", "later", "birth"))
     if not written or leaf.fmt != "date" or not alone or named:
         return leaf
-    column = columns.Column("date", key, fmt=columns.DATE_FORMATS[0])
-    valid = [t for t in (column.text(d) for d in written) if leaf.schemas.valid(context, t)]
+    valid = [t for t in (day_text(leaf, key, d, context) for d in written) if t is not None]
     if len(valid) == 1:
         return valid[0]
     return choice_leaf(valid, leaf.schemas, valid[0]) if valid else leaf
+
+
+def day_text(leaf: Leaf, key: str, day: float, context: Context) -> str | None:
+    """``day`` written as a date of ``key``'s column, when the leaf's schema allows it."""
+    text = columns.Column("date", key, fmt=columns.DATE_FORMATS[0]).text(day)
+    return text if leaf.schemas.valid(context, text) else None
 
 
 def item_era(

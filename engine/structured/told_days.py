@@ -23,7 +23,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 from dataclasses import replace
-from functools import lru_cache
+from functools import cache, lru_cache
 
 from lemminflect import getLemma
 
@@ -71,9 +71,6 @@ BEFORE_COST = 2
 WORD = re.compile(r"[A-Za-z0-9'-]+")
 SHORTEST_OWN_WORD = 3  # "paperwork_due_by": "by" names no thing
 GERUND = "ing"
-# A deadline word right before a counted day ("paid by the end of the month"), as
-# :func:`engine.structured.other_days.deadline_spans` reads one before a written day.
-DEADLINE_BEFORE = re.compile(rf"(?i)\b(?:{alternation(listed('deadline_words'))})\s+(?:the\s+)?$")
 
 
 @lru_cache(maxsize=16)  # each date member of one document asks
@@ -96,9 +93,16 @@ def told_days(document: str) -> tuple[Told, ...]:
             found.append(Told(start, end, first, rest[0] if rest else first, str(how)))
     cut = deadline_spans(text, spans)
     marked = [replace(t, deadline=any(a <= t.start and t.end <= b for a, b in cut)
-                      or bool(t.how and DEADLINE_BEFORE.search(text, 0, t.start)))
+                      or bool(t.how and deadline_before().search(text, 0, t.start)))
               for t in found]  # fmt: skip
     return tuple(sorted(marked, key=lambda t: t.start))
+
+
+@cache
+def deadline_before() -> re.Pattern[str]:
+    """A deadline word right before a counted day ("paid by the end of the month"), as
+    :func:`engine.structured.other_days.deadline_spans` reads one before a written day."""
+    return re.compile(rf"(?i)\b(?:{alternation(listed('deadline_words'))})\s+(?:the\s+)?$")
 
 
 @lru_cache(maxsize=16)  # each date member's name is read against the same text
@@ -134,7 +138,7 @@ def told_span(told: tuple[Told, ...], document: str, key: str) -> Told | None:
     if not own or ordinal_of(set(key_parts(key))) is not None:
         return None
     text = digits(document)
-    days = sorted(told, key=lambda t: t.start)
+    days = list(told)  # in the order they are told (:func:`told_days`)
     found = [c for sentence in clauses(text) for c in candidates(key, own, text, sentence, days)]
     return min(found, key=lambda c: c[0])[1] if found else None
 

@@ -95,8 +95,8 @@ def week_day(
     """That weekday of the numbered week, its first week starting on the last day the
     document writes before it."""
     written = [t for t in before if not t.how and t.first == t.last]
-    if not written:
-        return None
+    if not written or int(match["week"]) < 1:
+        return None  # "week 0" is no week of the plan
     start = written[-1].first
     weekday = WEEKDAYS.index(match["weekday"].lower())
     offset = (weekday - dt.date.fromordinal(int(start)).weekday()) % DAYS_PER_WEEK

@@ -105,6 +105,8 @@ def test_a_counted_meeting_of_the_series_and_a_weekday_of_a_numbered_week() -> N
             if t.how] == []  # fmt: skip
     plan = "The 12-week course starts on Monday 4 January 2027; the exam is the Friday of week 12."
     assert told_on(plan, "exam_date") == ("2027-03-26",) * 2
+    nought = "The course starts on Monday 4 January 2027; the exam is the Friday of week 0."
+    assert told_on(nought, "exam_date") is None  # no week before the first
 
 
 def test_a_gerund_names_the_act_its_verb_does() -> None:

@@ -132,7 +132,8 @@ class Compiler:
     nodes: int = field(default=0)
     counts: dict[Path, int] = field(default_factory=dict)  # each array's item count
     object_births: dict[Path, Span] = field(default_factory=dict)  # from an age's bounds
-    members: dict[Path, frozenset[str]] = field(default_factory=dict)  # each object's keys
+    # each object's date members, in the schema's order (one may take a day by elimination)
+    dates: dict[Path, tuple[str, ...]] = field(default_factory=dict)
 
     def node(self, raw: list[Conjunct], path: Path, template: Any, done: frozenset[int]) -> Node:
         where = pointer(path)
@@ -260,18 +261,20 @@ class Compiler:
         for, that day (:mod:`.told_days`); a lone date of the object, in a document that
         writes an event's days, the event's days (the one it counts, or the lead-up to the
         day its act is done by); an array item's, its share of the era; any other, the era."""
-        siblings = self.members.get(path[:-1], frozenset())
+        siblings = self.dates.get(path[:-1], ())
         lone = lone_date_span(self.event, key, len(path), siblings)
         return lone or item_era(self.era, path, self.counts)
 
     def told_text(self, leaf: Leaf, key: str, span: Span | None) -> str | None:
-        """The one day the document tells for a top-level date named ``key`` (the span
-        :meth:`date_span` gave it is that day, :mod:`.told_days`), as the schema writes it:
-        fixed, as a day the document writes is, so no rule moves it."""
-        told = self.event.told_day(key) if self.event is not None else None
-        if told is None or span != (told.first, told.first) or leaf.fmt != "date":
+        """The one day the document tells for a top-level date named ``key``, or the one
+        meeting of its series the name counts (the span :meth:`date_span` gave it is that
+        day, :mod:`.told_days`, :mod:`.series`), as the schema writes it: fixed, as a day
+        the document writes is, so no rule moves it."""
+        if self.event is None or span is None or span[0] != span[1] or leaf.fmt != "date":
             return None
-        return day_text(leaf, key, told.first, self.context)
+        told = self.event.own_day(key, self.dates.get((), ()))
+        known = (told.first, told.first) if told is not None else self.event.meeting(key)
+        return day_text(leaf, key, span[0], self.context) if span == known else None
 
     def document_name(self, key: str, schemas: Schemas, path: Path, seed: Any) -> Node | None:
         """The top-level ``name`` or ``title`` of a template with none of its own: what the
@@ -298,7 +301,7 @@ class Compiler:
         chosen = with_dependencies(schemas, chosen)
         chosen = self.enough_properties(schemas, keys, chosen, path)
         self.note_births(schemas, chosen, path)
-        self.members[path] = frozenset(chosen)
+        self.dates[path] = tuple(k for k in keys if k in chosen and is_date(schemas, k))
         members: list[tuple[str, Node]] = []
         for key in [*keys, *sorted(chosen - set(keys))]:
             if key not in chosen:
@@ -374,6 +377,12 @@ def with_dependencies(schemas: Schemas, chosen: set[str]) -> set[str]:
         if extra <= grown:
             return grown
         grown |= extra
+
+
+def is_date(schemas: Schemas, key: str) -> bool:
+    """Whether property ``key`` is a date (``"format": "date"``)."""
+    found = property_schemas(schemas, key)
+    return any(isinstance(c.schema, dict) and c.schema.get("format") == "date" for c in found)
 
 
 def property_schemas(schemas: Schemas, key: str) -> list[Conjunct]:

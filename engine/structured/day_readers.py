@@ -118,9 +118,9 @@ def shifted_day(
 
 @cache
 def month_weekday_pattern() -> re.Pattern[str]:
-    """The n-th (or last) weekday of a named month or of "the month": "the second Thursday of
-    November", "the last Saturday in April 2028"."""
-    nth = alternation([*ordinals(), *listed("last_day_words")])
+    """The n-th (or last, or any) weekday of a named month or of "the month": "the second
+    Thursday of November", "the last Saturday in April 2028", "a Saturday in September"."""
+    nth = alternation([*ordinals(), *listed("last_day_words"), *listed("duration_one")])
     days = alternation([*WEEKDAYS, MONTH_DAY])
     months = alternation([*MONTHS, *month_references()])
     return re.compile(
@@ -131,11 +131,14 @@ def month_weekday_pattern() -> re.Pattern[str]:
 
 def month_weekday(
     match: re.Match[str], before: list[Told], sentence: tuple[int, int]
-) -> tuple[float, str] | None:
+) -> Counted | None:
     """The day "the second Thursday of November" names: in the year written, else in the
     year of the last day told before it; "of the month" is that day's month,
-    or the month the sentence names ("the April 2026 meeting")."""
+    or the month the sentence names ("the April 2026 meeting"). "A Saturday in September"
+    is any of them: the first to the last."""
     word = match["nth"].lower()
+    if word in listed("duration_one"):
+        return any_weekday(match, before, sentence)
     nth = LAST if word in listed("last_day_words") else ordinals().get(word)
     if nth is None or nth == 0 or nth > 5 or LISTED.search(match.string, 0, match.start()):
         return None  # "the 2nd and 4th Saturday of every month" is a series, not one day
@@ -150,6 +153,21 @@ def month_weekday(
         return None  # no fifth Thursday that month
     said = match[0] if match[0].lower().startswith("the ") else f"the {match[0]}"
     return float(day.toordinal()), said
+
+
+def any_weekday(
+    match: re.Match[str], before: list[Told], sentence: tuple[int, int]
+) -> tuple[float, float, str] | None:
+    """The days from the first to the last weekday of a month that "a Saturday in September
+    2026" may be."""
+    name = match["weekday"].lower()
+    named = MONTHS.get(match["month"].lower())
+    month_year = None if name == MONTH_DAY else named_month(match, named, anchor(before), sentence)
+    if month_year is None:
+        return None
+    first = dt.date(month_year[1], month_year[0], 1)
+    days = [first + month_day(name, n) for n in (1, LAST)]
+    return float(days[0].toordinal()), float(days[1].toordinal()), match[0]
 
 
 def month_day(name: str, nth: int) -> relativedelta:
@@ -223,11 +241,13 @@ def next_weekday(
 
 @cache
 def length_pattern() -> re.Pattern[str]:
-    """ "for ten days", "for 2 nights", "a two-year warranty" (its numbers in digits): how
-    long something from the day before it lasts; not a shift ("3 days later")."""
+    """ "for ten days", "for 2 nights", "up to ten weeks", "a two-year warranty" (its
+    numbers in digits): how long something from the day before it lasts, or may take; not a
+    shift ("3 days later")."""
     units, shifts = unit_words(), alternation([*shift_words(), *listed("duration_more")])
+    leads, limits = alternation(listed("length_leads")), alternation(listed("length_limits"))
     return re.compile(
-        rf"(?i)\bfor\s+(?P<count>\d{{1,3}})\s+(?P<unit>{units})s?\b"
+        rf"(?i)\b(?:(?P<limit>{limits})|{leads})\s+(?P<count>\d{{1,3}})\s+(?P<unit>{units})s?\b"
         rf"|\b(?P<size>\d{{1,3}})\s(?P<kind>{units})\s+(?!(?:{shifts})\b)(?=[a-z])"
     )
 
@@ -238,13 +258,17 @@ def length_end(
     """The last day of a length told after the one day its sentence writes before it ("on 3
     December: one tablet twice a day for ten days" ends on 12 December; three nights from 4
     May end on the 7th; "delivered on 2 February 2025 with a two-year warranty": 1 February
-    2027): what a shift after it ("a week after the course finishes") counts from."""
+    2027): what a shift after it ("a week after the course finishes") counts from. A limit
+    ("allow up to ten weeks" from 2 March) is the day that much later: 11 May."""
     own = [t for t in before if t.start >= sentence[0]]
     if len(own) != 1 or own[0].first != own[0].last:
         return None
     count, unit = int(match["count"] or match["size"]), (match["unit"] or match["kind"]).lower()
     # it ends the day before that long after (a night, or a month's day, runs into it)
     ends_before = unit in calendar_units() or unit not in listed("overnight_units")
+    if match["limit"]:
+        last = moved(own[0].first, count, unit, back=False)
+        return last, f"{count} {unit}s at most from {iso(own[0].first)}"
     last = moved(own[0].first, count, unit, back=False) - ends_before
     return last, f"the last of {count} {unit}s from {iso(own[0].first)}"
 

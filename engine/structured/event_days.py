@@ -18,7 +18,10 @@ is, its name says, read against the clauses that write the days:
 
 Before all of these, a member whose name's own words name a thing the document tells a day
 for takes that day (:mod:`.told_days`: "results_date" beside "the results came out six weeks
-later"), or the lead-up to it when the day is a deadline its name does not date itself.
+later"), or the lead-up to it when the day is a deadline its name does not date itself; one
+named a deadline ("forms_deadline") takes its act's day itself. A member whose name is beside
+no told day takes one by elimination (:func:`unclaimed_day`): the days no other member takes,
+in order, when as many members are left.
 
 A clause may set its day by a length before the event instead ("the balance is due six weeks
 before we arrive"). An act's name wins over what its words say by default (a payment comes
@@ -39,9 +42,16 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from engine.structured import columns, cued_days, other_days, periods, stated
+from engine.structured.day_readers import is_month
 from engine.structured.other_days import clauses, phrase_days
 from engine.structured.periods import Span, listed, phrase_spans
-from engine.structured.series import cardinals, ordinal_of, series_day, series_days
+from engine.structured.series import (
+    cardinals,
+    open_ended,
+    ordinal_of,
+    series_day,
+    series_days,
+)
 from engine.structured.told_days import Told, told_days, told_span
 from engine.structured.words import key_parts, name_words, shares_act
 
@@ -85,6 +95,29 @@ class EventDays:
         """The day (or period) the document tells right after a word of ``key``'s name."""
         return told_span(self.told, self.text, key)
 
+    def own_day(self, key: str, siblings: Iterable[str]) -> Told | None:
+        """The day told for ``key``: beside a word of its name, else, by elimination, the one
+        told day no other date member among ``siblings`` takes (:func:`unclaimed_day`)."""
+        return self.told_day(key) or unclaimed_day(self, key, tuple(siblings))
+
+    def meeting(self, key: str) -> Span | None:
+        """The meeting of the series a member's name counts, names the month of, or calls
+        the last (:func:`.series.series_day`, :meth:`final_meeting`)."""
+        return series_day(self.series, key) or self.final_meeting(key)
+
+    def final_meeting(self, key: str) -> Span | None:
+        """The last meeting of the series for a member its name calls the last
+        (``last_day_words``: "final_class_date"): the series' last, or, for one the document
+        says no end of, the last before the latest day it tells ("practice is every Wednesday
+        from 6 October; the gig is on 20 November": 17 November)."""
+        if not self.series or set(key_parts(key)).isdisjoint(listed("last_day_words")):
+            return None
+        days = self.series
+        if open_ended(self.text):
+            latest = max(t.last for t in self.told)
+            days = tuple(d for d in days if d <= latest) if latest > days[0] else ()
+        return (days[-1], days[-1]) if days else None
+
     def day_span(self, key: str) -> Span | None:
         """The days a lone date named ``key`` falls in: an act's lead-up to its day, the
         meeting of a series or the day of the event it counts ("session_two", "day_two"),
@@ -118,7 +151,8 @@ class EventDays:
         if not acts:
             return None
         by = max(max(c.days) for c in acts)
-        return by - LEAD_DAYS, by
+        # the deadline itself ("consent_deadline" beside "forms must be in by 15 May")
+        return (by, by) if columns.names(key, "deadline_name") else (by - LEAD_DAYS, by)
 
     def not_acts(self, keys: Iterable[str]) -> list[str]:
         """The members of ``keys`` that date no act done ahead of the event: only these may
@@ -138,7 +172,7 @@ def lone_date_span(
     ``siblings``: "reserved_on" alone is lone), the event's days. ``None`` otherwise."""
     if event is None or depth != 1 or any(columns.names(key, w) for w in BORN):
         return None
-    meeting = series_day(event.series, key)  # "june_meeting": the series' June meeting
+    meeting = event.meeting(key)  # "june_meeting": the series' June meeting
     if meeting is not None:
         return meeting
     told = event.told_day(key)
@@ -147,9 +181,56 @@ def lone_date_span(
     own = event.act_span(key)
     if own is not None:
         return own
+    left = unclaimed_day(event, key, tuple(siblings))
+    if left is not None:
+        return told_window(left, key)
     if columns.names(key, LATER) or paired(key, event.not_acts(siblings)):
         return None
     return event.counted_day(key) or event.ends  # the rest of day_span, its act read once
+
+
+@lru_cache(maxsize=256)  # the compiler, the era rule and the review's note each ask
+def unclaimed_day(event: EventDays, key: str, siblings: tuple[str, ...]) -> Told | None:
+    """The day a date member with no word beside any told day takes by elimination: the
+    document tells days that the other date members (``siblings``, in the schema's order)
+    take by their names (or as the ends of its event), and those left over go to the
+    members left over, in order, when there are as many of each. "Installed on 4 March 2026
+    with a one-year guarantee; it began to rattle on 5 February 2027": a ``breakdown_date``
+    beside ``installed_on`` and ``guarantee_ends`` takes 5 February."""
+    members = [k for k in siblings if unclaimed(event, k, siblings)]
+    if key not in members:
+        return None
+    taken = {(t.first, t.last) for k in siblings if (t := event.told_day(k)) is not None}
+    if event.ends is not None and any(paired(k, siblings) for k in siblings):
+        taken |= {(t.first, t.last) for t in event.told
+                  if event.ends[0] <= t.first and t.last <= event.ends[1]}  # fmt: skip
+    left = leftover(event.told, taken)
+    return left[members.index(key)] if len(left) == len(members) else None
+
+
+def unclaimed(event: EventDays, key: str, siblings: tuple[str, ...]) -> bool:
+    """Whether a date member takes no day by its name: no told day, series meeting, act,
+    count or pair of its own, and no birth."""
+    if any(columns.names(key, w) for w in BORN) or paired(key, siblings):
+        return False
+    if ordinal_of(set(key_parts(key))) is not None or event.meeting(key) is not None:
+        return False
+    return event.told_day(key) is None and event.act_span(key) is None
+
+
+def leftover(told: tuple[Told, ...], taken: set[Span]) -> list[Told]:
+    """The told days no member takes, once each, in order: neither a whole month nor a
+    period that holds another told day (the frame the others fall in, as a weekend holds
+    its Sunday)."""
+    left: list[Told] = []
+    for t in told:
+        inner = any(o is not t and t.first <= o.first <= o.last <= t.last
+                    and (o.first, o.last) != (t.first, t.last) for o in told)  # fmt: skip
+        seen = (t.first, t.last) in taken or any((o.first, o.last) == (t.first, t.last)
+                                                 for o in left)  # fmt: skip
+        if not (seen or inner or is_month(t)):
+            left.append(t)
+    return left
 
 
 def told_window(told: Told, key: str) -> Span:

@@ -85,8 +85,9 @@ def told(done: Completion, path: Path, members: Members) -> None:
     (:mod:`.told_days`), so no rule wrote them, and the review should still say why."""
     if path or done.event is None:
         return
+    dates = [k for k, v in members.items() if day(v) is not None]
     for key, value in members.items():
-        found = done.event.told_day(key)
+        found = done.event.own_day(key, dates)
         if found is None or not found.how or found.first != found.last:
             continue
         if (key,) not in done.leaves and value == iso_day(found.first):
@@ -369,7 +370,8 @@ def era(done: Completion, path: Path, members: Members) -> None:
         when = day(value)
         if leaf is None or when is None or leaf.fmt != "date":
             continue
-        low, high = lone_date_span(done.event, key, len(at), members) or done.era
+        dates = [k for k, v in members.items() if day(v) is not None]
+        low, high = lone_date_span(done.event, key, len(at), dates) or done.era
         if columns.names(key, "birth"):
             first, last = (
                 done.births

@@ -21,6 +21,7 @@ from __future__ import annotations
 import calendar
 import datetime as dt
 import re
+from dataclasses import dataclass
 from functools import cache, lru_cache
 
 import inflect
@@ -41,45 +42,73 @@ LAST = -1  # rrule's "last" weekday of a month
 def series_days(document: str) -> tuple[float, ...]:
     """The days (ordinals) of the one recurring thing ``document`` states, in order, from
     the first day it writes: as many times or until when it says, else
-    :data:`MOST_COUNTED` of them; none when it states no one weekday that recurs."""
+    :data:`MOST_COUNTED` of them; none when it states no one weekday, or day of each month,
+    that recurs."""
     text = document.lower()
-    days = {WEEKDAYS.index(m[1]) for m in weekday_pattern().finditer(text)}
-    recurring = [d for d in sorted(days) if recurs(text, d)]
-    if len(recurring) != 1:
+    weekday, monthly = recurring_weekday(text), month_day(text)
+    if (weekday is None) == (monthly is None):
         return ()
-    weekday = recurring[0]
     reading = stated.read(document)
     period, points = reading.period(), sorted(reading.points)
     start = period[0] if period else (points[0] if points else None)
     if start is None:
         return ()
     times = count_of(text)
-    if times is None and period is None:  # "every other Monday from 5 January": no end told
+    if open_ended(document):  # "every other Monday from 5 January": no end told
         times = MOST_COUNTED
     until = None if times is not None or period is None else period[1]
-    return tuple(occurrences(text, weekday, start, times, until))
+    rule = Rule(weekday, monthly, times)
+    return tuple(occurrences(text, rule, start, until))
 
 
-def occurrences(
-    text: str, weekday: int, start: float, times: int | None, until: float | None
-) -> list[float]:
-    """The rule's days from ``start``: the n-th weekday of each month where the text says so,
-    else every week or every other week."""
-    first = dt.datetime.combine(dt.date.fromordinal(int(start)), dt.time())
-    last = (
-        None if until is None else dt.datetime.combine(dt.date.fromordinal(int(until)), dt.time())
-    )
-    nths = monthly_nths(text, weekday)
-    if nths:
-        which = [rrule.weekday(weekday, n) for n in nths]
-        rule = rrule.rrule(rrule.MONTHLY, dtstart=first, byweekday=which,
-                           count=times, until=last)  # fmt: skip
+def open_ended(document: str) -> bool:
+    """Whether a document tells neither how many times a thing recurs nor until when."""
+    return count_of(document.lower()) is None and stated.read(document).period() is None
+
+
+@dataclass(frozen=True)
+class Rule:
+    """What recurs (a weekday, or a day of each month) and how many times (``None``: until
+    a day)."""
+
+    weekday: int | None
+    month_day: int | None
+    times: int | None
+
+
+def recurring_weekday(text: str) -> int | None:
+    """The one weekday the text says recurs; or the one it names, when it says a thing is
+    weekly ("six weekly sessions" from Wednesday the 13th)."""
+    days = {WEEKDAYS.index(m[1]) for m in weekday_pattern().finditer(text)}
+    recurring = [d for d in sorted(days) if recurs(text, d)]
+    if not recurring and len(days) == 1 and weekly_pattern().search(text):
+        return days.pop()
+    return recurring[0] if len(recurring) == 1 else None
+
+
+def month_day(text: str) -> int | None:
+    """The day of each month a thing recurs on ("on the 15th of each month")."""
+    found = month_day_pattern().search(text)
+    return None if found is None else ordinals().get(found["nth"])
+
+
+def occurrences(text: str, rule: Rule, start: float, until: float | None) -> list[float]:
+    """The rule's days from ``start``: a day of each month, the n-th weekday of each month
+    where the text says so, else every week or every other week."""
+    first, last = moment(start), None if until is None else moment(until)
+    if rule.month_day is not None:
+        counted = rrule.rrule(rrule.MONTHLY, dtstart=first, bymonthday=rule.month_day,
+                              count=rule.times, until=last)  # fmt: skip
+    elif nths := monthly_nths(text, int(rule.weekday or 0)):
+        which = [rrule.weekday(int(rule.weekday or 0), n) for n in nths]
+        counted = rrule.rrule(rrule.MONTHLY, dtstart=first, byweekday=which,
+                              count=rule.times, until=last)  # fmt: skip
     else:
         interval = 2 if every_other_pattern().search(text) else 1
-        rule = rrule.rrule(rrule.WEEKLY, dtstart=first, interval=interval, byweekday=weekday,
-                           count=times, until=last)  # fmt: skip
+        counted = rrule.rrule(rrule.WEEKLY, dtstart=first, interval=interval,
+                              byweekday=rule.weekday, count=rule.times, until=last)  # fmt: skip
     found: list[float] = []
-    for when in rule:
+    for when in counted:
         if len(found) == MOST_TIMES:
             return []
         found.append(float(when.date().toordinal()))
@@ -125,7 +154,7 @@ def count_of(text: str) -> int | None:
         unit = match["unit"]
         if unit and unit.removesuffix("s") in listed("length_units"):
             continue
-        number = cardinals().get(match["number"] or match["times"])
+        number = cardinals().get(match["number"] or match["times"] or match["each"])
         if number is not None:
             return number
     return None
@@ -178,6 +207,21 @@ def weekday_pattern() -> re.Pattern[str]:
 
 
 @cache
+def weekly_pattern() -> re.Pattern[str]:
+    return re.compile(rf"\b(?:{'|'.join(map(re.escape, listed('weekly_words')))})\b")
+
+
+@cache
+def month_day_pattern() -> re.Pattern[str]:
+    """ "the 15th of each month", "the first day of every month" (its ordinal in digits or
+    words)."""
+    each = "|".join(map(re.escape, listed("recurrence_words")))
+    return re.compile(
+        rf"\b(?:the\s+)?(?P<nth>\d{{1,2}}(?:st|nd|rd|th)|[a-z]+)\s+(?:day\s+)?of\s+(?:{each})\s+month"
+    )
+
+
+@cache
 def every_other_pattern() -> re.Pattern[str]:
     return re.compile(rf"\b(?:{'|'.join(map(re.escape, listed('every_other_words')))})\b")
 
@@ -185,8 +229,11 @@ def every_other_pattern() -> re.Pattern[str]:
 @cache
 def count_pattern() -> re.Pattern[str]:
     """A number of times: before a run of up to three words and "in a row" (looked ahead
-    at, so each word may be the number), or after "for" and before one word (its unit)."""
+    at, so each word may be the number), after "for" and before one word (its unit), or
+    before a ``frequency_adjectives`` word and a noun ("four weekly visits")."""
+    often = "|".join(map(re.escape, listed("frequency_adjectives")))
     return re.compile(
         r"\b(?P<number>[\w-]+)\s+(?=(?:\w+\s+){1,3}in\s+a\s+row\b)"
         r"|\bfor\s+(?P<times>[\w-]+)\s+(?P<unit>\w+)"
+        rf"|\b(?P<each>[\w-]+)\s+(?:{often})\s+[a-z]+"
     )

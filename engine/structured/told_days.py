@@ -57,6 +57,7 @@ from engine.structured.schedule_days import (
     week_day_pattern,
 )
 from engine.structured.series import ordinal_of
+from engine.structured.weekday_days import lone_weekday, lone_weekday_pattern
 from engine.structured.words import key_parts, name_words, shares_act
 
 # A member's word and the day told after it are one thing's when at most this many words
@@ -71,6 +72,7 @@ BEFORE_COST = 2
 WORD = re.compile(r"[A-Za-z0-9'-]+")
 SHORTEST_OWN_WORD = 3  # "paperwork_due_by": "by" names no thing
 GERUND = "ing"
+FIRST = 1
 
 
 @lru_cache(maxsize=16)  # each date member of one document asks
@@ -123,6 +125,7 @@ def counted_phrases(text: str) -> list[tuple[int, int, re.Match[str], Reader]]:
         (span_shift_pattern(), span_shift),
         (counted_meeting_pattern(), counted_meeting),
         (week_day_pattern(), week_day),
+        (lone_weekday_pattern(), lone_weekday),
     ]
     found = [(m.start(), m.end(), m, r) for p, r in readers for m in p.finditer(text)]
     return sorted(found, key=lambda f: f[0])
@@ -135,12 +138,24 @@ def told_span(told: tuple[Told, ...], document: str, key: str) -> Told | None:
     for a lone date, just before it ("Game 5 is the home derby"). ``None`` when its name has
     no word of its own (a "start_date"), counts ("session_two"), or no day is close."""
     own = own_words(key)
-    if not own or ordinal_of(set(key_parts(key))) is not None:
+    if not own or counts(key):
         return None
     text = digits(document)
     days = list(told)  # in the order they are told (:func:`told_days`)
     found = [c for sentence in clauses(text) for c in candidates(key, own, text, sentence, days)]
     return min(found, key=lambda c: c[0])[1] if found else None
+
+
+def counts(key: str) -> bool:
+    """Whether a member's name counts a meeting or a day ("session_two", "fair_day_one"),
+    which a series or the event's days give; a name that only starts with "first"
+    ("first_match_date", a ``start`` word) names the thing the document tells."""
+    words = set(key_parts(key))
+    nth = ordinal_of(words)
+    if nth is None:
+        return False
+    named_first = nth == FIRST and columns.names(key, "start")
+    return not named_first or bool(words & columns.field_words()["counted_day"])
 
 
 def candidates(

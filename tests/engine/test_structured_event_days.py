@@ -175,3 +175,53 @@ def test_a_length_before_the_event_sets_the_day_of_an_act() -> None:
 def test_a_start_counted_back_from_the_end_is_no_act() -> None:
     event = event_days("The rowing race ends on 12 June 2027 in Ghent; it starts two days earlier.")
     assert event is not None and event.act_span("start_date") is None
+
+
+def test_a_member_with_no_word_in_the_text_takes_the_one_day_left_over() -> None:
+    text = (
+        "The dryer was installed on 4 March 2026 with a one-year guarantee. "
+        "It began to rattle on Friday 5 February 2027.\n\n"
+    )
+    event = event_days(text)
+    assert event is not None
+    members = ["installed_on", "guarantee_ends", "breakdown_date"]
+    assert lone_date_span(event, "breakdown_date", 1, members) == (day("2027-02-05"),) * 2
+    told = event.own_day("breakdown_date", members)
+    assert told is not None and told.first == day("2027-02-05")
+
+
+def test_no_day_is_given_by_elimination_when_the_counts_differ() -> None:
+    text = "The fence went up on 3 May 2027, was painted on 9 May and inspected on 20 May 2027."
+    event = event_days(text)
+    assert event is not None
+    assert event.own_day("paint_date", ["fence_date", "paint_date"]) is not None  # "painted"
+    left = ["put_up_on", "coat_one", "checked"]
+    assert event.own_day("checked", left) is None  # two members left over, three days
+
+
+def test_a_member_named_a_deadline_takes_the_acts_day_itself() -> None:
+    event = event_days("Forms must be handed in by 2 June. The gala is on 19 June 2027.")
+    assert event is not None
+    by = day("2027-06-02")
+    assert lone_date_span(event, "forms_deadline", 1, []) == (by, by)
+    assert lone_date_span(event, "forms_sent_on", 1, []) == (by - LEAD_DAYS, by)
+
+
+@pytest.mark.parametrize("seed", range(2))
+def test_the_final_meeting_of_a_counted_series_is_its_last(seed: int) -> None:
+    text = "Pottery runs for five Thursdays starting 7 October 2027, 6 to 8pm.\n\n"
+    schema = {
+        "type": "object",
+        "required": ["course_start", "final_class"],
+        "properties": {"course_start": DATE, "final_class": DATE},
+    }
+    filled = json_fill(schema, text, seed)
+    assert filled.value == {"course_start": "2027-10-07", "final_class": "2027-11-04"}
+
+
+def test_the_final_meeting_of_an_open_series_is_the_last_before_the_latest_day_told() -> None:
+    text = "Band practice is every Wednesday from 6 October 2027. The gig is on 20 November 2027."
+    event = event_days(text)
+    assert event is not None
+    assert event.final_meeting("last_practice") == (day("2027-11-17"),) * 2
+    assert event.final_meeting("practice_two") is None  # counted, not the last

@@ -128,3 +128,11 @@ def test_any_run_of_words_reads_as_a_series_or_none_never_an_error(words: list[s
     as a template's list of meetings could hold."""
     days = series_days(" ".join(words))
     assert list(days) == sorted(days) and len(days) <= 60
+
+
+def test_a_weekly_thing_recurs_on_its_one_weekday_and_a_day_of_each_month_recurs() -> None:
+    weekly = "Speech therapy starts on Tuesday the 2nd of March 2027: four weekly visits."
+    assert isos(series_days(weekly)) == ["2027-03-02", "2027-03-09", "2027-03-16", "2027-03-23"]
+    monthly = "Rent is paid on the 3rd of every month from May 2027 to August 2027."
+    assert isos(series_days(monthly)) == ["2027-05-03", "2027-06-03", "2027-07-03", "2027-08-03"]
+    assert series_days("The weekly market opens on Monday 3 May and on Friday 7 May 2027.") == ()

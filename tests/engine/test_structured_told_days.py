@@ -179,3 +179,24 @@ def test_any_text_reads_as_days_in_order_or_none(text: str) -> None:
     found = told_days(text)
     assert [t.start for t in found] == sorted(t.start for t in found)
     assert all(t.first <= t.last for t in found)
+
+
+def test_a_limit_on_a_length_ends_that_much_later() -> None:
+    text = "I sent the visa form on 1 March 2027 and the embassy says to allow up to six weeks."
+    assert [t.how for t in told_days(text) if t.how] == ["6 weeks at most from 2027-03-01"]
+    assert told_on(text, "embassy_reply_by") == ("2027-04-12",) * 2
+    within = "The parcel left on 3 May 2027 and should come within 5 days."
+    assert [(t.first, t.last) for t in told_days(within) if t.how] == [(day("2027-05-08"),) * 2]
+
+
+def test_a_first_thing_the_document_tells_is_its_day_unless_a_series_counts_it() -> None:
+    text = "Term starts on Monday 6 September 2027, and our first hockey match is a week later."
+    assert told_on(text, "first_match_date") == ("2027-09-13",) * 2
+    assert told_on("The print fair runs from 8 to 10 October 2027.", "fair_day_one") is None
+
+
+def test_any_weekday_of_a_month_is_the_days_from_its_first_to_its_last() -> None:
+    text = "The reunion will be on a Friday in October 2027; replies by 1 August."
+    first, last = day("2027-10-01"), day("2027-10-29")
+    assert [(t.first, t.last) for t in told_days(text) if t.how] == [(first, last)]
+    assert told_on(text, "reunion_date") == ("2027-10-01", "2027-10-29")

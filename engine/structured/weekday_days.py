@@ -1,0 +1,72 @@
+"""A day a document names only by its weekday, counted from the day told before it.
+
+"Can you mind the dog the weekend of 20-21 June? We'll bring him the day before and fetch him
+Sunday evening." A reader dates the fetching on 21 June: a weekday written alone (no day of
+the month, no "every", not plural) is the first such weekday on or after the last day told
+before it, and a range of two ("the roofers can come Tuesday to Thursday" in a note of Friday
+2 July) the days from the first to the second. After a ``past_weekday_leads`` word ("last
+Monday") it is the latest such weekday before that day instead, and after a ``duration_next``
+word ("next Friday") the first after it. A weekday the document says
+recurs is a series' (:mod:`.series`), one inside a day it writes ("Tuesday 13 January") is
+that day's (:func:`engine.structured.told_days.told_days` skips phrases that overlap one),
+and "every Sunday" or "a Saturday in September" names no one day. A reader for
+:mod:`.told_days`, in the shape of :mod:`.day_readers`'. Pure functions over text.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import re
+from functools import cache
+
+from engine.structured.day_readers import Told, anchor, iso
+from engine.structured.periods import alternation, listed
+from engine.structured.series import WEEKDAYS, recurs
+
+DAYS_PER_WEEK = 7
+# A weekday the day of its month follows is part of a day the document writes ("Tuesday 13
+# January", "Saturday the 9th"), which the written day's own span may not hold; one "of" a
+# week or a month is counted there (:mod:`.schedule_days`, :mod:`.day_readers`).
+DAY_AFTER = r",?\s+(?:the\s+)?\d|\s+of\b"  # "the Friday of week 12" is counted by its week
+
+
+@cache
+def lone_weekday_pattern() -> re.Pattern[str]:
+    """A weekday on its own ("Sunday night", "on Friday"), or two joined as a range
+    ("Monday to Wednesday"), with the word before it."""
+    days, joins = alternation(WEEKDAYS), alternation(listed("weekday_range_joins"))
+    return re.compile(
+        rf"(?i)(?:\b(?P<lead>[a-z]+)\s+)?\b(?P<weekday>{days})\b(?!s\b|'|{DAY_AFTER})"
+        rf"(?:\s*(?:{joins})\s*(?P<until>{days})\b(?!s\b))?"
+    )
+
+
+def lone_weekday(
+    match: re.Match[str], before: list[Told], sentence: tuple[int, int]
+) -> tuple[float, str] | tuple[float, float, str] | None:
+    """The weekday (or range) on or after the last day told before it, or, after a
+    ``past_weekday_leads`` word, the latest one before that day; ``None`` when no day was
+    told before it, or the document says the weekday recurs."""
+    base = anchor(before)
+    name = match["weekday"].lower()
+    lead = (match["lead"] or "").lower()
+    if base is None or recurs(match.string.lower(), WEEKDAYS.index(name)):
+        return None
+    if lead in listed("recurrence_words") or lead in listed("duration_one"):
+        return None  # "every Sunday", or "on a Saturday in September": no one day
+    if lead in listed("past_weekday_leads"):
+        start = dt.date.fromordinal(int(base.first))
+        back = (start.weekday() - WEEKDAYS.index(name) - 1) % DAYS_PER_WEEK + 1
+        return base.first - back, f"the {name.title()} before {iso(base.first)}"
+    # "next Friday" in a note written on a Friday is a week on, not that day
+    first = on_or_after(base.last + (lead in listed("duration_next")), name)
+    if match["until"] is None:
+        return first, f"the {name.title()} from {iso(base.last)}"
+    last = on_or_after(first, match["until"].lower())
+    return first, last, f"{name.title()} to {match['until'].title()} from {iso(base.last)}"
+
+
+def on_or_after(day: float, name: str) -> float:
+    """The first day on or after ``day`` that falls on the weekday ``name``."""
+    start = dt.date.fromordinal(int(day))
+    return day + (WEEKDAYS.index(name) - start.weekday()) % DAYS_PER_WEEK

@@ -1,0 +1,65 @@
+"""A day named only by its weekday (engine/structured/weekday_days.py), issue 28: it is the
+first such weekday on or after the day told before it, a range of two weekdays their days, and
+after "last" the one before; a weekday that recurs, that counts a week, or that heads a
+written day is no such day."""
+
+from __future__ import annotations
+
+import datetime as dt
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from engine.structured.series import WEEKDAYS
+from engine.structured.told_days import told_days
+
+
+def counted(document: str) -> list[tuple[str, str]]:
+    """The first and last day of each counted (not written) day the document tells."""
+    return [(iso(t.first), iso(t.last)) for t in told_days(document) if t.how]
+
+
+def iso(day: float) -> str:
+    return dt.date.fromordinal(int(day)).isoformat()
+
+
+def test_a_lone_weekday_is_the_first_on_or_after_the_day_told_before_it() -> None:
+    text = "The kayaks arrive on Thursday 8 April 2027 and we paddle them out Saturday morning."
+    assert counted(text) == [("2027-04-10", "2027-04-10")]
+    same = "Wednesday 7 April 2027: the glazier says he will fit the pane on Wednesday afternoon."
+    assert counted(same) == [("2027-04-07", "2027-04-07")]
+
+
+def test_two_weekdays_joined_are_a_range_and_last_counts_back() -> None:
+    text = "Note of 2 July 2027 (a Friday): the roofers can come Tuesday to Thursday."
+    assert counted(text) == [("2027-07-06", "2027-07-08")]
+    back = "On 9 July 2027 the boiler failed; it had been serviced last Monday."
+    assert counted(back) == [("2027-07-05", "2027-07-05")]
+
+
+def test_no_lone_weekday_in_a_written_day_a_series_or_a_numbered_week() -> None:
+    assert counted("The fete is on Saturday 14 August 2027 at noon.") == []
+    assert counted("From 5 January 2027 we meet every Tuesday; bring boots on Tuesday.") == []
+    nought = "The course starts on Monday 4 January 2027; the exam is the Friday of week 0."
+    assert counted(nought) == []
+    assert counted("The cafe opens on Sunday.") == []  # no day told before it
+
+
+@settings(max_examples=50, deadline=None)
+@given(
+    start=st.dates(dt.date(2000, 1, 1), dt.date(2090, 12, 31)),
+    weekday=st.sampled_from(WEEKDAYS),
+)
+def test_any_lone_weekday_falls_within_the_week_from_the_day_before_it(
+    start: dt.date, weekday: str
+) -> None:
+    text = f"The crates left the depot on {start.day} {start:%B %Y} and reach us {weekday.title()}."
+    found = counted(text)
+    assert len(found) == 1
+    day = dt.date.fromisoformat(found[0][0])
+    assert 0 <= (day - start).days < 7 and day.strftime("%A").lower() == weekday
+
+
+def test_next_weekday_after_a_day_of_that_weekday_is_a_week_on() -> None:
+    text = "Friday 9 July 2027: the piano tuner comes next Friday."
+    assert counted(text) == [("2027-07-16", "2027-07-16")]

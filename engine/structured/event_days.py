@@ -213,8 +213,8 @@ def unclaimed_day(event: EventDays, key: str, siblings: tuple[str, ...]) -> Told
 
 def unclaimed(event: EventDays, key: str, siblings: tuple[str, ...]) -> bool:
     """Whether a date member takes no day by its name: no told day, series meeting, act,
-    count or pair of its own, and no birth."""
-    if any(columns.names(key, w) for w in BORN) or paired(key, siblings):
+    count or pair of its own, and no birth or later date (a renewal is no day told)."""
+    if any(columns.names(key, w) for w in (*BORN, LATER)) or paired(key, siblings):
         return False
     if ordinal_of(set(key_parts(key))) is not None or event.meeting(key) is not None:
         return False

@@ -36,6 +36,7 @@ OTHER_DAYS = ("later", "birth")  # dates that are not in the object's own period
 LAST_MINUTE = 23 * 60 + 59
 VOWELS = "aeiou"  # "an event", "a workshop" (the review's note)
 SHORT_EVENT_DAYS = 7  # a thing that lasts days (a workshop) ends within a week of its start
+ELIMINATED = "the one day told that no other date takes"  # the review's note
 
 
 def objects(value: Any, path: Path = ()) -> Iterator[tuple[Path, Members]]:
@@ -81,17 +82,20 @@ def complete_instance(done: Completion, instance: Any) -> None:
 
 def told(done: Completion, path: Path, members: Members) -> None:
     """Say which of the object's dates the document counts rather than writes ("the results
-    came out six weeks later", "the second Thursday of November"): the compiler fixed them
+    came out six weeks later", "the second Thursday of November"), or a member took by
+    elimination (:func:`.event_days.unclaimed_day`): the compiler fixed them
     (:mod:`.told_days`), so no rule wrote them, and the review should still say why."""
     if path or done.event is None:
         return
     dates = [k for k, v in members.items() if day(v) is not None]
     for key, value in members.items():
         found = done.event.own_day(key, dates)
-        if found is None or not found.how or found.first != found.last:
+        if found is None or found.first != found.last:
             continue
-        if (key,) not in done.leaves and value == iso_day(found.first):
-            done.notes.append(((key,), f"{pointer_text((key,))} = {value} ({found.how})"))
+        # a written day taken by elimination says so; one taken by name needs no word
+        how = found.how or (ELIMINATED if done.event.told_day(key) is None else "")
+        if how and (key,) not in done.leaves and value == iso_day(found.first):
+            done.notes.append(((key,), f"{pointer_text((key,))} = {value} ({how})"))
 
 
 def named_place(done: Completion, path: Path, members: Members) -> None:

@@ -225,3 +225,18 @@ def test_the_final_meeting_of_an_open_series_is_the_last_before_the_latest_day_t
     assert event is not None
     assert event.final_meeting("last_practice") == (day("2027-11-17"),) * 2
     assert event.final_meeting("practice_two") is None  # counted, not the last
+
+
+@pytest.mark.parametrize("seed", range(2))
+def test_a_fill_fixes_the_day_taken_by_elimination_and_says_so(seed: int) -> None:
+    text = (
+        "The dryer was installed on 4 March 2026 with a one-year guarantee. "
+        "It began to rattle on Friday 5 February 2027.\n\n"
+    )
+    members = {"installed_on": DATE, "guarantee_ends": DATE, "breakdown_date": DATE}
+    schema = {"type": "object", "required": list(members), "properties": members}
+    filled = json_fill(schema, text, seed)
+    assert filled.value["breakdown_date"] == "2027-02-05"
+    assert "/breakdown_date = 2027-02-05 (the one day told that no other date takes)" in (
+        filled.proposal.notes
+    )

@@ -72,7 +72,7 @@ BEFORE_COST = 2
 WORD = re.compile(r"[A-Za-z0-9'-]+")
 SHORTEST_OWN_WORD = 3  # "paperwork_due_by": "by" names no thing
 GERUND = "ing"
-FIRST = 1
+FIRST = 1  # "first_match_date": a start word that is also an ordinal
 
 
 @lru_cache(maxsize=16)  # each date member of one document asks

@@ -241,7 +241,7 @@ def next_weekday(
 
 @cache
 def length_pattern() -> re.Pattern[str]:
-    """ "for ten days", "for 2 nights", "up to ten weeks", "a two-year warranty" (its
+    """ "for ten days", "for 2 nights", "up to six weeks", "a two-year warranty" (its
     numbers in digits): how long something from the day before it lasts, or may take; not a
     shift ("3 days later")."""
     units, shifts = unit_words(), alternation([*shift_words(), *listed("duration_more")])
@@ -259,18 +259,17 @@ def length_end(
     December: one tablet twice a day for ten days" ends on 12 December; three nights from 4
     May end on the 7th; "delivered on 2 February 2025 with a two-year warranty": 1 February
     2027): what a shift after it ("a week after the course finishes") counts from. A limit
-    ("allow up to ten weeks" from 2 March) is the day that much later: 11 May."""
+    ("allow up to six weeks" from 1 March) is the day that much later: 12 April."""
     own = [t for t in before if t.start >= sentence[0]]
     if len(own) != 1 or own[0].first != own[0].last:
         return None
     count, unit = int(match["count"] or match["size"]), (match["unit"] or match["kind"]).lower()
+    later = moved(own[0].first, count, unit, back=False)
+    if match["limit"]:
+        return later, f"{count} {unit}s at most from {iso(own[0].first)}"
     # it ends the day before that long after (a night, or a month's day, runs into it)
     ends_before = unit in calendar_units() or unit not in listed("overnight_units")
-    if match["limit"]:
-        last = moved(own[0].first, count, unit, back=False)
-        return last, f"{count} {unit}s at most from {iso(own[0].first)}"
-    last = moved(own[0].first, count, unit, back=False) - ends_before
-    return last, f"the last of {count} {unit}s from {iso(own[0].first)}"
+    return later - ends_before, f"the last of {count} {unit}s from {iso(own[0].first)}"
 
 
 @cache

@@ -87,7 +87,7 @@ def told(done: Completion, path: Path, members: Members) -> None:
     (:mod:`.told_days`), so no rule wrote them, and the review should still say why."""
     if path or done.event is None:
         return
-    dates = [k for k, v in members.items() if day(v) is not None]
+    dates = date_members(members)
     for key, value in members.items():
         found = done.event.own_day(key, dates)
         if found is None or found.first != found.last:
@@ -161,6 +161,12 @@ def day(value: Any) -> float | None:
         return float(dt.date.fromisoformat(str(value)).toordinal())
     except ValueError:
         return None
+
+
+def date_members(members: Members) -> list[str]:
+    """The object's members that hold a date, in its order: what a date is placed among
+    (:mod:`.event_days`), as the compiler's schema-typed list is."""
+    return [k for k, v in members.items() if day(v) is not None]
 
 
 def iso_day(ordinal: float) -> str:
@@ -368,13 +374,13 @@ def era(done: Completion, path: Path, members: Members) -> None:
     """A generated date far from the document's dates moves into their span (a lone date of
     an event's object into its days or its act's lead-up, :mod:`.event_days`; a birth date into
     the births the document's stated age allows, else an adult's years before them)."""
+    dates = date_members(members)  # the siblings a lone date is placed among
     for key, value in members.items():
         at = (*path, key)
         leaf: Leaf | None = done.leaves.get(at)
         when = day(value)
         if leaf is None or when is None or leaf.fmt != "date":
             continue
-        dates = [k for k, v in members.items() if day(v) is not None]
         low, high = lone_date_span(done.event, key, len(at), dates) or done.era
         if columns.names(key, "birth"):
             first, last = (

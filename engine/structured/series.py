@@ -54,8 +54,8 @@ def series_days(document: str) -> tuple[float, ...]:
     if start is None:
         return ()
     times = count_of(text)
-    if open_ended(document):  # "every other Monday from 5 January": no end told
-        times = MOST_COUNTED
+    if times is None and period is None:  # "every other Monday from 5 January": no end told
+        times = MOST_COUNTED  # (what open_ended says, from the reading already made)
     until = None if times is not None or period is None else period[1]
     rule = Rule(weekday, monthly, times)
     return tuple(occurrences(text, rule, start, until))

@@ -20,6 +20,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cache, lru_cache
 
+import inflect
 from dateutil.relativedelta import relativedelta, weekday
 
 from engine.structured.counted_days import unit_days
@@ -266,10 +267,10 @@ def length_end(
     count, unit = int(match["count"] or match["size"]), (match["unit"] or match["kind"]).lower()
     later = moved(own[0].first, count, unit, back=False)
     if match["limit"]:
-        return later, f"{count} {unit}s at most from {iso(own[0].first)}"
+        return later, f"{units(count, unit)} at most from {iso(own[0].first)}"
     # it ends the day before that long after (a night, or a month's day, runs into it)
     ends_before = unit in calendar_units() or unit not in listed("overnight_units")
-    return later - ends_before, f"the last of {count} {unit}s from {iso(own[0].first)}"
+    return later - ends_before, f"the last of {units(count, unit)} from {iso(own[0].first)}"
 
 
 @cache
@@ -369,6 +370,16 @@ def ordinal_day(
             said = f"the {match['day']}{match['suffix']}"
             return float(day.toordinal()), f"{said} after {iso(base.last)}"
     return None
+
+
+def units(count: int, unit: str) -> str:
+    """A count of a unit as the review writes it: "1 year", "2 years" (inflect's plural)."""
+    return f"{count} {spelling().plural(unit, count)}"
+
+
+@cache
+def spelling() -> inflect.engine:
+    return inflect.engine()
 
 
 def iso(day: float) -> str:

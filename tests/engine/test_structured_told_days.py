@@ -200,3 +200,8 @@ def test_any_weekday_of_a_month_is_the_days_from_its_first_to_its_last() -> None
     first, last = day("2027-10-01"), day("2027-10-29")
     assert [(t.first, t.last) for t in told_days(text) if t.how] == [(first, last)]
     assert told_on(text, "reunion_date") == ("2027-10-01", "2027-10-29")
+
+
+def test_a_length_of_one_unit_is_written_in_the_singular() -> None:
+    text = "The dryer was installed on 4 March 2026 with a one-year guarantee."
+    assert [t.how for t in told_days(text) if t.how] == ["the last of 1 year from 2026-03-04"]

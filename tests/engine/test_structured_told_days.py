@@ -205,3 +205,53 @@ def test_any_weekday_of_a_month_is_the_days_from_its_first_to_its_last() -> None
 def test_a_length_of_one_unit_is_written_in_the_singular() -> None:
     text = "The dryer was installed on 4 March 2026 with a one-year guarantee."
     assert [t.how for t in told_days(text) if t.how] == ["the last of 1 year from 2026-03-04"]
+
+
+def test_a_length_in_a_sentence_with_no_day_runs_from_the_day_told_before_it() -> None:
+    hire = "We collected the van on 6 April 2027. The hire is for ten days, fuel included."
+    assert [t.how for t in told_days(hire) if t.how] == ["the last of 10 days from 2027-04-06"]
+    check = "The chimney was swept on 2 October 2026. It must be swept again within a year."
+    assert [t.how for t in told_days(check) if t.how] == []  # "a year": no count, no day
+    again = "The chimney was swept on 2 October 2026. Sweep it again within 12 months."
+    assert told_on(again, "sweep_due_by") == ("2027-10-02",) * 2
+    # a length before the day its own sentence writes is that day's, not the one before's
+    camp = "Entries close on 1 May 2027. The camp runs for two weeks, starting 5 July."
+    assert [t.how for t in told_days(camp) if t.how] == []
+
+
+def test_a_range_of_lengths_ends_within_the_days_its_two_lengths_end() -> None:
+    text = "The roofers start on Monday 3 May 2027 and say the job takes three to four weeks."
+    assert [(t.first, t.last) for t in told_days(text) if t.how] == [
+        (day("2027-05-23"), day("2027-05-30"))
+    ]
+
+
+def test_the_next_morning_is_the_day_after_the_day_told_before_it() -> None:
+    text = "The ferry sails on Friday 8 October 2027 at 22:00 and docks in Bilbao the next morning."
+    assert told_on(text, "docking_date") == ("2027-10-09",) * 2
+    assert [t.how for t in told_days("The next meeting is on 3 May 2027.") if t.how] == []
+
+
+def test_a_word_another_date_member_shares_says_which_day_is_neither() -> None:
+    text = (
+        "I sent off the licence form on 4 January 2027 and the new licence came two weeks "
+        "later. The old licence runs out at the end of March."
+    )
+    siblings = ("form_sent_date", "new_licence_arrived", "old_licence_expiry")
+    days = told_days(text)
+    found = {k: told_span(days, text, k, siblings) for k in siblings}
+    assert found["new_licence_arrived"] is not None
+    assert found["new_licence_arrived"].first == day("2027-01-18")
+    assert found["old_licence_expiry"] is not None
+    assert found["old_licence_expiry"].first == day("2027-03-31")
+    # a name whose every word is shared keeps them
+    talks = "The talk was on 2 March 2027. The next talk is on the first Friday of April."
+    pair = ("talk_date", "next_talk_date")
+    told = [told_span(told_days(talks), talks, key, pair) for key in pair]
+    assert [t.first if t else None for t in told] == [day("2027-03-02"), day("2027-04-02")]
+
+
+def test_a_deadline_member_takes_the_last_day_told_after_its_word() -> None:
+    text = "Nominations open on 1 June 2027 and close on 30 June; the vote is in July."
+    assert told_on(text, "nominations_deadline") == ("2027-06-30",) * 2
+    assert told_on(text, "nominations_open") == ("2027-06-01",) * 2

@@ -1,10 +1,9 @@
 """The readers of a day a document tells by the days around it, for
 :mod:`engine.structured.told_days`: a shift ("six weeks later", "a fortnight before", "the
-day after"), the following weekday, the day after ("the next afternoon"), a
+day after"), the following weekday, the end of a length after a day ("for ten days"), a
 weekday or the first or last day of a month ("the second Thursday of November", "the last
 day of June", "the first Thursday of the month"), the end of a month ("by the end of next
-month") and a day named only by its ordinal ("back on Tuesday the 9th"); the readers of a
-length are :mod:`.length_days`'.
+month") and a day named only by its ordinal ("back on Tuesday the 9th").
 
 Each reader takes its phrase's match, the days told before it (:class:`Told`, in the order
 they are told) and its sentence's bounds, and gives the day with how it was counted, or
@@ -242,23 +241,65 @@ def next_weekday(
 
 
 @cache
-def next_day_pattern() -> re.Pattern[str]:
-    """ "the next afternoon", "the following night": a ``duration_next`` word before a
-    one-day unit or a ``day_parts`` word (a longer unit, a week, is a period, not a day)."""
-    one_day = [u for u in listed("duration_units") if unit_days(u, 1) == 1]
-    parts = alternation([*one_day, *listed("day_parts")])
-    return re.compile(rf"(?i)\bthe\s+(?:{alternation(listed('duration_next'))})\s+(?:{parts})\b")
+def length_pattern() -> re.Pattern[str]:
+    """ "for ten days", "for 2 nights", "up to six weeks", "a two-year warranty" (its
+    numbers in digits): how long something from the day before it lasts, or may take; not a
+    shift ("3 days later")."""
+    units, shifts = unit_words(), alternation([*shift_words(), *listed("duration_more")])
+    leads, limits = alternation(listed("length_leads")), alternation(listed("length_limits"))
+    return re.compile(
+        rf"(?i)\b(?:(?P<limit>{limits})|{leads})\s+(?P<count>\d{{1,3}})\s+(?P<unit>{units})s?\b"
+        rf"|\b(?P<size>\d{{1,3}})\s(?P<kind>{units})\s+(?!(?:{shifts})\b)(?=[a-z])"
+    )
 
 
-def next_day(
+def length_end(
     match: re.Match[str], before: list[Told], sentence: tuple[int, int]
 ) -> tuple[float, str] | None:
-    """The day after the last day told before it (a ferry sailing late on 8 October that
-    docks the next afternoon arrives on the 9th)."""
-    base = anchor(before)
-    if base is None:
+    """The last day of a length told after the one day its sentence writes before it ("on 3
+    December: one tablet twice a day for ten days" ends on 12 December; three nights from 4
+    May end on the 7th; "delivered on 2 February 2025 with a two-year warranty": 1 February
+    2027): what a shift after it ("a week after the course finishes") counts from. A limit
+    ("allow up to six weeks" from 1 March) is the day that much later: 12 April."""
+    own = [t for t in before if t.start >= sentence[0]]
+    if len(own) != 1 or own[0].first != own[0].last:
         return None
-    return base.last + 1, f"the day after {iso(base.last)}"
+    count, unit = int(match["count"] or match["size"]), (match["unit"] or match["kind"]).lower()
+    later = moved(own[0].first, count, unit, back=False)
+    if match["limit"]:
+        return later, f"{units(count, unit)} at most from {iso(own[0].first)}"
+    # it ends the day before that long after (a night, or a month's day, runs into it)
+    ends_before = unit in calendar_units() or unit not in listed("overnight_units")
+    return later - ends_before, f"the last of {units(count, unit)} from {iso(own[0].first)}"
+
+
+@cache
+def span_shift_pattern() -> re.Pattern[str]:
+    """ "within 3 to 6 weeks of applying", "2-4 days later": a shift by a range of lengths."""
+    units, ways = unit_words(), alternation(shift_words())
+    joins = alternation([j for j in listed("range_joins") if j not in listed("clause_shifts")])
+    leads, since = alternation(listed("span_leads")), alternation(listed("span_since"))
+    return re.compile(
+        rf"(?i)\b(?P<lead>(?:{leads})\s+)?(?P<low>\d{{1,3}})\s*(?:{joins})\s*(?P<high>\d{{1,3}})"
+        rf"\s+(?P<unit>{units})s?\s+(?:(?P<way>{ways})|(?P<since>{since}))\b"
+    )
+
+
+def span_shift(
+    match: re.Match[str], before: list[Told], sentence: tuple[int, int]
+) -> tuple[float, float, str] | None:
+    """The days a shift by a range names: from that much of the low length to the high one
+    after the last day told before it (or before it). "of" after the unit counts only after
+    a lead ("within")."""
+    base = anchor(before)
+    if base is None or (match["since"] and not match["lead"]):
+        return None
+    back = bool(match["way"]) and match["way"].lower() in listed("duration_before")
+    unit = match["unit"].lower()
+    days = [moved(base.first if back else base.last, int(match[n]), unit, back)
+            for n in ("low", "high")]  # fmt: skip
+    first, last = sorted(days)
+    return first, last, f"{match[0]} {iso(base.first if back else base.last)}"
 
 
 def moved(day: float, count: int, unit: str, back: bool) -> float:

@@ -91,15 +91,14 @@ class EventDays:
     told: tuple[Told, ...] = ()
     text: str = ""
 
-    def told_day(self, key: str, siblings: Iterable[str]) -> Told | None:
-        """The day (or period) the document tells right after a word of ``key``'s name that
-        no other date member among ``siblings`` has (:func:`.told_days.distinct_words`)."""
-        return told_span(self.told, self.text, key, tuple(siblings))
+    def told_day(self, key: str) -> Told | None:
+        """The day (or period) the document tells right after a word of ``key``'s name."""
+        return told_span(self.told, self.text, key)
 
     def own_day(self, key: str, siblings: Iterable[str]) -> Told | None:
         """The day told for ``key``: beside a word of its name, else, by elimination, the one
         told day no other date member among ``siblings`` takes (:func:`unclaimed_day`)."""
-        return self.told_day(key, siblings) or unclaimed_day(self, key, tuple(siblings))
+        return self.told_day(key) or unclaimed_day(self, key, tuple(siblings))
 
     def meeting(self, key: str) -> Span | None:
         """The meeting of the series a member's name counts, names the month of, or calls
@@ -176,7 +175,7 @@ def lone_date_span(
     meeting = event.meeting(key)  # "june_meeting": the series' June meeting
     if meeting is not None:
         return meeting
-    told = event.told_day(key, siblings)
+    told = event.told_day(key)
     if told is not None:
         return told_window(told, key)
     own = event.act_span(key)
@@ -202,7 +201,7 @@ def unclaimed_day(event: EventDays, key: str, siblings: tuple[str, ...]) -> Told
     members = [k for k in siblings if unclaimed(event, k, siblings)]
     if key not in members:
         return None
-    taken = {(t.first, t.last) for k in siblings if (t := event.told_day(k, siblings)) is not None}
+    taken = {(t.first, t.last) for k in siblings if (t := event.told_day(k)) is not None}
     if event.ends is not None:  # the event's own days, which a lone date takes anyway
         taken.add(event.ends)
     if event.ends is not None and any(paired(k, siblings) for k in siblings):
@@ -219,7 +218,7 @@ def unclaimed(event: EventDays, key: str, siblings: tuple[str, ...]) -> bool:
         return False
     if ordinal_of(set(key_parts(key))) is not None or event.meeting(key) is not None:
         return False
-    return event.told_day(key, siblings) is None and event.act_span(key) is None
+    return event.told_day(key) is None and event.act_span(key) is None
 
 
 def leftover(told: tuple[Told, ...], taken: set[Span]) -> list[Told]:

@@ -93,7 +93,7 @@ def told(done: Completion, path: Path, members: Members) -> None:
         if found is None or found.first != found.last:
             continue
         # a written day taken by elimination says so; one taken by name needs no word
-        how = found.how or (ELIMINATED if done.event.told_day(key, dates) is None else "")
+        how = found.how or (ELIMINATED if done.event.told_day(key) is None else "")
         if how and (key,) not in done.leaves and value == iso_day(found.first):
             done.notes.append(((key,), f"{pointer_text((key,))} = {value} ({how})"))
 

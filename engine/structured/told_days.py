@@ -33,20 +33,21 @@ from engine.structured.day_readers import (
     Told,
     bounds,
     is_month,
+    length_end,
+    length_pattern,
     month_end,
     month_end_pattern,
     month_weekday,
     month_weekday_pattern,
-    next_day,
-    next_day_pattern,
     next_weekday,
     next_weekday_pattern,
     ordinal_day,
     ordinal_day_pattern,
     shift_pattern,
     shifted_day,
+    span_shift,
+    span_shift_pattern,
 )
-from engine.structured.length_days import length_end, length_pattern, span_shift, span_shift_pattern
 from engine.structured.other_days import clauses, deadline_spans
 from engine.structured.periods import alternation, in_digits, listed, phrase_spans
 from engine.structured.schedule_days import (
@@ -118,7 +119,6 @@ def counted_phrases(text: str) -> list[tuple[int, int, re.Match[str], Reader]]:
         (shift_pattern(), shifted_day),
         (month_weekday_pattern(), month_weekday),
         (next_weekday_pattern(), next_weekday),
-        (next_day_pattern(), next_day),
         (length_pattern(), length_end),
         (month_end_pattern(), month_end),
         (ordinal_day_pattern(), ordinal_day),
@@ -132,35 +132,18 @@ def counted_phrases(text: str) -> list[tuple[int, int, re.Match[str], Reader]]:
 
 
 @lru_cache(maxsize=256)  # the compiler, the era rule and the review's note each ask
-def told_span(
-    told: tuple[Told, ...], document: str, key: str, siblings: tuple[str, ...] = ()
-) -> Told | None:
-    """The day (or period) told closest to a word of ``key``'s own name in its sentence
-    (:func:`distinct_words`): right after it (a start's first day after it, an end's last,
-    any other's nearest), or, for a lone date, just before it ("Game 5 is the home derby").
-    ``None`` when its name has no word of its own (a "start_date"), counts ("session_two"),
-    or no day is close."""
-    if counts(key):
+def told_span(told: tuple[Told, ...], document: str, key: str) -> Told | None:
+    """The day (or period) told closest to a word of ``key``'s own name in its sentence:
+    right after it (a start's first day after it, an end's last, any other's nearest), or,
+    for a lone date, just before it ("Game 5 is the home derby"). ``None`` when its name has
+    no word of its own (a "start_date"), counts ("session_two"), or no day is close."""
+    own = own_words(key)
+    if not own or counts(key):
         return None
     text = digits(document)
     days = list(told)  # in the order they are told (:func:`told_days`)
-    for own in dict.fromkeys((distinct_words(key, siblings), own_words(key))):
-        found = [c for s in clauses(text) for c in candidates(key, own, text, s, days) if own]
-        if found:
-            return min(found, key=lambda c: c[0])[1]
-    return None
-
-
-def distinct_words(key: str, siblings: tuple[str, ...]) -> frozenset[str]:
-    """A member's own words (:func:`own_words`) less those another date member among
-    ``siblings`` also has, which :func:`told_span` reads first: "licence" names the
-    thing in both "new_licence_arrived" and "old_licence_expiry", so it says which day is
-    neither's; "arrived" and "expiry" do. A name whose every word is shared keeps them
-    ("talk_date" beside "next_talk_date"), and one whose own words stand beside no day is
-    read by all its words."""
-    own = own_words(key)
-    shared = frozenset(w for s in siblings if s != key for w in own_words(s))
-    return own - shared or own
+    found = [c for sentence in clauses(text) for c in candidates(key, own, text, sentence, days)]
+    return min(found, key=lambda c: c[0])[1] if found else None
 
 
 def counts(key: str) -> bool:
@@ -181,7 +164,7 @@ def candidates(
     """Each day told close to a word of the member's name in ``sentence``, ranked: a start
     or an end of a thing told with two days first, then the fewest words between (a day
     before the word :data:`BEFORE_COST` words further; never a whole month)."""
-    ends = columns.names(key, "start") or ends_thing(key)
+    ends = columns.names(key, "start") or columns.names(key, "end")
     words = list(WORD.finditer(text, *sentence))
     for at, word in enumerate(words):
         said = act_words(word[0].lower())
@@ -223,17 +206,11 @@ def pick(key: str, after: list[Told]) -> Told | None:
     last (of a period, its own end), else the nearest."""
     if not after:
         return None
-    if ends_thing(key):
+    if columns.names(key, "end"):
         return replace(after[-1], first=after[-1].last)
     if columns.names(key, "start"):
         return replace(after[0], last=after[0].first)
     return after[0]
-
-
-def ends_thing(key: str) -> bool:
-    """Whether a member's name dates the end of its thing: an end ("course_end") or its
-    deadline ("nominations_deadline" beside "open on 1 June and close on 30 June")."""
-    return columns.names(key, "end") or columns.names(key, "deadline_name")
 
 
 def own_words(key: str) -> frozenset[str]:

@@ -24,9 +24,10 @@ import inflect
 from dateutil.relativedelta import relativedelta, weekday
 
 from engine.structured.counted_days import unit_days
-from engine.structured.other_days import phrase_days
+from engine.structured.other_days import clauses, phrase_days
 from engine.structured.periods import alternation, listed, phrase_spans, words
 from engine.structured.series import LAST, MONTHS, WEEKDAYS, ordinals
+from engine.structured.thing_anchor import dates_thing, thing_words
 
 MONTH_DAY = "day"  # "the last day of June": a month's own day, where a weekday would stand
 # An ordinal after another and a join: one of a list ("the 2nd and 4th Saturday"), a series.
@@ -90,6 +91,25 @@ def anchor(before: list[Told]) -> Told | None:
     return next((t for t in reversed(before) if not is_month(t)), None)
 
 
+def named_origin(text: str, end: int, before: list[Told]) -> Told | None:
+    """The latest day told before a shift whose words just before it name the thing the
+    words after the shift's ``end`` name (:mod:`.thing_anchor`), or the origin of an earlier
+    shift that named the same thing ("ten days after the fall … six weeks after the fall");
+    ``None`` when they name none."""
+    thing = thing_words(text, end)
+    if not thing:
+        return None
+    sentences = clauses(text)
+    for at in range(len(before) - 1, -1, -1):
+        told = before[at]
+        start = next((s for s, e in sentences if s <= told.start <= e), 0)
+        if not is_month(told) and dates_thing(text, told.start, start, thing):
+            return told
+        if told.how and thing & thing_words(text, told.end):
+            return named_origin(text, told.end, before[:at]) or anchor(before[:at])
+    return None
+
+
 @cache
 def shift_pattern() -> re.Pattern[str]:
     """A count (or "the": one), a unit and a shift: "six weeks later", "a fortnight after",
@@ -104,11 +124,12 @@ def shifted_day(
     match: re.Match[str], before: list[Told], sentence: tuple[int, int]
 ) -> tuple[float, str] | None:
     """The day a shift names: that long after the last day told before it, or that long
-    before the first (:func:`anchor`)."""
+    before the first (:func:`anchor`); from the day of the thing it names, where it names
+    one the document dated (:func:`named_origin`: "two months after the start date")."""
     count = 1 if not match["count"].isdigit() else int(match["count"])
     unit, way = match["unit"].lower(), match["way"].lower()
     back = way in listed("duration_before")
-    base = anchor(before)
+    base = named_origin(match.string, match.end(), before) or anchor(before)
     if base is None:
         return None
     origin = base.first if back else base.last
@@ -260,17 +281,30 @@ def length_end(
     December: one tablet twice a day for ten days" ends on 12 December; three nights from 4
     May end on the 7th; "delivered on 2 February 2025 with a two-year warranty": 1 February
     2027): what a shift after it ("a week after the course finishes") counts from. A limit
-    ("allow up to six weeks" from 1 March) is the day that much later: 12 April."""
+    ("allow up to six weeks" from 1 March) is the day that much later: 12 April; one "of"
+    a thing the document dated ("within 10 weeks of the inspection") counts from that
+    thing's day (:func:`named_origin`), whichever sentence wrote it."""
     own = [t for t in before if t.start >= sentence[0]]
-    if len(own) != 1 or own[0].first != own[0].last:
+    origin = own[0] if len(own) == 1 and own[0].first == own[0].last else None
+    if match["limit"]:
+        origin = limit_origin(match, before) or origin
+    if origin is None:
         return None
     count, unit = int(match["count"] or match["size"]), (match["unit"] or match["kind"]).lower()
-    later = moved(own[0].first, count, unit, back=False)
+    later = moved(origin.first, count, unit, back=False)
     if match["limit"]:
-        return later, f"{units(count, unit)} at most from {iso(own[0].first)}"
+        return later, f"{units(count, unit)} at most from {iso(origin.first)}"
     # it ends the day before that long after (a night, or a month's day, runs into it)
     ends_before = unit in calendar_units() or unit not in listed("overnight_units")
-    return later - ends_before, f"the last of {units(count, unit)} from {iso(own[0].first)}"
+    return later - ends_before, f"the last of {units(count, unit)} from {iso(origin.first)}"
+
+
+def limit_origin(match: re.Match[str], before: list[Told]) -> Told | None:
+    """The day of the thing a limit names after a ``span_since`` word ("within 10 weeks of
+    the inspection"), where the document dated it."""
+    since = re.compile(rf"(?i)\s+(?:{alternation(listed('span_since'))})\b")
+    found = since.match(match.string, match.end())
+    return None if found is None else named_origin(match.string, found.end(), before)
 
 
 @cache
@@ -291,7 +325,7 @@ def span_shift(
     """The days a shift by a range names: from that much of the low length to the high one
     after the last day told before it (or before it). "of" after the unit counts only after
     a lead ("within")."""
-    base = anchor(before)
+    base = named_origin(match.string, match.end(), before) or anchor(before)
     if base is None or (match["since"] and not match["lead"]):
         return None
     back = bool(match["way"]) and match["way"].lower() in listed("duration_before")

@@ -31,6 +31,7 @@ from engine.structured import columns
 from engine.structured.day_readers import (
     Reader,
     Told,
+    anchor,
     bounds,
     is_month,
     length_end,
@@ -39,6 +40,7 @@ from engine.structured.day_readers import (
     month_end_pattern,
     month_weekday,
     month_weekday_pattern,
+    named_origin,
     next_weekday,
     next_weekday_pattern,
     ordinal_day,
@@ -57,6 +59,7 @@ from engine.structured.schedule_days import (
     week_day_pattern,
 )
 from engine.structured.series import ordinal_of
+from engine.structured.thing_anchor import before_thing
 from engine.structured.weekday_days import lone_weekday, lone_weekday_pattern
 from engine.structured.words import key_parts, name_words, shares_act
 
@@ -185,8 +188,19 @@ def candidates(
         before = [t for t in days if sentence[0] <= t.start and t.end <= word.start()]
         if before and not ends and not is_month(before[-1]):
             between = sum(1 for w in words[:at] if w.start() >= before[-1].end)
-            if between <= MOST_WORDS_BEFORE:
-                yield (False, between + BEFORE_COST, 1), before[-1]
+            near = thing_day(text, before[-1], word.start(), days)
+            if between <= MOST_WORDS_BEFORE and near is not None:
+                yield (False, between + BEFORE_COST, 1), near
+
+
+def thing_day(text: str, told: Told, word: int, days: list[Told]) -> Told | None:
+    """The day of the thing a word right after a told day names: that day, unless the day is
+    a shift whose "after" the word's thing follows ("ten days after the fall" names the
+    fall's day, the day it counts from)."""
+    if not told.how or not before_thing().fullmatch(text, told.end, word):
+        return told
+    earlier = days[: days.index(told)]
+    return named_origin(text, told.end, earlier) or anchor(earlier)
 
 
 def other_end(key: str, following: list[re.Match[str]]) -> bool:

@@ -205,3 +205,40 @@ def test_any_weekday_of_a_month_is_the_days_from_its_first_to_its_last() -> None
 def test_a_length_of_one_unit_is_written_in_the_singular() -> None:
     text = "The dryer was installed on 4 March 2026 with a one-year guarantee."
     assert [t.how for t in told_days(text) if t.how] == ["the last of 1 year from 2026-03-04"]
+
+
+def test_a_shift_that_names_its_thing_counts_from_that_things_day() -> None:
+    text = (
+        "The lease starts on 1 March 2027 and the first rent review is on 1 June 2027. "
+        "The break clause may be used two years after the start of the lease."
+    )
+    assert told_on(text, "break_clause_date") == ("2029-03-01",) * 2
+    # a thing the document never dated: the last day told, as before
+    plain = "The boiler was fitted on 4 May 2027, and the first service is a year after that."
+    assert [t.how for t in told_days(plain) if t.how] == ["a year after 2027-05-04"]
+
+
+def test_a_second_shift_from_the_same_thing_counts_from_where_the_first_did() -> None:
+    text = (
+        "She broke her wrist on 2 February 2027. The cast comes off six weeks after the "
+        "fracture, and the physio review is ten weeks after the fracture."
+    )
+    days = [(t.how, iso(t.first)) for t in told_days(text) if t.how]
+    assert days == [
+        ("6 weeks after 2027-02-02", "2027-03-16"),
+        ("10 weeks after 2027-02-02", "2027-04-13"),
+    ]
+    # the member the thing names takes the day it counts from, not the shifted day
+    assert told_on(text, "fracture_date") == ("2027-02-02",) * 2
+
+
+def test_a_limit_of_a_dated_thing_counts_from_that_day() -> None:
+    text = (
+        "The flat was inspected on 6 September 2027, and the report went out on 9 September. "
+        "Any repairs must be done within 8 weeks of the inspection."
+    )
+    assert [t.how for t in told_days(text) if t.how] == ["8 weeks at most from 2027-09-06"]
+
+
+def iso(day: float) -> str:
+    return dt.date.fromordinal(int(day)).isoformat()

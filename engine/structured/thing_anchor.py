@@ -1,0 +1,70 @@
+"""The day a shift counts from when it names its thing: "two months after the start date",
+"six weeks after the audit", "within 3 to 6 weeks of applying".
+
+A shift counts from the last day told before it (:func:`.day_readers.anchor`) unless the words
+right after its "after", "before", "of" or "from" name a thing the document dated earlier: a
+word of those (a shared lemma, or a five-letter stem: "inspection" and "inspected") among the
+words just before an earlier told day ("starts on 7 September", "was inspected on 4 March")
+makes that day the origin. "The report is due a month after the audit" then counts
+from the audit's day even when another day was told in between. Pure
+functions over text.
+"""
+
+from __future__ import annotations
+
+import re
+from functools import cache
+
+from engine.structured import columns
+from engine.structured.periods import alternation, listed
+from engine.structured.words import name_words, shares_act
+
+# The words after a shift's "after" that may name its thing: an article or a possessive, then
+# at most this many words ("the start date", "your last session").
+MOST_THING_WORDS = 2
+# A thing's word stands at most this many words before the day it dates ("the exam on 3 May",
+# "Jordan's apprenticeship … starts on 7 September": four between).
+MOST_WORDS_BEFORE_DAY = 8
+SHORTEST_THING_WORD = 4  # "and", "it", "on": no thing
+WORD = re.compile(r"[A-Za-z]+")
+
+
+@cache
+def determiners() -> str:
+    """The words that may stand before a thing's name ("the", "your"), as an alternation."""
+    return rf"(?:{alternation(listed('thing_determiners'))})"
+
+
+@cache
+def thing_pattern() -> re.Pattern[str]:
+    """A thing's name after a shift: a determiner at most, then a word or two."""
+    return re.compile(rf"(?i)\s+(?:{determiners()}\s+)?(?P<words>[a-z]+(?:\s+[a-z]+)?)")
+
+
+@cache
+def before_thing() -> re.Pattern[str]:
+    """What stands between a shift's "after" and the word of its thing: a determiner at most."""
+    return re.compile(rf"(?i)\s+(?:{determiners()}\s+)?")
+
+
+def thing_words(text: str, end: int) -> frozenset[str]:
+    """The words that name a shift's thing right after ``end`` (its "after"), with their
+    lemmas; none where a pronoun or a number follows."""
+    found = thing_pattern().match(text, end)
+    if found is None:
+        return frozenset()
+    named = [w.lower() for w in found["words"].split()[:MOST_THING_WORDS]]
+    plain = columns.field_words()["day_name"]
+    return frozenset(
+        lemma
+        for w in named
+        if len(w) >= SHORTEST_THING_WORD and w not in plain
+        for lemma in name_words(w)
+    )
+
+
+def dates_thing(text: str, start: int, sentence_start: int, thing: frozenset[str]) -> bool:
+    """Whether a word of ``thing`` stands among the words just before ``start`` (a told
+    day) in its sentence."""
+    lead = WORD.findall(text, sentence_start, start)[-MOST_WORDS_BEFORE_DAY:]
+    return shares_act(thing, frozenset(w.lower() for w in lead))

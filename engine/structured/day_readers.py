@@ -1,9 +1,10 @@
 """The readers of a day a document tells by the days around it, for
 :mod:`engine.structured.told_days`: a shift ("six weeks later", "a fortnight before", "the
-day after"), the following weekday, the end of a length after a day ("for ten days"), a
+day after"), the following weekday, the day after ("the next afternoon"), a
 weekday or the first or last day of a month ("the second Thursday of November", "the last
 day of June", "the first Thursday of the month"), the end of a month ("by the end of next
-month") and a day named only by its ordinal ("back on Tuesday the 9th").
+month") and a day named only by its ordinal ("back on Tuesday the 9th"); the readers of a
+length are :mod:`.length_days`'.
 
 Each reader takes its phrase's match, the days told before it (:class:`Told`, in the order
 they are told) and its sentence's bounds, and gives the day with how it was counted, or
@@ -103,6 +104,8 @@ def named_origin(text: str, end: int, before: list[Told]) -> Told | None:
     for at in range(len(before) - 1, -1, -1):
         told = before[at]
         start = next((s for s, e in sentences if s <= told.start <= e), 0)
+        # the words before a day name its thing only up to the day told before it
+        start = max(start, before[at - 1].end if at else 0)
         if not is_month(told) and dates_thing(text, told.start, start, thing):
             return told
         if told.how and thing & thing_words(text, told.end):
@@ -114,7 +117,8 @@ def named_origin(text: str, end: int, before: list[Told]) -> Told | None:
 def shift_pattern() -> re.Pattern[str]:
     """A count (or "the": one), a unit and a shift: "six weeks later", "a fortnight after",
     "the day before"."""
-    units, ways, one = unit_words(), alternation(shift_words()), alternation(listed("duration_one"))
+    ways = alternation([*shift_words(), *listed("thing_shifts")])
+    units, one = unit_words(), alternation(listed("duration_one"))
     return re.compile(
         rf"(?i)\b(?P<count>\d{{1,3}}|{one}|the)[\s-]+(?P<unit>{units})s?\s+(?P<way>{ways})\b"
     )
@@ -125,16 +129,21 @@ def shifted_day(
 ) -> tuple[float, str] | None:
     """The day a shift names: that long after the last day told before it, or that long
     before the first (:func:`anchor`); from the day of the thing it names, where it names
-    one the document dated (:func:`named_origin`: "two months after the start date")."""
+    one the document dated (:func:`named_origin`: "two months after the start date"); after
+    a ``thing_shifts`` word ("45 days from the order date") only from such a thing."""
     count = 1 if not match["count"].isdigit() else int(match["count"])
     unit, way = match["unit"].lower(), match["way"].lower()
     back = way in listed("duration_before")
-    base = named_origin(match.string, match.end(), before) or anchor(before)
+    named = named_origin(match.string, match.end(), before)
+    if way in listed("thing_shifts") and named is None:
+        return None  # "for 2 weeks from 9 August" is a length; "from the audit" a shift
+    base = named or anchor(before)
     if base is None:
         return None
     origin = base.first if back else base.last
     day = moved(origin, count, unit, back)
-    than = "" if way in listed("clause_shifts") else " than"  # "six weeks later than 22 May"
+    joined = way in listed("clause_shifts") or way in listed("thing_shifts")
+    than = "" if joined else " than"  # "six weeks later than 22 May"
     return day, f"{match[0]}{than} {iso(origin)}"
 
 
@@ -262,78 +271,23 @@ def next_weekday(
 
 
 @cache
-def length_pattern() -> re.Pattern[str]:
-    """ "for ten days", "for 2 nights", "up to six weeks", "a two-year warranty" (its
-    numbers in digits): how long something from the day before it lasts, or may take; not a
-    shift ("3 days later")."""
-    units, shifts = unit_words(), alternation([*shift_words(), *listed("duration_more")])
-    leads, limits = alternation(listed("length_leads")), alternation(listed("length_limits"))
-    return re.compile(
-        rf"(?i)\b(?:(?P<limit>{limits})|{leads})\s+(?P<count>\d{{1,3}})\s+(?P<unit>{units})s?\b"
-        rf"|\b(?P<size>\d{{1,3}})\s(?P<kind>{units})\s+(?!(?:{shifts})\b)(?=[a-z])"
-    )
+def next_day_pattern() -> re.Pattern[str]:
+    """ "the next afternoon", "the following night": a ``duration_next`` word before a
+    one-day unit or a ``day_parts`` word (a longer unit, a week, is a period, not a day)."""
+    one_day = [u for u in listed("duration_units") if unit_days(u, 1) == 1]
+    parts = alternation([*one_day, *listed("day_parts")])
+    return re.compile(rf"(?i)\bthe\s+(?:{alternation(listed('duration_next'))})\s+(?:{parts})\b")
 
 
-def length_end(
+def next_day(
     match: re.Match[str], before: list[Told], sentence: tuple[int, int]
 ) -> tuple[float, str] | None:
-    """The last day of a length told after the one day its sentence writes before it ("on 3
-    December: one tablet twice a day for ten days" ends on 12 December; three nights from 4
-    May end on the 7th; "delivered on 2 February 2025 with a two-year warranty": 1 February
-    2027): what a shift after it ("a week after the course finishes") counts from. A limit
-    ("allow up to six weeks" from 1 March) is the day that much later: 12 April; one "of"
-    a thing the document dated ("within 10 weeks of the inspection") counts from that
-    thing's day (:func:`named_origin`), whichever sentence wrote it."""
-    own = [t for t in before if t.start >= sentence[0]]
-    origin = own[0] if len(own) == 1 and own[0].first == own[0].last else None
-    if match["limit"]:
-        origin = limit_origin(match, before) or origin
-    if origin is None:
+    """The day after the last day told before it (a ferry sailing late on 8 October that
+    docks the next afternoon arrives on the 9th)."""
+    base = anchor(before)
+    if base is None:
         return None
-    count, unit = int(match["count"] or match["size"]), (match["unit"] or match["kind"]).lower()
-    later = moved(origin.first, count, unit, back=False)
-    if match["limit"]:
-        return later, f"{units(count, unit)} at most from {iso(origin.first)}"
-    # it ends the day before that long after (a night, or a month's day, runs into it)
-    ends_before = unit in calendar_units() or unit not in listed("overnight_units")
-    return later - ends_before, f"the last of {units(count, unit)} from {iso(origin.first)}"
-
-
-def limit_origin(match: re.Match[str], before: list[Told]) -> Told | None:
-    """The day of the thing a limit names after a ``span_since`` word ("within 10 weeks of
-    the inspection"), where the document dated it."""
-    since = re.compile(rf"(?i)\s+(?:{alternation(listed('span_since'))})\b")
-    found = since.match(match.string, match.end())
-    return None if found is None else named_origin(match.string, found.end(), before)
-
-
-@cache
-def span_shift_pattern() -> re.Pattern[str]:
-    """ "within 3 to 6 weeks of applying", "2-4 days later": a shift by a range of lengths."""
-    units, ways = unit_words(), alternation(shift_words())
-    joins = alternation([j for j in listed("range_joins") if j not in listed("clause_shifts")])
-    leads, since = alternation(listed("span_leads")), alternation(listed("span_since"))
-    return re.compile(
-        rf"(?i)\b(?P<lead>(?:{leads})\s+)?(?P<low>\d{{1,3}})\s*(?:{joins})\s*(?P<high>\d{{1,3}})"
-        rf"\s+(?P<unit>{units})s?\s+(?:(?P<way>{ways})|(?P<since>{since}))\b"
-    )
-
-
-def span_shift(
-    match: re.Match[str], before: list[Told], sentence: tuple[int, int]
-) -> tuple[float, float, str] | None:
-    """The days a shift by a range names: from that much of the low length to the high one
-    after the last day told before it (or before it). "of" after the unit counts only after
-    a lead ("within")."""
-    base = named_origin(match.string, match.end(), before) or anchor(before)
-    if base is None or (match["since"] and not match["lead"]):
-        return None
-    back = bool(match["way"]) and match["way"].lower() in listed("duration_before")
-    unit = match["unit"].lower()
-    days = [moved(base.first if back else base.last, int(match[n]), unit, back)
-            for n in ("low", "high")]  # fmt: skip
-    first, last = sorted(days)
-    return first, last, f"{match[0]} {iso(base.first if back else base.last)}"
+    return base.last + 1, f"the day after {iso(base.last)}"
 
 
 def moved(day: float, count: int, unit: str, back: bool) -> float:

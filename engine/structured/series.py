@@ -28,6 +28,7 @@ import inflect
 from dateutil import rrule
 
 from engine.structured import stated
+from engine.structured.named_days import starting_verb
 from engine.structured.periods import listed
 from engine.structured.words import key_parts
 
@@ -54,6 +55,8 @@ def series_days(document: str) -> tuple[float, ...]:
     if start is None:
         return ()
     times = count_of(text)
+    if period is not None and starting_month(text, period):
+        period = None  # "… of each month, beginning in March": from it, on past it
     if times is None and period is None:  # "every other Monday from 5 January": no end told
         times = MOST_COUNTED  # (what open_ended says, from the reading already made)
     until = None if times is not None or period is None else period[1]
@@ -63,7 +66,20 @@ def series_days(document: str) -> tuple[float, ...]:
 
 def open_ended(document: str) -> bool:
     """Whether a document tells neither how many times a thing recurs nor until when."""
-    return count_of(document.lower()) is None and stated.read(document).period() is None
+    text, period = document.lower(), stated.read(document).period()
+    ends = period is not None and not starting_month(text, period)
+    return count_of(text) is None and not ends
+
+
+def starting_month(text: str, period: tuple[float, float]) -> bool:
+    """Whether the document's period is a whole month written as when a thing starts, after
+    a ``period_start_verbs`` verb ("beginning in March", "begins May"): a series runs on
+    past it, not until its end."""
+    first, last = (dt.date.fromordinal(int(d)) for d in period)
+    whole = first.day == 1 and (last + dt.timedelta(days=1)).day == 1 and first.month == last.month
+    name = calendar.month_name[first.month].lower()
+    cue = re.search(rf"\b([a-z]+)\s+(?:in\s+)?{name}\b", text)
+    return whole and cue is not None and starting_verb(cue[1])
 
 
 @dataclass(frozen=True)

@@ -20,10 +20,10 @@ from engine.structured.periods import alternation, listed
 from engine.structured.words import name_words, shares_act
 
 # The words after a shift's "after" that may name its thing: an article or a possessive, then
-# at most this many words ("the start date", "your last session").
+# at most this many words ("the start date", "his first audit").
 MOST_THING_WORDS = 2
 # A thing's word stands at most this many words before the day it dates ("the exam on 3 May",
-# "Jordan's apprenticeship … starts on 7 September": four between).
+# "the new lease for the shop … begins on 1 March": four between).
 MOST_WORDS_BEFORE_DAY = 8
 SHORTEST_THING_WORD = 4  # "and", "it", "on": no thing
 WORD = re.compile(r"[A-Za-z]+")

@@ -34,22 +34,21 @@ from engine.structured.day_readers import (
     anchor,
     bounds,
     is_month,
-    length_end,
-    length_pattern,
     month_end,
     month_end_pattern,
     month_weekday,
     month_weekday_pattern,
     named_origin,
+    next_day,
+    next_day_pattern,
     next_weekday,
     next_weekday_pattern,
     ordinal_day,
     ordinal_day_pattern,
     shift_pattern,
     shifted_day,
-    span_shift,
-    span_shift_pattern,
 )
+from engine.structured.length_days import length_end, length_pattern, span_shift, span_shift_pattern
 from engine.structured.other_days import clauses, deadline_spans
 from engine.structured.periods import alternation, in_digits, listed, phrase_spans
 from engine.structured.schedule_days import (
@@ -122,6 +121,7 @@ def counted_phrases(text: str) -> list[tuple[int, int, re.Match[str], Reader]]:
         (shift_pattern(), shifted_day),
         (month_weekday_pattern(), month_weekday),
         (next_weekday_pattern(), next_weekday),
+        (next_day_pattern(), next_day),
         (length_pattern(), length_end),
         (month_end_pattern(), month_end),
         (ordinal_day_pattern(), ordinal_day),

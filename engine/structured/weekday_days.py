@@ -20,6 +20,7 @@ import re
 from functools import cache
 
 from engine.structured.day_readers import Told, anchor, iso
+from engine.structured.length_days import writes_day
 from engine.structured.periods import alternation, listed
 from engine.structured.series import WEEKDAYS, recurs
 
@@ -51,6 +52,8 @@ def lone_weekday(
     name = match["weekday"].lower()
     lead = (match["lead"] or "").lower()
     if base is None or recurs(match.string.lower(), WEEKDAYS.index(name)):
+        return None
+    if writes_day(match, sentence):  # "The class meets Monday to Thursday, from 7 June"
         return None
     if lead in listed("recurrence_words") or lead in listed("duration_one"):
         return None  # "every Sunday", or "on a Saturday in September": no one day

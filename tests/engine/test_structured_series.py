@@ -11,7 +11,14 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from engine.structured.series import cardinals, ordinal_of, ordinals, series_day, series_days
+from engine.structured.series import (
+    cardinals,
+    open_ended,
+    ordinal_of,
+    ordinals,
+    series_day,
+    series_days,
+)
 from tests.helpers.fills import json_fill
 
 DATE = {"type": "string", "format": "date"}
@@ -136,3 +143,12 @@ def test_a_weekly_thing_recurs_on_its_one_weekday_and_a_day_of_each_month_recurs
     monthly = "Rent is paid on the 3rd of every month from May 2027 to August 2027."
     assert isos(series_days(monthly)) == ["2027-05-03", "2027-06-03", "2027-07-03", "2027-08-03"]
     assert series_days("The weekly market opens on Monday 3 May and on Friday 7 May 2027.") == ()
+
+
+def test_a_month_written_as_when_a_series_starts_is_no_end_of_it() -> None:
+    text = "The quiz runs on the last Friday of every month, beginning in March 2027."
+    assert isos(series_days(text))[:3] == ["2027-03-26", "2027-04-30", "2027-05-28"]
+    assert open_ended(text)
+    inside = "The quiz runs on the last Friday of every month in March 2027."
+    assert isos(series_days(inside)) == ["2027-03-26"]
+    assert not open_ended(inside)

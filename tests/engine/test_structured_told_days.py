@@ -242,3 +242,28 @@ def test_a_limit_of_a_dated_thing_counts_from_that_day() -> None:
 
 def iso(day: float) -> str:
     return dt.date.fromordinal(int(day)).isoformat()
+
+
+def test_a_range_of_lengths_ends_within_the_days_its_two_lengths_end() -> None:
+    text = "The roofers start on Monday 3 May 2027 and say the job takes three to four weeks."
+    assert [(t.first, t.last) for t in told_days(text) if t.how] == [
+        (day("2027-05-23"), day("2027-05-30"))
+    ]
+
+
+def test_the_next_afternoon_is_the_day_after_the_day_told_before_it() -> None:
+    text = (
+        "The ferry sails on Friday 8 October 2027 at 22:00 and docks in Bilbao the next afternoon."
+    )
+    assert told_on(text, "docking_date") == ("2027-10-09",) * 2
+    assert [t.how for t in told_days("The next meeting is on 3 May 2027.") if t.how] == []
+
+
+def test_from_shifts_a_day_only_from_a_thing_the_document_dated() -> None:
+    text = (
+        "The invoice was issued on 3 March 2027 and a reminder went out on 20 March. "
+        "Payment is due 60 days from the invoice date."
+    )
+    assert [t.how for t in told_days(text) if t.how] == ["60 days from 2027-03-03"]
+    length = "The pool opened on 1 June 2027. It is open for 2 weeks from 5 July too."
+    assert [t.how for t in told_days(length) if t.how] == []

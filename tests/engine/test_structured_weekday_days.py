@@ -63,3 +63,10 @@ def test_any_lone_weekday_falls_within_the_week_from_the_day_before_it(
 def test_next_weekday_after_a_day_of_that_weekday_is_a_week_on() -> None:
     text = "Friday 9 July 2027: the piano tuner comes next Friday."
     assert counted(text) == [("2027-07-16", "2027-07-16")]
+
+
+def test_weekdays_before_a_day_their_sentence_writes_are_of_that_day() -> None:
+    text = "Sign-up closes on 2 May 2027. The course runs Monday to Thursday, from 7 June."
+    assert counted(text) == []
+    alone = "Sign-up closes on 2 May 2027. The course runs Monday to Thursday."
+    assert counted(alone) == [("2027-05-03", "2027-05-06")]

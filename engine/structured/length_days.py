@@ -1,0 +1,116 @@
+"""The readers of a length a document tells after a day, for :mod:`.told_days`, in the shape
+of :mod:`.day_readers`': the last day of a length ("for ten days", "lasts 18 months", "a
+two-year warranty", "lasts 2 to 4 nights"), the day a limit on a length ends ("allow up to
+six weeks", "within 10 weeks of the inspection") and a shift by a range of lengths ("within
+3 to 6 weeks of applying", "2-4 days later"). A length runs from the one day its sentence
+writes before it; a limit or a range shift that names a thing the document dated, from that
+thing's day (:func:`.day_readers.named_origin`). Words from ``period_words.json``. Pure
+functions over text.
+"""
+
+from __future__ import annotations
+
+import re
+from functools import cache
+
+from engine.structured.day_readers import (
+    Counted,
+    Told,
+    anchor,
+    calendar_units,
+    iso,
+    moved,
+    named_origin,
+    shift_words,
+    unit_words,
+    units,
+)
+from engine.structured.periods import alternation, listed, phrase_spans
+
+
+@cache
+def length_pattern() -> re.Pattern[str]:
+    """ "for ten days", "for 2 nights", "up to six weeks", "a two-year warranty" (its
+    numbers in digits): how long something from the day before it lasts, or may take; not a
+    shift ("3 days later")."""
+    units, shifts = unit_words(), alternation([*shift_words(), *listed("duration_more")])
+    leads, limits = alternation(listed("length_leads")), alternation(listed("length_limits"))
+    joins = alternation([j for j in listed("range_joins") if j not in listed("clause_shifts")])
+    return re.compile(
+        rf"(?i)\b(?:(?P<limit>{limits})|{leads})\s+(?:(?P<low>\d{{1,3}})\s*(?:{joins})\s*)?"
+        rf"(?P<count>\d{{1,3}})\s+(?P<unit>{units})s?\b"
+        rf"|\b(?P<size>\d{{1,3}})\s(?P<kind>{units})\s+(?!(?:{shifts})\b)(?=[a-z])"
+    )
+
+
+def length_end(
+    match: re.Match[str], before: list[Told], sentence: tuple[int, int]
+) -> Counted | None:
+    """The last day of a length told after the one day its sentence writes before it ("on 3
+    December: one tablet twice a day for ten days" ends on 12 December; three nights from 4
+    May end on the 7th; "delivered on 2 February 2025 with a two-year warranty": 1 February
+    2027): what a shift after it ("a week after the course finishes") counts from. A limit
+    ("allow up to six weeks" from 1 March) is the day that much later: 12 April; one "of"
+    a thing the document dated ("within 10 weeks of the inspection") counts from that
+    thing's day (:func:`named_origin`), whichever sentence wrote it."""
+    own = [t for t in before if t.start >= sentence[0]]
+    origin = own[0] if len(own) == 1 and own[0].first == own[0].last else None
+    if match["limit"]:
+        origin = limit_origin(match, before) or origin
+    if origin is None:
+        return None
+    count, unit = int(match["count"] or match["size"]), (match["unit"] or match["kind"]).lower()
+    later = moved(origin.first, count, unit, back=False)
+    if match["limit"]:
+        return later, f"{units(count, unit)} at most from {iso(origin.first)}"
+    # it ends the day before that long after (a night, or a month's day, runs into it)
+    ends_before = unit in calendar_units() or unit not in listed("overnight_units")
+    if match["low"]:  # "lasts 2 to 4 nights": within the days the two lengths end
+        low = int(match["low"])
+        first = moved(origin.first, low, unit, back=False) - ends_before
+        how = f"the last of {low} to {units(count, unit)} from {iso(origin.first)}"
+        return first, later - ends_before, how
+    return later - ends_before, f"the last of {units(count, unit)} from {iso(origin.first)}"
+
+
+def writes_day(match: re.Match[str], sentence: tuple[int, int]) -> bool:
+    """Whether a phrase's sentence writes a day after it ("Monday to Thursday, from 7 June"):
+    what it says is of that day."""
+    return any(match.end() <= start < sentence[1] for start, _, _ in phrase_spans(match.string))
+
+
+def limit_origin(match: re.Match[str], before: list[Told]) -> Told | None:
+    """The day of the thing a limit names after a ``span_since`` word ("within 10 weeks of
+    the inspection"), where the document dated it."""
+    since = re.compile(rf"(?i)\s+(?:{alternation(listed('span_since'))})\b")
+    found = since.match(match.string, match.end())
+    return None if found is None else named_origin(match.string, found.end(), before)
+
+
+@cache
+def span_shift_pattern() -> re.Pattern[str]:
+    """ "within 3 to 6 weeks of applying", "2-4 days later": a shift by a range of lengths."""
+    units, ways = unit_words(), alternation(shift_words())
+    joins = alternation([j for j in listed("range_joins") if j not in listed("clause_shifts")])
+    leads, since = alternation(listed("span_leads")), alternation(listed("span_since"))
+    return re.compile(
+        rf"(?i)\b(?P<lead>(?:{leads})\s+)?(?P<low>\d{{1,3}})\s*(?:{joins})\s*(?P<high>\d{{1,3}})"
+        rf"\s+(?P<unit>{units})s?\s+(?:(?P<way>{ways})|(?P<since>{since}))\b"
+    )
+
+
+def span_shift(
+    match: re.Match[str], before: list[Told], sentence: tuple[int, int]
+) -> tuple[float, float, str] | None:
+    """The days a shift by a range names: from that much of the low length to the high one
+    after the last day told before it (or before it). "of" after the unit counts only after
+    a lead ("within")."""
+    base = named_origin(match.string, match.end(), before) or anchor(before)
+    if base is None or (match["since"] and not match["lead"]):
+        return None
+    back = bool(match["way"]) and match["way"].lower() in listed("duration_before")
+    unit = match["unit"].lower()
+    days = [moved(base.first if back else base.last, int(match[n]), unit, back)
+            for n in ("low", "high")]  # fmt: skip
+    first, last = sorted(days)
+    return first, last, f"{match[0]} {iso(base.first if back else base.last)}"

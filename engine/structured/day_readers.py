@@ -28,7 +28,7 @@ from engine.structured.counted_days import unit_days
 from engine.structured.other_days import clauses, phrase_days
 from engine.structured.periods import alternation, listed, phrase_spans, words
 from engine.structured.series import LAST, MONTHS, WEEKDAYS, ordinals
-from engine.structured.thing_anchor import dates_thing, thing_words
+from engine.structured.thing_anchor import dates_thing, thing_phrase, thing_words
 
 MONTH_DAY = "day"  # "the last day of June": a month's own day, where a weekday would stand
 # An ordinal after another and a join: one of a list ("the 2nd and 4th Saturday"), a series.
@@ -142,6 +142,8 @@ def shifted_day(
         return None
     origin = base.first if back else base.last
     day = moved(origin, count, unit, back)
+    if named is not None:  # the review says which thing: "6 weeks after the fracture on …"
+        return day, f"{match[0]} {thing_phrase(match.string, match.end())} on {iso(origin)}"
     joined = way in listed("clause_shifts") or way in listed("thing_shifts")
     than = "" if joined else " than"  # "six weeks later than 22 May"
     return day, f"{match[0]}{than} {iso(origin)}"

@@ -47,6 +47,12 @@ def before_thing() -> re.Pattern[str]:
     return re.compile(rf"(?i)\s+(?:{determiners()}\s+)?")
 
 
+def thing_phrase(text: str, end: int) -> str:
+    """The words that name a shift's thing as written ("the fracture"), for the review."""
+    found = thing_pattern().match(text, end)
+    return "" if found is None else found[0].strip()
+
+
 def thing_words(text: str, end: int) -> frozenset[str]:
     """The words that name a shift's thing right after ``end`` (its "after"), with their
     lemmas; none where a pronoun or a number follows."""

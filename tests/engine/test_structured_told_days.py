@@ -224,9 +224,10 @@ def test_a_second_shift_from_the_same_thing_counts_from_where_the_first_did() ->
         "fracture, and the physio review is ten weeks after the fracture."
     )
     days = [(t.how, iso(t.first)) for t in told_days(text) if t.how]
+    # the fracture is dated by no word, so the first shift counts from the day before it
     assert days == [
         ("6 weeks after 2027-02-02", "2027-03-16"),
-        ("10 weeks after 2027-02-02", "2027-04-13"),
+        ("10 weeks after the fracture on 2027-02-02", "2027-04-13"),
     ]
     # the member the thing names takes the day it counts from, not the shifted day
     assert told_on(text, "fracture_date") == ("2027-02-02",) * 2
@@ -264,6 +265,8 @@ def test_from_shifts_a_day_only_from_a_thing_the_document_dated() -> None:
         "The invoice was issued on 3 March 2027 and a reminder went out on 20 March. "
         "Payment is due 60 days from the invoice date."
     )
-    assert [t.how for t in told_days(text) if t.how] == ["60 days from 2027-03-03"]
+    assert [t.how for t in told_days(text) if t.how] == [
+        "60 days from the invoice date on 2027-03-03"
+    ]
     length = "The pool opened on 1 June 2027. It is open for 2 weeks from 5 July too."
     assert [t.how for t in told_days(length) if t.how] == []

@@ -85,6 +85,12 @@ def shift_words() -> list[str]:
     return [*listed("duration_after"), *listed("duration_before")]
 
 
+@cache
+def shift_ways() -> frozenset[str]:
+    """The words a shift ends on ("after", "before", "from"): what follows may name its thing."""
+    return frozenset([*shift_words(), *listed("thing_shifts")])
+
+
 def anchor(before: list[Told]) -> Told | None:
     """The last day or period told before a phrase, not a whole month ("in June" says
     when only roughly): what a shift counts from, forward from its last day and back from
@@ -117,7 +123,7 @@ def named_origin(text: str, end: int, before: list[Told]) -> Told | None:
 def shift_pattern() -> re.Pattern[str]:
     """A count (or "the": one), a unit and a shift: "six weeks later", "a fortnight after",
     "the day before"."""
-    ways = alternation([*shift_words(), *listed("thing_shifts")])
+    ways = alternation(sorted(shift_ways()))
     units, one = unit_words(), alternation(listed("duration_one"))
     return re.compile(
         rf"(?i)\b(?P<count>\d{{1,3}}|{one}|the)[\s-]+(?P<unit>{units})s?\s+(?P<way>{ways})\b"

@@ -5,9 +5,8 @@ A shift counts from the last day told before it (:func:`.day_readers.anchor`) un
 right after its "after", "before", "of" or "from" name a thing the document dated earlier: a
 word of those (a shared lemma, or a five-letter stem: "inspection" and "inspected") among the
 words just before an earlier told day ("starts on 7 September", "was inspected on 4 March")
-makes that day the origin. "The report is due a month after the audit" then counts
-from the audit's day even when another day was told in between. Pure
-functions over text.
+makes that day the origin. "The report is due a month after the audit" then counts from
+the audit's day even when another day was told in between. Pure functions over text.
 """
 
 from __future__ import annotations

@@ -46,6 +46,7 @@ from engine.structured.day_readers import (
     ordinal_day,
     ordinal_day_pattern,
     shift_pattern,
+    shift_ways,
     shifted_day,
 )
 from engine.structured.length_days import length_end, length_pattern, span_shift, span_shift_pattern
@@ -197,7 +198,9 @@ def thing_day(text: str, told: Told, word: int, days: list[Told]) -> Told | None
     """The day of the thing a word right after a told day names: that day, unless the day is
     a shift whose "after" the word's thing follows ("ten days after the fall" names the
     fall's day, the day it counts from)."""
-    if not told.how or not before_thing().fullmatch(text, told.end, word):
+    shift = re.search(r"(\w+)\s*$", text[told.start : told.end])
+    named = shift is not None and shift[1].lower() in shift_ways()
+    if not told.how or not named or not before_thing().fullmatch(text, told.end, word):
         return told
     earlier = days[: days.index(told)]
     return named_origin(text, told.end, earlier) or anchor(earlier)

@@ -150,8 +150,7 @@ def shifted_day(
     day = moved(origin, count, unit, back)
     if named is not None:  # the review says which thing: "6 weeks after the fracture on …"
         return day, f"{match[0]} {thing_phrase(match.string, match.end())} on {iso(origin)}"
-    joined = way in listed("clause_shifts") or way in listed("thing_shifts")
-    than = "" if joined else " than"  # "six weeks later than 22 May"
+    than = "" if way in listed("clause_shifts") else " than"  # "six weeks later than 22 May"
     return day, f"{match[0]}{than} {iso(origin)}"
 
 
@@ -295,7 +294,7 @@ def next_day(
     base = anchor(before)
     if base is None:
         return None
-    return base.last + 1, f"the day after {iso(base.last)}"
+    return base.last + 1, f"{match[0]} after {iso(base.last)}"
 
 
 def moved(day: float, count: int, unit: str, back: bool) -> float:

@@ -11,7 +11,7 @@ functions over text.
 from __future__ import annotations
 
 import re
-from functools import cache
+from functools import cache, lru_cache
 
 from engine.structured.day_readers import (
     Counted,
@@ -65,25 +65,35 @@ def length_end(
         return later, f"{units(count, unit)} at most from {iso(origin.first)}"
     # it ends the day before that long after (a night, or a month's day, runs into it)
     ends_before = unit in calendar_units() or unit not in listed("overnight_units")
-    if match["low"]:  # "lasts 2 to 4 nights": within the days the two lengths end
-        low = int(match["low"])
-        first = moved(origin.first, low, unit, back=False) - ends_before
-        how = f"the last of {low} to {units(count, unit)} from {iso(origin.first)}"
-        return first, later - ends_before, how
-    return later - ends_before, f"the last of {units(count, unit)} from {iso(origin.first)}"
+    low = int(match["low"] or count)  # "lasts 2 to 4 nights": between the two lengths' ends
+    first = moved(origin.first, low, unit, back=False) - ends_before
+    said = f"{low} to {units(count, unit)}" if match["low"] else units(count, unit)
+    how = f"the last of {said} from {iso(origin.first)}"
+    return (first, later - ends_before, how) if match["low"] else (first, how)
 
 
 def writes_day(match: re.Match[str], sentence: tuple[int, int]) -> bool:
     """Whether a phrase's sentence writes a day after it ("Monday to Thursday, from 7 June"):
     what it says is of that day."""
-    return any(match.end() <= start < sentence[1] for start, _, _ in phrase_spans(match.string))
+    return any(match.end() <= start < sentence[1] for start in written_starts(match.string))
+
+
+@lru_cache(maxsize=16)  # each length and lone weekday of one text asks
+def written_starts(text: str) -> tuple[int, ...]:
+    """Where each day or period the text writes starts."""
+    return tuple(start for start, _, _ in phrase_spans(text))
+
+
+@cache
+def since_pattern() -> re.Pattern[str]:
+    """A ``span_since`` word right after a limit: "within 10 weeks of …"."""
+    return re.compile(rf"(?i)\s+(?:{alternation(listed('span_since'))})\b")
 
 
 def limit_origin(match: re.Match[str], before: list[Told]) -> Told | None:
     """The day of the thing a limit names after a ``span_since`` word ("within 10 weeks of
     the inspection"), where the document dated it."""
-    since = re.compile(rf"(?i)\s+(?:{alternation(listed('span_since'))})\b")
-    found = since.match(match.string, match.end())
+    found = since_pattern().match(match.string, match.end())
     return None if found is None else named_origin(match.string, found.end(), before)
 
 

@@ -54,21 +54,24 @@ def series_days(document: str) -> tuple[float, ...]:
     start = period[0] if period else (points[0] if points else None)
     if start is None:
         return ()
-    times = count_of(text)
-    if period is not None and starting_month(text, period):
-        period = None  # "… of each month, beginning in March": from it, on past it
-    if times is None and period is None:  # "every other Monday from 5 January": no end told
-        times = MOST_COUNTED  # (what open_ended says, from the reading already made)
-    until = None if times is not None or period is None else period[1]
+    times, ends = count_of(text), series_end(document)
+    if times is None and ends is None:  # "every other Monday from 5 January": no end told
+        times = MOST_COUNTED  # (what open_ended says)
+    until = None if times is not None or ends is None else ends[1]
     rule = Rule(weekday, monthly, times)
     return tuple(occurrences(text, rule, start, until))
 
 
 def open_ended(document: str) -> bool:
     """Whether a document tells neither how many times a thing recurs nor until when."""
-    text, period = document.lower(), stated.read(document).period()
-    ends = period is not None and not starting_month(text, period)
-    return count_of(text) is None and not ends
+    return count_of(document.lower()) is None and series_end(document) is None
+
+
+def series_end(document: str) -> tuple[float, float] | None:
+    """The period a document states, as what a series runs until; not a whole month it
+    only starts in (:func:`starting_month`: "… of each month, beginning in March")."""
+    period = stated.read(document).period()
+    return None if period is None or starting_month(document.lower(), period) else period
 
 
 def starting_month(text: str, period: tuple[float, float]) -> bool:

@@ -113,9 +113,14 @@ def numeric_spans(document: str) -> Periods:
     write the day first (:func:`numeric_order`); a start with a month of its own writes it
     as the end does ("5/7–9/7/2027", "5.7.–9.7.2027", never "5.7–9/7/2027"), one without may
     keep its ordinal dot ("9.–11.11.2027")."""
+    return tuple(span for _, _, span in numeric_span_phrases(document))
+
+
+def numeric_span_phrases(document: str) -> list[tuple[int, int, tuple[int, float, float]]]:
+    """Where each range :func:`numeric_spans` reads starts and ends, and the range."""
     found = list(NUMERIC_SPAN.finditer(document))
     if not found or numeric_order(document, list(NUMERIC_DAY.finditer(document))) != DAY_FIRST:
-        return ()
+        return []
     spans = []
     for match in found:
         if match["first_month"] and match["sep"] != match["first_sep"]:
@@ -125,25 +130,30 @@ def numeric_spans(document: str) -> Periods:
         start = ordinal(year, start_month, int(match["first"])) if start_month <= MONTHS else None
         end = ordinal(year, end_month, int(match["a"])) if end_month <= MONTHS else None
         if start is not None and end is not None and start <= end:
-            spans.append((DAY, start, end))
-    return tuple(spans)
+            spans.append((match.start(), match.end(), (DAY, start, end)))
+    return spans
 
 
 def numeric_days(document: str) -> tuple[float, ...]:
     """The days ``document`` writes in numbers, in the order :func:`numeric_order` reads;
     none when it cannot tell the day from the month (3/11 is 3 November in Lyon and March 11
     in Denver, and a wrong guess would be a wrong date, not a missing one)."""
+    return tuple(day for _, _, day in numeric_phrases(document))
+
+
+def numeric_phrases(document: str) -> list[tuple[int, int, float]]:
+    """Where each day :func:`numeric_days` reads starts and ends, and the day."""
     found = list(NUMERIC_DAY.finditer(document))
     order = numeric_order(document, found) if found else None
     if order is None:
-        return ()
+        return []
     days = []
     for match in found:
         first, second = int(match["a"]), int(match["b"])
         day, month = (first, second) if order == DAY_FIRST else (second, first)
         when = ordinal(int(match["y"]), month, day) if month <= MONTHS else None
-        days += [] if when is None else [when]
-    return tuple(days)
+        days += [] if when is None else [(match.start(), match.end(), when)]
+    return days
 
 
 def numeric_order(document: str, found: list[re.Match[str]]) -> str | None:

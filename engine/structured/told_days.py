@@ -51,7 +51,7 @@ from engine.structured.day_readers import (
 )
 from engine.structured.length_days import length_end, length_pattern, span_shift, span_shift_pattern
 from engine.structured.other_days import clauses, deadline_spans
-from engine.structured.periods import alternation, in_digits, listed, phrase_spans
+from engine.structured.periods import alternation, in_digits, listed, masked, phrase_spans
 from engine.structured.schedule_days import (
     counted_meeting,
     counted_meeting_pattern,
@@ -59,6 +59,12 @@ from engine.structured.schedule_days import (
     week_day_pattern,
 )
 from engine.structured.series import ordinal_of
+from engine.structured.stated import (
+    NUMERIC_DAY,
+    NUMERIC_SPAN,
+    numeric_phrases,
+    numeric_span_phrases,
+)
 from engine.structured.thing_anchor import before_thing
 from engine.structured.weekday_days import lone_weekday, lone_weekday_pattern
 from engine.structured.words import key_parts, name_words, shares_act
@@ -82,7 +88,7 @@ FIRST = 1  # "first_match_date": a start word that is also an ordinal
 def told_days(document: str) -> tuple[Told, ...]:
     """The days ``document`` writes and the days it counts, in the order they are told."""
     text = digits(document)
-    spans, sentences = phrase_spans(text), clauses(text)
+    spans, sentences = written_spans(text), clauses(text)
     found = [Told(s, e, *bounds(what)) for s, e, what in spans]
     for start, end, match, reader in counted_phrases(text):
         if any(t.start < end and start < t.end and not start <= t.start < t.end <= end
@@ -101,6 +107,19 @@ def told_days(document: str) -> tuple[Told, ...]:
                       or bool(t.how and deadline_before().search(text, 0, t.start)))
               for t in found]  # fmt: skip
     return tuple(sorted(marked, key=lambda t: t.start))
+
+
+def written_spans(text: str) -> list[tuple[int, int, tuple[int, float, float] | float]]:
+    """The days and periods ``text``'s phrases write (:func:`.periods.phrase_spans`), with
+    the ranges and days it writes in numbers where it shows their order ("3-5.6.2027",
+    "28/09/2025": :mod:`.stated`). The year of a date written in numbers is no period of its
+    own, even where the order is unknown ("03/04/2026" is no day read, not all of 2026)."""
+    ranges = numeric_span_phrases(text)
+    days = [d for d in numeric_phrases(text) if not any(a <= d[0] < b for a, b, _ in ranges)]
+    numeric: list[tuple[int, int, tuple[int, float, float] | float]] = [*ranges, *days]
+    written = [m.span() for m in (*NUMERIC_SPAN.finditer(text), *NUMERIC_DAY.finditer(text))]
+    rest = phrase_spans(masked(text, sorted(written)))
+    return sorted([*rest, *numeric], key=lambda found: found[0])
 
 
 @cache

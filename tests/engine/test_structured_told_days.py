@@ -34,6 +34,23 @@ def obj(properties: dict[str, object]) -> dict[str, object]:
     return {"type": "object", "required": list(properties), "properties": properties}
 
 
+def test_a_shift_counts_from_a_day_written_in_numbers() -> None:
+    text = "The ferry leaves Oban on 14/10/2026 at noon. The way back is six nights later."
+    assert [t.first for t in told_days(text)] == [day("2026-10-14"), day("2026-10-20")]
+    ranges = "The fair is on 3-5.6.2027; the stalls come down a day later."
+    first = told_days(ranges)[0]
+    assert (first.first, first.last) == (day("2027-06-03"), day("2027-06-05"))
+
+
+def test_a_numeric_day_of_unknown_order_is_no_year_long_day() -> None:
+    """Where the document does not show which part is the day, the date is no day told,
+    and its year alone is no period to count a shift from either; dots write the day first."""
+    text = "The survey was done on {}; the report came a week later."
+    assert told_days(text.format("03/04/2026")) == ()
+    dotted = [t.first for t in told_days(text.format("3.4.2026"))]
+    assert dotted == [day("2026-04-03"), day("2026-04-10")]
+
+
 def test_a_shift_counts_from_the_last_day_told_before_it() -> None:
     text = "We planted the beds on 3 March 2027, and the first shoots showed two weeks later."
     assert told_on(text, "shoots_seen_on") == ("2027-03-17",) * 2

@@ -202,13 +202,20 @@ def unclaimed_day(event: EventDays, key: str, siblings: tuple[str, ...]) -> Told
     if key not in members:
         return None
     taken = {(t.first, t.last) for k in siblings if (t := event.told_day(k)) is not None}
-    if event.ends is not None:  # the event's own days, which a lone date takes anyway
-        taken.add(event.ends)
     if event.ends is not None and any(paired(k, siblings) for k in siblings):
         taken |= {(t.first, t.last) for t in event.told
                   if event.ends[0] <= t.first and t.last <= event.ends[1]}  # fmt: skip
-    left = leftover(event.told, taken)
-    return left[members.index(key)] if len(left) == len(members) else None
+    # The event's own days, which a lone date takes anyway; but a one-day event's day is
+    # one member's, and when the members left over are as many as the days left with it,
+    # each takes its own in order ("got the keys on 30 April; the party is on a Saturday in
+    # June; replies by 20 May": three members, three days).
+    ends = [] if event.ends is None else [event.ends]
+    one_day = [None] if not ends or ends[0][0] == ends[0][1] else []
+    for also in ends + one_day:
+        left = leftover(event.told, taken | ({also} if also else set()))
+        if len(left) == len(members):
+            return left[members.index(key)]
+    return None
 
 
 def unclaimed(event: EventDays, key: str, siblings: tuple[str, ...]) -> bool:

@@ -199,12 +199,33 @@ def test_no_day_is_given_by_elimination_when_the_counts_differ() -> None:
     assert event.own_day("checked", left) is None  # two members left over, three days
 
 
+def test_a_one_day_events_day_is_one_members_when_each_left_over_has_a_day() -> None:
+    text = (
+        "We got the keys to the flat on 3 March 2027. The dinner will be on a Friday in May, "
+        "and let us know by 12 April.\n\n"
+    )
+    event = event_days(text)
+    assert event is not None
+    members = ["handover_date", "gathering_date", "confirm_by"]
+    assert lone_date_span(event, "handover_date", 1, members) == (day("2027-03-03"),) * 2
+    assert iso(lone_date_span(event, "gathering_date", 1, members)) == ("2027-05-07", "2027-05-28")
+    assert lone_date_span(event, "confirm_by", 1, members) == (day("2027-04-12"),) * 2
+
+
+def test_an_events_days_over_several_days_stay_every_lone_dates() -> None:
+    event = event_days("The show runs 21-23 August 2027; stalls are booked by 31 July.")
+    assert event is not None
+    members = ["pitch_on", "show_day"]
+    assert iso(lone_date_span(event, "show_day", 1, members)) == ("2027-08-21", "2027-08-23")
+
+
 def test_a_member_named_a_deadline_takes_the_acts_day_itself() -> None:
     event = event_days("Forms must be handed in by 2 June. The gala is on 19 June 2027.")
     assert event is not None
     by = day("2027-06-02")
     assert lone_date_span(event, "forms_deadline", 1, []) == (by, by)
     assert lone_date_span(event, "forms_sent_on", 1, []) == (by - LEAD_DAYS, by)
+    assert lone_date_span(event, "forms_in_by", 1, []) == (by, by)  # "by": the day itself
 
 
 @pytest.mark.parametrize("seed", range(2))

@@ -68,8 +68,28 @@ def calendar_units() -> dict[str, int]:
 
 @cache
 def month_references() -> list[str]:
-    """ "the month", "every month", "next month": a month told by the days around it."""
-    return [f"{word} month" for word in listed("month_references")]
+    """ "the month", "every month", "next month", "that same month": a month told by the
+    days around it."""
+    return references("month")
+
+
+@cache
+def references(unit: str) -> list[str]:
+    """A ``month_references`` word before a unit, a ``same_words`` or ``duration_next``
+    word between them or not ("that week", "the same week", "the following month")."""
+    leads, between = listed("month_references"), [*listed("same_words"), *listed("duration_next")]
+    return [f"{w} {unit}" for w in leads] + [f"{w} {b} {unit}" for w in leads for b in between]
+
+
+def recurring(reference: str) -> bool:
+    """Whether a reference (:func:`references`) is to every unit ("each month"): a series'."""
+    return not set(reference.lower().split()).isdisjoint(listed("recurrence_words"))
+
+
+def names_next(reference: str) -> bool:
+    """Whether a reference (:func:`references`) names the unit after the one told: "next
+    month", "the following week"."""
+    return not set(reference.lower().split()).isdisjoint(listed("duration_next"))
 
 
 @cache
@@ -229,6 +249,8 @@ def named_month(
         if source is None:
             return None
         when = dt.date.fromordinal(int(source))
+        if names_next(match["month"]):  # "the first Monday of next month"
+            when = when.replace(day=1) + relativedelta(months=1)
         return when.month, when.year
     if match["year"]:
         return named, int(match["year"])
@@ -328,7 +350,7 @@ def month_end(
     else:
         when = dt.date.fromordinal(int(base.last))
         first = dt.date(when.year, named or when.month, 1)
-        if said.split()[0] in listed("duration_next"):
+        if names_next(said):
             first += relativedelta(months=1)
     last = first + relativedelta(day=31)
     return float(last.toordinal()), f"end of {first:%B %Y}"
@@ -339,8 +361,10 @@ def ordinal_day_pattern() -> re.Pattern[str]:
     """A day of the month named only by its ordinal, after a weekday or a word that dates
     ("Tuesday the 9th", "on the 21st"), and not before a noun it counts ("the 12th floor")."""
     days, cues = alternation(WEEKDAYS), alternation(listed("ordinal_day_cues"))
+    months = alternation(month_references())
     return re.compile(
         rf"(?i)\b(?:(?P<weekday>{days})|{cues})\s+the\s+(?P<day>\d{{1,2}})(?P<suffix>st|nd|rd|th)\b"
+        rf"(?:\s+of\s+(?P<month>{months})\b)?"
         r"(?!\s+(?:of\b|[a-z]+\b(?<!\band)(?<!\bat)(?<!\bto)(?<!\buntil)))"
         r"(?!\s*(?:,|and|or|&)\s*\d)"  # "the 1st and 3rd Tuesday": a list, not a day
     )
@@ -355,6 +379,17 @@ def ordinal_day(
     if base is None:
         return None
     start = dt.date.fromordinal(int(base.last))
+    said = f"the {match['day']}{match['suffix']}"
+    if match["month"] and recurring(match["month"]):
+        return None  # "the 15th of each month": a series' (:mod:`.series`)
+    if match["month"]:  # "the 20th of that month": of the month told, before or after
+        month = dt.date(start.year, start.month, 1) + relativedelta(
+            months=names_next(match["month"])
+        )
+        day = month + relativedelta(day=int(match["day"]))
+        if day.day != int(match["day"]):
+            return None
+        return float(day.toordinal()), f"{said} of {match['month'].lower()} from {iso(base.last)}"
     wanted = None if not match["weekday"] else WEEKDAYS.index(match["weekday"].lower())
     for ahead in range(13):
         month = dt.date(start.year, start.month, 1) + relativedelta(months=ahead)
@@ -362,7 +397,6 @@ def ordinal_day(
         if day.day != int(match["day"]):
             continue  # no 31st that month
         if day >= start and (wanted is None or day.weekday() == wanted):
-            said = f"the {match['day']}{match['suffix']}"
             return float(day.toordinal()), f"{said} after {iso(base.last)}"
     return None
 

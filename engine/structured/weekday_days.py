@@ -19,7 +19,7 @@ import datetime as dt
 import re
 from functools import cache
 
-from engine.structured.day_readers import Told, anchor, iso
+from engine.structured.day_readers import Told, anchor, iso, names_next, recurring, references
 from engine.structured.length_days import writes_day
 from engine.structured.periods import alternation, listed
 from engine.structured.series import WEEKDAYS, recurs
@@ -36,8 +36,9 @@ def lone_weekday_pattern() -> re.Pattern[str]:
     """A weekday on its own ("Sunday night", "on Friday"), or two joined as a range
     ("Monday to Wednesday"), with the word before it."""
     days, joins = alternation(WEEKDAYS), alternation(listed("weekday_range_joins"))
+    week = rf"\s+(?:of\s+)?(?P<week>{alternation(references('week'))})\b"
     return re.compile(
-        rf"(?i)(?:\b(?P<lead>[a-z]+)\s+)?\b(?P<weekday>{days})\b(?!s\b|'|{DAY_AFTER})"
+        rf"(?i)(?:\b(?P<lead>[a-z]+)\s+)?\b(?P<weekday>{days})\b(?:{week}|(?!s\b|'|{DAY_AFTER}))"
         rf"(?:\s*(?:{joins})\s*(?P<until>{days})\b(?!s\b))?"
     )
 
@@ -57,6 +58,8 @@ def lone_weekday(
         return None
     if lead in listed("recurrence_words") or lead in listed("duration_one"):
         return None  # "every Sunday", or "on a Saturday in September": no one day
+    if match["week"]:  # "Tuesday that week": of the week that holds the day told
+        return None if recurring(match["week"]) else week_of(base.last, name, match["week"].lower())
     if lead in listed("past_weekday_leads"):
         start = dt.date.fromordinal(int(base.first))
         back = (start.weekday() - WEEKDAYS.index(name) - 1) % DAYS_PER_WEEK + 1
@@ -67,6 +70,14 @@ def lone_weekday(
         return first, f"the {name.title()} from {iso(base.last)}"
     last = on_or_after(first, match["until"].lower())
     return first, last, f"{name.title()} to {match['until'].title()} from {iso(base.last)}"
+
+
+def week_of(day: float, name: str, week: str) -> tuple[float, str]:
+    """The weekday ``name`` of the week (Monday first) that holds ``day``, or of the week
+    after it when ``week`` opens with a ``duration_next`` word ("the following week")."""
+    ahead = DAYS_PER_WEEK if names_next(week) else 0
+    monday = day - dt.date.fromordinal(int(day)).weekday() + ahead
+    return monday + WEEKDAYS.index(name), f"the {name.title()} of {week} from {iso(day)}"
 
 
 def on_or_after(day: float, name: str) -> float:

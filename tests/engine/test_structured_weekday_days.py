@@ -70,3 +70,26 @@ def test_weekdays_before_a_day_their_sentence_writes_are_of_that_day() -> None:
     assert counted(text) == []
     alone = "Sign-up closes on 2 May 2027. The course runs Monday to Thursday."
     assert counted(alone) == [("2027-05-03", "2027-05-06")]
+
+
+def test_a_weekday_of_that_week_is_of_the_week_holding_the_day_told() -> None:
+    """ "Tuesday that week" may come before the day told (weeks start on Monday); "the
+    following week" is the week after; "every week" is a series, no one day."""
+    text = "The kiln is fired on Friday 14 May 2027; glaze the pots by Wednesday that week."
+    assert counted(text) == [("2027-05-12", "2027-05-12")]
+    later = "The kiln is fired on Friday 14 May 2027, and cooled Monday of the following week."
+    assert counted(later) == [("2027-05-17", "2027-05-17")]
+    every = "The kiln is fired on Friday 14 May 2027 and swept on Tuesday every week."
+    assert counted(every) == []
+
+
+@given(st.dates(dt.date(2025, 1, 1), dt.date(2028, 12, 31)), st.sampled_from(WEEKDAYS))
+@settings(max_examples=40, deadline=None)
+def test_a_weekday_of_the_same_week_falls_between_its_monday_and_sunday(
+    day: dt.date, name: str
+) -> None:
+    written = f"{day:%A} {day.day} {day:%B %Y}"
+    text = f"The van comes on {written}; we pack on {name.title()} of the same week."
+    found = [t.first for t in told_days(text) if t.how]
+    monday = day - dt.timedelta(days=day.weekday())
+    assert found == [float((monday + dt.timedelta(days=WEEKDAYS.index(name))).toordinal())]

@@ -14,6 +14,7 @@ from __future__ import annotations
 import re
 from functools import cache
 
+from engine.language.en.data import word_set
 from engine.structured import columns
 from engine.structured.periods import alternation, listed
 from engine.structured.words import name_words, shares_act
@@ -26,6 +27,10 @@ MOST_THING_WORDS = 2
 MOST_WORDS_BEFORE_DAY = 8
 SHORTEST_THING_WORD = 4  # "and", "it", "on": no thing
 WORD = re.compile(r"[A-Za-z]+")
+# The pronouns a clause's subject may be ("after we fly"), from the language's grammar data.
+SUBJECTS = word_set("grammar.json", "plain_present_subjects") | word_set(
+    "grammar.json", "third_singular_subjects"
+)
 
 
 @cache
@@ -42,8 +47,10 @@ def thing_pattern() -> re.Pattern[str]:
 
 @cache
 def before_thing() -> re.Pattern[str]:
-    """What stands between a shift's "after" and the word of its thing: a determiner at most."""
-    return re.compile(rf"(?i)\s+(?:{determiners()}\s+)?")
+    """What stands between a shift's "after" and the word of its thing: a determiner, or the
+    subject of the act that is the thing ("four weeks after I sent it": the sending), at most."""
+    subjects = alternation(sorted(SUBJECTS))
+    return re.compile(rf"(?i)\s+(?:(?:{determiners()}|{subjects})\s+)?")
 
 
 def thing_phrase(text: str, end: int) -> str:

@@ -265,6 +265,16 @@ def test_a_second_shift_from_the_same_thing_counts_from_where_the_first_did() ->
     assert told_on(text, "fracture_date") == ("2027-02-02",) * 2
 
 
+def test_a_member_named_by_the_act_after_a_shifts_subject_takes_its_origin() -> None:
+    """"Three weeks after we planted them": the planting is the day the shift counts from."""
+    text = (
+        "The seeds arrived on 2 April 2027 and went in on the 9th of that month. "
+        "The first flowers opened three weeks after we planted them."
+    )
+    assert told_on(text, "planted_on") == ("2027-04-09",) * 2
+    assert told_on(text, "flowers_date") == ("2027-04-30",) * 2
+
+
 def test_a_limit_of_a_dated_thing_counts_from_that_day() -> None:
     text = (
         "The flat was inspected on 6 September 2027, and the report went out on 9 September. "

@@ -6,13 +6,16 @@ right after its "after", "before", "of" or "from" name a thing the document date
 word of those (a shared lemma, or a five-letter stem: "inspection" and "inspected") among the
 words just before an earlier told day ("starts on 7 September", "was inspected on 4 March")
 makes that day the origin. "The report is due a month after the audit" then counts from
-the audit's day even when another day was told in between. Pure functions over text.
+the audit's day even when another day was told in between; "the day before we fly" from the
+day told beside "fly". Pure functions over text.
 """
 
 from __future__ import annotations
 
 import re
 from functools import cache
+
+from lemminflect import getLemma
 
 from engine.language.en.data import word_set
 from engine.structured import columns
@@ -27,10 +30,15 @@ MOST_THING_WORDS = 2
 MOST_WORDS_BEFORE_DAY = 8
 SHORTEST_THING_WORD = 4  # "and", "it", "on": no thing
 WORD = re.compile(r"[A-Za-z]+")
-# The pronouns a clause's subject may be ("after we fly"), from the language's grammar data.
+# The pronouns a clause's subject may be ("after we fly"), and the verbs after one that
+# name no act ("before we can", "after they are"), from the language's grammar data.
 SUBJECTS = word_set("grammar.json", "plain_present_subjects") | word_set(
     "grammar.json", "third_singular_subjects"
 )
+HELPERS = word_set("grammar.json", "subject_inverters") | word_set(
+    "grammar.json", "clause_auxiliaries"
+)
+BE = "be"  # the lemma of "is", "are", "was": a form of it names no act either
 
 
 @cache
@@ -41,8 +49,13 @@ def determiners() -> str:
 
 @cache
 def thing_pattern() -> re.Pattern[str]:
-    """A thing's name after a shift: a determiner at most, then a word or two."""
-    return re.compile(rf"(?i)\s+(?:{determiners()}\s+)?(?P<words>[a-z]+(?:\s+[a-z]+)?)")
+    """A thing's name after a shift: a determiner at most, then a word or two; or an act,
+    its subject a pronoun, then its verb ("before we fly")."""
+    subjects = alternation(sorted(SUBJECTS))
+    return re.compile(
+        rf"(?i)\s+(?:(?:{subjects})\s+(?P<act>[a-z]+)\b"
+        rf"|(?:{determiners()}\s+)?(?P<words>[a-z]+(?:\s+[a-z]+)?))"
+    )
 
 
 @cache
@@ -65,6 +78,10 @@ def thing_words(text: str, end: int) -> frozenset[str]:
     found = thing_pattern().match(text, end)
     if found is None:
         return frozenset()
+    if found["act"]:  # a verb names its act whatever its length ("fly"), not a helper's
+        verb = found["act"].lower()
+        lemmas = name_words(verb) | frozenset(getLemma(verb, upos="VERB"))
+        return frozenset() if lemmas & {*HELPERS, BE} else lemmas
     named = [w.lower() for w in found["words"].split()[:MOST_THING_WORDS]]
     plain = columns.field_words()["day_name"]
     return frozenset(

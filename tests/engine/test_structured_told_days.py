@@ -275,6 +275,18 @@ def test_a_member_named_by_the_act_after_a_shifts_subject_takes_its_origin() -> 
     assert told_on(text, "flowers_date") == ("2027-04-30",) * 2
 
 
+def test_a_shift_before_an_act_counts_from_the_day_of_that_act() -> None:
+    """"The day before we sail" counts from the day told beside "sail", not the last one;
+    a helper verb ("before we can") names no act, so the shift counts from the last day."""
+    text = (
+        "We sail from Leith on Friday 4 June 2027 and dock again nine days later. "
+        "The boat is loaded the day before we sail."
+    )
+    assert [t.how for t in told_days(text) if t.how][-1] == "the day before we sail on 2027-06-04"
+    helper = "We sail on Friday 4 June 2027 and dock on 13 June. We pack the day before we can."
+    assert [t.first for t in told_days(helper)][-1] == day("2027-06-12")
+
+
 def test_a_limit_of_a_dated_thing_counts_from_that_day() -> None:
     text = (
         "The flat was inspected on 6 September 2027, and the report went out on 9 September. "

@@ -28,7 +28,7 @@ from engine.structured.counted_days import unit_days
 from engine.structured.other_days import clauses, phrase_days
 from engine.structured.periods import alternation, listed, phrase_spans, words
 from engine.structured.series import LAST, MONTHS, WEEKDAYS, ordinals
-from engine.structured.thing_anchor import dates_thing, thing_phrase, thing_words
+from engine.structured.thing_anchor import dates_thing, day_ahead, thing_phrase, thing_words
 
 MONTH_DAY = "day"  # "the last day of June": a month's own day, where a weekday would stand
 # An ordinal after another and a join: one of a list ("the 2nd and 4th Saturday"), a series.
@@ -122,10 +122,14 @@ def named_origin(text: str, end: int, before: list[Told]) -> Told | None:
     """The latest day told before a shift whose words just before it name the thing the
     words after the shift's ``end`` name (:mod:`.thing_anchor`), or the origin of an earlier
     shift that named the same thing ("ten days after the fall … six weeks after the fall");
-    ``None`` when they name none."""
+    ``None`` when they name none. A day written right after the thing is its own
+    (:func:`.thing_anchor.day_ahead`)."""
     thing = thing_words(text, end)
     if not thing:
         return None
+    ahead = day_ahead(text, end)
+    if ahead is not None:
+        return Told(ahead[0], ahead[1], ahead[2], ahead[2])
     sentences = clauses(text)
     for at in range(len(before) - 1, -1, -1):
         told = before[at]
@@ -286,7 +290,8 @@ def next_weekday(
 ) -> tuple[float, str] | None:
     """The first such weekday after the last day told before it (before its first day,
     for "the Friday before")."""
-    base = anchor(before)
+    base = named_origin(match.string, match.end(), before) if match["way"] else None
+    base = base or anchor(before)
     if base is None:
         return None
     name = (match["weekday"] or match["beside"]).lower()

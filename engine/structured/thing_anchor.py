@@ -19,7 +19,8 @@ from lemminflect import getLemma
 
 from engine.language.en.data import word_set
 from engine.structured import columns
-from engine.structured.periods import alternation, listed
+from engine.structured.other_days import clauses, phrase_days
+from engine.structured.periods import alternation, listed, phrase_spans
 from engine.structured.words import name_words, shares_act
 
 # The words after a shift's "after" that may name its thing: an article or a possessive, then
@@ -29,7 +30,12 @@ MOST_THING_WORDS = 2
 # "the new lease for the shop … begins on 1 March": four between).
 MOST_WORDS_BEFORE_DAY = 8
 SHORTEST_THING_WORD = 4  # "and", "it", "on": no thing
+# A day written after a shift's thing is that thing's within this many words ("before the
+# concert itself on Saturday 13 December": five).
+MOST_WORDS_TO_DAY = 5
 WORD = re.compile(r"[A-Za-z]+")
+APART = re.compile(r"[,;:()]")
+DAY_NEXT = re.compile(r"\s+(?:\d|[A-Z])")  # a day written next: "on 3 May", "on Friday"
 # The pronouns a clause's subject may be ("after we fly"), and the verbs after one that
 # name no act ("before we can", "after they are"), from the language's grammar data.
 SUBJECTS = word_set("grammar.json", "plain_present_subjects") | word_set(
@@ -67,9 +73,15 @@ def before_thing() -> re.Pattern[str]:
 
 
 def thing_phrase(text: str, end: int) -> str:
-    """The words that name a shift's thing as written ("the fracture"), for the review."""
+    """The words that name a shift's thing as written ("the fracture"), for the review; not
+    a word that only leads to its day ("the wedding on")."""
     found = thing_pattern().match(text, end)
-    return "" if found is None else found[0].strip()
+    if found is None:
+        return ""
+    said = found[0].strip()
+    head, _, last = said.rpartition(" ")
+    leads = last.lower() in columns.field_words()["day_name"] and DAY_NEXT.match(text, found.end())
+    return head if head and leads else said
 
 
 def thing_words(text: str, end: int) -> frozenset[str]:
@@ -97,3 +109,21 @@ def dates_thing(text: str, start: int, sentence_start: int, thing: frozenset[str
     day) in its sentence."""
     lead = WORD.findall(text, sentence_start, start)[-MOST_WORDS_BEFORE_DAY:]
     return shares_act(thing, frozenset(w.lower() for w in lead))
+
+
+def day_ahead(text: str, end: int) -> tuple[int, int, float] | None:
+    """The one day written right after the thing a shift names, in its clause ("the Tuesday
+    before the concert on Saturday 13 December": 13 December), at most
+    :data:`MOST_WORDS_TO_DAY` words on: where the phrase writing it starts and ends, and the
+    day. ``None`` when no thing follows, or what follows first is no single day."""
+    if not thing_words(text, end):
+        return None
+    stop = next((e for s, e in clauses(text) if s <= end <= e), len(text))
+    for start, finish, what in phrase_spans(text):
+        if end <= start < stop:
+            days = phrase_days(what)
+            # "Two days after it starts, on 4 June": a day set off by a comma is the shift's
+            near = len(WORD.findall(text, end, start)) <= MOST_WORDS_TO_DAY
+            near = near and not APART.search(text, end, start)
+            return (start, finish, days[0]) if near and days[0] == days[-1] else None
+    return None

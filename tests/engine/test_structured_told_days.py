@@ -266,7 +266,7 @@ def test_a_second_shift_from_the_same_thing_counts_from_where_the_first_did() ->
 
 
 def test_a_member_named_by_the_act_after_a_shifts_subject_takes_its_origin() -> None:
-    """"Three weeks after we planted them": the planting is the day the shift counts from."""
+    """ "Three weeks after we planted them": the planting is the day the shift counts from."""
     text = (
         "The seeds arrived on 2 April 2027 and went in on the 9th of that month. "
         "The first flowers opened three weeks after we planted them."
@@ -276,7 +276,7 @@ def test_a_member_named_by_the_act_after_a_shifts_subject_takes_its_origin() -> 
 
 
 def test_a_shift_before_an_act_counts_from_the_day_of_that_act() -> None:
-    """"The day before we sail" counts from the day told beside "sail", not the last one;
+    """ "The day before we sail" counts from the day told beside "sail", not the last one;
     a helper verb ("before we can") names no act, so the shift counts from the last day."""
     text = (
         "We sail from Leith on Friday 4 June 2027 and dock again nine days later. "
@@ -285,6 +285,17 @@ def test_a_shift_before_an_act_counts_from_the_day_of_that_act() -> None:
     assert [t.how for t in told_days(text) if t.how][-1] == "the day before we sail on 2027-06-04"
     helper = "We sail on Friday 4 June 2027 and dock on 13 June. We pack the day before we can."
     assert [t.first for t in told_days(helper)][-1] == day("2027-06-12")
+
+
+def test_a_shift_before_a_thing_counts_from_the_day_written_right_after_it() -> None:
+    """ "The Friday before the fair on Sunday 9 May" counts from 9 May; a day set off by a
+    comma restates the shift's own day ("two days after it opens, on 4 June")."""
+    text = "Stalls open on 1 May 2027; we set up the Friday before the fair itself on 9 May."
+    assert [t.first for t in told_days(text) if t.how] == [day("2027-05-07")]
+    days = "The hire starts on 2 June 2027; the van is back three days before the show on 20 June."
+    assert [t.how for t in told_days(days) if t.how] == ["3 days before the show on 2027-06-20"]
+    aside = "The course runs from 2 June 2027. Two days after it starts, on 4 June 2027, we sail."
+    assert [t.first for t in told_days(aside) if t.how] == [day("2027-06-04")]
 
 
 def test_a_limit_of_a_dated_thing_counts_from_that_day() -> None:

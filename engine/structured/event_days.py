@@ -52,7 +52,7 @@ from engine.structured.series import (
     series_day,
     series_days,
 )
-from engine.structured.told_days import Told, told_days, told_span
+from engine.structured.told_days import Told, told_days, told_span, yearlong
 from engine.structured.words import key_parts, name_words, shares_act
 
 # An act done ahead of an event (a booking, an entry) is dated this close before its day: a
@@ -114,7 +114,7 @@ class EventDays:
             return None
         days = self.series
         if open_ended(self.text):
-            latest = max(t.last for t in self.told)
+            latest = max((t.last for t in self.told if not yearlong(t)), default=days[-1])
             days = tuple(d for d in days if d <= latest) if latest > days[0] else ()
         return (days[-1], days[-1]) if days else None
 

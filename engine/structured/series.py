@@ -249,10 +249,11 @@ def every_other_pattern() -> re.Pattern[str]:
 def count_pattern() -> re.Pattern[str]:
     """A number of times: before a run of up to three words and "in a row" (looked ahead
     at, so each word may be the number), after "for" and before one word (its unit), or
-    before a ``frequency_adjectives`` word and a noun ("four weekly visits")."""
+    before a ``frequency_adjectives`` word (another word between at most) and a noun ("four
+    weekly visits", "ten equal monthly payments")."""
     often = "|".join(map(re.escape, listed("frequency_adjectives")))
     return re.compile(
         r"\b(?P<number>[\w-]+)\s+(?=(?:\w+\s+){1,3}in\s+a\s+row\b)"
         r"|\bfor\s+(?P<times>[\w-]+)\s+(?P<unit>\w+)"
-        rf"|\b(?P<each>[\w-]+)\s+(?:{often})\s+[a-z]+"
+        rf"|\b(?P<each>[\w-]+)\s+(?:[a-z]+\s+)?(?:{often})\s+[a-z]+"
     )

@@ -82,6 +82,7 @@ WORD = re.compile(r"[A-Za-z0-9'-]+")
 SHORTEST_OWN_WORD = 3  # "paperwork_due_by": "by" names no thing
 GERUND = "ing"
 FIRST = 1  # "first_match_date": a start word that is also an ordinal
+DAYS_PER_YEAR = 365
 
 
 @lru_cache(maxsize=16)  # each date member of one document asks
@@ -196,7 +197,7 @@ def candidates(
         inside = [t for t in days if t.start <= word.start() and word.end() <= t.end]
         if inside and not ends:  # the phrase names its thing: "our 3rd rehearsal"
             yield (False, 0, 0), inside[0]
-        after = [t for t in days if word.end() <= t.start < sentence[1]]
+        after = [t for t in days if word.end() <= t.start < sentence[1] and not yearlong(t)]
         near = pick(key, after)
         if near is not None:
             between = sum(1 for w in words[at + 1 :] if w.end() <= after[0].start)
@@ -247,6 +248,12 @@ def pick(key: str, after: list[Told]) -> Told | None:
     if columns.names(key, "start"):
         return replace(after[0], last=after[0].first)
     return after[0]
+
+
+def yearlong(told: Told) -> bool:
+    """Whether a told period is a year or more ("the 2025 winter concert", "2026/27"): the
+    frame a member's day falls in, never the day a word beside it dates."""
+    return told.last - told.first >= DAYS_PER_YEAR - 1
 
 
 def own_words(key: str) -> frozenset[str]:

@@ -11,6 +11,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from engine.structured.event_days import event_days
 from engine.structured.series import (
     cardinals,
     open_ended,
@@ -152,3 +153,20 @@ def test_a_month_written_as_when_a_series_starts_is_no_end_of_it() -> None:
     inside = "The quiz runs on the last Friday of every month in March 2027."
     assert isos(series_days(inside)) == ["2027-03-26"]
     assert not open_ended(inside)
+
+
+def test_a_count_may_have_a_word_before_its_frequency() -> None:
+    text = "We repay it in three equal monthly sums on the 8th of each month from 8 May 2027."
+    assert isos(series_days(text)) == ["2027-05-08", "2027-06-08", "2027-07-08"]
+
+
+def test_the_last_meeting_of_an_open_series_ignores_a_year_written_as_a_label() -> None:
+    """ "The 2027 spring show" says which show, not that practice runs to the end of 2027."""
+    text = (
+        "Practice for the 2027 spring show starts Monday 5 April 2027 and carries on every "
+        "Monday. The show itself is on Saturday 1 May."
+    )
+    event = event_days(text)
+    assert event is not None
+    last = event.final_meeting("last_practice_date")
+    assert last is not None and isos(last[:1]) == ["2027-04-26"]

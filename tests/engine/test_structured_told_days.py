@@ -335,3 +335,8 @@ def test_from_shifts_a_day_only_from_a_thing_the_document_dated() -> None:
     ]
     length = "The pool opened on 1 June 2027. It is open for 2 weeks from 5 July too."
     assert [t.how for t in told_days(length) if t.how] == []
+
+
+def test_a_year_written_as_a_label_is_no_members_day() -> None:
+    text = "Entries for the 2027 regatta are taken until 3 May 2027."
+    assert told_on(text, "entries_deadline") == ("2027-05-03",) * 2

@@ -21,7 +21,8 @@ for takes that day (:mod:`.told_days`: "results_date" beside "the results came o
 later"), or the lead-up to it when the day is a deadline its name does not date itself; one
 named a deadline ("forms_deadline") takes its act's day itself. A member whose name is beside
 no told day takes one by elimination (:func:`unclaimed_day`): the days no other member takes,
-in order, when as many members are left.
+in order, when as many members are left; a numbered one ("second_dose") too, where no series
+counts it and no other word of its name is in the text.
 
 A clause may set its day by a length before the event instead ("the balance is due six weeks
 before we arrive"). An act's name wins over what its words say by default (a payment comes
@@ -49,6 +50,7 @@ from engine.structured.series import (
     cardinals,
     open_ended,
     ordinal_of,
+    ordinals,
     series_day,
     series_days,
 )
@@ -223,8 +225,10 @@ def unclaimed(event: EventDays, key: str, siblings: tuple[str, ...]) -> bool:
     count or pair of its own, and no birth or later date (a renewal is no day told)."""
     if any(columns.names(key, w) for w in (*BORN, LATER)) or paired(key, siblings):
         return False
-    if ordinal_of(set(key_parts(key))) is not None or event.meeting(key) is not None:
+    if event.meeting(key) is not None or event.counted_day(key) is not None:
         return False
+    if ordinal_of(set(key_parts(key))) is not None and (event.series or named_in(event, key)):
+        return False  # "session_two" of a series, or of a thing the text names, is counted
     return event.told_day(key) is None and event.act_span(key) is None
 
 
@@ -310,6 +314,13 @@ def relative_day(text: str, ends: Span | None) -> tuple[str, list[float]]:
         if number is not None and unit in units and after in listed("deadline_words"):
             return text[: match.start()], [ends[0] - number * units[unit]]
     return text, []
+
+
+def named_in(event: EventDays, key: str) -> bool:
+    """Whether a word of a member's name, other than its ordinal, stands in the text: a
+    "second_trial_date" beside "trials" is the second of them, no day left over."""
+    named = own_words(key) - set(ordinals())
+    return not named.isdisjoint(clause_words(event.text))
 
 
 def clause_words(text: str) -> frozenset[str]:

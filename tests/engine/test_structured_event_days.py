@@ -195,7 +195,7 @@ def test_no_day_is_given_by_elimination_when_the_counts_differ() -> None:
     event = event_days(text)
     assert event is not None
     assert event.own_day("paint_date", ["fence_date", "paint_date"]) is not None  # "painted"
-    left = ["put_up_on", "coat_one", "checked"]
+    left = ["put_up_on", "checked"]
     assert event.own_day("checked", left) is None  # two members left over, three days
 
 
@@ -217,6 +217,24 @@ def test_an_events_days_over_several_days_stay_every_lone_dates() -> None:
     assert event is not None
     members = ["pitch_on", "show_day"]
     assert iso(lone_date_span(event, "show_day", 1, members)) == ("2027-08-21", "2027-08-23")
+
+
+def test_numbered_members_no_word_names_take_the_days_left_over_in_order() -> None:
+    """ "first_coat", "second_coat", "third_coat" beside a text that never says "coat" take
+    the days it tells in order; numbered members beside "trials" are counted, not left over."""
+    text = (
+        "We painted the fence on 3 May 2027. It got another go a week after that, and the "
+        "last one two weeks later.\n\n"
+    )
+    event = event_days(text)
+    assert event is not None
+    members = ["first_coat", "second_coat", "third_coat"]
+    spans = [iso(lone_date_span(event, key, 1, members)) for key in members]
+    assert spans == [(d, d) for d in ("2027-05-03", "2027-05-10", "2027-05-24")]
+    trials = event_days("The trials are on 10 and 12 March 2027; the final is on 28 March.")
+    assert trials is not None
+    named = ["first_trial", "second_trial", "final_date"]
+    assert lone_date_span(trials, "second_trial", 1, named) != (day("2027-03-28"),) * 2
 
 
 def test_a_member_named_a_deadline_takes_the_acts_day_itself() -> None:

@@ -29,7 +29,7 @@ from dateutil import rrule
 
 from engine.structured import stated
 from engine.structured.named_days import starting_verb
-from engine.structured.periods import listed
+from engine.structured.periods import DAY, Reading, listed
 from engine.structured.words import key_parts
 
 MOST_COUNTED = 31  # "day_two", "session_3": the numbers a member's name counts by
@@ -54,12 +54,27 @@ def series_days(document: str) -> tuple[float, ...]:
     start = period[0] if period else (points[0] if points else None)
     if start is None:
         return ()
+    start = first_meeting(reading, start, weekday)
     times, ends = count_of(text), series_end(document)
+    if ends is not None and ends[1] <= start:
+        ends = None  # "from Monday 4 January, every other Wednesday, the first on the 13th"
     if times is None and ends is None:  # "every other Monday from 5 January": no end told
         times = MOST_COUNTED  # (what open_ended says)
     until = None if times is not None or ends is None else ends[1]
     rule = Rule(weekday, monthly, times)
     return tuple(occurrences(text, rule, start, until))
+
+
+def first_meeting(reading: Reading, start: float, weekday: int | None) -> float:
+    """The day a weekly series starts: the first day the document writes on or after
+    ``start`` (a date, or an end of a range of days) that falls on its weekday ("from
+    Monday 4 January … every other Wednesday, the first on the 13th": the 13th, which sets
+    which Wednesdays), else ``start``."""
+    if weekday is None:
+        return start
+    ends = [day for p in reading.periods if p[0] == DAY for day in p[1:]]
+    written = sorted(d for d in {*reading.points, *ends} if d >= start)
+    return next((d for d in written if dt.date.fromordinal(int(d)).weekday() == weekday), start)
 
 
 def open_ended(document: str) -> bool:

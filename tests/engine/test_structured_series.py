@@ -170,3 +170,15 @@ def test_the_last_meeting_of_an_open_series_ignores_a_year_written_as_a_label() 
     assert event is not None
     last = event.final_meeting("last_practice_date")
     assert last is not None and isos(last[:1]) == ["2027-04-26"]
+
+
+def test_a_series_starts_on_the_first_day_written_on_its_weekday() -> None:
+    """The day written on the series' weekday sets which weeks an every-other series
+    meets in, and a range that ends on that day is no end of the series."""
+    text = (
+        "From Monday 1 March 2027 the reading group meets every other Thursday, "
+        "the first meeting on the 11th."
+    )
+    assert isos(series_days(text))[:3] == ["2027-03-11", "2027-03-25", "2027-04-08"]
+    plain = "The reading group meets every other Thursday, starting 4 March 2027."
+    assert isos(series_days(plain))[:2] == ["2027-03-04", "2027-03-18"]

@@ -29,7 +29,7 @@ from dateutil import rrule
 
 from engine.structured import stated
 from engine.structured.named_days import starting_verb
-from engine.structured.periods import DAY, Reading, listed
+from engine.structured.periods import DAY, Reading, alternation, listed
 from engine.structured.words import key_parts
 
 MOST_COUNTED = 31  # "day_two", "session_3": the numbers a member's name counts by
@@ -113,11 +113,20 @@ class Rule:
 def recurring_weekday(text: str) -> int | None:
     """The one weekday the text says recurs; or the one it names, when it says a thing is
     weekly ("six weekly sessions" from Wednesday the 13th)."""
-    days = {WEEKDAYS.index(m[1]) for m in weekday_pattern().finditer(text)}
+    days = {WEEKDAYS.index(m[1]) for m in weekday_pattern().finditer(text) if not replaced(m)}
     recurring = [d for d in sorted(days) if recurs(text, d)]
     if not recurring and len(days) == 1 and weekly_pattern().search(text):
         return days.pop()
     return recurring[0] if len(recurring) == 1 else None
+
+
+def replaced(match: re.Match[str]) -> bool:
+    """Whether a weekday is named as what a change replaces ("every other Monday instead of
+    on Wednesdays"): a ``replaced_cues`` phrase at most two words before it."""
+    cues = alternation(listed("replaced_cues"))
+    return (
+        re.search(rf"\b(?:{cues})\s+(?:\w+\s+){{0,2}}$", match.string[: match.start()]) is not None
+    )
 
 
 def month_day(text: str) -> int | None:

@@ -182,3 +182,10 @@ def test_a_series_starts_on_the_first_day_written_on_its_weekday() -> None:
     assert isos(series_days(text))[:3] == ["2027-03-11", "2027-03-25", "2027-04-08"]
     plain = "The reading group meets every other Thursday, starting 4 March 2027."
     assert isos(series_days(plain))[:2] == ["2027-03-04", "2027-03-18"]
+
+
+def test_a_weekday_a_change_replaces_is_no_weekday_of_the_series() -> None:
+    text = "From Tuesday 2 March 2027 the mobile library stops every Tuesday instead of on Fridays."
+    assert isos(series_days(text))[:2] == ["2027-03-02", "2027-03-09"]
+    both = "From Tuesday 2 March 2027 the mobile library stops on Tuesdays and on Fridays."
+    assert series_days(both) == ()

@@ -298,6 +298,11 @@ def test_a_shift_before_a_thing_counts_from_the_day_written_right_after_it() -> 
     assert [t.first for t in told_days(aside) if t.how] == [day("2027-06-04")]
 
 
+def test_invoice_terms_net_a_length_are_due_that_much_later() -> None:
+    text = "Invoice 88 for the boiler service, issued 4 May 2027, is payable net 14 days."
+    assert told_on(text, "payable_by") == ("2027-05-18",) * 2
+
+
 def test_a_limit_of_a_dated_thing_counts_from_that_day() -> None:
     text = (
         "The flat was inspected on 6 September 2027, and the report went out on 9 September. "

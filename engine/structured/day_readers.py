@@ -387,7 +387,7 @@ def ordinal_day(
     said = f"the {match['day']}{match['suffix']}"
     if match["month"] and recurring(match["month"]):
         return None  # "the 15th of each month": a series' (:mod:`.series`)
-    if match["month"]:  # "the 20th of that month": of the month told, before or after
+    if match["month"]:  # "the 9th of that month": of the month told, before or after
         month = dt.date(start.year, start.month, 1) + relativedelta(
             months=names_next(match["month"])
         )

@@ -209,8 +209,8 @@ def unclaimed_day(event: EventDays, key: str, siblings: tuple[str, ...]) -> Told
                   if event.ends[0] <= t.first and t.last <= event.ends[1]}  # fmt: skip
     # The event's own days, which a lone date takes anyway; but a one-day event's day is
     # one member's, and when the members left over are as many as the days left with it,
-    # each takes its own in order ("got the keys on 30 April; the party is on a Saturday in
-    # June; replies by 20 May": three members, three days).
+    # each takes its own in order ("moved in on 2 March; the dinner falls on a Friday in
+    # May; let us know by 12 April": three members, three days).
     ends = [] if event.ends is None else [event.ends]
     one_day = [None] if not ends or ends[0][0] == ends[0][1] else []
     for also in ends + one_day:
@@ -318,7 +318,7 @@ def relative_day(text: str, ends: Span | None) -> tuple[str, list[float]]:
 
 def named_in(event: EventDays, key: str) -> bool:
     """Whether a word of a member's name, other than its ordinal, stands in the text: a
-    "second_trial_date" beside "trials" is the second of them, no day left over."""
+    "second_heat" beside "heats" is the second of them, no day left over."""
     named = own_words(key) - set(ordinals())
     return not named.isdisjoint(clause_words(event.text))
 

@@ -57,7 +57,7 @@ def series_days(document: str) -> tuple[float, ...]:
     start = first_meeting(reading, start, weekday)
     times, ends = count_of(text), series_end(document)
     if ends is not None and ends[1] <= start:
-        ends = None  # "from Monday 4 January, every other Wednesday, the first on the 13th"
+        ends = None  # "from Monday 1 March, every other Thursday, the first on the 11th"
     if times is None and ends is None:  # "every other Monday from 5 January": no end told
         times = MOST_COUNTED  # (what open_ended says)
     until = None if times is not None or ends is None else ends[1]
@@ -68,8 +68,8 @@ def series_days(document: str) -> tuple[float, ...]:
 def first_meeting(reading: Reading, start: float, weekday: int | None) -> float:
     """The day a weekly series starts: the first day the document writes on or after
     ``start`` (a date, or an end of a range of days) that falls on its weekday ("from
-    Monday 4 January … every other Wednesday, the first on the 13th": the 13th, which sets
-    which Wednesdays), else ``start``."""
+    Monday 1 March … every other Thursday, the first on the 11th": the 11th, which sets
+    which Thursdays), else ``start``."""
     if weekday is None:
         return start
     ends = [day for p in reading.periods if p[0] == DAY for day in p[1:]]
@@ -121,8 +121,8 @@ def recurring_weekday(text: str) -> int | None:
 
 
 def replaced(match: re.Match[str]) -> bool:
-    """Whether a weekday is named as what a change replaces ("every other Monday instead of
-    on Wednesdays"): a ``replaced_cues`` phrase at most two words before it."""
+    """Whether a weekday is named as what a change replaces ("every Tuesday instead of on
+    Fridays"): a ``replaced_cues`` phrase at most two words before it."""
     cues = alternation(listed("replaced_cues"))
     return (
         re.search(rf"\b(?:{cues})\s+(?:\w+\s+){{0,2}}$", match.string[: match.start()]) is not None
@@ -274,7 +274,7 @@ def count_pattern() -> re.Pattern[str]:
     """A number of times: before a run of up to three words and "in a row" (looked ahead
     at, so each word may be the number), after "for" and before one word (its unit), or
     before a ``frequency_adjectives`` word (another word between at most) and a noun ("four
-    weekly visits", "ten equal monthly payments")."""
+    weekly visits", "three equal monthly sums")."""
     often = "|".join(map(re.escape, listed("frequency_adjectives")))
     return re.compile(
         r"\b(?P<number>[\w-]+)\s+(?=(?:\w+\s+){1,3}in\s+a\s+row\b)"

@@ -47,7 +47,7 @@ NUMERIC_DAY = re.compile(
     r"(?<![\d/.])(?P<a>[0-3]?\d)(?P<sep>[/.])(?P<b>[0-3]?\d)(?P=sep)(?P<y>(?:1[89]|20)\d\d)"
     r"(?![\d/]|\.\d)"
 )
-# A day range written in numbers, the range in its days: "3-5.6.2027", "6–8/9/2027", and the
+# A day range written in numbers, the range in its days: "7-9.6.2027", "6–8/9/2027", and the
 # start with its month too, "21.09.–24.09.2027" or "5/7–9/7/2027" (a day-first habit: the
 # month first cannot hold a range of days there), its separator the end's.
 NUMERIC_SPAN = re.compile(

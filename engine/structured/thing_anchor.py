@@ -6,8 +6,8 @@ right after its "after", "before", "of" or "from" name a thing the document date
 word of those (a shared lemma, or a five-letter stem: "inspection" and "inspected") among the
 words just before an earlier told day ("starts on 7 September", "was inspected on 4 March")
 makes that day the origin. "The report is due a month after the audit" then counts from
-the audit's day even when another day was told in between; "the day before we fly" from the
-day told beside "fly". Pure functions over text.
+the audit's day even when another day was told in between; "the night before we sail" from the
+day told beside "sail". Pure functions over text.
 """
 
 from __future__ import annotations
@@ -31,12 +31,12 @@ MOST_THING_WORDS = 2
 MOST_WORDS_BEFORE_DAY = 8
 SHORTEST_THING_WORD = 4  # "and", "it", "on": no thing
 # A day written after a shift's thing is that thing's within this many words ("before the
-# concert itself on Saturday 13 December": five).
+# gala itself on Sunday 7 March": five).
 MOST_WORDS_TO_DAY = 5
 WORD = re.compile(r"[A-Za-z]+")
 APART = re.compile(r"[,;:()]")
 DAY_NEXT = re.compile(r"\s+(?:\d|[A-Z])")  # a day written next: "on 3 May", "on Friday"
-# The pronouns a clause's subject may be ("after we fly"), and the verbs after one that
+# The pronouns a clause's subject may be ("after we sail"), and the verbs after one that
 # name no act ("before we can", "after they are"), from the language's grammar data.
 SUBJECTS = word_set("grammar.json", "plain_present_subjects") | word_set(
     "grammar.json", "third_singular_subjects"
@@ -56,7 +56,7 @@ def determiners() -> str:
 @cache
 def thing_pattern() -> re.Pattern[str]:
     """A thing's name after a shift: a determiner at most, then a word or two; or an act,
-    its subject a pronoun, then its verb ("before we fly")."""
+    its subject a pronoun, then its verb ("before we sail")."""
     subjects = alternation(sorted(SUBJECTS))
     return re.compile(
         rf"(?i)\s+(?:(?:{subjects})\s+(?P<act>[a-z]+)\b"
@@ -67,7 +67,7 @@ def thing_pattern() -> re.Pattern[str]:
 @cache
 def before_thing() -> re.Pattern[str]:
     """What stands between a shift's "after" and the word of its thing: a determiner, or the
-    subject of the act that is the thing ("four weeks after I sent it": the sending), at most."""
+    subject of the act that is the thing ("ten days after I posted it": the posting), at most."""
     subjects = alternation(sorted(SUBJECTS))
     return re.compile(rf"(?i)\s+(?:(?:{determiners()}|{subjects})\s+)?")
 
@@ -112,8 +112,8 @@ def dates_thing(text: str, start: int, sentence_start: int, thing: frozenset[str
 
 
 def day_ahead(text: str, end: int) -> tuple[int, int, float] | None:
-    """The one day written right after the thing a shift names, in its clause ("the Tuesday
-    before the concert on Saturday 13 December": 13 December), at most
+    """The one day written right after the thing a shift names, in its clause ("the Thursday
+    before the gala on Sunday 7 March": 7 March), at most
     :data:`MOST_WORDS_TO_DAY` words on: where the phrase writing it starts and ends, and the
     day. ``None`` when no thing follows, or what follows first is no single day."""
     if not thing_words(text, end):
@@ -122,7 +122,7 @@ def day_ahead(text: str, end: int) -> tuple[int, int, float] | None:
     for start, finish, what in phrase_spans(text):
         if end <= start < stop:
             days = phrase_days(what)
-            # "Two days after it starts, on 4 June": a day set off by a comma is the shift's
+            # "Three days after it opens, on 9 June": a day set off by a comma is the shift's
             near = len(WORD.findall(text, end, start)) <= MOST_WORDS_TO_DAY
             near = near and not APART.search(text, end, start)
             return (start, finish, days[0]) if near and days[0] == days[-1] else None

@@ -112,8 +112,8 @@ def told_days(document: str) -> tuple[Told, ...]:
 
 def written_spans(text: str) -> list[tuple[int, int, tuple[int, float, float] | float]]:
     """The days and periods ``text``'s phrases write (:func:`.periods.phrase_spans`), with
-    the ranges and days it writes in numbers where it shows their order ("3-5.6.2027",
-    "28/09/2025": :mod:`.stated`). The year of a date written in numbers is no period of its
+    the ranges and days it writes in numbers where it shows their order ("7-9.6.2027",
+    "14/10/2026": :mod:`.stated`). The year of a date written in numbers is no period of its
     own, even where the order is unknown ("03/04/2026" is no day read, not all of 2026)."""
     ranges = numeric_span_phrases(text)
     days = [d for d in numeric_phrases(text) if not any(a <= d[0] < b for a, b, _ in ranges)]
@@ -251,7 +251,7 @@ def pick(key: str, after: list[Told]) -> Told | None:
 
 
 def yearlong(told: Told) -> bool:
-    """Whether a told period is a year or more ("the 2025 winter concert", "2026/27"): the
+    """Whether a told period is a year or more ("the 2027 spring show", "2026/27"): the
     frame a member's day falls in, never the day a word beside it dates."""
     return told.last - told.first >= DAYS_PER_YEAR - 1
 

@@ -58,7 +58,7 @@ def lone_weekday(
         return None
     if lead in listed("recurrence_words") or lead in listed("duration_one"):
         return None  # "every Sunday", or "on a Saturday in September": no one day
-    if match["week"]:  # "Tuesday that week": of the week that holds the day told
+    if match["week"]:  # "Wednesday that week": of the week that holds the day told
         return None if recurring(match["week"]) else week_of(base.last, name, match["week"].lower())
     if lead in listed("past_weekday_leads"):
         start = dt.date.fromordinal(int(base.first))

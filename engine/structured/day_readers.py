@@ -143,12 +143,16 @@ def named_origin(text: str, end: int, before: list[Told]) -> Told | None:
     return None
 
 
+DAY_UNIT = "day"  # the unit a day part ("the evening before") shifts by
+
+
 @cache
 def shift_pattern() -> re.Pattern[str]:
     """A count (or "the": one), a unit and a shift: "six weeks later", "a fortnight after",
-    "the day before"."""
+    "the day before"; "the evening before" (a ``day_parts`` word) is the day before too."""
     ways = alternation(sorted(shift_ways()))
-    units, one = unit_words(), alternation(listed("duration_one"))
+    units = f"{unit_words()}|{alternation(listed('day_parts'))}"
+    one = alternation(listed("duration_one"))
     return re.compile(
         rf"(?i)\b(?P<count>\d{{1,3}}|{one}|the)[\s-]+(?P<unit>{units})s?\s+(?P<way>{ways})\b"
     )
@@ -163,6 +167,10 @@ def shifted_day(
     a ``thing_shifts`` word ("45 days from the order date") only from such a thing."""
     count = 1 if not match["count"].isdigit() else int(match["count"])
     unit, way = match["unit"].lower(), match["way"].lower()
+    if unit in listed("day_parts"):  # "the morning after": that part of the next day
+        if match["count"].lower() != "the":
+            return None  # "two mornings later" counts mornings, no one day it names
+        unit = DAY_UNIT
     back = way in listed("duration_before")
     named = named_origin(match.string, match.end(), before)
     if way in listed("thing_shifts") and named is None:

@@ -303,6 +303,15 @@ def test_invoice_terms_net_a_length_are_due_that_much_later() -> None:
     assert told_on(text, "payable_by") == ("2027-05-18",) * 2
 
 
+def test_a_part_of_the_day_before_or_after_is_that_day() -> None:
+    text = "The jumble sale is on Saturday 6 March 2027: tables go up the evening before."
+    assert [t.first for t in told_days(text) if t.how] == [day("2027-03-05")]
+    after = "The jumble sale is on Saturday 6 March 2027, and we sweep the hall the morning after."
+    assert [t.first for t in told_days(after) if t.how] == [day("2027-03-07")]
+    counted = "The sale is on Saturday 6 March 2027 and again three mornings later."
+    assert [t.first for t in told_days(counted) if t.how] == []
+
+
 def test_a_limit_of_a_dated_thing_counts_from_that_day() -> None:
     text = (
         "The flat was inspected on 6 September 2027, and the report went out on 9 September. "

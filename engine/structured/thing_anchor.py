@@ -44,6 +44,7 @@ SUBJECTS = word_set("grammar.json", "plain_present_subjects") | word_set(
 HELPERS = word_set("grammar.json", "subject_inverters") | word_set(
     "grammar.json", "clause_auxiliaries"
 )
+GERUND = "ing"
 BE = "be"  # the lemma of "is", "are", "was": a form of it names no act either
 
 
@@ -100,8 +101,13 @@ def thing_words(text: str, end: int) -> frozenset[str]:
         lemma
         for w in named
         if len(w) >= SHORTEST_THING_WORD and w not in plain
-        for lemma in name_words(w)
+        for lemma in name_words(w) | gerund_verb(w)
     )
+
+
+def gerund_verb(word: str) -> frozenset[str]:
+    """The verb of a word in "-ing" ("the closing date" is the day a thing closes)."""
+    return frozenset(getLemma(word, upos="VERB")) if word.endswith(GERUND) else frozenset()
 
 
 def dates_thing(text: str, start: int, sentence_start: int, thing: frozenset[str]) -> bool:

@@ -312,6 +312,14 @@ def test_a_part_of_the_day_before_or_after_is_that_day() -> None:
     assert [t.first for t in told_days(counted) if t.how] == []
 
 
+def test_a_thing_named_by_a_gerund_is_the_act_of_its_verb() -> None:
+    text = (
+        "Bids open on 2 August 2027 and the auction closes on 16 August. "
+        "Winners pay within ten days of the closing date."
+    )
+    assert [t.first for t in told_days(text) if t.how] == [day("2027-08-26")]
+
+
 def test_a_limit_of_a_dated_thing_counts_from_that_day() -> None:
     text = (
         "The flat was inspected on 6 September 2027, and the report went out on 9 September. "

@@ -21,7 +21,7 @@ from lemminflect import getAllLemmas
 from engine.structured.counted_days import unit_days
 from engine.structured.day_readers import Told, iso
 from engine.structured.other_days import clauses
-from engine.structured.periods import alternation, listed
+from engine.structured.periods import alternation, in_digits, listed
 from engine.structured.series import WEEKDAYS, ordinals, series_days
 from engine.structured.words import name_words, shares_act
 
@@ -32,13 +32,20 @@ WORD = re.compile(r"[A-Za-z]+")
 
 @cache
 def counted_meeting_pattern() -> re.Pattern[str]:
-    """ "our third rehearsal", "the 2nd session" (ordinals in digits or words), "game 5"."""
+    """ "our third rehearsal", "the 2nd session" (ordinals in digits or words), "game 5",
+    "the third one" (a ``meeting_proforms`` word standing in for the series' noun)."""
     nth = alternation(list(ordinals()))
     owners = alternation(listed("meeting_owners"))
     return re.compile(
-        rf"(?i)\b(?:{owners})\s+(?P<nth>{nth})\s+(?P<noun>[a-z]+)\b"
+        rf"(?i)\b(?:{owners})\s+(?P<nth>{nth})\s+(?P<noun>[a-z]+|{alternation(proforms())})\b"
         r"|\b(?P<name>[a-z]+)\s+(?P<number>\d{1,2})\b(?!\s*(?:st|nd|rd|th|:|\.\d|%|/))"
     )
+
+
+@cache
+def proforms() -> list[str]:
+    """The ``meeting_proforms`` words as the text is read, numbers in digits ("one": "1")."""
+    return sorted({form for word in listed("meeting_proforms") for form in (word, in_digits(word))})
 
 
 def counted_meeting(
@@ -51,13 +58,22 @@ def counted_meeting(
     nth = ordinals().get((match["nth"] or match["number"] or "").lower())
     if not days or nth is None or not 0 < nth <= len(days):
         return None
-    if VERB_OR_NOUN.isdisjoint(getAllLemmas(noun)):
+    standing_in = match["noun"] is not None and noun in proforms()  # "the third one"
+    if not standing_in and VERB_OR_NOUN.isdisjoint(getAllLemmas(noun)):
         return None  # "the 1st and 3rd Tuesday": a count of no thing
     if series_weekday(days) in match.string[sentence[0] : sentence[1]].lower():
         return None  # the series' own sentence: "every Monday in room 5" counts no meeting
-    if not shares_act(name_words(noun), series_words(match.string)):
+    if not standing_in and not shares_act(name_words(noun), series_words(match.string)):
         return None
-    return days[nth - 1], f"{match[0].strip()}, counted from {iso(days[0])}"
+    said = as_written(match) if standing_in else match[0]
+    return days[nth - 1], f"{said.strip()}, counted from {iso(days[0])}"
+
+
+def as_written(match: re.Match[str]) -> str:
+    """A counted pro-form's phrase with the pro-form in words, as the review quotes it: the
+    text is read with its numbers in digits ("the 3rd 1" is "the 3rd one")."""
+    words = {in_digits(w): w for w in listed("meeting_proforms")}
+    return match[0][: match.start("noun") - match.start()] + words.get(match["noun"], match["noun"])
 
 
 @lru_cache(maxsize=16)

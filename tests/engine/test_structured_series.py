@@ -20,6 +20,7 @@ from engine.structured.series import (
     series_day,
     series_days,
 )
+from engine.structured.told_days import told_days
 from tests.helpers.fills import json_fill
 
 DATE = {"type": "string", "format": "date"}
@@ -189,3 +190,12 @@ def test_a_weekday_a_change_replaces_is_no_weekday_of_the_series() -> None:
     assert isos(series_days(text))[:2] == ["2027-03-02", "2027-03-09"]
     both = "From Tuesday 2 March 2027 the mobile library stops on Tuesdays and on Fridays."
     assert series_days(both) == ()
+
+
+def test_the_nth_one_in_another_sentence_is_that_meeting_of_the_series() -> None:
+    text = (
+        "Litter picks run every other Saturday from 6 March 2027. I signed up for the fourth one."
+    )
+    found = [t for t in told_days(text) if t.how]
+    assert [t.first for t in found] == [float(dt.date(2027, 4, 17).toordinal())]
+    assert found[0].how == "the 4th one, counted from 2027-03-06"

@@ -102,7 +102,8 @@ def told_days(document: str) -> tuple[Told, ...]:
         counted = reader(match, before, sentence)
         if counted is not None:  # a day and how, or a period's first and last day and how
             first, *rest, how = counted
-            found.append(Told(start, end, first, rest[0] if rest else first, str(how)))
+            last = rest[0] if rest else first
+            found.append(Told(start, end, first, last, str(how), lasting=reader is length_end))
     cut = deadline_spans(text, spans)
     marked = [replace(t, deadline=any(a <= t.start and t.end <= b for a, b in cut)
                       or bool(t.how and deadline_before().search(text, 0, t.start)))
@@ -198,6 +199,7 @@ def candidates(
         if inside and not ends:  # the phrase names its thing: "our 3rd rehearsal"
             yield (False, 0, 0), inside[0]
         after = [t for t in days if word.end() <= t.start < sentence[1] and not yearlong(t)]
+        after = [t for t in after if not t.lasting or ends_its_length(key)]
         near = pick(key, after)
         if near is not None:
             between = sum(1 for w in words[at + 1 :] if w.end() <= after[0].start)
@@ -248,6 +250,13 @@ def pick(key: str, after: list[Told]) -> Told | None:
     if columns.names(key, "start"):
         return replace(after[0], last=after[0].first)
     return after[0]
+
+
+def ends_its_length(key: str) -> bool:
+    """Whether a member may take the last day of a length told after its word: an end, a
+    later date or a deadline ("quote_valid_until"); "quote_date" beside "the quote stands for
+    30 days" dates the quote, not the day its length runs out."""
+    return any(columns.names(key, w) for w in ("end", "later", "deadline_name"))
 
 
 def yearlong(told: Told) -> bool:

@@ -320,6 +320,12 @@ def test_a_thing_named_by_a_gerund_is_the_act_of_its_verb() -> None:
     assert [t.first for t in told_days(text) if t.how] == [day("2027-08-26")]
 
 
+def test_only_an_end_or_a_later_date_takes_the_last_day_of_a_length() -> None:
+    text = "On 3 May 2027 I priced the fence, and the price stands for 14 days."
+    assert told_on(text, "price_valid_until") == ("2027-05-16",) * 2
+    assert told_on(text, "price_date") == ("2027-05-03",) * 2
+
+
 def test_a_limit_of_a_dated_thing_counts_from_that_day() -> None:
     text = (
         "The flat was inspected on 6 September 2027, and the report went out on 9 September. "

@@ -101,7 +101,8 @@ def listed(key: str) -> list[str]:
 
 
 def month(n: str) -> str:
-    return rf"(?P<{n}>(?:{alternation(list(month_numbers()))})\.?)"
+    """A month's name or abbreviation, whole: "Apr" of "Aprons" is none."""
+    return rf"(?P<{n}>(?:{alternation(list(month_numbers()))})(?:\.|\b))"
 
 
 def day(n: str) -> str:

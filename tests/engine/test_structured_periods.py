@@ -227,3 +227,9 @@ def test_an_iso_days_short_end_must_close_its_phrase() -> None:
 def test_a_numeric_range_with_both_months_and_no_place_is_not_guessed() -> None:
     """ "5/7–9/7/2027" is a range a month-first habit writes too (May 7 to September 7)."""
     assert stated.numeric_spans("Camp 5/7–9/7/2027, bring boots.") == ()
+
+
+@pytest.mark.parametrize("word", ["Aprons", "Junebug", "Marching", "Decking"])
+def test_a_month_abbreviation_inside_a_longer_word_is_no_month(word: str) -> None:
+    text = f"Classes from 8 January 2026, 7 till 9. {word} provided."
+    assert [p for p in periods.phrase_spans(text) if p[0] >= text.index("7 till")] == []

@@ -31,7 +31,7 @@ Span = tuple[float, float]
 LAST_MONTH_DAY = 31  # a part's last day; the month's own length caps it
 OLDEST = 130  # an age above this is not a person's ("aged 999" is a typo or a code)
 NUMBER_LANGUAGE = "en"  # the language text2num reads numbers in words in
-HYPHENED_UNIT = re.compile(r"-(?=(?:year|day|night|week|hour)s?\b)", re.IGNORECASE)
+HYPHENED_UNIT = re.compile(r"-(?=(?:year|month|day|night|week|hour)s?\b)", re.IGNORECASE)
 # A month-first day with no year, only where it cannot be a count ("March 4th", "by May 5."
 # but not "in March 2 teams"): an ordinal suffix, or punctuation or the end after it.
 US_DAY = r"(?P<d1>[0-3]?\d)(?:(?:st|nd|rd|th)\b|(?=[,.;:)]|\s*$))"

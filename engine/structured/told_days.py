@@ -103,7 +103,8 @@ def told_days(document: str) -> tuple[Told, ...]:
         if counted is not None:  # a day and how, or a period's first and last day and how
             first, *rest, how = counted
             last = rest[0] if rest else first
-            found.append(Told(start, end, first, last, str(how), lasting=reader is length_end))
+            lasting = reader is length_end and not match["limit"]  # not "within six weeks"
+            found.append(Told(start, end, first, last, str(how), lasting=lasting))
     cut = deadline_spans(text, spans)
     marked = [replace(t, deadline=any(a <= t.start and t.end <= b for a, b in cut)
                       or bool(t.how and deadline_before().search(text, 0, t.start)))
@@ -163,12 +164,30 @@ def told_span(told: tuple[Told, ...], document: str, key: str) -> Told | None:
     for a lone date, just before it ("Game 5 is the home derby"). ``None`` when its name has
     no word of its own (a "start_date"), counts ("session_two"), or no day is close."""
     own = own_words(key)
-    if not own or counts(key):
+    if counts(key):
         return None
     text = digits(document)
+    if not own:
+        return phrase_day(told, text, key)
     days = list(told)  # in the order they are told (:func:`told_days`)
     found = [c for sentence in clauses(text) for c in candidates(key, own, text, sentence, days)]
     return min(found, key=lambda c: c[0])[1] if found else None
+
+
+def phrase_day(told: tuple[Told, ...], text: str, key: str) -> Told | None:
+    """The day told right after a member's whole name written as a phrase ("your start date
+    will be the first Monday in July" for ``start_date``), for a name with no word of its own
+    (:func:`own_words`); ``None`` when the text does not write the name."""
+    words = r"\s+".join(map(re.escape, key_parts(key)))
+    for named in re.finditer(rf"(?i)\b{words}\b", text):
+        sentence = next((s, e) for s, e in clauses(text) if s <= named.start() <= e)
+        after = [t for t in told if named.end() <= t.start < sentence[1] and not yearlong(t)]
+        near = [
+            t for t in after if len(WORD.findall(text, named.end(), t.start)) <= MOST_WORDS_BETWEEN
+        ]
+        if near:
+            return pick(key, near)
+    return None
 
 
 def counts(key: str) -> bool:
@@ -208,12 +227,28 @@ def candidates(
             single = bool(ends) and len(after) < 2 and after[0].first == after[0].last
             if between <= MOST_WORDS_BETWEEN:
                 yield (single, between, 0), near
-        before = [t for t in days if sentence[0] <= t.start and t.end <= word.start()]
-        if before and not ends and not is_month(before[-1]):
-            between = sum(1 for w in words[:at] if w.start() >= before[-1].end)
-            near = thing_day(text, before[-1], word.start(), days)
-            if between <= MOST_WORDS_BEFORE and near is not None:
-                yield (False, between + BEFORE_COST, 1), near
+        found = day_before(key, text, words[:at], word.start(), (sentence[0], days))
+        if found is not None:
+            yield (False, found[0] + BEFORE_COST, 1), found[1]
+
+
+def day_before(
+    key: str, text: str, words: list[re.Match[str]], at: int, told: tuple[int, list[Told]]
+) -> tuple[int, Told] | None:
+    """The day told just before a member's word at ``at`` (``words`` are those before it in
+    its sentence, which starts at ``told[0]``), and how many words stand between: a lone
+    date's ("Game 5 is the home derby"), or a length's last day before its thing ("a
+    three-month probation period"), which an end, a later date or a deadline takes."""
+    start, days = told
+    before = [t for t in days if start <= t.start and t.end <= at]
+    if not before or is_month(before[-1]):
+        return None
+    lasting, ends = before[-1].lasting, columns.names(key, "start") or columns.names(key, "end")
+    if (lasting and not ends_its_length(key)) or (ends and not lasting):
+        return None
+    between = sum(1 for w in words if w.start() >= before[-1].end)
+    near = thing_day(text, before[-1], at, days)
+    return (between, near) if between <= MOST_WORDS_BEFORE and near is not None else None
 
 
 def thing_day(text: str, told: Told, word: int, days: list[Told]) -> Told | None:

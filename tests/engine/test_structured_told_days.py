@@ -326,6 +326,18 @@ def test_only_an_end_or_a_later_date_takes_the_last_day_of_a_length() -> None:
     assert told_on(text, "price_date") == ("2027-05-03",) * 2
 
 
+def test_a_name_with_no_word_of_its_own_takes_the_day_after_it_written_whole() -> None:
+    text = "Offer letter, 2 May 2027. Your start date will be the first Tuesday in June."
+    assert told_on(text, "start_date") == ("2027-06-01",) * 2
+    assert told_on("Offer letter, 2 May 2027. We start in June.", "start_date") is None
+
+
+def test_a_hyphened_length_before_its_thing_ends_that_thing() -> None:
+    text = "The lease begins on Monday 3 May 2027, with a six-month break clause period."
+    assert told_on(text, "break_clause_end") == ("2027-11-02",) * 2
+    assert told_on(text, "break_clause_date") is None  # no end: the length is not its day
+
+
 def test_a_limit_of_a_dated_thing_counts_from_that_day() -> None:
     text = (
         "The flat was inspected on 6 September 2027, and the report went out on 9 September. "

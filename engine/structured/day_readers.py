@@ -380,7 +380,7 @@ def ordinal_day_pattern() -> re.Pattern[str]:
         rf"(?i)\b(?:(?P<weekday>{days})|{cues})\s+the\s+(?P<day>\d{{1,2}})(?P<suffix>st|nd|rd|th)\b"
         rf"(?:\s+of\s+(?P<month>{months})\b)?"
         r"(?!\s+(?:of\b|[a-z]+\b(?<!\band)(?<!\bat)(?<!\bto)(?<!\buntil)))"
-        r"(?!\s*(?:,|and|or|&)\s*\d)"  # "the 1st and 3rd Tuesday": a list, not a day
+        r"(?!\s*(?:,|and|or|&)\s*\d+(?:st|nd|rd|th)\b)"  # "the 1st and 3rd Tuesday": a list
     )
 
 
@@ -389,11 +389,13 @@ def ordinal_day(
 ) -> tuple[float, str] | None:
     """The first day of that number on or after the last day told before it, on the weekday
     it names when it names one (within a year)."""
+    said = f"the {match['day']}{match['suffix']}"
+    if before and is_month(before[-1]) and not match["month"]:
+        return month_ordinal(before[-1], int(match["day"]), match["weekday"], said)
     base = anchor(before)
     if base is None:
         return None
     start = dt.date.fromordinal(int(base.last))
-    said = f"the {match['day']}{match['suffix']}"
     if match["month"] and recurring(match["month"]):
         return None  # "the 15th of each month": a series' (:mod:`.series`)
     if match["month"]:  # "the 9th of that month": of the month told, before or after
@@ -413,6 +415,19 @@ def ordinal_day(
         if day >= start and (wanted is None or day.weekday() == wanted):
             return float(day.toordinal()), f"{said} after {iso(base.last)}"
     return None
+
+
+def month_ordinal(
+    month: Told, day: int, weekday: str | None, said: str
+) -> tuple[float, str] | None:
+    """The ``day`` of the whole month told just before ("in February, Tuesday the 9th"),
+    on the weekday it names, if it names one; ``None`` when that month has no such day."""
+    first = dt.date.fromordinal(int(month.first))
+    found = first + relativedelta(day=day)
+    wanted = None if not weekday else WEEKDAYS.index(weekday.lower())
+    if found.day != day or (wanted is not None and found.weekday() != wanted):
+        return None
+    return float(found.toordinal()), f"{said} of {first:%B %Y}"
 
 
 def units(count: int, unit: str) -> str:

@@ -338,6 +338,15 @@ def test_a_hyphened_length_before_its_thing_ends_that_thing() -> None:
     assert told_on(text, "break_clause_date") is None  # no end: the length is not its day
 
 
+def test_an_ordinal_after_a_whole_month_is_that_months_day() -> None:
+    text = "Rota for October 2027. Sam opens on Friday the 8th, 9am, and Jo a week later."
+    assert [t.first for t in told_days(text) if t.how] == [day("2027-10-08"), day("2027-10-15")]
+    wrong = "Rota for October 2027. Sam opens on Monday the 8th."  # the 8th is a Friday
+    assert [t for t in told_days(wrong) if t.how] == []
+    listed = "Rota for October 2027: the 8th, 15th and 22nd are Sam's."
+    assert [t for t in told_days(listed) if t.how] == []
+
+
 def test_a_limit_of_a_dated_thing_counts_from_that_day() -> None:
     text = (
         "The flat was inspected on 6 September 2027, and the report went out on 9 September. "

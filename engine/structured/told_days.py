@@ -49,7 +49,13 @@ from engine.structured.day_readers import (
     shift_ways,
     shifted_day,
 )
-from engine.structured.length_days import length_end, length_pattern, span_shift, span_shift_pattern
+from engine.structured.length_days import (
+    length_end,
+    length_pattern,
+    since_pattern,
+    span_shift,
+    span_shift_pattern,
+)
 from engine.structured.other_days import clauses, deadline_spans
 from engine.structured.periods import alternation, in_digits, listed, masked, phrase_spans
 from engine.structured.schedule_days import (
@@ -254,13 +260,16 @@ def day_before(
 def thing_day(text: str, told: Told, word: int, days: list[Told]) -> Told | None:
     """The day of the thing a word right after a told day names: that day, unless the day is
     a shift whose "after" the word's thing follows ("ten days after the fall" names the
-    fall's day, the day it counts from)."""
+    fall's day, the day it counts from), or a limit "of" it ("within 21 days of the order
+    date": the order's day)."""
     shift = re.search(r"(\w+)\s*$", text[told.start : told.end])
     named = shift is not None and shift[1].lower() in shift_ways()
-    if not told.how or not named or not before_thing().fullmatch(text, told.end, word):
+    since = since_pattern().match(text, told.end) if told.how and not named else None
+    end = since.end() if since is not None else told.end
+    if not told.how or not (named or since) or not before_thing().fullmatch(text, end, word):
         return told
     earlier = days[: days.index(told)]
-    return named_origin(text, told.end, earlier) or anchor(earlier)
+    return named_origin(text, end, earlier) or anchor(earlier)
 
 
 def other_end(key: str, following: list[re.Match[str]]) -> bool:

@@ -347,6 +347,15 @@ def test_an_ordinal_after_a_whole_month_is_that_months_day() -> None:
     assert [t for t in told_days(listed) if t.how] == []
 
 
+def test_a_member_the_thing_of_a_limit_names_takes_that_things_day() -> None:
+    text = (
+        "Order 118 from Pell Timber, placed on 4 March 2027 for decking boards. "
+        "Returns are accepted within 30 days of the order date."
+    )
+    assert told_on(text, "order_date") == ("2027-03-04",) * 2
+    assert [t.first for t in told_days(text) if t.how] == [day("2027-04-03")]
+
+
 def test_a_limit_of_a_dated_thing_counts_from_that_day() -> None:
     text = (
         "The flat was inspected on 6 September 2027, and the report went out on 9 September. "

@@ -124,3 +124,26 @@ def span_shift(
             for n in ("low", "high")]  # fmt: skip
     first, last = sorted(days)
     return first, last, f"{match[0]} {iso(base.first if back else base.last)}"
+
+
+@cache
+def ahead_pattern() -> re.Pattern[str]:
+    """ "in 12 months", "in six months' time", "in a week": a day that much after."""
+    one, leads = alternation(listed("duration_one")), alternation(listed("ahead_leads"))
+    return re.compile(
+        rf"(?i)\b(?:{leads})\s+(?P<count>\d{{1,3}}|{one})\s+(?P<unit>{unit_words()})s?\b"
+        r"(?:['’]?\s+time\b)?"
+    )
+
+
+def ahead_day(
+    match: re.Match[str], before: list[Told], sentence: tuple[int, int]
+) -> tuple[float, str] | None:
+    """The day that long after the last day told before it ("serviced on 21 June; next
+    service due in 12 months": 21 June the year after)."""
+    base = anchor(before)
+    if base is None:
+        return None
+    count = int(match["count"]) if match["count"].isdigit() else 1
+    unit = match["unit"].lower()
+    return moved(base.last, count, unit, back=False), f"{match[0]} from {iso(base.last)}"

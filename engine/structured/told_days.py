@@ -50,6 +50,8 @@ from engine.structured.day_readers import (
     shifted_day,
 )
 from engine.structured.length_days import (
+    ahead_day,
+    ahead_pattern,
     length_end,
     length_pattern,
     since_pattern,
@@ -155,6 +157,7 @@ def counted_phrases(text: str) -> list[tuple[int, int, re.Match[str], Reader]]:
         (month_end_pattern(), month_end),
         (ordinal_day_pattern(), ordinal_day),
         (span_shift_pattern(), span_shift),
+        (ahead_pattern(), ahead_day),
         (counted_meeting_pattern(), counted_meeting),
         (week_day_pattern(), week_day),
         (lone_weekday_pattern(), lone_weekday),

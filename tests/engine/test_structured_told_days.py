@@ -356,6 +356,14 @@ def test_a_member_the_thing_of_a_limit_names_takes_that_things_day() -> None:
     assert [t.first for t in told_days(text) if t.how] == [day("2027-04-03")]
 
 
+def test_a_length_after_in_is_the_day_that_much_later() -> None:
+    text = "The boiler was serviced on 2 March 2027; the next check is due in 12 months."
+    assert [t.first for t in told_days(text) if t.how] == [day("2028-03-02")]
+    time = "Seen by the optician on 2 March 2027: come back in two years' time."
+    assert [t.first for t in told_days(time) if t.how] == [day("2029-03-02")]
+    assert [t for t in told_days("Seen on 2 March 2027 in 3 rooms.") if t.how] == []
+
+
 def test_a_limit_of_a_dated_thing_counts_from_that_day() -> None:
     text = (
         "The flat was inspected on 6 September 2027, and the report went out on 9 September. "

@@ -22,6 +22,7 @@ from dataclasses import dataclass
 from functools import cache, lru_cache
 
 import inflect
+from dateutil import rrule
 from dateutil.relativedelta import relativedelta, weekday
 
 from engine.structured.counted_days import unit_days
@@ -97,7 +98,7 @@ def names_next(reference: str) -> bool:
 def unit_words() -> str:
     """The units a count of days or months is in ("week", "fortnight", "month"), as a
     pattern's alternation."""
-    return alternation([*listed("duration_units"), *calendar_units()])
+    return alternation([*listed("duration_units"), *calendar_units(), *listed("working_day_units")])
 
 
 @cache
@@ -144,6 +145,7 @@ def named_origin(text: str, end: int, before: list[Told]) -> Told | None:
     return None
 
 
+WORKDAYS = (rrule.MO, rrule.TU, rrule.WE, rrule.TH, rrule.FR)  # the days a working day is
 DAY_UNIT = "day"  # the unit a day part ("the evening before") shifts by
 
 
@@ -334,12 +336,28 @@ def next_day(
 
 
 def moved(day: float, count: int, unit: str, back: bool) -> float:
-    """``day`` moved ``count`` units on, or back: months on the calendar, others in days."""
+    """``day`` moved ``count`` units on, or back: months on the calendar, working days over
+    the weekdays Monday to Friday (:func:`working_days`), others in days."""
+    if unit in listed("working_day_units"):
+        return working_days(day, count, back)
     if unit in calendar_units():
         months = count * calendar_units()[unit]
         when = dt.date.fromordinal(int(day)) + relativedelta(months=-months if back else months)
         return float(when.toordinal())
     return day - unit_days(unit, count) if back else day + unit_days(unit, count)
+
+
+def working_days(day: float, count: int, back: bool) -> float:
+    """The ``count``-th weekday (Monday to Friday) after ``day``, or before it; public
+    holidays are not counted out, as the document names no country's."""
+    start = dt.date.fromordinal(int(day))
+    if back:  # rrule counts forward: the last ``count`` weekdays from far enough before
+        first, until = start - dt.timedelta(days=2 * count + 7), start - dt.timedelta(days=1)
+        found = list(rrule.rrule(rrule.DAILY, dtstart=first, until=until, byweekday=WORKDAYS))
+        return float(found[-count].date().toordinal())
+    after = start + dt.timedelta(days=1)
+    found = list(rrule.rrule(rrule.DAILY, dtstart=after, count=count, byweekday=WORKDAYS))
+    return float(found[-1].date().toordinal())
 
 
 @cache

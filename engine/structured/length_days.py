@@ -128,22 +128,32 @@ def span_shift(
 
 @cache
 def ahead_pattern() -> re.Pattern[str]:
-    """ "in 12 months", "in six months' time", "in a week": a day that much after."""
+    """ "in 12 months", "in six months' time", "in a week", "in 3 to 5 working days": a day
+    that much after, or the days between two such."""
     one, leads = alternation(listed("duration_one")), alternation(listed("ahead_leads"))
+    joins = alternation([j for j in listed("range_joins") if j not in listed("clause_shifts")])
     return re.compile(
-        rf"(?i)\b(?:{leads})\s+(?P<count>\d{{1,3}}|{one})\s+(?P<unit>{unit_words()})s?\b"
-        r"(?:['’]?\s+time\b)?"
+        rf"(?i)\b(?:{leads})\s+(?:(?P<low>\d{{1,3}})\s*(?:{joins})\s*)?"
+        rf"(?P<count>\d{{1,3}}|{one})\s+(?P<unit>{unit_words()})s?\b(?:['’]?\s+time\b)?"
     )
 
 
 def ahead_day(
     match: re.Match[str], before: list[Told], sentence: tuple[int, int]
-) -> tuple[float, str] | None:
+) -> Counted | None:
     """The day that long after the last day told before it ("serviced on 21 June; next
-    service due in 12 months": 21 June the year after)."""
+    service due in 12 months": 21 June the year after), or the days from the low length's
+    to the high one's ("ready in three to five working days")."""
     base = anchor(before)
     if base is None:
         return None
     count = int(match["count"]) if match["count"].isdigit() else 1
     unit = match["unit"].lower()
-    return moved(base.last, count, unit, back=False), f"{match[0]} from {iso(base.last)}"
+    last = moved(base.last, count, unit, back=False)
+    if match["low"] is None:
+        return last, f"{match[0]} from {iso(base.last)}"
+    return (
+        moved(base.last, int(match["low"]), unit, back=False),
+        last,
+        f"{match[0]} from {iso(base.last)}",
+    )

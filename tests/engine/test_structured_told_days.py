@@ -364,6 +364,24 @@ def test_a_length_after_in_is_the_day_that_much_later() -> None:
     assert [t for t in told_days("Seen on 2 March 2027 in 3 rooms.") if t.how] == []
 
 
+def test_working_days_count_the_weekdays_monday_to_friday() -> None:
+    text = "The frame went in on Friday 4 June 2027 and should be ready in 2 to 4 working days."
+    found = [t for t in told_days(text) if t.how]
+    assert [(t.first, t.last) for t in found] == [(day("2027-06-08"), day("2027-06-10"))]
+    back = "The hearing is on Monday 7 June 2027; papers are due 3 business days before."
+    assert [t.first for t in told_days(back) if t.how] == [day("2027-06-02")]
+
+
+@given(st.dates(dt.date(2025, 1, 1), dt.date(2028, 12, 31)), st.integers(1, 30))
+@settings(max_examples=40, deadline=None)
+def test_a_count_of_working_days_never_ends_on_a_weekend(start: dt.date, count: int) -> None:
+    text = f"Filed on {start.day} {start:%B %Y}; the answer comes in {count} working days."
+    found = [t for t in told_days(text) if t.how]
+    assert len(found) == 1
+    end = dt.date.fromordinal(int(found[0].first))
+    assert end.weekday() < 5 and count <= (end - start).days <= count * 7 // 5 + 3
+
+
 def test_a_limit_of_a_dated_thing_counts_from_that_day() -> None:
     text = (
         "The flat was inspected on 6 September 2027, and the report went out on 9 September. "

@@ -27,6 +27,7 @@ from functools import cache, lru_cache
 
 from lemminflect import getLemma
 
+from engine.language.en.data import word_set
 from engine.structured import columns
 from engine.structured.day_readers import (
     Reader,
@@ -86,6 +87,8 @@ MOST_WORDS_BEFORE = 3
 # ... and counts as this many words further than a day told after it: "the results came out
 # six weeks later" is the results', not the exam's "22 May 2025 and the results".
 BEFORE_COST = 2
+# ... and never across a word that joins two clauses ("on 1 March and reported it")
+JOINERS = word_set("grammar.json", "list_joiners")
 WORD = re.compile(r"[A-Za-z0-9'-]+")
 SHORTEST_OWN_WORD = 3  # "paperwork_due_by": "by" names no thing
 GERUND = "ing"
@@ -255,9 +258,11 @@ def day_before(
     lasting, ends = before[-1].lasting, columns.names(key, "start") or columns.names(key, "end")
     if (lasting and not ends_its_length(key)) or (ends and not lasting):
         return None
-    between = sum(1 for w in words if w.start() >= before[-1].end)
+    between = [w[0].lower() for w in words if w.start() >= before[-1].end]
+    if not JOINERS.isdisjoint(between):  # "found it on 1 March and reported it": another act
+        return None
     near = thing_day(text, before[-1], at, days)
-    return (between, near) if between <= MOST_WORDS_BEFORE and near is not None else None
+    return (len(between), near) if len(between) <= MOST_WORDS_BEFORE and near is not None else None
 
 
 def thing_day(text: str, told: Told, word: int, days: list[Told]) -> Told | None:

@@ -382,6 +382,11 @@ def test_a_count_of_working_days_never_ends_on_a_weekend(start: dt.date, count: 
     assert end.weekday() < 5 and count <= (end - start).days <= count * 7 // 5 + 3
 
 
+def test_a_day_before_a_members_word_across_and_is_another_acts() -> None:
+    text = "We spotted the leak on 2 May 2027 and fixed it for the tenants three days after."
+    assert told_on(text, "fixed_on") == ("2027-05-05",) * 2
+
+
 def test_a_limit_of_a_dated_thing_counts_from_that_day() -> None:
     text = (
         "The flat was inspected on 6 September 2027, and the report went out on 9 September. "

@@ -1,10 +1,8 @@
 """The readers of a day a document tells by the days around it, for
 :mod:`engine.structured.told_days`: a shift ("six weeks later", "a fortnight before", "the
-day after"), the following weekday, the day after ("the next afternoon"), a
-weekday or the first or last day of a month ("the second Thursday of November", "the last
-day of June", "the first Thursday of the month"), the end of a month ("by the end of next
-month") and a day named only by its ordinal ("back on Tuesday the 9th"); the readers of a
-length are :mod:`.length_days`'.
+day after", "the evening before", "5 working days after"), the following weekday, and the day
+after ("the next afternoon"); the readers of a day within a month are :mod:`.month_days`',
+of a length :mod:`.length_days`'.
 
 Each reader takes its phrase's match, the days told before it (:class:`Told`, in the order
 they are told) and its sentence's bounds, and gives the day with how it was counted, or
@@ -19,21 +17,17 @@ import datetime as dt
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
-from functools import cache, lru_cache
+from functools import cache
 
 import inflect
 from dateutil import rrule
-from dateutil.relativedelta import relativedelta, weekday
+from dateutil.relativedelta import relativedelta
 
 from engine.structured.counted_days import unit_days
 from engine.structured.other_days import clauses, phrase_days
-from engine.structured.periods import alternation, listed, phrase_spans, words
-from engine.structured.series import LAST, MONTHS, WEEKDAYS, ordinals
+from engine.structured.periods import alternation, listed, words
+from engine.structured.series import WEEKDAYS
 from engine.structured.thing_anchor import dates_thing, day_ahead, thing_phrase, thing_words
-
-MONTH_DAY = "day"  # "the last day of June": a month's own day, where a weekday would stand
-# An ordinal after another and a join: one of a list ("the 2nd and 4th Saturday"), a series.
-LISTED = re.compile(r"(?i)\b\w+\s*(?:,|and|or|&)\s*$")
 
 
 @dataclass(frozen=True)
@@ -66,32 +60,6 @@ def calendar_units() -> dict[str, int]:
     found = words()["calendar_units"]
     assert isinstance(found, dict)
     return {str(k): int(v) for k, v in found.items()}
-
-
-@cache
-def month_references() -> list[str]:
-    """ "the month", "every month", "next month", "that same month": a month told by the
-    days around it."""
-    return references("month")
-
-
-@cache
-def references(unit: str) -> list[str]:
-    """A ``month_references`` word before a unit, a ``same_words`` or ``duration_next``
-    word between them or not ("that week", "the same week", "the following month")."""
-    leads, between = listed("month_references"), [*listed("same_words"), *listed("duration_next")]
-    return [f"{w} {unit}" for w in leads] + [f"{w} {b} {unit}" for w in leads for b in between]
-
-
-def recurring(reference: str) -> bool:
-    """Whether a reference (:func:`references`) is to every unit ("each month"): a series'."""
-    return not set(reference.lower().split()).isdisjoint(listed("recurrence_words"))
-
-
-def names_next(reference: str) -> bool:
-    """Whether a reference (:func:`references`) names the unit after the one told: "next
-    month", "the following week"."""
-    return not set(reference.lower().split()).isdisjoint(listed("duration_next"))
 
 
 @cache
@@ -189,96 +157,6 @@ def shifted_day(
     return day, f"{match[0]}{than} {iso(origin)}"
 
 
-@cache
-def month_weekday_pattern() -> re.Pattern[str]:
-    """The n-th (or last, or any) weekday of a named month or of "the month": "the second
-    Thursday of November", "the last Saturday in April 2028", "a Saturday in September"."""
-    nth = alternation([*ordinals(), *listed("last_day_words"), *listed("duration_one")])
-    days = alternation([*WEEKDAYS, MONTH_DAY])
-    months = alternation([*MONTHS, *month_references()])
-    return re.compile(
-        rf"(?i)\b(?P<nth>{nth})\s+(?P<weekday>{days})\s+(?:of|in)\s+"
-        rf"(?P<month>{months})(?:\s+(?P<year>\d{{4}}))?\b"
-    )
-
-
-def month_weekday(
-    match: re.Match[str], before: list[Told], sentence: tuple[int, int]
-) -> Counted | None:
-    """The day "the second Thursday of November" names: in the year written, else in the
-    year of the last day told before it; "of the month" is that day's month,
-    or the month the sentence names ("the April 2026 meeting"). "A Saturday in September"
-    is any of them: the first to the last."""
-    word = match["nth"].lower()
-    if word in listed("duration_one"):
-        return any_weekday(match, before, sentence)
-    nth = LAST if word in listed("last_day_words") else ordinals().get(word)
-    if nth is None or nth == 0 or nth > 5 or LISTED.search(match.string, 0, match.start()):
-        return None  # "the 2nd and 4th Saturday of every month" is a series, not one day
-    base = anchor(before)
-    named = MONTHS.get(match["month"].lower())
-    month_year = named_month(match, named, base, sentence)
-    if month_year is None:
-        return None
-    first = dt.date(month_year[1], month_year[0], 1)
-    day = first + month_day(match["weekday"].lower(), nth)
-    if day.month != first.month:
-        return None  # no fifth Thursday that month
-    said = match[0] if match[0].lower().startswith("the ") else f"the {match[0]}"
-    return float(day.toordinal()), said
-
-
-def any_weekday(
-    match: re.Match[str], before: list[Told], sentence: tuple[int, int]
-) -> tuple[float, float, str] | None:
-    """The days from the first to the last weekday of a month that "a Saturday in September
-    2026" may be."""
-    name = match["weekday"].lower()
-    named = MONTHS.get(match["month"].lower())
-    month_year = None if name == MONTH_DAY else named_month(match, named, anchor(before), sentence)
-    if month_year is None:
-        return None
-    first = dt.date(month_year[1], month_year[0], 1)
-    days = [first + month_day(name, n) for n in (1, LAST)]
-    return float(days[0].toordinal()), float(days[1].toordinal()), match[0]
-
-
-def month_day(name: str, nth: int) -> relativedelta:
-    """How far into a month its ``nth`` weekday named ``name`` is (``LAST``: its last), or
-    its first or last day ("the last day of June")."""
-    if name == MONTH_DAY:
-        return relativedelta(day=31) if nth == LAST else relativedelta(days=nth - 1)
-    which = weekday(WEEKDAYS.index(name), nth)
-    return relativedelta(day=31, weekday=which) if nth == LAST else relativedelta(weekday=which)
-
-
-def named_month(
-    match: re.Match[str], named: int | None, base: Told | None, sentence: tuple[int, int]
-) -> tuple[int, int] | None:
-    """The month and year a weekday of a month falls in: the year written, else the last
-    day's told before it, as a month alone is read in the year written nearest it (``None``
-    when nothing says)."""
-    if named is None:  # "of the month": the sentence's month, else the last day's
-        months = [t for t in told_months(match.string) if sentence[0] <= t.start < sentence[1]]
-        source = months[0].first if months else base.first if base else None
-        if source is None:
-            return None
-        when = dt.date.fromordinal(int(source))
-        if names_next(match["month"]):  # "the first Monday of next month"
-            when = when.replace(day=1) + relativedelta(months=1)
-        return when.month, when.year
-    if match["year"]:
-        return named, int(match["year"])
-    return None if base is None else (named, dt.date.fromordinal(int(base.first)).year)
-
-
-@lru_cache(maxsize=16)  # each "of the month" of one text asks
-def told_months(text: str) -> list[Told]:
-    """The whole months ``text`` writes ("April 2026"), as periods."""
-    found = [Told(s, e, *bounds(what)) for s, e, what in phrase_spans(text)]
-    return [t for t in found if is_month(t)]
-
-
 def is_month(told: Told) -> bool:
     first, last = (dt.date.fromordinal(int(d)) for d in (told.first, told.last))
     return first.day == 1 and (last + dt.timedelta(days=1)).day == 1 and first.month == last.month
@@ -358,94 +236,6 @@ def working_days(day: float, count: int, back: bool) -> float:
     after = start + dt.timedelta(days=1)
     found = list(rrule.rrule(rrule.DAILY, dtstart=after, count=count, byweekday=WORKDAYS))
     return float(found[-1].date().toordinal())
-
-
-@cache
-def month_end_pattern() -> re.Pattern[str]:
-    """ "the end of the month", "the end of next month", "the end of June"."""
-    months = alternation([*MONTHS, *month_references()])
-    return re.compile(rf"(?i)\bend\s+of\s+(?P<month>{months})(?:\s+(?P<year>\d{{4}}))?\b")
-
-
-def month_end(
-    match: re.Match[str], before: list[Told], sentence: tuple[int, int]
-) -> tuple[float, str] | None:
-    """The last day of the month named, or of the last day's month told before it (the
-    month after it for "next month")."""
-    base = anchor(before)
-    said = match["month"].lower()
-    named = MONTHS.get(said)
-    if named is not None and match["year"]:
-        first = dt.date(int(match["year"]), named, 1)
-    elif base is None:
-        return None
-    else:
-        when = dt.date.fromordinal(int(base.last))
-        first = dt.date(when.year, named or when.month, 1)
-        if names_next(said):
-            first += relativedelta(months=1)
-    last = first + relativedelta(day=31)
-    return float(last.toordinal()), f"end of {first:%B %Y}"
-
-
-@cache
-def ordinal_day_pattern() -> re.Pattern[str]:
-    """A day of the month named only by its ordinal, after a weekday or a word that dates
-    ("Tuesday the 9th", "on the 21st"), and not before a noun it counts ("the 12th floor")."""
-    days, cues = alternation(WEEKDAYS), alternation(listed("ordinal_day_cues"))
-    months = alternation(month_references())
-    return re.compile(
-        rf"(?i)\b(?:(?P<weekday>{days})|{cues})\s+the\s+(?P<day>\d{{1,2}})(?P<suffix>st|nd|rd|th)\b"
-        rf"(?:\s+of\s+(?P<month>{months})\b)?"
-        r"(?!\s+(?:of\b|[a-z]+\b(?<!\band)(?<!\bat)(?<!\bto)(?<!\buntil)))"
-        r"(?!\s*(?:,|and|or|&)\s*\d+(?:st|nd|rd|th)\b)"  # "the 1st and 3rd Tuesday": a list
-    )
-
-
-def ordinal_day(
-    match: re.Match[str], before: list[Told], sentence: tuple[int, int]
-) -> tuple[float, str] | None:
-    """The first day of that number on or after the last day told before it, on the weekday
-    it names when it names one (within a year)."""
-    said = f"the {match['day']}{match['suffix']}"
-    if before and is_month(before[-1]) and not match["month"]:
-        return month_ordinal(before[-1], int(match["day"]), match["weekday"], said)
-    base = anchor(before)
-    if base is None:
-        return None
-    start = dt.date.fromordinal(int(base.last))
-    if match["month"] and recurring(match["month"]):
-        return None  # "the 15th of each month": a series' (:mod:`.series`)
-    if match["month"]:  # "the 9th of that month": of the month told, before or after
-        month = dt.date(start.year, start.month, 1) + relativedelta(
-            months=names_next(match["month"])
-        )
-        day = month + relativedelta(day=int(match["day"]))
-        if day.day != int(match["day"]):
-            return None
-        return float(day.toordinal()), f"{said} of {match['month'].lower()} from {iso(base.last)}"
-    wanted = None if not match["weekday"] else WEEKDAYS.index(match["weekday"].lower())
-    for ahead in range(13):
-        month = dt.date(start.year, start.month, 1) + relativedelta(months=ahead)
-        day = month + relativedelta(day=int(match["day"]))
-        if day.day != int(match["day"]):
-            continue  # no 31st that month
-        if day >= start and (wanted is None or day.weekday() == wanted):
-            return float(day.toordinal()), f"{said} after {iso(base.last)}"
-    return None
-
-
-def month_ordinal(
-    month: Told, day: int, weekday: str | None, said: str
-) -> tuple[float, str] | None:
-    """The ``day`` of the whole month told just before ("in February, Tuesday the 9th"),
-    on the weekday it names, if it names one; ``None`` when that month has no such day."""
-    first = dt.date.fromordinal(int(month.first))
-    found = first + relativedelta(day=day)
-    wanted = None if not weekday else WEEKDAYS.index(weekday.lower())
-    if found.day != day or (wanted is not None and found.weekday() != wanted):
-        return None
-    return float(found.toordinal()), f"{said} of {first:%B %Y}"
 
 
 def units(count: int, unit: str) -> str:

@@ -35,17 +35,11 @@ from engine.structured.day_readers import (
     anchor,
     bounds,
     is_month,
-    month_end,
-    month_end_pattern,
-    month_weekday,
-    month_weekday_pattern,
     named_origin,
     next_day,
     next_day_pattern,
     next_weekday,
     next_weekday_pattern,
-    ordinal_day,
-    ordinal_day_pattern,
     shift_pattern,
     shift_ways,
     shifted_day,
@@ -58,6 +52,14 @@ from engine.structured.length_days import (
     since_pattern,
     span_shift,
     span_shift_pattern,
+)
+from engine.structured.month_days import (
+    month_end,
+    month_end_pattern,
+    month_weekday,
+    month_weekday_pattern,
+    ordinal_day,
+    ordinal_day_pattern,
 )
 from engine.structured.other_days import clauses, deadline_spans
 from engine.structured.periods import alternation, in_digits, listed, masked, phrase_spans

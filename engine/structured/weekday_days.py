@@ -19,8 +19,9 @@ import datetime as dt
 import re
 from functools import cache
 
-from engine.structured.day_readers import Told, anchor, iso, names_next, recurring, references
+from engine.structured.day_readers import Told, anchor, iso
 from engine.structured.length_days import writes_day
+from engine.structured.month_days import names_next, recurring, references
 from engine.structured.periods import alternation, listed
 from engine.structured.series import WEEKDAYS, recurs
 

@@ -51,21 +51,6 @@ def test_a_numeric_day_of_unknown_order_is_no_year_long_day() -> None:
     assert dotted == [day("2026-04-03"), day("2026-04-10")]
 
 
-def test_an_ordinal_of_that_month_is_a_day_of_the_month_told() -> None:
-    """ "The 20th of that month" is in the month of the day told before it, even before that
-    day; "of the following month" the month after; "of each month" is a series'."""
-    text = "The lease ended on 12 January 2025; the deposit came back on the 28th of that month."
-    assert [t.first for t in told_days(text)][1:] == [day("2025-01-28")]
-    before = (
-        "The lease ended on 12 January 2025, and notice was given on the 2nd of the same month."
-    )
-    assert [t.first for t in told_days(before)][1:] == [day("2025-01-02")]
-    after = "The lease ended on 12 January 2025; the bond is due by the 3rd of the following month."
-    assert [t.first for t in told_days(after)][1:] == [day("2025-02-03")]
-    each = "The lease began on 12 January 2025; rent is paid on the 3rd of each month."
-    assert [t.first for t in told_days(each)] == [day("2025-01-12")]
-
-
 def test_a_shift_counts_from_the_last_day_told_before_it() -> None:
     text = "We planted the beds on 3 March 2027, and the first shoots showed two weeks later."
     assert told_on(text, "shoots_seen_on") == ("2027-03-17",) * 2
@@ -336,15 +321,6 @@ def test_a_hyphened_length_before_its_thing_ends_that_thing() -> None:
     text = "The lease begins on Monday 3 May 2027, with a six-month break clause period."
     assert told_on(text, "break_clause_end") == ("2027-11-02",) * 2
     assert told_on(text, "break_clause_date") is None  # no end: the length is not its day
-
-
-def test_an_ordinal_after_a_whole_month_is_that_months_day() -> None:
-    text = "Rota for October 2027. Sam opens on Friday the 8th, 9am, and Jo a week later."
-    assert [t.first for t in told_days(text) if t.how] == [day("2027-10-08"), day("2027-10-15")]
-    wrong = "Rota for October 2027. Sam opens on Monday the 8th."  # the 8th is a Friday
-    assert [t for t in told_days(wrong) if t.how] == []
-    listed = "Rota for October 2027: the 8th, 15th and 22nd are Sam's."
-    assert [t for t in told_days(listed) if t.how] == []
 
 
 def test_a_member_the_thing_of_a_limit_names_takes_that_things_day() -> None:

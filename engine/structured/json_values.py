@@ -21,7 +21,7 @@ from collections.abc import Callable
 from dataclasses import replace
 from typing import Any
 
-from engine.structured import agreement, columns, other_days, periods, stated, vocab
+from engine.structured import ages, agreement, columns, other_days, stated, vocab
 from engine.structured.event_days import event_days
 from engine.structured.schema import Context, Schemas
 from engine.structured.tree import Path, in_item
@@ -113,11 +113,14 @@ def age_day(document: str) -> float:
 
 def document_births(document: str) -> tuple[float, float] | None:
     """The birth days that fit the one age a document gives ("aged 9"), counted on its latest
-    date (today when it has none); ``None`` when it gives no age, or several."""
-    said = set(periods.ages(document))
-    if len(said) != 1:
+    date (today when it has none), or a baby's in weeks or months ("eight weeks old"), counted
+    on the day its sentence writes (:func:`.ages.young_births`); ``None`` when it gives no
+    age, or several."""
+    said = set(ages.ages(document))
+    young = set(ages.young_births(document))
+    if len(said) + len(young) != 1:
         return None
-    return periods.birth_span(said.pop(), age_day(document))
+    return young.pop() if young else ages.birth_span(said.pop(), age_day(document))
 
 
 def schema_births(age: Schemas, on: float) -> tuple[float, float] | None:
@@ -125,10 +128,10 @@ def schema_births(age: Schemas, on: float) -> tuple[float, float] | None:
     to 16: born between 17 and 8 years before); ``None`` unless it has both bounds. A form
     that bounds the age says whose birth date it holds, where an unbounded one is an adult's."""
     lows, highs = age.values("minimum"), age.values("maximum")
-    if not lows or not highs or max(lows) > min(highs) or min(highs) > periods.OLDEST:
+    if not lows or not highs or max(lows) > min(highs) or min(highs) > ages.OLDEST:
         return None
-    youngest = periods.birth_span(math.ceil(max(lows)), on)[1]
-    oldest = periods.birth_span(math.floor(min(highs)), on)[0]
+    youngest = ages.birth_span(math.ceil(max(lows)), on)[1]
+    oldest = ages.birth_span(math.floor(min(highs)), on)[0]
     return oldest, youngest
 
 

@@ -20,7 +20,7 @@ import json
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
-from functools import cache, lru_cache
+from functools import cache
 from pathlib import Path
 
 from text_to_num import alpha2digit
@@ -29,7 +29,6 @@ WORDS_FILE = Path(__file__).with_name("period_words.json")
 DAY, PART, MONTH, SEASON, YEAR = range(5)  # how precise a stated period is, finest first
 Span = tuple[float, float]
 LAST_MONTH_DAY = 31  # a part's last day; the month's own length caps it
-OLDEST = 130  # an age above this is not a person's ("aged 999" is a typo or a code)
 NUMBER_LANGUAGE = "en"  # the language text2num reads numbers in words in
 HYPHENED_UNIT = re.compile(r"-(?=(?:year|month|day|night|week|hour)s?\b)", re.IGNORECASE)
 # A month-first day with no year, only where it cannot be a count ("March 4th", "by May 5."
@@ -386,19 +385,6 @@ def year_span(match: re.Match[str], year: int) -> Found:
     return (YEAR, start, end) if start is not None and end is not None else None
 
 
-@lru_cache(maxsize=16)
-def ages(document: str) -> tuple[int, ...]:
-    """The ages in years ``document`` gives a person ("aged 9", "9 years old", "34-year-old"),
-    up to ``OLDEST``."""
-    said = words()["ages"]
-    assert isinstance(said, dict)
-    before = alternation([w.strip() for w in said["before"]])
-    after = alternation([w.strip("-") for w in said["after"]])
-    pattern = rf"(?i:\b(?:{before})\s+(?P<a>\d{{1,3}})\b|\b(?P<b>\d{{1,3}})(?:\s+|-)(?:{after})\b)"
-    found = (int(m["a"] or m["b"]) for m in re.finditer(pattern, in_digits(document)))
-    return tuple(age for age in found if age <= OLDEST)
-
-
 def in_digits(document: str) -> str:
     """``document`` with its numbers in words written in digits ("a ten-year-old" → "a 10
     year-old", "a three-day" → "a 3 day"), by text2num; a hyphen before "year" or a
@@ -408,19 +394,3 @@ def in_digits(document: str) -> str:
         return str(alpha2digit(spaced, NUMBER_LANGUAGE, threshold=0))
     except ValueError:  # text2num refuses some inputs; the digits already there still count
         return document
-
-
-def birth_span(age: int, on: float) -> Span:
-    """The birth days of someone ``age`` years old on day ``on``: after the day ``age + 1``
-    years before, up to the day ``age`` years before."""
-    day = dt.date.fromordinal(int(on))
-    youngest = years_before(day, age)
-    oldest = min(years_before(day, age + 1) + dt.timedelta(days=1), youngest)
-    return float(oldest.toordinal()), float(youngest.toordinal())
-
-
-def years_before(day: dt.date, years: int) -> dt.date:
-    """The same day ``years`` earlier (29 February falls on the 28th in a common year), or
-    the first year's when that would come before the calendar's first."""
-    year = max(day.year - years, dt.MINYEAR)
-    return day.replace(year=year, day=min(day.day, calendar.monthrange(year, day.month)[1]))

@@ -11,7 +11,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from engine.structured import periods
+from engine.structured import ages, periods
 from engine.structured.compiler import compile_json
 from engine.structured.json_values import document_era
 from engine.structured.tree import Fixed, Value
@@ -46,19 +46,19 @@ def dated(value: object) -> list[str]:
 
 
 def test_ages_are_read_before_or_after_the_number() -> None:
-    assert periods.ages("Amira, aged 9, and a 34-year-old; he is 40 years old.") == (9, 34, 40)
-    assert periods.ages("The 2026 team played 12 games.") == ()
-    assert periods.ages("Item aged 999 days.") == ()  # no one's age
+    assert ages.ages("Amira, aged 9, and a 34-year-old; he is 40 years old.") == (9, 34, 40)
+    assert ages.ages("The 2026 team played 12 games.") == ()
+    assert ages.ages("Item aged 999 days.") == ()  # no one's age
 
 
 def test_a_birth_span_near_the_calendars_start_is_no_error() -> None:
-    low, high = periods.birth_span(periods.OLDEST, float(dt.date(40, 3, 1).toordinal()))
+    low, high = ages.birth_span(ages.OLDEST, float(dt.date(40, 3, 1).toordinal()))
     assert low <= high
 
 
 def test_a_birth_span_runs_from_the_day_after_to_the_birthday() -> None:
     on = float(dt.date(2026, 9, 1).toordinal())
-    low, high = (dt.date.fromordinal(int(d)).isoformat() for d in periods.birth_span(9, on))
+    low, high = (dt.date.fromordinal(int(d)).isoformat() for d in ages.birth_span(9, on))
     assert (low, high) == ("2016-09-02", "2017-09-01")
 
 
@@ -84,7 +84,7 @@ def test_every_new_date_falls_in_the_stated_period(stated: tuple[str, str, str],
 def test_a_birth_date_fits_the_age_the_document_gives(age: int, on: dt.date, seed: int) -> None:
     document = f"Entry form for Sam, aged {age}, filled in on {on.isoformat()}.\n\n"
     value = json_fill(obj({"name": {"type": "string"}, "date_of_birth": DATE}), document, seed)
-    low, high = (dt.date.fromordinal(int(d)) for d in periods.birth_span(age, on.toordinal()))
+    low, high = (dt.date.fromordinal(int(d)) for d in ages.birth_span(age, on.toordinal()))
     assert low <= dt.date.fromisoformat(value.value["date_of_birth"]) <= high
 
 

@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from engine.structured import columns, counted_days, periods, stated
+from engine.structured import ages, columns, counted_days, periods, stated
 from engine.structured.json_values import document_era
 from tests.helpers.fills import iso_span as days
 
@@ -189,16 +189,16 @@ def test_a_duration_with_no_one_day_beside_it_states_nothing(document: str) -> N
 
 
 def test_an_age_in_words_is_read_as_its_number() -> None:
-    assert periods.ages("Report for a ten-year-old pupil.") == (10,)
+    assert ages.ages("Report for a ten-year-old pupil.") == (10,)
     said = "She is nine years old; her brother is thirty-four years of age."
-    assert periods.ages(said) == (9, 34)
-    assert periods.ages("One of the two pupils.") == ()
+    assert ages.ages(said) == (9, 34)
+    assert ages.ages("One of the two pupils.") == ()
 
 
 @settings(max_examples=200, deadline=None)
 @given(st.text(max_size=80))
 def test_reading_ages_never_fails_on_any_text(document: str) -> None:
-    assert all(0 <= age <= periods.OLDEST for age in periods.ages(document))
+    assert all(0 <= age <= ages.OLDEST for age in ages.ages(document))
 
 
 @pytest.mark.parametrize(

@@ -1,0 +1,52 @@
+"""A baby's or a puppy's age in weeks or months (engine/structured/ages.py), issue 28: it gives
+the birth days it allows, counted on the day its own sentence writes, and no birth days when
+that sentence writes no day; a fill's birth date then falls in them."""
+
+from __future__ import annotations
+
+import datetime as dt
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from engine.structured.ages import young_births
+from engine.structured.json_values import document_births
+from tests.helpers.fills import json_fill
+
+
+def iso(span: tuple[float, float]) -> tuple[str, str]:
+    first, last = (dt.date.fromordinal(int(d)).isoformat() for d in span)
+    return first, last
+
+
+def test_an_age_in_weeks_counts_back_from_the_day_its_sentence_writes() -> None:
+    text = "The foal was wormed on 9 June 2027, when he was six weeks old."
+    assert [iso(s) for s in young_births(text)] == [("2027-04-22", "2027-04-28")]
+    months = "Our kitten, 3 months old on 2 May 2027, had her check."
+    assert [iso(s) for s in young_births(months)] == [("2027-01-03", "2027-02-02")]
+
+
+def test_an_age_whose_sentence_writes_no_day_gives_no_births() -> None:
+    text = "The foal arrived on 9 June 2027. He is wormed when he is six weeks old."
+    assert young_births(text) == []
+    assert document_births(text) is None
+
+
+@given(st.dates(dt.date(2025, 1, 1), dt.date(2028, 12, 31)), st.integers(1, 20))
+@settings(max_examples=40, deadline=None)
+def test_the_birth_days_of_an_age_in_weeks_span_one_week(on: dt.date, weeks: int) -> None:
+    text = f"Checked on {on.day} {on:%B %Y}, when she was {weeks} weeks old."
+    (first, last), *rest = young_births(text)
+    assert not rest
+    assert last - first == 6 and on.toordinal() - last == 7 * weeks
+
+
+def test_a_filled_birth_date_falls_in_the_days_a_young_age_allows() -> None:
+    text = "The foal was wormed on 9 June 2027, when he was six weeks old.\n\n"
+    members = {
+        "born_on": {"type": "string", "format": "date"},
+        "wormed_on": {"type": "string", "format": "date"},
+    }
+    schema = {"type": "object", "required": list(members), "properties": members}
+    filled = json_fill(schema, text, 0)
+    assert "2027-04-22" <= filled.value["born_on"] <= "2027-04-28"

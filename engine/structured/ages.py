@@ -1,7 +1,7 @@
 """The ages a document gives a person and the birth days they allow: "aged 9", "9 years old",
 "a ten-year-old" (in years, counted on the document's latest date by
 :func:`engine.structured.json_values.document_births`), and a baby's or a puppy's age in weeks
-or months ("eight weeks old"), counted on the day its own sentence writes. Words from
+or months ("six weeks old"), counted on the day its own sentence writes. Words from
 ``period_words.json`` (``ages``). Pure functions over text.
 """
 
@@ -35,8 +35,8 @@ def ages(document: str) -> tuple[int, ...]:
 
 
 def young_births(document: str) -> list[Span]:
-    """The birth days an age in weeks or months gives ("when she was eight weeks old" in a
-    sentence that writes 11 March 2025: 8 to 14 January), counted on the one day its own
+    """The birth days an age in weeks or months gives ("when he was six weeks old" in a
+    sentence that writes 9 June 2027: 22 to 28 April), counted on the one day its own
     sentence writes; none for an age whose sentence writes no day or several."""
     said = words()["ages"]
     assert isinstance(said, dict)

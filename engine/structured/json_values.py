@@ -113,7 +113,7 @@ def age_day(document: str) -> float:
 
 def document_births(document: str) -> tuple[float, float] | None:
     """The birth days that fit the one age a document gives ("aged 9"), counted on its latest
-    date (today when it has none), or a baby's in weeks or months ("eight weeks old"), counted
+    date (today when it has none), or a baby's in weeks or months ("six weeks old"), counted
     on the day its sentence writes (:func:`.ages.young_births`); ``None`` when it gives no
     age, or several."""
     said = set(ages.ages(document))

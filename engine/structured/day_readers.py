@@ -41,7 +41,7 @@ class Told:
     last: float
     how: str = ""
     deadline: bool = False  # written right after a deadline word: "must reach us by 1 March"
-    lasting: bool = False  # the last day of a length ("valid for 30 days"), not its thing's day
+    lasting: bool = False  # the last day of a length ("valid for 14 days"), not its thing's day
 
 
 # A reader gives the day and how it was counted, or a period's first and last day and how.

@@ -1,8 +1,8 @@
 """The readers of a length a document tells after a day, for :mod:`.told_days`, in the shape
-of :mod:`.day_readers`': the last day of a length ("for ten days", "lasts 18 months", "a
+of :mod:`.day_readers`': the last day of a length ("for ten days", "lasts 20 months", "a
 two-year warranty", "lasts 2 to 4 nights"), the day a limit on a length ends ("allow up to
 six weeks", "within 10 weeks of the inspection") and a shift by a range of lengths ("within
-3 to 6 weeks of applying", "2-4 days later"). A length runs from the one day its sentence
+2 to 5 weeks of applying", "2-4 days later"). A length runs from the one day its sentence
 writes before it; a limit or a range shift that names a thing the document dated, from that
 thing's day (:func:`.day_readers.named_origin`). Words from ``period_words.json``. Pure
 functions over text.
@@ -99,7 +99,7 @@ def limit_origin(match: re.Match[str], before: list[Told]) -> Told | None:
 
 @cache
 def span_shift_pattern() -> re.Pattern[str]:
-    """ "within 3 to 6 weeks of applying", "2-4 days later": a shift by a range of lengths."""
+    """ "within 2 to 5 weeks of applying", "2-4 days later": a shift by a range of lengths."""
     units, ways = unit_words(), alternation(shift_words())
     joins = alternation([j for j in listed("range_joins") if j not in listed("clause_shifts")])
     leads, since = alternation(listed("span_leads")), alternation(listed("span_since"))
@@ -128,7 +128,7 @@ def span_shift(
 
 @cache
 def ahead_pattern() -> re.Pattern[str]:
-    """ "in 12 months", "in six months' time", "in a week", "in 3 to 5 working days": a day
+    """ "in 18 months", "in two years' time", "in a week", "in 2 to 4 working days": a day
     that much after, or the days between two such."""
     one, leads = alternation(listed("duration_one")), alternation(listed("ahead_leads"))
     joins = alternation([j for j in listed("range_joins") if j not in listed("clause_shifts")])
@@ -141,9 +141,9 @@ def ahead_pattern() -> re.Pattern[str]:
 def ahead_day(
     match: re.Match[str], before: list[Told], sentence: tuple[int, int]
 ) -> Counted | None:
-    """The day that long after the last day told before it ("serviced on 21 June; next
-    service due in 12 months": 21 June the year after), or the days from the low length's
-    to the high one's ("ready in three to five working days")."""
+    """The day that long after the last day told before it ("serviced on 21 June; the next
+    check is due in 18 months": 21 December the year after), or the days from the low length's
+    to the high one's ("ready in 2 to 4 working days")."""
     base = anchor(before)
     if base is None:
         return None

@@ -33,7 +33,7 @@ WORD = re.compile(r"[A-Za-z]+")
 @cache
 def counted_meeting_pattern() -> re.Pattern[str]:
     """ "our third rehearsal", "the 2nd session" (ordinals in digits or words), "game 5",
-    "the third one" (a ``meeting_proforms`` word standing in for the series' noun)."""
+    "the fourth one" (a ``meeting_proforms`` word standing in for the series' noun)."""
     nth = alternation(list(ordinals()))
     owners = alternation(listed("meeting_owners"))
     return re.compile(
@@ -58,7 +58,7 @@ def counted_meeting(
     nth = ordinals().get((match["nth"] or match["number"] or "").lower())
     if not days or nth is None or not 0 < nth <= len(days):
         return None
-    standing_in = match["noun"] is not None and noun in proforms()  # "the third one"
+    standing_in = match["noun"] is not None and noun in proforms()  # "the fourth one"
     if not standing_in and VERB_OR_NOUN.isdisjoint(getAllLemmas(noun)):
         return None  # "the 1st and 3rd Tuesday": a count of no thing
     if series_weekday(days) in match.string[sentence[0] : sentence[1]].lower():

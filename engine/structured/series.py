@@ -57,7 +57,7 @@ def series_days(document: str) -> tuple[float, ...]:
     start = first_meeting(reading, start, weekday)
     times, ends = count_of(text), series_end(document)
     if ends is not None and ends[1] <= start:
-        ends = None  # "from Monday 1 March, every other Thursday, the first on the 11th"
+        ends = None  # "from Monday 1 March we meet on alternate Thursdays, starting on the 11th"
     if times is None and ends is None:  # "every other Monday from 5 January": no end told
         times = MOST_COUNTED  # (what open_ended says)
     until = None if times is not None or ends is None else ends[1]
@@ -68,7 +68,7 @@ def series_days(document: str) -> tuple[float, ...]:
 def first_meeting(reading: Reading, start: float, weekday: int | None) -> float:
     """The day a weekly series starts: the first day the document writes on or after
     ``start`` (a date, or an end of a range of days) that falls on its weekday ("from
-    Monday 1 March … every other Thursday, the first on the 11th": the 11th, which sets
+    Monday 1 March we meet on alternate Thursdays, starting on the 11th": the 11th, which sets
     which Thursdays), else ``start``."""
     if weekday is None:
         return start

@@ -1,5 +1,5 @@
 """The day a shift counts from when it names its thing: "two months after the start date",
-"six weeks after the audit", "within 3 to 6 weeks of applying".
+"six weeks after the audit", "within 2 to 5 weeks of applying".
 
 A shift counts from the last day told before it (:func:`.day_readers.anchor`) unless the words
 right after its "after", "before", "of" or "from" name a thing the document dated earlier: a
@@ -106,7 +106,7 @@ def thing_words(text: str, end: int) -> frozenset[str]:
 
 
 def gerund_verb(word: str) -> frozenset[str]:
-    """The verb of a word in "-ing" ("the closing date" is the day a thing closes)."""
+    """The verb of a word in "-ing" ("the closing day" is the day a thing closes)."""
     return frozenset(getLemma(word, upos="VERB")) if word.endswith(GERUND) else frozenset()
 
 

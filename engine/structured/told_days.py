@@ -116,7 +116,7 @@ def told_days(document: str) -> tuple[Told, ...]:
         if counted is not None:  # a day and how, or a period's first and last day and how
             first, *rest, how = counted
             last = rest[0] if rest else first
-            lasting = reader is length_end and not match["limit"]  # not "within six weeks"
+            lasting = reader is length_end and not match["limit"]  # a limit ends no length
             found.append(Told(start, end, first, last, str(how), lasting=lasting))
     cut = deadline_spans(text, spans)
     marked = [replace(t, deadline=any(a <= t.start and t.end <= b for a, b in cut)
@@ -189,8 +189,8 @@ def told_span(told: tuple[Told, ...], document: str, key: str) -> Told | None:
 
 
 def phrase_day(told: tuple[Told, ...], text: str, key: str) -> Told | None:
-    """The day told right after a member's whole name written as a phrase ("your start date
-    will be the first Monday in July" for ``start_date``), for a name with no word of its own
+    """The day told right after a member's whole name written as a phrase ("the start date
+    is the first Tuesday in June" for ``start_date``), for a name with no word of its own
     (:func:`own_words`); ``None`` when the text does not write the name."""
     words = r"\s+".join(map(re.escape, key_parts(key)))
     for named in re.finditer(rf"(?i)\b{words}\b", text):
@@ -252,7 +252,7 @@ def day_before(
     """The day told just before a member's word at ``at`` (``words`` are those before it in
     its sentence, which starts at ``told[0]``), and how many words stand between: a lone
     date's ("Game 5 is the home derby"), or a length's last day before its thing ("a
-    three-month probation period"), which an end, a later date or a deadline takes."""
+    six-month trial period"), which an end, a later date or a deadline takes."""
     start, days = told
     before = [t for t in days if start <= t.start and t.end <= at]
     if not before or is_month(before[-1]):

@@ -123,10 +123,13 @@ def recurring_weekday(text: str) -> int | None:
 def replaced(match: re.Match[str]) -> bool:
     """Whether a weekday is named as what a change replaces ("every Tuesday instead of on
     Fridays"): a ``replaced_cues`` phrase at most two words before it."""
-    cues = alternation(listed("replaced_cues"))
-    return (
-        re.search(rf"\b(?:{cues})\s+(?:\w+\s+){{0,2}}$", match.string[: match.start()]) is not None
-    )
+    return replaced_pattern().search(match.string, 0, match.start()) is not None
+
+
+@cache
+def replaced_pattern() -> re.Pattern[str]:
+    """A ``replaced_cues`` phrase and up to two words, right before where it is searched to."""
+    return re.compile(rf"\b(?:{alternation(listed('replaced_cues'))})\s+(?:\w+\s+){{0,2}}$")
 
 
 def month_day(text: str) -> int | None:

@@ -13,7 +13,7 @@ day told beside "sail". Pure functions over text.
 from __future__ import annotations
 
 import re
-from functools import cache
+from functools import cache, lru_cache
 
 from lemminflect import getLemma
 
@@ -117,6 +117,12 @@ def dates_thing(text: str, start: int, sentence_start: int, thing: frozenset[str
     return shares_act(thing, frozenset(w.lower() for w in lead))
 
 
+@lru_cache(maxsize=16)  # every shift of one text asks
+def written(text: str) -> tuple[tuple[int, int, tuple[int, float, float] | float], ...]:
+    """The days and periods ``text``'s phrases write, in the order they are written."""
+    return tuple(sorted(phrase_spans(text), key=lambda found: found[0]))
+
+
 def day_ahead(text: str, end: int) -> tuple[int, int, float] | None:
     """The one day written right after the thing a shift names, in its clause ("the Thursday
     before the gala on Sunday 7 March": 7 March), at most
@@ -125,7 +131,7 @@ def day_ahead(text: str, end: int) -> tuple[int, int, float] | None:
     if not thing_words(text, end):
         return None
     stop = next((e for s, e in clauses(text) if s <= end <= e), len(text))
-    for start, finish, what in phrase_spans(text):
+    for start, finish, what in written(text):
         if end <= start < stop:
             days = phrase_days(what)
             # "Three days after it opens, on 9 June": a day set off by a comma is the shift's

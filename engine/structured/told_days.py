@@ -192,9 +192,9 @@ def phrase_day(told: tuple[Told, ...], text: str, key: str) -> Told | None:
     """The day told right after a member's whole name written as a phrase ("the start date
     is the first Tuesday in June" for ``start_date``), for a name with no word of its own
     (:func:`own_words`); ``None`` when the text does not write the name."""
-    words = r"\s+".join(map(re.escape, key_parts(key)))
+    words, sentences = r"\s+".join(map(re.escape, key_parts(key))), clauses(text)
     for named in re.finditer(rf"(?i)\b{words}\b", text):
-        sentence = next((s, e) for s, e in clauses(text) if s <= named.start() <= e)
+        sentence = next((s, e) for s, e in sentences if s <= named.start() <= e)
         after = [t for t in told if named.end() <= t.start < sentence[1] and not yearlong(t)]
         near = [
             t for t in after if len(WORD.findall(text, named.end(), t.start)) <= MOST_WORDS_BETWEEN

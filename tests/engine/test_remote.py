@@ -466,7 +466,8 @@ def test_tls_with_a_self_signed_certificate(tmp_path: Path, tiny: Path, local) -
         plain = RemoteWorker(tls.url.replace("wss://", "ws://"), tls.token)
         plain.start()
         assert isinstance(plain.poll(WAIT), Failed)
-        trusting = RemoteWorker(tls.url, tls.token, ca_file=cert)
+        # a loaded 2-core CI machine has taken over the 10 s default to answer this handshake
+        trusting = RemoteWorker(tls.url, tls.token, ca_file=cert, open_timeout_s=WAIT)
         trusting.start()
         trusting.send(edit(1, seed=3))
         proposal = until(trusting, ends(1))[-1]

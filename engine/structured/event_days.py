@@ -43,6 +43,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from engine.structured import columns, cued_days, other_days, periods, stated
+from engine.structured.anniversaries import years_counted
 from engine.structured.day_readers import is_month
 from engine.structured.other_days import clauses, phrase_days
 from engine.structured.periods import Span, listed, phrase_spans
@@ -172,7 +173,7 @@ def lone_date_span(
     delivery); else, as a lone date of the object (no
     :data:`BORN` or :data:`LATER` word names it, and it is no start or end with its pair among
     ``siblings``: "reserved_on" alone is lone), the event's days. ``None`` otherwise."""
-    if event is None or depth != 1 or any(columns.names(key, w) for w in BORN):
+    if event is None or depth != 1 or born(key):
         return None
     meeting = event.meeting(key)  # "june_meeting": the series' June meeting
     if meeting is not None:
@@ -223,7 +224,7 @@ def unclaimed_day(event: EventDays, key: str, siblings: tuple[str, ...]) -> Told
 def unclaimed(event: EventDays, key: str, siblings: tuple[str, ...]) -> bool:
     """Whether a date member takes no day by its name: no told day, series meeting, act,
     count or pair of its own, and no birth or later date (a renewal is no day told)."""
-    if any(columns.names(key, w) for w in (*BORN, LATER)) or paired(key, siblings):
+    if born(key) or columns.names(key, LATER) or paired(key, siblings):
         return False
     if event.meeting(key) is not None or event.counted_day(key) is not None:
         return False
@@ -332,3 +333,9 @@ def own_words(key: str) -> frozenset[str]:
     """A date member's words that say what happened on its day: not the words that only say
     it holds a day ("date", "day", "on"; ``day_name`` in ``field_words.json``)."""
     return name_words(key) - columns.field_words()["day_name"]
+
+
+def born(key: str) -> bool:
+    """Whether a member dates a birth or an origin (:data:`BORN`), not an anniversary of one
+    ("ninetieth_birthday")."""
+    return years_counted(key) is None and any(columns.names(key, w) for w in BORN)

@@ -12,6 +12,7 @@ from collections.abc import Iterator
 from typing import Any
 
 from engine.structured import agreement, columns, vocab
+from engine.structured.anniversaries import born_member
 from engine.structured.event_days import lone_date_span
 from engine.structured.json_sums import RULES as ARITHMETIC
 from engine.structured.json_sums import put
@@ -207,7 +208,7 @@ def period_ends(done: Completion, path: Path, members: Members) -> None:
         return
     for start, end in ordered_pairs(done.event_keys(path, members)):
         dates = [k for k in (start, end) if day(members[k]) is not None]
-        others = any(columns.names(k, "birth") for k in (start, end))
+        others = any(born_member(k) for k in (start, end))
         wanted = dict(zip((start, end), done.ends, strict=True))
         fits = all(done.may_write((*path, k)) or day(members[k]) == wanted[k] for k in dates)
         if len(dates) == 2 and not others and fits:
@@ -342,9 +343,7 @@ def reference_day(done: Completion) -> float:
 
 
 def age(done: Completion, path: Path, members: Members) -> None:
-    birth = next(
-        (k for k in members if columns.names(k, "birth") and day(members[k]) is not None), None
-    )
+    birth = next((k for k in members if born_member(k) and day(members[k]) is not None), None)
     years = next((k for k in members if columns.names(k, "age") and is_number(members[k])), None)
     if not birth:
         return
@@ -382,7 +381,7 @@ def era(done: Completion, path: Path, members: Members) -> None:
         if leaf is None or when is None or leaf.fmt != "date":
             continue
         low, high = lone_date_span(done.event, key, len(at), dates) or done.era
-        if columns.names(key, "birth"):
+        if born_member(key):
             first, last = (
                 done.births
                 or object_births(done, path, members)

@@ -22,6 +22,7 @@ from dataclasses import replace
 from typing import Any
 
 from engine.structured import ages, agreement, columns, other_days, stated, vocab
+from engine.structured.anniversaries import born_member
 from engine.structured.event_days import event_days
 from engine.structured.schema import Context, Schemas
 from engine.structured.tree import Path, in_item
@@ -149,7 +150,7 @@ def the_written_day(
     """A date of the object a document is about (not an end, a later date, a birth, or an
     array item's) as one of the days it writes: the day itself, or a choice of them."""
     alone = not in_item(path)
-    named = any(columns.names(key, what) for what in ("end", "later", "birth"))
+    named = born_member(key) or any(columns.names(key, what) for what in ("end", "later"))
     if not written or leaf.fmt != "date" or not alone or named:
         return leaf
     valid = [t for t in (day_text(leaf, key, d, context) for d in written) if t is not None]
@@ -191,7 +192,7 @@ def in_era(
     """A date leaf (a ``date`` format, or a pattern only dates pass) shaped to the document's
     era, a birth date to the births its stated age allows; its default moved there when the
     schema allows."""
-    span = births if columns.names(key, "birth") else era
+    span = births if born_member(key) else era
     if span is None or not holds_date(leaf, context, span):
         return leaf
     column = columns.Column("date", key, fmt=columns.DATE_FORMATS[0])

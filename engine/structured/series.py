@@ -225,9 +225,16 @@ def monthly_nths(text: str, weekday: int) -> list[int]:
 def ordinals() -> dict[str, int]:
     """Each way a name counts the numbers 1 to :data:`MOST_COUNTED` ("two", "second", "2nd",
     "2"), spelled by inflect."""
+    return cardinals() | spelled_ordinals(MOST_COUNTED)
+
+
+@cache
+def spelled_ordinals(most: int) -> dict[str, int]:
+    """The ordinals 1 to ``most`` in words and in digits ("second", "2nd"), spelled by
+    inflect."""
     spell = inflect.engine()
-    found = dict(cardinals())
-    for n in range(1, MOST_COUNTED + 1):
+    found = {}
+    for n in range(1, most + 1):
         for written in (spell.ordinal(str(spell.number_to_words(str(n)))), spell.ordinal(str(n))):
             found[str(written)] = n
     return found

@@ -29,6 +29,7 @@ from lemminflect import getLemma
 
 from engine.language.en.data import word_set
 from engine.structured import columns
+from engine.structured.anniversaries import anniversary_day, anniversary_pattern
 from engine.structured.day_readers import (
     Reader,
     Told,
@@ -166,6 +167,7 @@ def counted_phrases(text: str) -> list[tuple[int, int, re.Match[str], Reader]]:
         (counted_meeting_pattern(), counted_meeting),
         (week_day_pattern(), week_day),
         (lone_weekday_pattern(), lone_weekday),
+        (anniversary_pattern(), anniversary_day),
     ]
     found = [(m.start(), m.end(), m, r) for p, r in readers for m in p.finditer(text)]
     return sorted(found, key=lambda f: f[0])

@@ -1,0 +1,85 @@
+"""Anniversaries and birthdays a document counts from a day it tells: "who married on 3 April
+2001 … on their 25th anniversary" (3 April 2026), "born 9 May 1950, turns 80 this year" (9 May
+2030), "collected on 2 March 2026 … due back on the third anniversary of collection".
+
+A reader counts such a day from the last single day written before the phrase that the document
+tells as something done or begun: the words just before that day hold a verb in the past
+("married on", "was collected on", "born") or a birth word ("date of birth as"). Without that
+cue the day before is more likely the anniversary's own ("on 3 June the club celebrates its
+25th anniversary"), and nothing is counted. A member whose name counts the years
+("ninetieth_birthday", "25th_anniversary") dates that anniversary, not a birth
+(:func:`born_member`). Ordinals are spelled by inflect; words from ``period_words.json``
+(``anniversary_words``, ``turning_words``). Pure functions over text.
+"""
+
+from __future__ import annotations
+
+import calendar
+import datetime as dt
+import re
+from functools import cache
+
+from engine.language.en.forms import verb_tags
+from engine.structured import columns
+from engine.structured.ages import OLDEST
+from engine.structured.day_readers import Counted, Told
+from engine.structured.periods import alternation, listed
+from engine.structured.series import spelled_ordinals
+from engine.structured.words import key_parts
+
+PAST_TAGS = frozenset({"VBD", "VBN"})  # "married", "was collected", "born"
+CUE_WORDS = 3  # the words before a told day that may say it was something done
+WORD = re.compile(r"[A-Za-z]+")
+
+
+def counted_years() -> dict[str, int]:
+    """Each way a name writes the years an anniversary counts, 1 to the oldest age ("ninetieth",
+    "90th")."""
+    return spelled_ordinals(OLDEST)
+
+
+def years_counted(key: str) -> int | None:
+    """The one count of years a member's name writes ("ninetieth_birthday": 90)."""
+    found = {counted_years()[w] for w in key_parts(key) if w in counted_years()}
+    return found.pop() if len(found) == 1 else None
+
+
+def born_member(key: str) -> bool:
+    """Whether a member dates a birth: a birth word and no count of years ("dob", "birthday";
+    not "ninetieth_birthday", the day someone turns ninety)."""
+    return columns.names(key, "birth") and years_counted(key) is None
+
+
+@cache
+def anniversary_pattern() -> re.Pattern[str]:
+    """ "their 25th anniversary", "her 90th birthday" (numbers already in digits), or "turns
+    80"."""
+    kinds = alternation(listed("anniversary_words"))
+    turning = alternation(listed("turning_words"))
+    return re.compile(
+        rf"(?i)\b(?P<count>\d{{1,3}})(?:st|nd|rd|th)\s+(?:{kinds})\b"
+        rf"|\b(?:{turning})\s+(?P<turns>\d{{1,3}})\b"
+    )
+
+
+def anniversary_day(
+    match: re.Match[str], before: list[Told], sentence: tuple[int, int]
+) -> Counted | None:
+    """The day that many years after the last single day written before the phrase (not one
+    counted, as a length's last day), when the document tells that day as something done
+    (:func:`done_on`)."""
+    years = int(match["count"] or match["turns"])
+    base = next((t for t in reversed(before) if t.first == t.last and not t.how), None)
+    if base is None or years > OLDEST or not done_on(match.string, base.start):
+        return None
+    origin = dt.date.fromordinal(int(base.first))
+    year = origin.year + years
+    day = origin.replace(year=year, day=min(origin.day, calendar.monthrange(year, origin.month)[1]))
+    return float(day.toordinal()), f"{match[0]} from {origin.isoformat()}"
+
+
+def done_on(text: str, start: int) -> bool:
+    """Whether the words just before ``start`` say the day is something done or begun: a
+    verb in the past, or a birth word."""
+    cue = WORD.findall(text[:start])[-CUE_WORDS:]
+    return any(verb_tags(w.lower()) & PAST_TAGS or columns.names(w, "birth") for w in cue)

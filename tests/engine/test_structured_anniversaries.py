@@ -1,0 +1,74 @@
+"""Anniversaries and birthdays counted from a day the document tells as done
+(engine/structured/anniversaries.py), issue 28: the day that many years on, only from a day
+told as something done or a birth; a member that counts the years dates the anniversary, not a
+birth; a fill puts both there."""
+
+from __future__ import annotations
+
+import datetime as dt
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from engine.structured.anniversaries import born_member, years_counted
+from engine.structured.told_days import digits, told_days
+from tests.helpers.fills import json_fill
+
+
+def counted(text: str) -> list[tuple[str, str]]:
+    """Each counted day's phrase (numbers in digits, as the readers see them) and day."""
+    return [
+        (digits(text)[t.start : t.end], dt.date.fromordinal(int(t.first)).isoformat())
+        for t in told_days(text)
+        if t.how
+    ]
+
+
+def test_an_anniversary_counts_from_the_day_told_as_done() -> None:
+    text = "The Hallams, who wed on 3 April 2001, will throw a party on their 25th anniversary."
+    assert counted(text) == [("25th anniversary", "2026-04-03")]
+    born = "Our records give your date of birth as 9 May 1950; you turn 80 in the spring."
+    assert counted(born) == [("turn 80", "2030-05-09")]
+
+
+def test_an_ordinal_in_words_counts_too() -> None:
+    text = "The boiler was fitted on 1 March 2024 and is serviced before its third anniversary."
+    assert counted(text) == [("3rd anniversary", "2027-03-01")]
+
+
+def test_a_day_not_told_as_done_is_the_anniversarys_own_and_counts_nothing() -> None:
+    text = "On 3 June 2027 the rowing club celebrates its 25th anniversary with a regatta."
+    assert counted(text) == []
+
+
+def test_a_leap_day_falls_on_the_last_day_of_february_in_a_common_year() -> None:
+    text = "Tom was born on 29 February 2000 and turns 25 with a trip to Rome."
+    assert counted(text) == [("turns 25", "2025-02-28")]
+
+
+def test_a_name_that_counts_years_dates_an_anniversary_not_a_birth() -> None:
+    assert years_counted("ninetieth_birthday") == 90
+    assert years_counted("25th_anniversary") == 25
+    assert not born_member("ninetieth_birthday")
+    assert born_member("birthday") and born_member("date_of_birth")
+
+
+@given(st.dates(dt.date(1930, 1, 1), dt.date(2020, 12, 31)), st.integers(1, 100))
+@settings(max_examples=40, deadline=None)
+def test_the_anniversary_keeps_the_day_and_month_of_its_origin(on: dt.date, years: int) -> None:
+    text = f"Founded on {on.day} {on:%B %Y}, the choir marks its {years}th anniversary in style."
+    ((_, day),) = counted(text)
+    found = dt.date.fromisoformat(day)
+    assert found.year == on.year + years and found.month == on.month
+    assert found.day == on.day or (on.month, on.day, found.day) == (2, 29, 28)
+
+
+def test_a_fill_dates_the_birthday_a_name_counts() -> None:
+    text = "Aunt Vera (born 14 October 1946) turns 80 this year; a party is the Saturday after.\n\n"
+    members = {
+        "eightieth_birthday": {"type": "string", "format": "date"},
+        "party_date": {"type": "string", "format": "date"},
+    }
+    schema = {"type": "object", "required": list(members), "properties": members}
+    filled = json_fill(schema, text, 0)
+    assert filled.value["eightieth_birthday"] == "2026-10-14"

@@ -97,7 +97,7 @@ def earlier_spans(document: str, phrases: list[Phrase]) -> list[tuple[int, int]]
     """The day phrases (of ``phrases``) of each clause told in the past that lie
     :data:`EDITION_GAP_DAYS` or more before every day of the clauses told in the present or
     future."""
-    told = [(start, end, _told(document[start:end])) for start, end in clauses(document)]
+    told = [(start, end, clause_tense(document[start:end])) for start, end in clauses(document)]
 
     def in_clauses(when: str) -> list[tuple[int, int, tuple[float, ...]]]:
         return [(s, e, phrase_days(what)) for s, e, what in phrases
@@ -118,7 +118,7 @@ def clauses(document: str) -> list[tuple[int, int]]:
     return [*spans, (at, len(document))]
 
 
-def _told(clause: str) -> str | None:
+def clause_tense(clause: str) -> str | None:
     """:data:`PAST`, :data:`NOW` (present or future) or ``None`` (both, or neither)."""
     words = LOWER_WORD.findall(clause)
     tags = [verb_tags(word) for word in words]

@@ -200,12 +200,17 @@ def phrases_at(document: str) -> list[tuple[int, tuple[int, float, float] | floa
     return [(start, what) for start, _, what in phrase_spans(document)]
 
 
-def phrase_spans(document: str) -> list[tuple[int, int, tuple[int, float, float] | float]]:
+def phrase_spans(
+    document: str, numeric: tuple[tuple[int, int, int], ...] = ()
+) -> list[tuple[int, int, tuple[int, float, float] | float]]:
     """Each period or date ``document``'s own phrases state, with where its phrase starts and
-    ends."""
+    ends. ``numeric``: the days a caller read in numbers (start, end, year; :mod:`.stated`),
+    whose phrases are no others' and whose years date the phrases around them ("23/12/27 …
+    exchanged until 15 January": January 2028)."""
     years = [(m.start(), int(m[0])) for m in re.finditer(r"\b(?:1[89]|20)\d\d\b", document)]
+    years = sorted([*years, *((start, year) for start, _, year in numeric)])
     found: list[tuple[int, int, tuple[int, float, float] | float]] = []
-    text = document
+    text = masked(document, [(start, end) for start, end, _ in numeric])
     for pattern, handler in patterns():
         read_spans: list[tuple[int, int]] = []
         for match in pattern.finditer(text):

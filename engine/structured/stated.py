@@ -16,6 +16,7 @@ the day (:func:`numeric_order`), never guessed.
 
 from __future__ import annotations
 
+import datetime as dt
 import re
 from functools import cache, lru_cache
 
@@ -42,11 +43,13 @@ from engine.structured.periods import (
     read_phrases,
 )
 
-# A date written in numbers, day and month in either order ("03/11/2027", "3.11.2027").
+# A date written in numbers, day and month in either order, its year in four digits or two
+# ("03/11/2027", "3.11.2027", "3.11.27"); never inside a word or a version ("v1.12.10").
 NUMERIC_DAY = re.compile(
-    r"(?<![\d/.])(?P<a>[0-3]?\d)(?P<sep>[/.])(?P<b>[0-3]?\d)(?P=sep)(?P<y>(?:1[89]|20)\d\d)"
-    r"(?![\d/]|\.\d)"
+    r"(?<![\w/.])(?P<a>[0-3]?\d)(?P<sep>[/.])(?P<b>[0-3]?\d)(?P=sep)"
+    r"(?P<y>(?:1[89]|20)\d\d|\d\d)(?![\d/]|\.\d)"
 )
+SHORT_YEAR = "%y"  # a two-digit year as strptime reads it: 69-99 the 1900s, 00-68 the 2000s
 # A day range written in numbers, the range in its days: "7-9.6.2027", "6–8/9/2027", and the
 # start with its month too, "21.09.–24.09.2027" or "5/7–9/7/2027" (a day-first habit: the
 # month first cannot hold a range of days there), its separator the end's.
@@ -119,7 +122,7 @@ def numeric_spans(document: str) -> Periods:
 def numeric_span_phrases(document: str) -> list[tuple[int, int, tuple[int, float, float]]]:
     """Where each range :func:`numeric_spans` reads starts and ends, and the range."""
     found = list(NUMERIC_SPAN.finditer(document))
-    if not found or numeric_order(document, list(NUMERIC_DAY.finditer(document))) != DAY_FIRST:
+    if not found or numeric_order(document, numeric_matches(document)) != DAY_FIRST:
         return []
     spans = []
     for match in found:
@@ -143,7 +146,7 @@ def numeric_days(document: str) -> tuple[float, ...]:
 
 def numeric_phrases(document: str) -> list[tuple[int, int, float]]:
     """Where each day :func:`numeric_days` reads starts and ends, and the day."""
-    found = list(NUMERIC_DAY.finditer(document))
+    found = numeric_matches(document)
     order = numeric_order(document, found) if found else None
     if order is None:
         return []
@@ -151,9 +154,21 @@ def numeric_phrases(document: str) -> list[tuple[int, int, float]]:
     for match in found:
         first, second = int(match["a"]), int(match["b"])
         day, month = (first, second) if order == DAY_FIRST else (second, first)
-        when = ordinal(int(match["y"]), month, day) if month <= MONTHS else None
+        when = ordinal(full_year(match["y"]), month, day) if month <= MONTHS else None
         days += [] if when is None else [(match.start(), match.end(), when)]
     return days
+
+
+def numeric_matches(document: str) -> list[re.Match[str]]:
+    """The numbers ``document`` writes as a date (:data:`NUMERIC_DAY`) whose day and month
+    can be told apart: one part is a month ("14/15/16 October" lists days, not a date)."""
+    found = NUMERIC_DAY.finditer(document)
+    return [m for m in found if min(int(m["a"]), int(m["b"])) in range(1, MONTHS + 1)]
+
+
+def full_year(written: str) -> int:
+    """A numeric date's year: four digits as written, two as strptime reads them."""
+    return dt.datetime.strptime(written, SHORT_YEAR).year if len(written) == 2 else int(written)
 
 
 def numeric_order(document: str, found: list[re.Match[str]]) -> str | None:

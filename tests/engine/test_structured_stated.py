@@ -22,6 +22,8 @@ from tests.helpers.fills import written_span_of as span
         ("Held 3.11.2027 to 5.11.2027.", ("2027-11-03", "2027-11-05")),  # dots: day first
         ("Workshop, 03/11/2027 - 05/11/2027, Paris.", ("2027-11-03", "2027-11-05")),
         ("Workshop, 03/11/2027 - 05/11/2027, Denver.", ("2027-03-11", "2027-05-11")),
+        ("Held 3.11.27 to 5.11.27.", ("2027-11-03", "2027-11-05")),  # two-digit years
+        ("Signed 30/06/98, renewed 14/07/98.", ("1998-06-30", "1998-07-14")),  # strptime's %y
     ],
 )
 def test_days_written_in_numbers_are_read_in_the_order_the_document_shows(
@@ -36,6 +38,7 @@ def test_days_written_in_numbers_are_read_in_the_order_the_document_shows(
         "Workshop, 03/11/2027 - 05/11/2027.",  # nothing says which is the day
         "Seen 13/11/2027 and 11/25/2027.",  # both orders at once
         "Workshop, 03/11/2027, Paris, and 04/11/2027, Denver.",  # two countries' orders
+        "Firmware v1.12.10 is out.",  # a version, not a day
     ],
 )
 def test_numeric_days_are_not_guessed(document: str) -> None:

@@ -51,6 +51,24 @@ def test_a_numeric_day_of_unknown_order_is_no_year_long_day() -> None:
     assert dotted == [day("2026-04-03"), day("2026-04-10")]
 
 
+def test_a_two_digit_year_is_read_and_dates_the_days_around_it() -> None:
+    text = "Ticket 51, issued 9.3.27; the repair is collected on 2 April, a week after it is done."
+    assert [t.first for t in told_days(text)][:2] == [day("2027-03-09"), day("2027-04-02")]
+    listed = "Open days are 14/15/16 October 2027 at the mill."
+    assert [(t.first, t.last) for t in told_days(listed)] == [
+        (day("2027-10-14"), day("2027-10-16"))
+    ]  # three days listed, no date in numbers: there is no month 15
+
+
+def test_a_yearless_day_long_before_the_dated_one_falls_the_next_year() -> None:
+    text = "Order placed 28 November 2027. Returns are accepted until 10 January."
+    assert [t.first for t in told_days(text)] == [day("2027-11-28"), day("2028-01-10")]
+    near = "Order placed 28 November 2027. The parcel left the depot on 3 November."
+    assert [t.first for t in told_days(near)][1] == day("2027-11-03")
+    past = "Minutes of 20 November 2027. We reviewed the invoice we paid on 2 February."
+    assert [t.first for t in told_days(past)][1] == day("2027-02-02")
+
+
 def test_a_shift_counts_from_the_last_day_told_before_it() -> None:
     text = "We planted the beds on 3 March 2027, and the first shoots showed two weeks later."
     assert told_on(text, "shoots_seen_on") == ("2027-03-17",) * 2

@@ -30,6 +30,7 @@ from dateutil.relativedelta import relativedelta
 from lemminflect import getLemma
 
 from engine.language.en.data import word_set
+from engine.language.en.forms import verb_tags
 from engine.structured import columns
 from engine.structured.anniversaries import anniversary_day, anniversary_pattern
 from engine.structured.day_readers import (
@@ -100,6 +101,9 @@ SHORTEST_OWN_WORD = 3  # "paperwork_due_by": "by" names no thing
 GERUND = "ing"
 FIRST = 1  # "first_match_date": a start word that is also an ordinal
 DAYS_PER_YEAR = 365
+# The verb forms that go on with the subject before a joiner ("and must be returned"); a
+# gerund ("and judging takes place") starts a subject of its own.
+FINITE = frozenset({"VB", "VBZ", "VBP", "VBD"})
 # A phrase that writes its year: in four digits, or two after a numeric date's day and month
 WITH_YEAR = re.compile(r"\b(?:1[89]|20)\d\d\b|\d[/.]\d\d\b")
 
@@ -269,7 +273,7 @@ def candidates(
         if inside and not ends:  # the phrase names its thing: "our 3rd rehearsal"
             yield (False, 0, 0), inside[0]
         after = [t for t in days if word.end() <= t.start < sentence[1] and not yearlong(t)]
-        after = [t for t in after if not t.lasting or ends_its_length(key)]
+        after = one_thing([t for t in after if not t.lasting or ends_its_length(key)], text)
         near = pick(key, after)
         if near is not None:
             between = sum(1 for w in words[at + 1 :] if w.end() <= after[0].start)
@@ -281,6 +285,19 @@ def candidates(
         found = day_before(key, text, words[:at], word.start(), (sentence[0], days))
         if found is not None:
             yield (False, found[0] + BEFORE_COST, 1), found[1]
+
+
+def one_thing(after: list[Told], text: str) -> list[Told]:
+    """The days told after a member's word up to a word that joins a clause with a subject of
+    its own: "quilts are due on 1 June, and judging takes place a fortnight later" tells the
+    quilts one day; "runs from 5 July to 9 July", or "are collected the day before and must
+    be returned on the Monday" (a verb right after the joiner: the same subject), two."""
+    for at in range(1, len(after)):
+        between = [w.lower() for w in WORD.findall(text, after[at - 1].end, after[at].start)]
+        joins = [i for i, w in enumerate(between) if w in JOINERS]
+        if any(i + 1 < len(between) and not verb_tags(between[i + 1]) & FINITE for i in joins):
+            return after[:at]
+    return after
 
 
 def day_before(

@@ -148,6 +148,13 @@ def test_a_counted_meeting_of_the_series_and_a_weekday_of_a_numbered_week() -> N
     assert told_on(nought, "exam_date") is None  # no week before the first
 
 
+def test_an_end_takes_no_day_told_after_a_joiner_with_a_subject_of_its_own() -> None:
+    text = "Entries close on 2 May 2027, and judging takes place a week later."
+    assert told_on(text, "entries_close") == ("2027-05-02",) * 2
+    same = "Tents go up on 2 May 2027 and must come down by 9 May."
+    assert told_on(same, "tents_down") == ("2027-05-09",) * 2
+
+
 def test_a_gerund_names_the_act_its_verb_does() -> None:
     text = "The return must be filed by 31 January 2028."
     assert told_on(text, "filing_deadline") == ("2028-01-31",) * 2

@@ -18,6 +18,7 @@ from functools import cache, lru_cache
 from lemminflect import getLemma
 
 from engine.language.en.data import word_set
+from engine.language.en.forms import NOUN_CLASS, readings
 from engine.structured import columns
 from engine.structured.other_days import clauses, phrase_days
 from engine.structured.periods import alternation, listed, phrase_spans
@@ -113,8 +114,22 @@ def gerund_verb(word: str) -> frozenset[str]:
 def dates_thing(text: str, start: int, sentence_start: int, thing: frozenset[str]) -> bool:
     """Whether a word of ``thing`` stands among the words just before ``start`` (a told
     day) in its sentence."""
-    lead = WORD.findall(text, sentence_start, start)[-MOST_WORDS_BEFORE_DAY:]
-    return shares_act(thing, frozenset(w.lower() for w in lead))
+    lead = [w.lower() for w in WORD.findall(text, sentence_start, start)[-MOST_WORDS_BEFORE_DAY:]]
+    heads = [w for at, w in enumerate(lead) if at + 1 == len(lead) or not modifies(lead[at + 1])]
+    return shares_act(thing, frozenset(heads))
+
+
+def modifies(after: str) -> bool:
+    """Whether a word followed by ``after`` only modifies it: a noun follows ("the show
+    secretary" names a secretary, not the show), other than a word for a day ("show day")."""
+    parts = {r.part for r in readings(after)}
+    return parts == {NOUN_CLASS} and after not in day_nouns()
+
+
+@cache
+def day_nouns() -> frozenset[str]:
+    """The nouns that name a thing's day ("show day", "wedding night", "exam date")."""
+    return frozenset([*listed("day_parts"), *listed("day_nouns")])
 
 
 @lru_cache(maxsize=16)  # every shift of one text asks

@@ -132,6 +132,16 @@ def test_a_range_shift_a_length_as_a_thing_and_a_weekday_after_or_before() -> No
     assert told_on(show, "prize_giving") == ("2027-05-04",) * 2
 
 
+def test_a_thing_word_that_only_modifies_a_noun_does_not_date_the_thing() -> None:
+    text = (
+        "The regatta is on Saturday 4 July 2026; crews must email the regatta office by the "
+        "Monday before. Boats may be rigged the evening before the regatta."
+    )
+    assert told_on(text, "rigging_date") == ("2026-07-03",) * 2
+    day = "Regatta day is Saturday 4 July 2026. Boats are rigged the evening before the regatta."
+    assert told_on(day, "rigging_date") == ("2026-07-03",) * 2
+
+
 def test_a_counted_meeting_of_the_series_and_a_weekday_of_a_numbered_week() -> None:
     band = (
         "The brass band practises every Thursday from 7 January 2027. "

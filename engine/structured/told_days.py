@@ -219,9 +219,9 @@ def told_span(told: tuple[Told, ...], document: str, key: str) -> Told | None:
     for a lone date, just before it ("Game 5 is the home derby"). ``None`` when its name has
     no word of its own (a "start_date"), counts ("session_two"), or no day is close."""
     own = own_words(key)
-    if counts(key):
-        return None
     text = digits(document)
+    if counts(key):
+        return counted_thing_day(told, text, key)
     if not own:
         return phrase_day(told, text, key)
     days = list(told)  # in the order they are told (:func:`told_days`)
@@ -242,6 +242,24 @@ def phrase_day(told: tuple[Told, ...], text: str, key: str) -> Told | None:
         ]
         if near:
             return pick(key, near)
+    return None
+
+
+def counted_thing_day(told: tuple[Told, ...], text: str, key: str) -> Told | None:
+    """The day told right after the thing a counting name names, written with its count ("a
+    2nd feed 8 weeks after that" for ``second_feed``), in its clause; ``None`` when the text
+    never writes the count beside the thing (a series' meeting, :mod:`.series`)."""
+    parts = key_parts(key)
+    nth = ordinal_of(set(parts))
+    things = [w for w in parts if ordinal_of({w}) is None and len(w) >= SHORTEST_OWN_WORD]
+    if nth is None or not things:
+        return None
+    pattern = rf"(?i)\b{nth}(?:st|nd|rd|th)\s+(?:{alternation(things)})\b"
+    for named in re.finditer(pattern, text):
+        stop = next(e for s, e in clauses(text) if s <= named.start() <= e)
+        after = [t for t in told if named.end() <= t.start < stop and not yearlong(t)]
+        if after and len(WORD.findall(text, named.end(), after[0].start)) <= MOST_WORDS_BETWEEN:
+            return after[0]
     return None
 
 

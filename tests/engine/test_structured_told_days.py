@@ -165,6 +165,12 @@ def test_an_end_takes_no_day_told_after_a_joiner_with_a_subject_of_its_own() -> 
     assert told_on(same, "tents_down") == ("2027-05-09",) * 2
 
 
+def test_a_counting_name_takes_the_day_told_after_its_count_and_thing() -> None:
+    text = "The hedge gets a first trim on 2 May 2027 and a second trim six weeks after that."
+    assert told_on(text, "second_trim") == ("2027-06-13",) * 2
+    assert told_on(text, "third_trim") is None  # never written: a series' or nothing
+
+
 def test_a_gerund_names_the_act_its_verb_does() -> None:
     text = "The return must be filed by 31 January 2028."
     assert told_on(text, "filing_deadline") == ("2028-01-31",) * 2

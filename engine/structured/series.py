@@ -189,7 +189,11 @@ def recurs(text: str, weekday: int) -> bool:
     name = WEEKDAYS[weekday]
     cue = rf"\b(?:{'|'.join(map(re.escape, listed('recurrence_words')))})\s+(?:\w+\s+)?{name}\b"
     beside = rf"\b{name}s\b|\b{name}\s+(?:\w+\s+){{0,2}}in\s+a\s+row\b"
-    found = re.search(cue, text) or re.search(beside, text)
+    often = alternation([*listed("weekly_words"), *listed("every_other_words")])
+    # "weekly on Tuesday", "on Tuesday evenings": a weekly word before it, a plural day part after
+    parts = alternation([*listed("day_parts"), *listed("day_nouns")])
+    said = rf"\b(?:{often})\s+on\s+{name}\b|\b{name}\s+(?:{parts})s\b"
+    found = re.search(cue, text) or re.search(beside, text) or re.search(said, text)
     return found is not None or bool(monthly_nths(text, weekday))
 
 

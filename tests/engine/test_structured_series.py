@@ -42,6 +42,10 @@ def isos(days: tuple[float, ...]) -> list[str]:
         ("The board meets on the last Friday of each month from January to March 2027.",
          ["2027-01-29", "2027-02-26", "2027-03-26"]),
         ("Swimming every Sunday for two weeks from 2 May 2027.", ["2027-05-02", "2027-05-09"]),
+        ("Lessons run weekly on Thursday from 6 May 2027 for three lessons; exam on Monday.",
+         ["2027-05-06", "2027-05-13", "2027-05-20"]),  # a weekly word before "on Thursday"
+        ("Choir is on Monday evenings for three rehearsals from 3 May 2027, a concert on Friday.",
+         ["2027-05-03", "2027-05-10", "2027-05-17"]),  # a day part in the plural after it
     ],
 )  # fmt: skip
 def test_a_stated_rule_gives_its_days(document: str, expected: list[str]) -> None:

@@ -29,7 +29,8 @@ from dateutil import rrule
 
 from engine.structured import stated
 from engine.structured.named_days import starting_verb
-from engine.structured.periods import DAY, Reading, alternation, listed
+from engine.structured.other_days import clauses
+from engine.structured.periods import DAY, YEAR, Reading, alternation, listed, phrase_spans
 from engine.structured.words import key_parts
 
 MOST_COUNTED = 31  # "day_two", "session_3": the numbers a member's name counts by
@@ -54,8 +55,9 @@ def series_days(document: str) -> tuple[float, ...]:
     start = period[0] if period else (points[0] if points else None)
     if start is None:
         return ()
-    start = first_meeting(reading, start, weekday)
-    times, ends = count_of(text), series_end(document)
+    own = own_period(document, weekday)
+    start = first_meeting(reading, max(start, own[0]) if own else start, weekday)
+    times, ends = count_of(text), own or series_end(document)
     if ends is not None and ends[1] <= start:
         ends = None  # "from Monday 1 March we meet on alternate Thursdays, starting on the 11th"
     if times is None and ends is None:  # "every other Monday from 5 January": no end told
@@ -80,6 +82,23 @@ def first_meeting(reading: Reading, start: float, weekday: int | None) -> float:
 def open_ended(document: str) -> bool:
     """Whether a document tells neither how many times a thing recurs nor until when."""
     return count_of(document.lower()) is None and series_end(document) is None
+
+
+def own_period(document: str, weekday: int | None) -> tuple[float, float] | None:
+    """The month (or part of one, or season) written in the clause that says a weekday
+    recurs ("rehearsals are every Sunday in March", in a document that also writes a day in
+    April): the series' days, not the document's; not one it only starts in."""
+    if weekday is None:
+        return None
+    text = document.lower()
+    for start, end in clauses(document):
+        if not recurs(text[start:end], weekday):
+            continue
+        for at, _, what in phrase_spans(document):
+            if start <= at < end and isinstance(what, tuple) and DAY < what[0] < YEAR:
+                span = (what[1], what[2])
+                return None if starting_month(text, span) else span
+    return None
 
 
 def series_end(document: str) -> tuple[float, float] | None:

@@ -28,9 +28,18 @@ import inflect
 from dateutil import rrule
 
 from engine.structured import stated
+from engine.structured.counted_days import unit_days
 from engine.structured.named_days import starting_verb
 from engine.structured.other_days import clauses
-from engine.structured.periods import DAY, YEAR, Reading, alternation, listed, phrase_spans
+from engine.structured.periods import (
+    DAY,
+    YEAR,
+    Reading,
+    alternation,
+    listed,
+    phrase_spans,
+    words,
+)
 from engine.structured.words import key_parts
 
 MOST_COUNTED = 31  # "day_two", "session_3": the numbers a member's name counts by
@@ -48,7 +57,8 @@ def series_days(document: str) -> tuple[float, ...]:
     that recurs."""
     text = document.lower()
     weekday, monthly = recurring_weekday(text), month_day(text)
-    if (weekday is None) == (monthly is None):
+    apart = days_apart(text) if weekday is None and monthly is None else None
+    if (weekday is not None and monthly is not None) or (weekday, monthly, apart) == (None,) * 3:
         return ()
     reading = stated.read(document)
     period, points = reading.period(), sorted(reading.points)
@@ -63,7 +73,7 @@ def series_days(document: str) -> tuple[float, ...]:
     if times is None and ends is None:  # "every other Monday from 5 January": no end told
         times = MOST_COUNTED  # (what open_ended says)
     until = None if times is not None or ends is None else ends[1]
-    rule = Rule(weekday, monthly, times)
+    rule = Rule(weekday, monthly, times, apart)
     return tuple(occurrences(text, rule, start, until))
 
 
@@ -121,12 +131,13 @@ def starting_month(text: str, period: tuple[float, float]) -> bool:
 
 @dataclass(frozen=True)
 class Rule:
-    """What recurs (a weekday, or a day of each month) and how many times (``None``: until
-    a day)."""
+    """What recurs (a weekday, a day of each month, or a day so many days after the last) and
+    how many times (``None``: until a day)."""
 
     weekday: int | None
     month_day: int | None
     times: int | None
+    apart: int | None = None
 
 
 def recurring_weekday(text: str) -> int | None:
@@ -151,6 +162,23 @@ def replaced_pattern() -> re.Pattern[str]:
     return re.compile(rf"\b(?:{alternation(listed('replaced_cues'))})\s+(?:\w+\s+){{0,2}}$")
 
 
+def days_apart(text: str) -> int | None:
+    """The days between the times a thing recurs on no weekday ("then every nine days",
+    "every 3 weeks"), a count of whole-day units after a ``recurrence_words`` word."""
+    found = days_apart_pattern().search(text)
+    count = None if found is None else cardinals().get(found["count"])
+    return None if found is None or count is None else int(unit_days(found["unit"], count))
+
+
+@cache
+def days_apart_pattern() -> re.Pattern[str]:
+    each = alternation(listed("recurrence_words"))
+    units = words()["duration_units"]
+    assert isinstance(units, dict)
+    units = alternation(list(units))
+    return re.compile(rf"\b(?:{each})\s+(?P<count>[\w-]+)\s+(?P<unit>{units})s\b")
+
+
 def month_day(text: str) -> int | None:
     """The day of each month a thing recurs on ("on the 15th of each month")."""
     found = month_day_pattern().search(text)
@@ -161,7 +189,10 @@ def occurrences(text: str, rule: Rule, start: float, until: float | None) -> lis
     """The rule's days from ``start``: a day of each month, the n-th weekday of each month
     where the text says so, else every week or every other week."""
     first, last = moment(start), None if until is None else moment(until)
-    if rule.month_day is not None:
+    if rule.apart is not None:
+        counted = rrule.rrule(rrule.DAILY, dtstart=first, interval=rule.apart,
+                              count=rule.times, until=last)  # fmt: skip
+    elif rule.month_day is not None:
         counted = rrule.rrule(rrule.MONTHLY, dtstart=first, bymonthday=rule.month_day,
                               count=rule.times, until=last)  # fmt: skip
     elif nths := monthly_nths(text, int(rule.weekday or 0)):

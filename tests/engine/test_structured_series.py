@@ -48,6 +48,8 @@ def isos(days: tuple[float, ...]) -> list[str]:
          ["2027-05-03", "2027-05-10", "2027-05-17"]),  # a day part in the plural after it
         ("The show opens on 17 April 2029. Rehearsals are every Sunday in March.",
          ["2029-03-04", "2029-03-11", "2029-03-18", "2029-03-25"]),  # its own clause's month
+        ("The filter is cleaned on 3 May 2027 and then every ten days, for four cleanings.",
+         ["2027-05-03", "2027-05-13", "2027-05-23", "2027-06-02"]),  # days apart, no weekday
     ],
 )  # fmt: skip
 def test_a_stated_rule_gives_its_days(document: str, expected: list[str]) -> None:

@@ -20,13 +20,11 @@ library's ``calendar``; words from ``period_words.json``. Pure functions over te
 
 from __future__ import annotations
 
-import datetime as dt
 import re
 from collections.abc import Iterator
 from dataclasses import replace
 from functools import cache, lru_cache
 
-from dateutil.relativedelta import relativedelta
 from lemminflect import getLemma
 
 from engine.language.en.data import word_set
@@ -65,8 +63,8 @@ from engine.structured.month_days import (
     ordinal_day,
     ordinal_day_pattern,
 )
-from engine.structured.other_days import PAST, Phrase, clause_tense, clauses, deadline_spans
-from engine.structured.periods import alternation, in_digits, listed, phrase_spans
+from engine.structured.other_days import clauses, deadline_spans
+from engine.structured.periods import alternation, in_digits, listed
 from engine.structured.schedule_days import (
     counted_meeting,
     counted_meeting_pattern,
@@ -74,16 +72,10 @@ from engine.structured.schedule_days import (
     week_day_pattern,
 )
 from engine.structured.series import ordinal_of
-from engine.structured.stated import (
-    NUMERIC_SPAN,
-    full_year,
-    numeric_matches,
-    numeric_phrases,
-    numeric_span_phrases,
-)
 from engine.structured.thing_anchor import before_thing
 from engine.structured.weekday_days import lone_weekday, lone_weekday_pattern
 from engine.structured.words import key_parts, name_words, shares_act
+from engine.structured.written_days import written_phrases
 
 # A member's word and the day told after it are one thing's when at most this many words
 # stand between them ("registration for Millbrook Rovers closes on 31 July": four).
@@ -104,15 +96,13 @@ DAYS_PER_YEAR = 365
 # The verb forms that go on with the subject before a joiner ("and must be returned"); a
 # gerund ("and judging takes place") starts a subject of its own.
 FINITE = frozenset({"VB", "VBZ", "VBP", "VBD"})
-# A phrase that writes its year: in four digits, or two after a numeric date's day and month
-WITH_YEAR = re.compile(r"\b(?:1[89]|20)\d\d\b|\d[/.]\d\d\b")
 
 
 @lru_cache(maxsize=16)  # each date member of one document asks
 def told_days(document: str) -> tuple[Told, ...]:
     """The days ``document`` writes and the days it counts, in the order they are told."""
     text = digits(document)
-    spans, sentences = written_spans(text), clauses(text)
+    spans, sentences = written_phrases(text), clauses(text)
     found = [Told(s, e, *bounds(what)) for s, e, what in spans]
     for start, end, match, reader in counted_phrases(text):
         if any(t.start < end and start < t.end and not start <= t.start < t.end <= end
@@ -133,49 +123,6 @@ def told_days(document: str) -> tuple[Told, ...]:
                       or bool(t.how and deadline_before().search(text, 0, t.start)))
               for t in found]  # fmt: skip
     return tuple(sorted(marked, key=lambda t: t.start))
-
-
-def written_spans(text: str) -> list[tuple[int, int, tuple[int, float, float] | float]]:
-    """The days and periods ``text``'s phrases write (:func:`.periods.phrase_spans`), with
-    the ranges and days it writes in numbers where it shows their order ("7-9.6.2027",
-    "14/10/2026": :mod:`.stated`). The year of a date written in numbers is no period of its
-    own, even where the order is unknown ("03/04/2026" is no day read, not all of 2026), but
-    it dates the phrases around it as a written year does."""
-    ranges = numeric_span_phrases(text)
-    days = [d for d in numeric_phrases(text) if not any(a <= d[0] < b for a, b, _ in ranges)]
-    numeric: list[tuple[int, int, tuple[int, float, float] | float]] = [*ranges, *days]
-    matches = (*NUMERIC_SPAN.finditer(text), *numeric_matches(text))
-    written = sorted((m.start(), m.end(), full_year(m["y"])) for m in matches)
-    rest = phrase_spans(text, tuple(written))
-    return forward_years(text, sorted([*rest, *numeric], key=lambda found: found[0]))
-
-
-def forward_years(text: str, spans: list[Phrase]) -> list[Phrase]:
-    """Each day written without its year that falls more than half a year before the last
-    day written with one before it, moved to the next year, unless its clause is told in the
-    past: "receipt dated 23 December 2027 … exchanges until 15 January" ends on 15 January
-    2028 (the year written nearest is the receipt's)."""
-    moved: list[Phrase] = []
-    for start, end, what in spans:
-        dated = [w for s, e, w in moved if isinstance(w, float) and WITH_YEAR.search(text, s, e)]
-        if isinstance(what, float) and dated and not WITH_YEAR.search(text, start, end):
-            what = year_on(text, start, what, dated[-1])
-        moved.append((start, end, what))
-    return moved
-
-
-def year_on(text: str, start: int, day: float, dated: float) -> float:
-    """A yearless ``day`` written at ``start``, a year later when it falls more than half a
-    year before the ``dated`` day written before it and its clause is not told in the past."""
-    if dated - day <= DAYS_PER_YEAR / 2 or told_past(text, start):
-        return day
-    return float((dt.date.fromordinal(int(day)) + relativedelta(years=1)).toordinal())
-
-
-def told_past(text: str, at: int) -> bool:
-    """Whether the clause holding ``at`` is told in the past (:func:`.other_days.clause_tense`)."""
-    start, end = next((s, e) for s, e in clauses(text) if s <= at <= e)
-    return clause_tense(text[start:end]) == PAST
 
 
 @cache

@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from engine.structured import ages, columns, counted_days, periods, stated
+from engine.structured import ages, columns, counted_days, numeric_dates, periods, stated
 from engine.structured.json_values import document_era
 from tests.helpers.fills import iso_span as days
 
@@ -75,7 +75,7 @@ def test_days_in_numbers_read_no_range_where_the_places_write_the_month_first(
 ) -> None:
     """A place that writes the month first (or places that disagree) outweighs the range's
     form: the document may mean something no reading here can tell."""
-    assert stated.numeric_spans(document) == ()
+    assert numeric_dates.numeric_spans(document) == ()
 
 
 @pytest.mark.parametrize(
@@ -226,7 +226,7 @@ def test_an_iso_days_short_end_must_close_its_phrase() -> None:
 
 def test_a_numeric_range_with_both_months_and_no_place_is_not_guessed() -> None:
     """ "5/7–9/7/2027" is a range a month-first habit writes too (May 7 to September 7)."""
-    assert stated.numeric_spans("Camp 5/7–9/7/2027, bring boots.") == ()
+    assert numeric_dates.numeric_spans("Camp 5/7–9/7/2027, bring boots.") == ()
 
 
 @pytest.mark.parametrize("word", ["Aprons", "Junebug", "Marching", "Decking"])

@@ -10,7 +10,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from engine.structured import counted_days, stated
+from engine.structured import counted_days, numeric_dates, stated
 from tests.helpers.fills import written_span_of as span
 
 
@@ -24,6 +24,7 @@ from tests.helpers.fills import written_span_of as span
         ("Workshop, 03/11/2027 - 05/11/2027, Denver.", ("2027-03-11", "2027-05-11")),
         ("Held 3.11.27 to 5.11.27.", ("2027-11-03", "2027-11-05")),  # two-digit years
         ("Signed 30/06/98, renewed 14/07/98.", ("1998-06-30", "1998-07-14")),  # strptime's %y
+        ("Sold 23/12/2027 - exchanges until 15 January.", ("2027-12-23", "2028-01-15")),
     ],
 )
 def test_days_written_in_numbers_are_read_in_the_order_the_document_shows(
@@ -42,13 +43,13 @@ def test_days_written_in_numbers_are_read_in_the_order_the_document_shows(
     ],
 )
 def test_numeric_days_are_not_guessed(document: str) -> None:
-    assert stated.numeric_days(document) == ()
+    assert numeric_dates.numeric_days(document) == ()
 
 
 @given(st.dates(min_value=dt.date(1990, 1, 1), max_value=dt.date(2090, 12, 31)))
 def test_a_day_above_twelve_fixes_the_order(day: dt.date) -> None:
     anchor = f"{day.day:02d}/{day.month:02d}/{day.year}"
-    found = stated.numeric_days(f"From 28/01/{day.year} and {anchor}.")
+    found = numeric_dates.numeric_days(f"From 28/01/{day.year} and {anchor}.")
     assert day.toordinal() in found
 
 
@@ -114,9 +115,9 @@ def test_a_named_country_says_the_order_of_numeric_days(
 
 
 def test_a_code_or_a_year_first_country_says_no_order() -> None:
-    assert stated.numeric_days("Held 03/11/2027 by the IT team.") == ()  # a code, not Italy
-    assert stated.numeric_days("Held 03/11/2027 in Canada.") == ()  # Canada writes 2027-11-03
-    assert stated.numeric_days("Held 03/11/2027 in Nantes, France or Canada.") != ()
+    assert numeric_dates.numeric_days("Held 03/11/2027 by the IT team.") == ()  # a code, not Italy
+    assert numeric_dates.numeric_days("Held 03/11/2027 in Canada.") == ()  # Canada: 2027-11-03
+    assert numeric_dates.numeric_days("Held 03/11/2027 in Nantes, France or Canada.") != ()
 
 
 @pytest.mark.parametrize(

@@ -120,12 +120,14 @@ DAY_UNIT = "day"  # the unit a day part ("the evening before") shifts by
 @cache
 def shift_pattern() -> re.Pattern[str]:
     """A count (or "the": one), a unit and a shift: "six weeks later", "a fortnight after",
-    "the day before"; "the evening before" (a ``day_parts`` word) is the day before too."""
+    "the day before", "the tenth day after" (ten days after); "the evening before" (a
+    ``day_parts`` word) is the day before too."""
     ways = alternation(sorted(shift_ways()))
     units = f"{unit_words()}|{alternation(listed('day_parts'))}"
     one = alternation(listed("duration_one"))
     return re.compile(
-        rf"(?i)\b(?P<count>\d{{1,3}}|{one}|the)[\s-]+(?P<unit>{units})s?\s+(?P<way>{ways})\b"
+        rf"(?i)\b(?P<count>\d{{1,3}}|{one}|the(?:\s+(?P<nth>\d{{1,3}})(?:st|nd|rd|th))?)"
+        rf"[\s-]+(?P<unit>{units})s?\s+(?P<way>{ways})\b"
     )
 
 
@@ -136,7 +138,7 @@ def shifted_day(
     before the first (:func:`anchor`); from the day of the thing it names, where it names
     one the document dated (:func:`named_origin`: "two months after the start date"); after
     a ``thing_shifts`` word ("45 days from the order date") only from such a thing."""
-    count = 1 if not match["count"].isdigit() else int(match["count"])
+    count = int(match["nth"] or (match["count"] if match["count"].isdigit() else 1))
     unit, way = match["unit"].lower(), match["way"].lower()
     if unit in listed("day_parts"):  # "the morning after": that part of the next day
         if match["count"].lower() != "the":

@@ -76,6 +76,8 @@ def test_a_shift_counts_from_the_last_day_told_before_it() -> None:
     assert told_on(back, "grout_mixed_on") == ("2027-06-06",) * 2
     months = "The lease began on 31 January 2027 and the rent review falls 1 month after."
     assert told_on(months, "rent_review_date") == ("2027-02-28",) * 2  # the calendar's month
+    nth = "The lease ends on 30 June 2027; keys go back by the third day after that."
+    assert [t.first for t in told_days(nth)] == [day("2027-06-30"), day("2027-07-03")]
     ahead = "The recital is on 12 May 2028. Piano tuning must be booked 10 days beforehand."
     assert told_on(ahead, "tuning_booked_by") == ("2028-05-02",) * 2
     advance = "The recital is on 12 May 2028; book the hall tuner two weeks in advance."

@@ -223,8 +223,9 @@ def unclaimed_day(event: EventDays, key: str, siblings: tuple[str, ...]) -> Told
 
 def unclaimed(event: EventDays, key: str, siblings: tuple[str, ...]) -> bool:
     """Whether a date member takes no day by its name: no told day, series meeting, act,
-    count or pair of its own, and no birth or later date (a renewal is no day told)."""
-    if born(key) or columns.names(key, LATER) or paired(key, siblings):
+    count or pair of its own, and no birth or later date (a renewal is no day told; a
+    deadline for one is: "reply_by", "renewal_deadline")."""
+    if born(key) or later(key) or paired(key, siblings):
         return False
     if event.meeting(key) is not None or event.counted_day(key) is not None:
         return False
@@ -339,3 +340,9 @@ def born(key: str) -> bool:
     """Whether a member dates a birth or an origin (:data:`BORN`), not an anniversary of one
     ("ninetieth_birthday")."""
     return years_counted(key) is None and any(columns.names(key, w) for w in BORN)
+
+
+def later(key: str) -> bool:
+    """Whether a member dates something done later than the days a document tells (a
+    renewal, a reply), and not the deadline for it."""
+    return columns.names(key, LATER) and not columns.names(key, "deadline_name")

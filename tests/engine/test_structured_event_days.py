@@ -190,6 +190,15 @@ def test_a_member_with_no_word_in_the_text_takes_the_one_day_left_over() -> None
     assert told is not None and told.first == day("2027-02-05")
 
 
+def test_a_deadline_for_a_later_thing_takes_the_day_left_over_but_the_thing_does_not() -> None:
+    text = "Our barn dance is on the last Saturday of May 2027; let us know by the Monday before."
+    event = event_days(text)
+    assert event is not None
+    members = ["dance_date", "reply_by"]
+    assert lone_date_span(event, "reply_by", 1, members) == (day("2027-05-24"),) * 2
+    assert lone_date_span(event, "reply", 1, ["dance_date", "reply"]) is None  # a reply's day
+
+
 def test_no_day_is_given_by_elimination_when_the_counts_differ() -> None:
     text = "The fence went up on 3 May 2027, was painted on 9 May and inspected on 20 May 2027."
     event = event_days(text)

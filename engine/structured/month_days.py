@@ -13,6 +13,7 @@ dateutil's ``relativedelta``. Pure functions.
 
 from __future__ import annotations
 
+import calendar
 import datetime as dt
 import re
 from functools import cache, lru_cache
@@ -59,7 +60,7 @@ def month_weekday_pattern() -> re.Pattern[str]:
     """The n-th (or last, or any) weekday of a named month or of "the month": "the second
     Thursday of November", "the last Saturday in April 2028", "a Saturday in September"."""
     nth = alternation([*ordinals(), *listed("last_day_words"), *listed("duration_one")])
-    days = alternation([*WEEKDAYS, MONTH_DAY])
+    days = alternation([*WEEKDAYS, MONTH_DAY, *listed("weekend_words")])
     months = alternation([*MONTHS, *month_references()])
     return re.compile(
         rf"(?i)\b(?P<nth>{nth})\s+(?P<weekday>{days})\s+(?:of|in)\s+"
@@ -70,8 +71,9 @@ def month_weekday_pattern() -> re.Pattern[str]:
 def month_weekday(
     match: re.Match[str], before: list[Told], sentence: tuple[int, int]
 ) -> Counted | None:
-    """The day "the second Thursday of November" names: in the year written, else in the
-    year of the last day told before it; "of the month" is that day's month,
+    """The day "the second Thursday of November" names (a weekend: its Saturday and Sunday),
+    in the year written, else in the year of the last day told before it; "of the month" is
+    that day's month,
     or the month the sentence names ("the April 2026 meeting"). "A Saturday in September"
     is any of them: the first to the last."""
     word = match["nth"].lower()
@@ -86,10 +88,15 @@ def month_weekday(
     if month_year is None:
         return None
     first = dt.date(month_year[1], month_year[0], 1)
-    day = first + month_day(match["weekday"].lower(), nth)
+    weekend = match["weekday"].lower() in listed("weekend_words")
+    day = first + month_day(
+        WEEKDAYS[calendar.SATURDAY] if weekend else match["weekday"].lower(), nth
+    )
     if day.month != first.month:
         return None  # no fifth Thursday that month
     said = match[0] if match[0].lower().startswith("the ") else f"the {match[0]}"
+    if weekend:  # "the last weekend of February": its Saturday and the Sunday after
+        return float(day.toordinal()), float(day.toordinal() + 1), said
     return float(day.toordinal()), said
 
 

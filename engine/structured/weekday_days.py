@@ -47,9 +47,10 @@ def lone_weekday_pattern() -> re.Pattern[str]:
 def lone_weekday(
     match: re.Match[str], before: list[Told], sentence: tuple[int, int]
 ) -> tuple[float, str] | tuple[float, float, str] | None:
-    """The weekday (or range) on or after the last day told before it, or, after a
-    ``past_weekday_leads`` word, the latest one before that day; ``None`` when no day was
-    told before it, or the document says the weekday recurs."""
+    """The weekday (or range) on or after the last day told before it (a weekday of a period
+    under a week told just before it, that period's own), or, after a ``past_weekday_leads``
+    word, the latest one before that day; ``None`` when no day was told before it, or the
+    document says the weekday recurs."""
     base = anchor(before)
     name = match["weekday"].lower()
     lead = (match["lead"] or "").lower()
@@ -67,6 +68,10 @@ def lone_weekday(
         return base.first - back, f"the {name.title()} before {iso(base.first)}"
     # "next Friday" in a note written on a Friday is a week on, not that day
     first = on_or_after(base.last + (lead in listed("duration_next")), name)
+    inside = on_or_after(base.first, name)
+    short = base.last - base.first < DAYS_PER_WEEK
+    if lead not in listed("duration_next") and short and inside <= base.last:
+        first = inside  # "the last weekend of February, Saturday and Sunday": its own Saturday
     if match["until"] is None:
         return first, f"the {name.title()} from {iso(base.last)}"
     last = on_or_after(first, match["until"].lower())

@@ -36,3 +36,14 @@ def test_an_ordinal_after_a_whole_month_is_that_months_day() -> None:
     assert [t for t in told_days(wrong) if t.how] == []
     listed = "Rota for October 2027: the 8th, 15th and 22nd are Sam's."
     assert [t for t in told_days(listed) if t.how] == []
+
+
+def test_a_weekend_of_a_month_is_its_saturday_and_sunday() -> None:
+    text = "Notes of 4 March 2026: the plant sale is on the first weekend of May."
+    assert [(t.first, t.last) for t in told_days(text)][1:] == [
+        (day("2026-05-02"), day("2026-05-03"))
+    ]
+    last = "Notes of 4 March 2026: the plant sale is on the last weekend in October."
+    assert [(t.first, t.last) for t in told_days(last)][1:] == [
+        (day("2026-10-31"), day("2026-11-01"))
+    ]  # its last Saturday, and the Sunday after it

@@ -30,6 +30,13 @@ def test_a_lone_weekday_is_the_first_on_or_after_the_day_told_before_it() -> Non
     assert counted(same) == [("2027-04-07", "2027-04-07")]
 
 
+def test_a_lone_weekday_after_a_period_under_a_week_that_holds_it_is_its_own() -> None:
+    text = "The congress runs 4-6 May 2027 in Leeds; the dinner is on Wednesday."
+    assert counted(text) == [("2027-05-05", "2027-05-05")]
+    outside = "The congress runs 4-6 May 2027 in Leeds; the tour is on Friday."
+    assert counted(outside) == [("2027-05-07", "2027-05-07")]
+
+
 def test_two_weekdays_joined_are_a_range_and_last_counts_back() -> None:
     text = "Note of 2 July 2027 (a Friday): the roofers can come Tuesday to Thursday."
     assert counted(text) == [("2027-07-06", "2027-07-08")]

@@ -105,8 +105,9 @@ class EventDays:
 
     def meeting(self, key: str) -> Span | None:
         """The meeting of the series a member's name counts, names the month of, or calls
-        the last (:func:`.series.series_day`, :meth:`final_meeting`)."""
-        return series_day(self.series, key) or self.final_meeting(key)
+        the last or the next (:func:`.series.series_day`, :meth:`final_meeting`,
+        :meth:`next_meeting`)."""
+        return series_day(self.series, key) or self.final_meeting(key) or self.next_meeting(key)
 
     def final_meeting(self, key: str) -> Span | None:
         """The last meeting of the series for a member its name calls the last
@@ -120,6 +121,18 @@ class EventDays:
             latest = max((t.last for t in self.told if not yearlong(t)), default=days[-1])
             days = tuple(d for d in days if d <= latest) if latest > days[0] else ()
         return (days[-1], days[-1]) if days else None
+
+    def next_meeting(self, key: str) -> Span | None:
+        """The series' day after the one told for the thing a member calls the next
+        (``duration_next``: "next_statement" beside "Statement date: 22 Oct 2024 …
+        statements are produced on the 22nd of every month": 22 November)."""
+        if not self.series or set(key_parts(key)).isdisjoint(listed("duration_next")):
+            return None
+        told = self.told_day(key)
+        if told is None or told.first not in self.series:
+            return None
+        after = [d for d in self.series if d > told.last]
+        return (after[0], after[0]) if after else None
 
     def day_span(self, key: str) -> Span | None:
         """The days a lone date named ``key`` falls in: an act's lead-up to its day, the

@@ -207,3 +207,11 @@ def test_the_nth_one_in_another_sentence_is_that_meeting_of_the_series() -> None
     found = [t for t in told_days(text) if t.how]
     assert [t.first for t in found] == [float(dt.date(2027, 4, 17).toordinal())]
     assert found[0].how == "the 4th one, counted from 2027-03-06"
+
+
+def test_the_next_one_is_the_series_day_after_the_one_told_for_its_thing() -> None:
+    text = "Bill date: 9 May 2027. Bills are issued on the 9th of every month.\n\n"
+    event = event_days(text)
+    assert event is not None
+    assert isos(event.meeting("next_bill") or ()) == ["2027-06-09", "2027-06-09"]
+    assert event.meeting("next_invoice") is None  # no day told for an invoice

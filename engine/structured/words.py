@@ -18,6 +18,7 @@ from typing import Any
 from lemminflect import getLemma
 
 from engine.core.plan import ExcludingConstraint
+from engine.language.en.forms import readings
 from engine.structured.schema import Schemas
 from engine.structured.shapes import Run, Shape, tokens, upto
 
@@ -70,6 +71,7 @@ INFLECTED = ("s", "ed")
 # Two words are one act's when they share this many first letters ("submitted", "submission"):
 # a noun of the act and its verb's participle differ after their stem.
 STEM_LETTERS = 5
+MIN_REST = 3  # "take" of "stocktake" is a word; "al" of "renewal" a suffix
 
 
 @cache
@@ -202,5 +204,18 @@ def shares_act(named: frozenset[str], words: frozenset[str]) -> bool:
     stem of :data:`STEM_LETTERS` letters ("submitted" and "submissions")."""
     if named & words:
         return True
-    stems = {w[:STEM_LETTERS] for w in named if len(w) >= STEM_LETTERS}
-    return any(w[:STEM_LETTERS] in stems for w in words if len(w) >= STEM_LETTERS)
+    stems = {w[:STEM_LETTERS]: w for w in named if len(w) >= STEM_LETTERS}
+    return any(
+        w[:STEM_LETTERS] in stems and not other_compounds(w, stems[w[:STEM_LETTERS]])
+        for w in words
+        if len(w) >= STEM_LETTERS
+    )
+
+
+def other_compounds(word: str, other: str) -> bool:
+    """Whether two words that start alike are two compounds of that start, each with a word
+    of its own after it ("stocktake" and "stockroom"), not forms of one word ("submitted",
+    "submissions")."""
+    stem = word[:STEM_LETTERS]
+    rests = (word[STEM_LETTERS:], other[STEM_LETTERS:])
+    return bool(readings(stem)) and all(len(r) >= MIN_REST and readings(r) for r in rests)

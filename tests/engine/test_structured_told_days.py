@@ -173,6 +173,13 @@ def test_a_counting_name_takes_the_day_told_after_its_count_and_thing() -> None:
     assert told_on(text, "third_trim") is None  # never written: a series' or nothing
 
 
+def test_two_compounds_of_one_word_name_no_act_in_common() -> None:
+    text = "Minutes of the trackside club, 3 March 2027: the trackday is the last Sunday of May."
+    assert told_on(text, "trackday_date") == ("2027-05-30",) * 2  # not the trackside's day
+    forms = "The forms were submitted on 3 March 2027."
+    assert told_on(forms, "submission_date") == ("2027-03-03",) * 2  # one word's forms
+
+
 def test_a_gerund_names_the_act_its_verb_does() -> None:
     text = "The return must be filed by 31 January 2028."
     assert told_on(text, "filing_deadline") == ("2028-01-31",) * 2

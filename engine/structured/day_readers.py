@@ -145,7 +145,7 @@ def shifted_day(
             return None  # "two mornings later" counts mornings, no one day it names
         unit = DAY_UNIT
     back = way in listed("duration_before")
-    named = named_origin(match.string, match.end(), before)
+    named = named_origin(match.string, match.end(), before) or today(match, before)
     if way in listed("thing_shifts") and named is None:
         return None  # "for 2 weeks from 9 August" is a length; "from the audit" a shift
     base = named or anchor(before)
@@ -157,6 +157,15 @@ def shifted_day(
         return day, f"{match[0]} {thing_phrase(match.string, match.end())} on {iso(origin)}"
     than = "" if way in listed("clause_shifts") else " than"  # "six weeks later than 22 May"
     return day, f"{match[0]}{than} {iso(origin)}"
+
+
+def today(match: re.Match[str], before: list[Told]) -> Told | None:
+    """The document's own day, for a shift from "today" ("the next meeting is six weeks
+    from today" in minutes of 4 November): the first day it writes."""
+    said = re.match(r"\s*(\w+)", match.string[match.end() :])
+    if said is None or said[1].lower() not in listed("today_words"):
+        return None
+    return next((t for t in before if not t.how), None)
 
 
 def is_month(told: Told) -> bool:

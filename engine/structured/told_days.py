@@ -234,6 +234,8 @@ def candidates(
         said = act_words(word[0].lower())
         if not shares_act(own, said) or other_end(key, words[at + 1 : at + 2]):
             continue
+        if next_one(key, words[at - 1][0] if at else "", text):
+            continue  # "Next meeting: six weeks from today" is no ``meeting_date``'s
         inside = [t for t in days if t.start <= word.start() and word.end() <= t.end]
         if inside and not ends:  # the phrase names its thing: "our 3rd rehearsal"
             yield (False, 0, 0), inside[0]
@@ -299,6 +301,17 @@ def thing_day(text: str, told: Told, word: int, days: list[Told]) -> Told | None
         return told
     earlier = days[: days.index(told)]
     return named_origin(text, end, earlier) or anchor(earlier)
+
+
+def next_one(key: str, before: str, text: str) -> bool:
+    """Whether a member's word, after the word ``before``, names another thing than the
+    member: the next of its kind ("next meeting") where the name does not say next, or, for
+    a name that does (``next_meeting``), any other where the text writes a next one."""
+    nexts = listed("duration_next")
+    if set(key_parts(key)).isdisjoint(nexts):
+        return before.lower() in nexts
+    said = re.search(rf"(?i)\b(?:{alternation(nexts)})\s+\w", text) is not None
+    return said and before.lower() not in nexts
 
 
 def other_end(key: str, following: list[re.Match[str]]) -> bool:

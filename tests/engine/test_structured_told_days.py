@@ -180,6 +180,17 @@ def test_two_compounds_of_one_word_name_no_act_in_common() -> None:
     assert told_on(forms, "submission_date") == ("2027-03-03",) * 2  # one word's forms
 
 
+def test_a_shift_from_today_counts_from_the_documents_own_day() -> None:
+    text = "Notes of the garden committee, 3 March 2027. We meet again four weeks from today."
+    assert [t.first for t in told_days(text)] == [day("2027-03-03"), day("2027-03-31")]
+
+
+def test_the_next_one_of_a_kind_is_only_a_next_members() -> None:
+    text = "Panel meeting held on 3 March 2027. The next meeting is four weeks from today."
+    assert told_on(text, "meeting_date") == ("2027-03-03",) * 2
+    assert told_on(text, "next_meeting") == ("2027-03-31",) * 2
+
+
 def test_a_gerund_names_the_act_its_verb_does() -> None:
     text = "The return must be filed by 31 January 2028."
     assert told_on(text, "filing_deadline") == ("2028-01-31",) * 2

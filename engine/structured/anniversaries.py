@@ -22,9 +22,10 @@ from functools import cache
 from engine.language.en.forms import verb_tags
 from engine.structured import columns
 from engine.structured.ages import OLDEST
-from engine.structured.day_readers import Counted, Told
+from engine.structured.day_readers import Counted, Told, named_origin
 from engine.structured.periods import alternation, listed
 from engine.structured.series import spelled_ordinals
+from engine.structured.thing_anchor import thing_phrase
 from engine.structured.words import key_parts
 
 PAST_TAGS = frozenset({"VBD", "VBN"})  # "married", "was collected", "born"
@@ -57,7 +58,7 @@ def anniversary_pattern() -> re.Pattern[str]:
     kinds = alternation(listed("anniversary_words"))
     turning = alternation(listed("turning_words"))
     return re.compile(
-        rf"(?i)\b(?P<count>\d{{1,3}})(?:st|nd|rd|th)\s+(?:{kinds})\b"
+        rf"(?i)\b(?P<count>\d{{1,3}})(?:st|nd|rd|th)\s+(?:{kinds})\b(?P<of>\s+of\b)?"
         rf"|\b(?:{turning})\s+(?P<turns>\d{{1,3}})\b"
     )
 
@@ -65,16 +66,22 @@ def anniversary_pattern() -> re.Pattern[str]:
 def anniversary_day(
     match: re.Match[str], before: list[Told], sentence: tuple[int, int]
 ) -> Counted | None:
-    """The day that many years after the last single day written before the phrase (not one
-    counted, as a length's last day), when the document tells that day as something done
-    (:func:`done_on`)."""
+    """The day that many years after the day of the thing the phrase names ("the first
+    anniversary of the effective date", :func:`.day_readers.named_origin`), else after the
+    last single day written before it (not one counted, as a length's last day), when the
+    document tells that day as something done (:func:`done_on`)."""
     years = int(match["count"] or match["turns"])
-    base = next((t for t in reversed(before) if t.first == t.last and not t.how), None)
-    if base is None or years > OLDEST or not done_on(match.string, base.start):
+    named = named_origin(match.string, match.end(), before) if match["of"] else None
+    base = named or next((t for t in reversed(before) if t.first == t.last and not t.how), None)
+    if base is None or years > OLDEST or not (named or done_on(match.string, base.start)):
         return None
     origin = dt.date.fromordinal(int(base.first))
     year = origin.year + years
     day = origin.replace(year=year, day=min(origin.day, calendar.monthrange(year, origin.month)[1]))
+    if named is not None:  # "the 1st anniversary of the effective date on 2029-05-01"
+        return float(
+            day.toordinal()
+        ), f"{match[0]} {thing_phrase(match.string, match.end())} on {origin.isoformat()}"
     return float(day.toordinal()), f"{match[0]} from {origin.isoformat()}"
 
 

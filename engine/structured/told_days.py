@@ -93,6 +93,7 @@ SHORTEST_OWN_WORD = 3  # "paperwork_due_by": "by" names no thing
 GERUND = "ing"
 FIRST = 1  # "first_match_date": a start word that is also an ordinal
 DAYS_PER_YEAR = 365
+NEXT_REACH = 2  # "next pay review": a next word at most this many words before a member's
 # The verb forms that go on with the subject before a joiner ("and must be returned"); a
 # gerund ("and judging takes place") starts a subject of its own.
 FINITE = frozenset({"VB", "VBZ", "VBP", "VBD"})
@@ -203,6 +204,9 @@ def counted_thing_day(told: tuple[Told, ...], text: str, key: str) -> Told | Non
         return None
     pattern = rf"(?i)\b{nth}(?:st|nd|rd|th)\s+(?:{alternation(things)})\b"
     for named in re.finditer(pattern, text):
+        inside = [t for t in told if t.start <= named.start() and named.end() <= t.end]
+        if inside:  # the phrase is a told day itself: "his 2nd birthday"
+            return inside[0]
         stop = next(e for s, e in clauses(text) if s <= named.start() <= e)
         after = [t for t in told if named.end() <= t.start < stop and not yearlong(t)]
         if after and len(WORD.findall(text, named.end(), after[0].start)) <= MOST_WORDS_BETWEEN:
@@ -234,7 +238,7 @@ def candidates(
         said = act_words(word[0].lower())
         if not shares_act(own, said) or other_end(key, words[at + 1 : at + 2]):
             continue
-        if next_one(key, words[at - 1][0] if at else "", text):
+        if next_one(key, [w[0] for w in words[max(at - NEXT_REACH, 0) : at]], text):
             continue  # "Next meeting: six weeks from today" is no ``meeting_date``'s
         inside = [t for t in days if t.start <= word.start() and word.end() <= t.end]
         if inside and not ends:  # the phrase names its thing: "our 3rd rehearsal"
@@ -303,15 +307,17 @@ def thing_day(text: str, told: Told, word: int, days: list[Told]) -> Told | None
     return named_origin(text, end, earlier) or anchor(earlier)
 
 
-def next_one(key: str, before: str, text: str) -> bool:
-    """Whether a member's word, after the word ``before``, names another thing than the
-    member: the next of its kind ("next meeting") where the name does not say next, or, for
-    a name that does (``next_meeting``), any other where the text writes a next one."""
+def next_one(key: str, before: list[str], text: str) -> bool:
+    """Whether a member's word, after the words ``before``, names another thing than the
+    member: the next of its kind ("next meeting", "next pay review") where the name does not
+    say next, or, for a name that does (``next_meeting``), any other where the text writes a
+    next one."""
     nexts = listed("duration_next")
+    named = not {w.lower() for w in before}.isdisjoint(nexts)
     if set(key_parts(key)).isdisjoint(nexts):
-        return before.lower() in nexts
+        return named
     said = re.search(rf"(?i)\b(?:{alternation(nexts)})\s+\w", text) is not None
-    return said and before.lower() not in nexts
+    return said and not named
 
 
 def other_end(key: str, following: list[re.Match[str]]) -> bool:

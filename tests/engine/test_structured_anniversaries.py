@@ -72,3 +72,16 @@ def test_a_fill_dates_the_birthday_a_name_counts() -> None:
     schema = {"type": "object", "required": list(members), "properties": members}
     filled = json_fill(schema, text, 0)
     assert filled.value["eightieth_birthday"] == "2026-10-14"
+
+
+def test_an_anniversary_of_a_thing_counts_from_that_things_day() -> None:
+    text = "The rota applies from 2 March 2027; it is reviewed on the 1st anniversary of the rota."
+    ((phrase, found),) = counted(text)
+    assert found == "2028-03-02" and phrase.startswith("1st anniversary")
+
+
+def test_a_name_that_counts_a_birthday_takes_that_birthday() -> None:
+    text = "Ava, born 5 June 2025, flies free until her second birthday.\n\n"
+    members = {"second_birthday": {"type": "string", "format": "date"}}
+    schema = {"type": "object", "required": list(members), "properties": members}
+    assert json_fill(schema, text, 0).value["second_birthday"] == "2027-06-05"

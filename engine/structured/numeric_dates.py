@@ -9,6 +9,7 @@ wrong guess would be a wrong date, not a missing one. A two-digit year is read a
 
 from __future__ import annotations
 
+import calendar
 import datetime as dt
 import re
 from functools import cache
@@ -34,6 +35,11 @@ NUMERIC_SPAN = re.compile(
     r"(?P<a>[0-3]?\d)(?P<sep>[/.])(?P<b>[01]?\d)(?P=sep)(?P<y>(?:1[89]|20)\d\d)(?![\d/]|\.\d)"
 )
 MONTHS = 12
+# A weekday, whole or cut short, right before a date ("Sun 1/3/26", "Tuesday, 3.11.27")
+WEEKDAY_BEFORE = re.compile(
+    rf"(?i)\b({'|'.join(d.lower() for d in calendar.day_name)}|"
+    rf"{'|'.join(d.lower() for d in calendar.day_abbr)})\.?,?\s+$"
+)
 DAY_FIRST, MONTH_FIRST = "day first", "month first"
 
 
@@ -100,6 +106,7 @@ def full_year(written: str) -> int:
 def numeric_order(document: str, found: list[re.Match[str]]) -> str | None:
     """Whether a document's numeric dates write the day first: dots always do (3.11.2027);
     a first part above 12 says day first and a second part above 12 month first; else the
+    order a weekday written before a date fits ("Sun 1/3/26" is 1 March, a Sunday); else the
     order the countries it names, or the countries of the cities it names, write dates in
     (CLDR's short date pattern, by babel), when they agree; else day first where it writes a
     day range before the month ("9–11/11/2026", which no month-first habit writes); else
@@ -112,6 +119,9 @@ def numeric_order(document: str, found: list[re.Match[str]]) -> str | None:
         return DAY_FIRST if day_first else MONTH_FIRST
     if day_first:
         return None  # both orders at once: not dates this reading can trust
+    told = {order for m in found if (order := weekday_order(m)) is not None}
+    if len(told) == 1:
+        return told.pop()
     places = [vocab.country_of_city(city) for city in vocab.named_cities(document)]
     places += vocab.named_countries(document)
     orders = {territory_order(p.alpha_2) for p in places if p is not None} - {None}
@@ -120,6 +130,30 @@ def numeric_order(document: str, found: list[re.Match[str]]) -> str | None:
     # a range whose start writes its own month ("5/7–9/7/2027") a month-first habit writes too
     days_only = any(not m["first_month"] for m in NUMERIC_SPAN.finditer(document))
     return DAY_FIRST if not orders and days_only else None
+
+
+def weekday_order(match: re.Match[str]) -> str | None:
+    """The one order in which a numeric date falls on the weekday written right before it
+    ("Sun 1/3/26", "Tuesday 3.11.27"); ``None`` with no weekday there, or both or neither
+    order fitting."""
+    said = WEEKDAY_BEFORE.search(match.string, 0, match.start())
+    if said is None:
+        return None
+    named = weekday_numbers().get(said[1].lower()[:3])
+    first, second, year = int(match["a"]), int(match["b"]), full_year(match["y"])
+    fits = [
+        order
+        for order, (day, month) in ((DAY_FIRST, (first, second)), (MONTH_FIRST, (second, first)))
+        if month <= MONTHS and (when := ordinal(year, month, day)) is not None
+        and dt.date.fromordinal(int(when)).weekday() == named
+    ]  # fmt: skip
+    return fits[0] if len(fits) == 1 else None
+
+
+@cache
+def weekday_numbers() -> dict[str, int]:
+    """Each weekday's first three letters and its number, Monday 0 (``calendar``)."""
+    return {name.lower()[:3]: n for n, name in enumerate(calendar.day_name)}
 
 
 @cache

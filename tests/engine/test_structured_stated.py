@@ -114,6 +114,13 @@ def test_a_named_country_says_the_order_of_numeric_days(
     assert span(document) == expected
 
 
+def test_a_weekday_before_a_numeric_date_says_its_order() -> None:
+    assert span("Open Sun 1/3/26 to Tue 3/3/26.") == ("2026-03-01", "2026-03-03")
+    days = numeric_dates.numeric_days("Doors open Wednesday, 03/11/2026 at nine.")
+    assert [dt.date.fromordinal(int(d)).isoformat() for d in days] == ["2026-03-11"]
+    assert numeric_dates.numeric_days("Doors open Monday 1/3/26.") == ()  # neither fits
+
+
 def test_a_code_or_a_year_first_country_says_no_order() -> None:
     assert numeric_dates.numeric_days("Held 03/11/2027 by the IT team.") == ()  # a code, not Italy
     assert numeric_dates.numeric_days("Held 03/11/2027 in Canada.") == ()  # Canada: 2027-11-03

@@ -206,21 +206,27 @@ def next_weekday(
 
 @cache
 def next_day_pattern() -> re.Pattern[str]:
-    """ "the next afternoon", "the following night": a ``duration_next`` word before a
-    one-day unit or a ``day_parts`` word (a longer unit, a week, is a period, not a day)."""
+    """ "the next afternoon", "the following night", "the next working day": a
+    ``duration_next`` word before a one-day unit, a ``day_parts`` or a working-day word (a
+    longer unit, a week, is a period, not a day)."""
     one_day = [u for u in listed("duration_units") if unit_days(u, 1) == 1]
-    parts = alternation([*one_day, *listed("day_parts")])
-    return re.compile(rf"(?i)\bthe\s+(?:{alternation(listed('duration_next'))})\s+(?:{parts})\b")
+    parts = alternation([*one_day, *listed("day_parts"), *listed("working_day_units")])
+    return re.compile(
+        rf"(?i)\bthe\s+(?:{alternation(listed('duration_next'))})\s+(?P<unit>{parts})\b"
+    )
 
 
 def next_day(
     match: re.Match[str], before: list[Told], sentence: tuple[int, int]
 ) -> tuple[float, str] | None:
     """The day after the last day told before it (a ferry sailing late on 8 October that
-    docks the next afternoon arrives on the 9th)."""
+    docks the next afternoon arrives on the 9th), or the working day after it."""
     base = anchor(before)
     if base is None:
         return None
+    unit = match["unit"].lower()
+    if unit in listed("working_day_units"):  # "the next working day": Monday after a Friday
+        return working_days(base.last, 1, back=False), f"{match[0]} after {iso(base.last)}"
     return base.last + 1, f"{match[0]} after {iso(base.last)}"
 
 

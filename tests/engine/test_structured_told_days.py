@@ -180,6 +180,11 @@ def test_two_compounds_of_one_word_name_no_act_in_common() -> None:
     assert told_on(forms, "submission_date") == ("2027-03-03",) * 2  # one word's forms
 
 
+def test_the_next_working_day_skips_the_weekend() -> None:
+    text = "Rent is due on Friday 5 March 2027; if unpaid, a fee applies the next working day."
+    assert [t.first for t in told_days(text)] == [day("2027-03-05"), day("2027-03-08")]
+
+
 def test_a_shift_from_today_counts_from_the_documents_own_day() -> None:
     text = "Notes of the garden committee, 3 March 2027. We meet again four weeks from today."
     assert [t.first for t in told_days(text)] == [day("2027-03-03"), day("2027-03-31")]

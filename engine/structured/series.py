@@ -254,7 +254,7 @@ def count_of(text: str) -> int | None:
         unit = match["unit"]
         if unit and unit.removesuffix("s") in listed("length_units"):
             continue
-        number = cardinals().get(match["number"] or match["times"] or match["each"])
+        number = cardinals().get(match["number"] or match["row"] or match["times"] or match["each"])
         if number is not None:
             return number
     return None
@@ -336,12 +336,15 @@ def every_other_pattern() -> re.Pattern[str]:
 @cache
 def count_pattern() -> re.Pattern[str]:
     """A number of times: before a run of up to three words and "in a row" (looked ahead
-    at, so each word may be the number), after "for" and before one word (its unit), or
+    at, so each word may be the number) or "on consecutive" ("three sessions on consecutive
+    Tuesdays"), after "for" and before one word (its unit), or
     before a ``frequency_adjectives`` word (another word between at most) and a noun ("four
     weekly visits", "three equal monthly sums")."""
     often = "|".join(map(re.escape, listed("frequency_adjectives")))
+    row = alternation(listed("consecutive_words"))
     return re.compile(
         r"\b(?P<number>[\w-]+)\s+(?=(?:\w+\s+){1,3}in\s+a\s+row\b)"
+        rf"|\b(?P<row>[\w-]+)\s+(?=(?:[\w-]+\s+){{1,3}}(?:on\s+)?(?:{row})\b)"
         r"|\bfor\s+(?P<times>[\w-]+)\s+(?P<unit>\w+)"
         rf"|\b(?P<each>[\w-]+)\s+(?:[a-z]+\s+)?(?:{often})\s+[a-z]+"
     )

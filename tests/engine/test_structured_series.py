@@ -48,6 +48,8 @@ def isos(days: tuple[float, ...]) -> list[str]:
          ["2027-05-03", "2027-05-10", "2027-05-17"]),  # a day part in the plural after it
         ("The show opens on 17 April 2029. Rehearsals are every Sunday in March.",
          ["2029-03-04", "2029-03-11", "2029-03-18", "2029-03-25"]),  # its own clause's month
+        ("The course is four sessions on consecutive Mondays from 3 May 2027.",
+         ["2027-05-03", "2027-05-10", "2027-05-17", "2027-05-24"]),  # a count, "consecutive"
         ("Litter picks run every 2nd Sunday for three picks from 2 May 2027.",
          ["2027-05-02", "2027-05-16", "2027-05-30"]),  # "every second", in digits
         ("The filter is cleaned on 3 May 2027 and then every ten days, for four cleanings.",

@@ -36,6 +36,7 @@ SHORTEST_THING_WORD = 4  # "and", "it", "on": no thing
 MOST_WORDS_TO_DAY = 5
 WORD = re.compile(r"[A-Za-z]+")
 APART = re.compile(r"[,;:()]")
+RELATIVE_WORDS = 2  # "which opens": a relative clause's word and its verb, not counted
 DAY_NEXT = re.compile(r"\s+(?:\d|[A-Z])")  # a day written next: "on 3 May", "on Friday"
 # The pronouns a clause's subject may be ("after we sail"), and the verbs after one that
 # name no act ("before we can", "after they are"), from the language's grammar data.
@@ -138,6 +139,15 @@ def written(text: str) -> tuple[tuple[int, int, tuple[int, float, float] | float
     return tuple(sorted(phrase_spans(text), key=lambda found: found[0]))
 
 
+@cache
+def relative_clause() -> re.Pattern[str]:
+    """The words between a thing and its day when a relative clause opens between them: the
+    thing, a comma, a ``relative_words`` word and its verb, then words up to the day."""
+    return re.compile(
+        rf"(?i)[^,;:()]*,\s*(?:{alternation(listed('relative_words'))})\s+\w+[^,;:()]*"
+    )
+
+
 def day_ahead(text: str, end: int) -> tuple[int, int, float] | None:
     """The one day written right after the thing a shift names, in its clause ("the Thursday
     before the gala on Sunday 7 March": 7 March), at most
@@ -149,8 +159,10 @@ def day_ahead(text: str, end: int) -> tuple[int, int, float] | None:
     for start, finish, what in written(text):
         if end <= start < stop:
             days = phrase_days(what)
-            # "Three days after it opens, on 9 June": a day set off by a comma is the shift's
-            near = len(WORD.findall(text, end, start)) <= MOST_WORDS_TO_DAY
-            near = near and not APART.search(text, end, start)
+            # "Three days after it opens, on 9 June": a day set off by a comma is the shift's;
+            # one in a relative clause ("the summit, which opens on 12 June") the thing's
+            relative = relative_clause().fullmatch(text, end, start) is not None
+            words = len(WORD.findall(text, end, start)) - (RELATIVE_WORDS if relative else 0)
+            near = words <= MOST_WORDS_TO_DAY and (relative or not APART.search(text, end, start))
             return (start, finish, days[0]) if near and days[0] == days[-1] else None
     return None

@@ -262,13 +262,23 @@ def one_thing(after: list[Told], text: str) -> list[Told]:
     """The days told after a member's word up to a word that joins a clause with a subject of
     its own: "quilts are due on 1 June, and judging takes place a fortnight later" tells the
     quilts one day; "runs from 5 July to 9 July", or "are collected the day before and must
-    be returned on the Monday" (a verb right after the joiner: the same subject), two."""
+    be returned on the Monday" (a verb right after the joiner: the same subject), two. A
+    day in a relative clause after them is the thing's it follows ("closes a week before the
+    summit, which opens on 12 June")."""
     for at in range(1, len(after)):
         between = [w.lower() for w in WORD.findall(text, after[at - 1].end, after[at].start)]
         joins = [i for i, w in enumerate(between) if w in JOINERS]
         if any(i + 1 < len(between) and not verb_tags(between[i + 1]) & FINITE for i in joins):
             return after[:at]
+        if relative_opening().search(text, after[at - 1].end, after[at].start):
+            return after[:at]  # "… before the summit, which opens on 12 June": the summit's
     return after
+
+
+@cache
+def relative_opening() -> re.Pattern[str]:
+    """A comma and a ``relative_words`` word: a clause about the thing just named."""
+    return re.compile(rf"(?i),\s*(?:{alternation(listed('relative_words'))})\b")
 
 
 def day_before(

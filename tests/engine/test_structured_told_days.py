@@ -180,6 +180,12 @@ def test_two_compounds_of_one_word_name_no_act_in_common() -> None:
     assert told_on(forms, "submission_date") == ("2027-03-03",) * 2  # one word's forms
 
 
+def test_a_day_in_a_relative_clause_is_the_things_it_follows() -> None:
+    text = "Bookings close a week before the fair, which opens on Saturday 5 June 2027."
+    assert [t.first for t in told_days(text)] == [day("2027-05-29"), day("2027-06-05")]
+    assert told_on(text, "bookings_close") == ("2027-05-29",) * 2
+
+
 def test_the_next_working_day_skips_the_weekend() -> None:
     text = "Rent is due on Friday 5 March 2027; if unpaid, a fee applies the next working day."
     assert [t.first for t in told_days(text)] == [day("2027-03-05"), day("2027-03-08")]

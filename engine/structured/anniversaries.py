@@ -1,10 +1,10 @@
-"""Anniversaries and birthdays a document counts from a day it tells: "who married on 3 April
-2001 … on their 25th anniversary" (3 April 2026), "born 9 May 1950, turns 80 this year" (9 May
-2030), "collected on 2 March 2026 … due back on the third anniversary of collection".
+"""Anniversaries and birthdays a document counts from a day it tells: "the couple wed on 3
+April 2001 and will toast their 25th anniversary" (3 April 2026), "born 9 May 1950, turns 80
+this year" (9 May 2030), "leased on 2 March 2026 … ends on the third anniversary of signing".
 
 A reader counts such a day from the last single day written before the phrase that the document
 tells as something done or begun: the words just before that day hold a verb in the past
-("married on", "was collected on", "born") or a birth word ("date of birth as"). Without that
+("wed on", "was leased on", "born") or a birth word ("dob: 9 May 1950"). Without that
 cue the day before is more likely the anniversary's own ("on 3 June the club celebrates its
 25th anniversary"), and nothing is counted. A member whose name counts the years
 ("ninetieth_birthday", "25th_anniversary") dates that anniversary, not a birth
@@ -66,8 +66,8 @@ def anniversary_pattern() -> re.Pattern[str]:
 def anniversary_day(
     match: re.Match[str], before: list[Told], sentence: tuple[int, int]
 ) -> Counted | None:
-    """The day that many years after the day of the thing the phrase names ("the first
-    anniversary of the effective date", :func:`.day_readers.named_origin`), else after the
+    """The day that many years after the day of the thing the phrase names ("the second
+    anniversary of the merger", :func:`.day_readers.named_origin`), else after the
     last single day written before it (not one counted, as a length's last day), when the
     document tells that day as something done (:func:`done_on`)."""
     years = int(match["count"] or match["turns"])
@@ -78,7 +78,7 @@ def anniversary_day(
     origin = dt.date.fromordinal(int(base.first))
     year = origin.year + years
     day = origin.replace(year=year, day=min(origin.day, calendar.monthrange(year, origin.month)[1]))
-    if named is not None:  # "the 1st anniversary of the effective date on 2029-05-01"
+    if named is not None:  # "the 2nd anniversary of the merger on 2027-05-01"
         return float(
             day.toordinal()
         ), f"{match[0]} {thing_phrase(match.string, match.end())} on {origin.isoformat()}"

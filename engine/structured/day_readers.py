@@ -120,7 +120,7 @@ DAY_UNIT = "day"  # the unit a day part ("the evening before") shifts by
 @cache
 def shift_pattern() -> re.Pattern[str]:
     """A count (or "the": one), a unit and a shift: "six weeks later", "a fortnight after",
-    "the day before", "the tenth day after" (ten days after); "the evening before" (a
+    "the day before", "the third day after" (three days after); "the evening before" (a
     ``day_parts`` word) is the day before too."""
     ways = alternation(sorted(shift_ways()))
     units = f"{unit_words()}|{alternation(listed('day_parts'))}"
@@ -206,7 +206,7 @@ def next_weekday(
 
 @cache
 def next_day_pattern() -> re.Pattern[str]:
-    """ "the next afternoon", "the following night", "the next working day": a
+    """ "the next afternoon", "the following night", "the following business day": a
     ``duration_next`` word before a one-day unit, a ``day_parts`` or a working-day word (a
     longer unit, a week, is a period, not a day)."""
     one_day = [u for u in listed("duration_units") if unit_days(u, 1) == 1]
@@ -220,12 +220,13 @@ def next_day(
     match: re.Match[str], before: list[Told], sentence: tuple[int, int]
 ) -> tuple[float, str] | None:
     """The day after the last day told before it (a ferry sailing late on 8 October that
-    docks the next afternoon arrives on the 9th), or the working day after it."""
+    docks the next afternoon arrives on the 9th), or the working day after it ("the
+    following business day")."""
     base = anchor(before)
     if base is None:
         return None
     unit = match["unit"].lower()
-    if unit in listed("working_day_units"):  # "the next working day": Monday after a Friday
+    if unit in listed("working_day_units"):  # a Friday's following business day: Monday
         return working_days(base.last, 1, back=False), f"{match[0]} after {iso(base.last)}"
     return base.last + 1, f"{match[0]} after {iso(base.last)}"
 

@@ -124,8 +124,8 @@ class EventDays:
 
     def next_meeting(self, key: str) -> Span | None:
         """The series' day after the one told for the thing a member calls the next
-        (``duration_next``: "next_statement" beside "Statement date: 22 Oct 2024 …
-        statements are produced on the 22nd of every month": 22 November)."""
+        (``duration_next``: "next_invoice" beside "Invoice of 9 May 2027 … invoices are
+        sent on the 9th of each month": 9 June)."""
         if not self.series or set(key_parts(key)).isdisjoint(listed("duration_next")):
             return None
         told = self.told_day(key)

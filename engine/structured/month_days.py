@@ -95,7 +95,7 @@ def month_weekday(
     if day.month != first.month:
         return None  # no fifth Thursday that month
     said = match[0] if match[0].lower().startswith("the ") else f"the {match[0]}"
-    if weekend:  # "the last weekend of February": its Saturday and the Sunday after
+    if weekend:  # "the first weekend of May": its Saturday and the Sunday after
         return float(day.toordinal()), float(day.toordinal() + 1), said
     return float(day.toordinal()), said
 

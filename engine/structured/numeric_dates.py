@@ -35,7 +35,7 @@ NUMERIC_SPAN = re.compile(
     r"(?P<a>[0-3]?\d)(?P<sep>[/.])(?P<b>[01]?\d)(?P=sep)(?P<y>(?:1[89]|20)\d\d)(?![\d/]|\.\d)"
 )
 MONTHS = 12
-# A weekday, whole or cut short, right before a date ("Sun 1/3/26", "Tuesday, 3.11.27")
+# A weekday, whole or cut short, right before a date ("Wed 1/4/26", "Tuesday, 3.11.27")
 WEEKDAY_BEFORE = re.compile(
     rf"(?i)\b({'|'.join(d.lower() for d in calendar.day_name)}|"
     rf"{'|'.join(d.lower() for d in calendar.day_abbr)})\.?,?\s+$"
@@ -93,7 +93,7 @@ def numeric_phrases(document: str) -> list[tuple[int, int, float]]:
 
 def numeric_matches(document: str) -> list[re.Match[str]]:
     """The numbers ``document`` writes as a date (:data:`NUMERIC_DAY`) whose day and month
-    can be told apart: one part is a month ("14/15/16 October" lists days, not a date)."""
+    can be told apart: one part is a month ("21/22/23 May" lists days, not a date)."""
     found = NUMERIC_DAY.finditer(document)
     return [m for m in found if min(int(m["a"]), int(m["b"])) in range(1, MONTHS + 1)]
 
@@ -106,7 +106,7 @@ def full_year(written: str) -> int:
 def numeric_order(document: str, found: list[re.Match[str]]) -> str | None:
     """Whether a document's numeric dates write the day first: dots always do (3.11.2027);
     a first part above 12 says day first and a second part above 12 month first; else the
-    order a weekday written before a date fits ("Sun 1/3/26" is 1 March, a Sunday); else the
+    order a weekday written before a date fits ("Wed 1/4/26" is 1 April, a Wednesday); else the
     order the countries it names, or the countries of the cities it names, write dates in
     (CLDR's short date pattern, by babel), when they agree; else day first where it writes a
     day range before the month ("9–11/11/2026", which no month-first habit writes); else
@@ -134,7 +134,7 @@ def numeric_order(document: str, found: list[re.Match[str]]) -> str | None:
 
 def weekday_order(match: re.Match[str]) -> str | None:
     """The one order in which a numeric date falls on the weekday written right before it
-    ("Sun 1/3/26", "Tuesday 3.11.27"); ``None`` with no weekday there, or both or neither
+    ("Wed 1/4/26", "Tuesday 3.11.27"); ``None`` with no weekday there, or both or neither
     order fitting."""
     said = WEEKDAY_BEFORE.search(match.string, 0, match.start())
     if said is None:

@@ -206,7 +206,7 @@ def phrase_spans(
     """Each period or date ``document``'s own phrases state, with where its phrase starts and
     ends. ``numeric``: the days a caller read in numbers (start, end, year; :mod:`.stated`),
     whose phrases are no others' and whose years date the phrases around them ("23/12/27 …
-    exchanged until 15 January": January 2028)."""
+    refunds until 12 January": January 2028)."""
     years = [(m.start(), int(m[0])) for m in re.finditer(r"\b(?:1[89]|20)\d\d\b", document)]
     years = sorted([*years, *((start, year) for start, _, year in numeric)])
     found: list[tuple[int, int, tuple[int, float, float] | float]] = []

@@ -163,7 +163,7 @@ def replaced_pattern() -> re.Pattern[str]:
 
 
 def days_apart(text: str) -> int | None:
-    """The days between the times a thing recurs on no weekday ("then every nine days",
+    """The days between the times a thing recurs on no weekday ("then every 12 days",
     "every 3 weeks"), a count of whole-day units after a ``recurrence_words`` word."""
     found = days_apart_pattern().search(text)
     count = None if found is None else cardinals().get(found["count"])

@@ -160,7 +160,7 @@ def day_ahead(text: str, end: int) -> tuple[int, int, float] | None:
         if end <= start < stop:
             days = phrase_days(what)
             # "Three days after it opens, on 9 June": a day set off by a comma is the shift's;
-            # one in a relative clause ("the summit, which opens on 12 June") the thing's
+            # one in a relative clause ("the regatta, which is held on 4 July") the thing's
             relative = relative_clause().fullmatch(text, end, start) is not None
             words = len(WORD.findall(text, end, start)) - (RELATIVE_WORDS if relative else 0)
             near = words <= MOST_WORDS_TO_DAY and (relative or not APART.search(text, end, start))

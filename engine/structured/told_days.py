@@ -94,8 +94,8 @@ GERUND = "ing"
 FIRST = 1  # "first_match_date": a start word that is also an ordinal
 DAYS_PER_YEAR = 365
 NEXT_REACH = 2  # "next pay review": a next word at most this many words before a member's
-# The verb forms that go on with the subject before a joiner ("and must be returned"); a
-# gerund ("and judging takes place") starts a subject of its own.
+# The verb forms that go on with the subject before a joiner ("and will close"); a gerund
+# ("and marking starts") starts a subject of its own.
 FINITE = frozenset({"VB", "VBZ", "VBP", "VBD"})
 
 
@@ -239,7 +239,7 @@ def candidates(
         if not shares_act(own, said) or other_end(key, words[at + 1 : at + 2]):
             continue
         if next_one(key, [w[0] for w in words[max(at - NEXT_REACH, 0) : at]], text):
-            continue  # "Next meeting: six weeks from today" is no ``meeting_date``'s
+            continue  # "the next meeting is in May" is no ``meeting_date``'s
         inside = [t for t in days if t.start <= word.start() and word.end() <= t.end]
         if inside and not ends:  # the phrase names its thing: "our 3rd rehearsal"
             yield (False, 0, 0), inside[0]
@@ -260,18 +260,18 @@ def candidates(
 
 def one_thing(after: list[Told], text: str) -> list[Told]:
     """The days told after a member's word up to a word that joins a clause with a subject of
-    its own: "quilts are due on 1 June, and judging takes place a fortnight later" tells the
-    quilts one day; "runs from 5 July to 9 July", or "are collected the day before and must
-    be returned on the Monday" (a verb right after the joiner: the same subject), two. A
-    day in a relative clause after them is the thing's it follows ("closes a week before the
-    summit, which opens on 12 June")."""
+    its own: "essays are handed in on 3 May, and marking starts ten days later" tells the
+    essays one day; "runs from 5 July to 9 July", or "opens on 3 May and will close on the
+    Friday" (a verb right after the joiner: the same subject), two. A
+    day in a relative clause after them is the thing's it follows ("closes ten days before the
+    regatta, which is held on 4 July")."""
     for at in range(1, len(after)):
         between = [w.lower() for w in WORD.findall(text, after[at - 1].end, after[at].start)]
         joins = [i for i, w in enumerate(between) if w in JOINERS]
         if any(i + 1 < len(between) and not verb_tags(between[i + 1]) & FINITE for i in joins):
             return after[:at]
         if relative_opening().search(text, after[at - 1].end, after[at].start):
-            return after[:at]  # "… before the summit, which opens on 12 June": the summit's
+            return after[:at]  # "… before the regatta, which is held on 4 July": the regatta's
     return after
 
 

@@ -71,7 +71,7 @@ def lone_weekday(
     inside = on_or_after(base.first, name)
     short = base.last - base.first < DAYS_PER_WEEK
     if lead not in listed("duration_next") and short and inside <= base.last:
-        first = inside  # "the last weekend of February, Saturday and Sunday": its own Saturday
+        first = inside  # "the first weekend of May, from Saturday": its own Saturday
     if match["until"] is None:
         return first, f"the {name.title()} from {iso(base.last)}"
     last = on_or_after(first, match["until"].lower())

@@ -4,7 +4,7 @@ each yearless day in the year a reader gives it.
 A day written without its year takes the year written nearest it (:mod:`.periods`), and the
 year of a date written in numbers counts (:mod:`.numeric_dates`); but a yearless day more than
 half a year before the dated day written before it falls the next year, unless its clause is
-told in the past: a receipt dated in late December that allows exchanges "until 15 January"
+told in the past: an order placed in late December that may be sent back "until 12 January"
 means the January after. :mod:`.stated` and :mod:`.told_days` read the same days from here.
 Pure functions over text.
 """

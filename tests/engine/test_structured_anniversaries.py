@@ -27,7 +27,7 @@ def counted(text: str) -> list[tuple[str, str]]:
 def test_an_anniversary_counts_from_the_day_told_as_done() -> None:
     text = "The Hallams, who wed on 3 April 2001, will throw a party on their 25th anniversary."
     assert counted(text) == [("25th anniversary", "2026-04-03")]
-    born = "Our records give your date of birth as 9 May 1950; you turn 80 in the spring."
+    born = "Member file: dob 9 May 1950; you turn 80 in the spring."
     assert counted(born) == [("turn 80", "2030-05-09")]
 
 

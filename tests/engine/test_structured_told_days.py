@@ -54,9 +54,9 @@ def test_a_numeric_day_of_unknown_order_is_no_year_long_day() -> None:
 def test_a_two_digit_year_is_read_and_dates_the_days_around_it() -> None:
     text = "Ticket 51, issued 9.3.27; the repair is collected on 2 April, a week after it is done."
     assert [t.first for t in told_days(text)][:2] == [day("2027-03-09"), day("2027-04-02")]
-    listed = "Open days are 14/15/16 October 2027 at the mill."
+    listed = "Open days are 21/22/23 May 2027 at the mill."
     assert [(t.first, t.last) for t in told_days(listed)] == [
-        (day("2027-10-14"), day("2027-10-16"))
+        (day("2027-05-21"), day("2027-05-23"))
     ]  # three days listed, no date in numbers: there is no month 15
 
 
@@ -161,7 +161,7 @@ def test_a_counted_meeting_of_the_series_and_a_weekday_of_a_numbered_week() -> N
 
 
 def test_an_end_takes_no_day_told_after_a_joiner_with_a_subject_of_its_own() -> None:
-    text = "Entries close on 2 May 2027, and judging takes place a week later."
+    text = "Entries close on 2 May 2027, and marking starts a week later."
     assert told_on(text, "entries_close") == ("2027-05-02",) * 2
     same = "Tents go up on 2 May 2027 and must come down by 9 May."
     assert told_on(same, "tents_down") == ("2027-05-09",) * 2
@@ -186,8 +186,8 @@ def test_a_day_in_a_relative_clause_is_the_things_it_follows() -> None:
     assert told_on(text, "bookings_close") == ("2027-05-29",) * 2
 
 
-def test_the_next_working_day_skips_the_weekend() -> None:
-    text = "Rent is due on Friday 5 March 2027; if unpaid, a fee applies the next working day."
+def test_the_following_business_day_skips_the_weekend() -> None:
+    text = "Rent is due on Friday 5 March 2027; unpaid, a fee applies the following business day."
     assert [t.first for t in told_days(text)] == [day("2027-03-05"), day("2027-03-08")]
 
 

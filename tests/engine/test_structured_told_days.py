@@ -192,12 +192,12 @@ def test_the_following_business_day_skips_the_weekend() -> None:
 
 
 def test_a_shift_from_today_counts_from_the_documents_own_day() -> None:
-    text = "Notes of the garden committee, 3 March 2027. We meet again four weeks from today."
+    text = "Notes of the garden committee, 3 March 2027. We meet again 28 days from today."
     assert [t.first for t in told_days(text)] == [day("2027-03-03"), day("2027-03-31")]
 
 
 def test_the_next_one_of_a_kind_is_only_a_next_members() -> None:
-    text = "Panel meeting held on 3 March 2027. The next meeting is four weeks from today."
+    text = "Panel meeting held on 3 March 2027. The next meeting is 28 days from today."
     assert told_on(text, "meeting_date") == ("2027-03-03",) * 2
     assert told_on(text, "next_meeting") == ("2027-03-31",) * 2
 

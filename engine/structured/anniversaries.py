@@ -14,10 +14,11 @@ cue the day before is more likely the anniversary's own ("on 3 June the club cel
 
 from __future__ import annotations
 
-import calendar
 import datetime as dt
 import re
 from functools import cache
+
+from dateutil.relativedelta import relativedelta
 
 from engine.language.en.forms import verb_tags
 from engine.structured import columns
@@ -28,7 +29,7 @@ from engine.structured.series import spelled_ordinals
 from engine.structured.thing_anchor import thing_phrase
 from engine.structured.words import key_parts
 
-PAST_TAGS = frozenset({"VBD", "VBN"})  # "married", "was collected", "born"
+PAST_TAGS = frozenset({"VBD", "VBN"})  # "wed", "was leased", "born"
 CUE_WORDS = 3  # the words before a told day that may say it was something done
 WORD = re.compile(r"[A-Za-z]+")
 
@@ -76,13 +77,11 @@ def anniversary_day(
     if base is None or years > OLDEST or not (named or done_on(match.string, base.start)):
         return None
     origin = dt.date.fromordinal(int(base.first))
-    year = origin.year + years
-    day = origin.replace(year=year, day=min(origin.day, calendar.monthrange(year, origin.month)[1]))
-    if named is not None:  # "the 2nd anniversary of the merger on 2027-05-01"
-        return float(
-            day.toordinal()
-        ), f"{match[0]} {thing_phrase(match.string, match.end())} on {origin.isoformat()}"
-    return float(day.toordinal()), f"{match[0]} from {origin.isoformat()}"
+    day = float((origin + relativedelta(years=years)).toordinal())  # 29 February: the 28th
+    if named is None:
+        return day, f"{match[0]} from {origin.isoformat()}"
+    # "the 2nd anniversary of the merger on 2027-05-01"
+    return day, f"{match[0]} {thing_phrase(match.string, match.end())} on {origin.isoformat()}"
 
 
 def done_on(text: str, start: int) -> bool:

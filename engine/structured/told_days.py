@@ -195,8 +195,8 @@ def phrase_day(told: tuple[Told, ...], text: str, key: str) -> Told | None:
 
 def counted_thing_day(told: tuple[Told, ...], text: str, key: str) -> Told | None:
     """The day told right after the thing a counting name names, written with its count ("a
-    2nd feed 8 weeks after that" for ``second_feed``), in its clause; ``None`` when the text
-    never writes the count beside the thing (a series' meeting, :mod:`.series`)."""
+    2nd coat three weeks after that" for ``second_coat``), in its clause; ``None`` when the
+    text never writes the count beside the thing (a series' meeting, :mod:`.series`)."""
     parts = key_parts(key)
     nth = ordinal_of(set(parts))
     things = [w for w in parts if ordinal_of({w}) is None and len(w) >= SHORTEST_OWN_WORD]

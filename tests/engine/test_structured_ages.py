@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 
 from engine.structured.ages import young_births
 from engine.structured.json_values import document_births
-from tests.helpers.fills import json_fill
+from tests.helpers.fills import dates_schema, json_fill
 
 
 def iso(span: tuple[float, float]) -> tuple[str, str]:
@@ -43,10 +43,5 @@ def test_the_birth_days_of_an_age_in_weeks_span_one_week(on: dt.date, weeks: int
 
 def test_a_filled_birth_date_falls_in_the_days_a_young_age_allows() -> None:
     text = "The foal was wormed on 9 June 2027, when he was six weeks old.\n\n"
-    members = {
-        "born_on": {"type": "string", "format": "date"},
-        "wormed_on": {"type": "string", "format": "date"},
-    }
-    schema = {"type": "object", "required": list(members), "properties": members}
-    filled = json_fill(schema, text, 0)
+    filled = json_fill(dates_schema("born_on", "wormed_on"), text, 0)
     assert "2027-04-22" <= filled.value["born_on"] <= "2027-04-28"

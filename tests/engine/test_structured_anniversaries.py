@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 
 from engine.structured.anniversaries import born_member, years_counted
 from engine.structured.told_days import digits, told_days
-from tests.helpers.fills import json_fill
+from tests.helpers.fills import dates_schema, json_fill
 
 
 def counted(text: str) -> list[tuple[str, str]]:
@@ -65,12 +65,7 @@ def test_the_anniversary_keeps_the_day_and_month_of_its_origin(on: dt.date, year
 
 def test_a_fill_dates_the_birthday_a_name_counts() -> None:
     text = "Aunt Vera (born 14 October 1946) turns 80 this year; a party is the Saturday after.\n\n"
-    members = {
-        "eightieth_birthday": {"type": "string", "format": "date"},
-        "party_date": {"type": "string", "format": "date"},
-    }
-    schema = {"type": "object", "required": list(members), "properties": members}
-    filled = json_fill(schema, text, 0)
+    filled = json_fill(dates_schema("eightieth_birthday", "party_date"), text, 0)
     assert filled.value["eightieth_birthday"] == "2026-10-14"
 
 
@@ -82,6 +77,6 @@ def test_an_anniversary_of_a_thing_counts_from_that_things_day() -> None:
 
 def test_a_name_that_counts_a_birthday_takes_that_birthday() -> None:
     text = "Ava, born 5 June 2025, flies free until her second birthday.\n\n"
-    members = {"second_birthday": {"type": "string", "format": "date"}}
-    schema = {"type": "object", "required": list(members), "properties": members}
-    assert json_fill(schema, text, 0).value["second_birthday"] == "2027-06-05"
+    assert json_fill(dates_schema("second_birthday"), text, 0).value["second_birthday"] == (
+        "2027-06-05"
+    )

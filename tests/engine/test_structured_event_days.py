@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 
 from engine.structured.event_days import LEAD_DAYS, event_days, lone_date_span
 from engine.structured.json_rules import lasts_days
-from tests.helpers.fills import json_fill
+from tests.helpers.fills import dates_schema, json_fill
 
 DATE = {"type": "string", "format": "date"}
 EXPO = "Posters must be sent by 20 February. The expo runs 9-11 April 2027 in Turku.\n\n"
@@ -281,9 +281,7 @@ def test_a_fill_fixes_the_day_taken_by_elimination_and_says_so(seed: int) -> Non
         "The dryer was installed on 4 March 2026 with a one-year guarantee. "
         "It began to rattle on Friday 5 February 2027.\n\n"
     )
-    members = {"installed_on": DATE, "guarantee_ends": DATE, "breakdown_date": DATE}
-    schema = {"type": "object", "required": list(members), "properties": members}
-    filled = json_fill(schema, text, seed)
+    filled = json_fill(dates_schema("installed_on", "guarantee_ends", "breakdown_date"), text, seed)
     assert filled.value["breakdown_date"] == "2027-02-05"
     assert "/breakdown_date = 2027-02-05 (the one day told that no other date takes)" in (
         filled.proposal.notes

@@ -19,6 +19,12 @@ from tests.helpers.filler import FillerBackend
 
 FILLER = FillerBackend(tiny_table())
 CELL_TOKENS = 20
+DATE = {"type": "string", "format": "date"}
+
+
+def dates_schema(*keys: str) -> dict[str, Any]:
+    """A template object of required date members named ``keys``, in that order."""
+    return {"type": "object", "required": list(keys), "properties": dict.fromkeys(keys, DATE)}
 
 
 def table_fill(doc: str, seed: int = 0, **kw: Any) -> Filled:

@@ -101,11 +101,12 @@ def own_period(document: str, weekday: int | None) -> tuple[float, float] | None
     if weekday is None:
         return None
     text = document.lower()
+    periods = [(at, what) for at, _, what in phrase_spans(document) if isinstance(what, tuple)]
     for start, end in clauses(document):
         if not recurs(text[start:end], weekday):
             continue
-        for at, _, what in phrase_spans(document):
-            if start <= at < end and isinstance(what, tuple) and DAY < what[0] < YEAR:
+        for at, what in periods:
+            if start <= at < end and DAY < what[0] < YEAR:
                 span = (what[1], what[2])
                 return None if starting_month(text, span) else span
     return None

@@ -183,11 +183,7 @@ def phrase_day(told: tuple[Told, ...], text: str, key: str) -> Told | None:
     (:func:`own_words`); ``None`` when the text does not write the name."""
     words, sentences = r"\s+".join(map(re.escape, key_parts(key))), clauses(text)
     for named in re.finditer(rf"(?i)\b{words}\b", text):
-        sentence = next((s, e) for s, e in sentences if s <= named.start() <= e)
-        after = [t for t in told if named.end() <= t.start < sentence[1] and not yearlong(t)]
-        near = [
-            t for t in after if len(WORD.findall(text, named.end(), t.start)) <= MOST_WORDS_BETWEEN
-        ]
+        near = told_right_after(told, text, named.end(), sentences)
         if near:
             return pick(key, near)
     return None
@@ -202,16 +198,25 @@ def counted_thing_day(told: tuple[Told, ...], text: str, key: str) -> Told | Non
     things = [w for w in parts if ordinal_of({w}) is None and len(w) >= SHORTEST_OWN_WORD]
     if nth is None or not things:
         return None
-    pattern = rf"(?i)\b{nth}(?:st|nd|rd|th)\s+(?:{alternation(things)})\b"
-    for named in re.finditer(pattern, text):
+    sentences = clauses(text)
+    for named in re.finditer(rf"(?i)\b{nth}(?:st|nd|rd|th)\s+(?:{alternation(things)})\b", text):
         inside = [t for t in told if t.start <= named.start() and named.end() <= t.end]
         if inside:  # the phrase is a told day itself: "his 2nd birthday"
             return inside[0]
-        stop = next(e for s, e in clauses(text) if s <= named.start() <= e)
-        after = [t for t in told if named.end() <= t.start < stop and not yearlong(t)]
-        if after and len(WORD.findall(text, named.end(), after[0].start)) <= MOST_WORDS_BETWEEN:
-            return after[0]
+        near = told_right_after(told, text, named.end(), sentences)
+        if near:
+            return near[0]
     return None
+
+
+def told_right_after(
+    told: tuple[Told, ...], text: str, end: int, sentences: list[tuple[int, int]]
+) -> list[Told]:
+    """The days told after ``end`` in its clause, at most :data:`MOST_WORDS_BETWEEN` words
+    on (no year-long label)."""
+    stop = next(e for s, e in sentences if s <= end <= e)
+    after = [t for t in told if end <= t.start < stop and not yearlong(t)]
+    return [t for t in after if len(WORD.findall(text, end, t.start)) <= MOST_WORDS_BETWEEN]
 
 
 def counts(key: str) -> bool:
@@ -262,9 +267,9 @@ def one_thing(after: list[Told], text: str) -> list[Told]:
     """The days told after a member's word up to a word that joins a clause with a subject of
     its own: "essays are handed in on 3 May, and marking starts ten days later" tells the
     essays one day; "runs from 5 July to 9 July", or "opens on 3 May and will close on the
-    Friday" (a verb right after the joiner: the same subject), two. A
-    day in a relative clause after them is the thing's it follows ("closes ten days before the
-    regatta, which is held on 4 July")."""
+    Friday" (a verb right after the joiner: the same subject), two. A day in a relative
+    clause after them is the thing's it follows ("closes ten days before the regatta, which
+    is held on 4 July")."""
     for at in range(1, len(after)):
         between = [w.lower() for w in WORD.findall(text, after[at - 1].end, after[at].start)]
         joins = [i for i, w in enumerate(between) if w in JOINERS]
@@ -326,8 +331,13 @@ def next_one(key: str, before: list[str], text: str) -> bool:
     named = not {w.lower() for w in before}.isdisjoint(nexts)
     if set(key_parts(key)).isdisjoint(nexts):
         return named
-    said = re.search(rf"(?i)\b(?:{alternation(nexts)})\s+\w", text) is not None
-    return said and not named
+    return next_said().search(text) is not None and not named
+
+
+@cache
+def next_said() -> re.Pattern[str]:
+    """A ``duration_next`` word before another word: the text writes a next thing."""
+    return re.compile(rf"(?i)\b(?:{alternation(listed('duration_next'))})\s+\w")
 
 
 def other_end(key: str, following: list[re.Match[str]]) -> bool:

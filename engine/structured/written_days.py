@@ -52,10 +52,13 @@ def forward_years(text: str, spans: list[Phrase]) -> list[Phrase]:
     past: "receipt dated 23 December 2027 … exchanges until 15 January" ends on 15 January
     2028 (the year written nearest is the receipt's)."""
     moved: list[Phrase] = []
+    dated: float | None = None  # the last single day written with its year
     for start, end, what in spans:
-        dated = [w for s, e, w in moved if isinstance(w, float) and WITH_YEAR.search(text, s, e)]
-        if isinstance(what, float) and dated and not WITH_YEAR.search(text, start, end):
-            what = year_on(text, start, what, dated[-1])
+        if isinstance(what, float):
+            if WITH_YEAR.search(text, start, end):
+                dated = what
+            elif dated is not None:
+                what = year_on(text, start, what, dated)
         moved.append((start, end, what))
     return moved
 

@@ -113,6 +113,7 @@ def named_origin(text: str, end: int, before: list[Told]) -> Told | None:
     return None
 
 
+NEXT_WORD = re.compile(r"\s*(\w+)")  # the word right after a phrase
 WORKDAYS = (rrule.MO, rrule.TU, rrule.WE, rrule.TH, rrule.FR)  # the days a working day is
 DAY_UNIT = "day"  # the unit a day part ("the evening before") shifts by
 
@@ -160,9 +161,9 @@ def shifted_day(
 
 
 def today(match: re.Match[str], before: list[Told]) -> Told | None:
-    """The document's own day, for a shift from "today" ("the next meeting is six weeks
-    from today" in minutes of 4 November): the first day it writes."""
-    said = re.match(r"\s*(\w+)", match.string[match.end() :])
+    """The document's own day, for a shift from "today" ("we meet again ten days from
+    today" in notes dated 2 May): the first day it writes."""
+    said = NEXT_WORD.match(match.string, match.end())
     if said is None or said[1].lower() not in listed("today_words"):
         return None
     return next((t for t in before if not t.how), None)

@@ -24,6 +24,7 @@ from engine.structured.day_readers import Counted, Told, anchor, bounds, is_mont
 from engine.structured.periods import alternation, listed, phrase_spans
 from engine.structured.series import LAST, MONTHS, WEEKDAYS, ordinals
 
+SATURDAY, SUNDAY = WEEKDAYS[calendar.SATURDAY], WEEKDAYS[calendar.SUNDAY]  # a weekend's days
 MONTH_DAY = "day"  # "the last day of June": a month's own day, where a weekday would stand
 # An ordinal after another and a join: one of a list ("the 2nd and 4th Saturday"), a series.
 LISTED = re.compile(r"(?i)\b\w+\s*(?:,|and|or|&)\s*$")
@@ -73,9 +74,8 @@ def month_weekday(
 ) -> Counted | None:
     """The day "the second Thursday of November" names (a weekend: its Saturday and Sunday),
     in the year written, else in the year of the last day told before it; "of the month" is
-    that day's month,
-    or the month the sentence names ("the April 2026 meeting"). "A Saturday in September"
-    is any of them: the first to the last."""
+    that day's month, or the month the sentence names ("the April 2026 meeting"). "A
+    Saturday in September" is any of them: the first to the last."""
     word = match["nth"].lower()
     if word in listed("duration_one"):
         return any_weekday(match, before, sentence)
@@ -88,10 +88,8 @@ def month_weekday(
     if month_year is None:
         return None
     first = dt.date(month_year[1], month_year[0], 1)
-    weekend = match["weekday"].lower() in listed("weekend_words")
-    day = first + month_day(
-        WEEKDAYS[calendar.SATURDAY] if weekend else match["weekday"].lower(), nth
-    )
+    weekend = is_weekend(match)
+    day = first + month_day(SATURDAY if weekend else match["weekday"].lower(), nth)
     if day.month != first.month:
         return None  # no fifth Thursday that month
     said = match[0] if match[0].lower().startswith("the ") else f"the {match[0]}"
@@ -111,8 +109,15 @@ def any_weekday(
     if month_year is None:
         return None
     first = dt.date(month_year[1], month_year[0], 1)
-    days = [first + month_day(name, n) for n in (1, LAST)]
+    # "a weekend in May": from its first Saturday to its last Sunday
+    names = (SATURDAY, SUNDAY) if is_weekend(match) else (name, name)
+    days = [first + month_day(n, nth) for n, nth in zip(names, (1, LAST), strict=True)]
     return float(days[0].toordinal()), float(days[1].toordinal()), match[0]
+
+
+def is_weekend(match: re.Match[str]) -> bool:
+    """Whether a weekday of a month is a weekend ("the first weekend of May")."""
+    return match["weekday"].lower() in listed("weekend_words")
 
 
 def month_day(name: str, nth: int) -> relativedelta:

@@ -47,3 +47,11 @@ def test_a_weekend_of_a_month_is_its_saturday_and_sunday() -> None:
     assert [(t.first, t.last) for t in told_days(last)][1:] == [
         (day("2026-10-31"), day("2026-11-01"))
     ]  # its last Saturday, and the Sunday after it
+
+
+def test_any_weekend_of_a_month_runs_from_its_first_saturday_to_its_last_sunday() -> None:
+    """ "A weekend in May" is a span to pick in, not an error (it raised before)."""
+    text = "Notes of 3 March 2027: we will visit on a weekend in May."
+    assert [(t.first, t.last) for t in told_days(text)][1:] == [
+        (day("2027-05-01"), day("2027-05-30"))
+    ]

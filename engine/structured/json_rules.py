@@ -203,12 +203,14 @@ def period_ends(done: Completion, path: Path, members: Members) -> None:
     start or end name is the object's own day even where its word also names a later date of
     another object: "shipped", "returned"). Not a birth date; not a month's or a season's ends,
     which a document that names no day only approximates. A member the fill did not generate
-    (the document's one day, written in) must already hold its day."""
+    (the document's one day, written in) must already hold its day. Nor a pair of meetings
+    of a series ("first_iftar", "last_iftar" of "every Friday … for four consecutive weeks"):
+    the last meeting, not the last day of the weeks it runs."""
     if done.ends is None or in_item(path):
         return
     for start, end in ordered_pairs(done.event_keys(path, members)):
         dates = [k for k in (start, end) if day(members[k]) is not None]
-        others = any(born_member(k) for k in (start, end))
+        others = any(born_member(k) or series_member(done, k) for k in (start, end))
         wanted = dict(zip((start, end), done.ends, strict=True))
         fits = all(done.may_write((*path, k)) or day(members[k]) == wanted[k] for k in dates)
         if len(dates) == 2 and not others and fits:
@@ -216,6 +218,11 @@ def period_ends(done: Completion, path: Path, members: Members) -> None:
                 if done.may_write((*path, key)):
                     put(done, path, members, key, iso_day(wanted[key]), why)
             return
+
+
+def series_member(done: Completion, key: str) -> bool:
+    """Whether a member's name counts a meeting of the series the document states."""
+    return done.event is not None and done.event.meeting(key) is not None
 
 
 def lasting_end(done: Completion, path: Path, members: Members) -> None:

@@ -21,7 +21,7 @@ from engine.structured.series import (
     series_days,
 )
 from engine.structured.told_days import told_days
-from tests.helpers.fills import json_fill
+from tests.helpers.fills import dates_schema, json_fill
 
 DATE = {"type": "string", "format": "date"}
 
@@ -219,3 +219,13 @@ def test_the_next_one_is_the_series_day_after_the_one_told_for_its_thing() -> No
     assert event is not None
     assert isos(event.meeting("next_bill") or ()) == ["2027-06-09", "2027-06-09"]
     assert event.meeting("next_invoice") is None  # no day told for an invoice
+
+
+def test_the_first_and_last_meeting_of_weeks_a_series_runs_are_meetings_not_its_ends() -> None:
+    text = (
+        "The book group meets every Thursday, starting Thursday 7 October 2027 and running for"
+        " three consecutive weeks.\n\n"
+    )
+    value = json_fill(dates_schema("first_meeting", "last_meeting"), text).value
+    # the weeks end on Wednesday 27 October; the third meeting is Thursday the 21st
+    assert (value["first_meeting"], value["last_meeting"]) == ("2027-10-07", "2027-10-21")

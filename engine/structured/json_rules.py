@@ -204,7 +204,7 @@ def period_ends(done: Completion, path: Path, members: Members) -> None:
     another object: "shipped", "returned"). Not a birth date; not a month's or a season's ends,
     which a document that names no day only approximates. A member the fill did not generate
     (the document's one day, written in) must already hold its day. Nor a pair of meetings
-    of a series ("first_iftar", "last_iftar" of "every Friday … for four consecutive weeks"):
+    of a series ("first_class", "last_class" of "every Monday for six weeks in a row"):
     the last meeting, not the last day of the weeks it runs."""
     if done.ends is None or in_item(path):
         return

@@ -156,7 +156,16 @@ def shifted_from(ahead: list[re.Match[str]], previous: tuple[str, float] | None)
 
 
 def durations_in(sentence: str) -> list[re.Match[str]]:
-    return list(duration_pattern().finditer(in_digits(sentence)))
+    """The durations of a sentence, not one that says how often a thing recurs ("repeats
+    every 3 weeks", after a ``recurrence_words`` word: :mod:`.series` reads it)."""
+    found = duration_pattern().finditer(in_digits(sentence))
+    return [m for m in found if not recurrence_before().search(m.string, 0, m.start())]
+
+
+@cache
+def recurrence_before() -> re.Pattern[str]:
+    """A ``recurrence_words`` word right before where it is searched to."""
+    return re.compile(rf"(?i)\b(?:{alternation(listed('recurrence_words'))})\s+$")
 
 
 def shifted(match: re.Match[str]) -> bool:

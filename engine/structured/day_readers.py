@@ -24,6 +24,7 @@ from dateutil import rrule
 from dateutil.relativedelta import relativedelta
 
 from engine.structured.counted_days import unit_days
+from engine.structured.counted_meetings import meeting_ahead
 from engine.structured.other_days import clauses, phrase_days
 from engine.structured.periods import alternation, listed, words
 from engine.structured.series import WEEKDAYS
@@ -93,11 +94,12 @@ def named_origin(text: str, end: int, before: list[Told]) -> Told | None:
     words after the shift's ``end`` name (:mod:`.thing_anchor`), or the origin of an earlier
     shift that named the same thing ("ten days after the fall … six weeks after the fall");
     ``None`` when they name none. A day written right after the thing is its own
-    (:func:`.thing_anchor.day_ahead`)."""
+    (:func:`.thing_anchor.day_ahead`), as is a meeting of a series counted right after it
+    ("the Sunday after the last one", :func:`.counted_meetings.meeting_ahead`)."""
     thing = thing_words(text, end)
     if not thing:
         return None
-    ahead = day_ahead(text, end)
+    ahead = meeting_ahead(text, end) or day_ahead(text, end)
     if ahead is not None:
         return Told(ahead[0], ahead[1], ahead[2], ahead[2])
     sentences = clauses(text)
@@ -177,12 +179,15 @@ def is_month(told: Told) -> bool:
 @cache
 def next_weekday_pattern() -> re.Pattern[str]:
     """ "the following Monday", "the next Friday", "the Saturday straight after it", "the
-    Friday before"."""
+    Friday before", "the Saturday immediately following the final session" (a
+    ``duration_next`` word after the weekday, before a ``meeting_owners`` word and its
+    thing)."""
     nexts, days = alternation(listed("duration_next")), alternation(WEEKDAYS)
-    ways = alternation(listed("clause_shifts"))
+    ways, owners = alternation(listed("clause_shifts")), alternation(listed("meeting_owners"))
     return re.compile(
         rf"(?i)\bthe\s+(?:{nexts})\s+(?P<weekday>{days})\b"
-        rf"|\bthe\s+(?P<beside>{days})\s+(?:[a-z]+\s+)?(?P<way>{ways})\b"
+        rf"|\bthe\s+(?P<beside>{days})\s+(?:[a-z]+\s+)?"
+        rf"(?P<way>{ways}|(?:{nexts})(?=\s+(?:{owners})\b))\b"
     )
 
 

@@ -209,15 +209,16 @@ def lone_date_span(
 def unclaimed_day(event: EventDays, key: str, siblings: tuple[str, ...]) -> Told | None:
     """The day a date member with no word beside any told day takes by elimination: the
     document tells days that the other date members (``siblings``, in the schema's order)
-    take by their names (or as the ends of its event; the event's days, where any lone date
-    goes, are no day left over), and those left over go to the
-    members left over, in order, when there are as many of each. "Installed on 4 March 2026
-    with a one-year guarantee; it began to rattle on 5 February 2027": a ``breakdown_date``
-    beside ``installed_on`` and ``guarantee_ends`` takes 5 February."""
+    take by their names (a told day, or a meeting of its series; or as the ends of its
+    event; the event's days, where any lone date goes, are no day left over), and those left
+    over go to the members left over, in order, when there are as many of each. "Installed
+    on 4 March 2026 with a one-year guarantee; it began to rattle on 5 February 2027": a
+    ``breakdown_date`` beside ``installed_on`` and ``guarantee_ends`` takes 5 February."""
     members = [k for k in siblings if unclaimed(event, k, siblings)]
     if key not in members:
         return None
     taken = {(t.first, t.last) for k in siblings if (t := event.told_day(k)) is not None}
+    taken |= {m for k in siblings if (m := event.meeting(k)) is not None}  # "first_session"
     if event.ends is not None and any(paired(k, siblings) for k in siblings):
         taken |= {(t.first, t.last) for t in event.told
                   if event.ends[0] <= t.first and t.last <= event.ends[1]}  # fmt: skip

@@ -252,10 +252,11 @@ def count_of(text: str) -> int | None:
     """How many times: "three Thursday evenings in a row", "for three meetings" (not "for
     three weeks", a length)."""
     for match in count_pattern().finditer(text):
-        unit = match["unit"]
+        unit = match["unit"] or match["counted"]
         if unit and unit.removesuffix("s") in listed("length_units"):
             continue
-        number = cardinals().get(match["number"] or match["row"] or match["times"] or match["each"])
+        said = match["number"] or match["row"] or match["times"] or match["each"] or match["all"]
+        number = cardinals().get(said)
         if number is not None:
             return number
     return None
@@ -340,12 +341,15 @@ def count_pattern() -> re.Pattern[str]:
     at, so each word may be the number) or "on consecutive" ("three sessions on consecutive
     Tuesdays"), after "for" and before one word (its unit), or
     before a ``frequency_adjectives`` word (another word between at most) and a noun ("four
-    weekly visits", "three equal monthly sums")."""
+    weekly visits", "three equal monthly sums"), or before a noun and a ``total_words``
+    phrase ("five rehearsals in all")."""
     often = "|".join(map(re.escape, listed("frequency_adjectives")))
     row = alternation(listed("consecutive_words"))
+    total = alternation(listed("total_words"))
     return re.compile(
         r"\b(?P<number>[\w-]+)\s+(?=(?:\w+\s+){1,3}in\s+a\s+row\b)"
         rf"|\b(?P<row>[\w-]+)\s+(?=(?:[\w-]+\s+){{1,3}}(?:on\s+)?(?:{row})\b)"
         r"|\bfor\s+(?P<times>[\w-]+)\s+(?P<unit>\w+)"
         rf"|\b(?P<each>[\w-]+)\s+(?:[a-z]+\s+)?(?:{often})\s+[a-z]+"
+        rf"|\b(?P<all>[\w-]+)\s+(?P<counted>[a-z]+s)\s+(?:{total})\b"
     )

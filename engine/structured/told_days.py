@@ -20,6 +20,7 @@ library's ``calendar``; words from ``period_words.json``. Pure functions over te
 
 from __future__ import annotations
 
+import datetime as dt
 import re
 from collections.abc import Iterator
 from dataclasses import replace
@@ -31,6 +32,7 @@ from engine.language.en.data import word_set
 from engine.language.en.forms import verb_tags
 from engine.structured import columns
 from engine.structured.anniversaries import anniversary_day, anniversary_pattern
+from engine.structured.counted_meetings import counted_meeting, counted_meeting_pattern
 from engine.structured.day_readers import (
     Reader,
     Told,
@@ -66,8 +68,6 @@ from engine.structured.month_days import (
 from engine.structured.other_days import clauses, deadline_spans
 from engine.structured.periods import alternation, in_digits, listed
 from engine.structured.schedule_days import (
-    counted_meeting,
-    counted_meeting_pattern,
     week_day,
     week_day_pattern,
 )
@@ -269,8 +269,11 @@ def one_thing(after: list[Told], text: str) -> list[Told]:
     essays one day; "runs from 5 July to 9 July", or "opens on 3 May and will close on the
     Friday" (a verb right after the joiner: the same subject), two. A day in a relative
     clause after them is the thing's it follows ("closes ten days before the regatta, which
-    is held on 4 July")."""
+    is held on 4 July"), as is the day a shift right before it counts from ("by the Monday
+    before your first market": the market's day is no second day of the member's)."""
     for at in range(1, len(after)):
+        if counted_from(after[at - 1], after[at], text):
+            return after[:at]
         between = [w.lower() for w in WORD.findall(text, after[at - 1].end, after[at].start)]
         joins = [i for i, w in enumerate(between) if w in JOINERS]
         if any(i + 1 < len(between) and not verb_tags(between[i + 1]) & FINITE for i in joins):
@@ -278,6 +281,13 @@ def one_thing(after: list[Told], text: str) -> list[Told]:
         if relative_opening().search(text, after[at - 1].end, after[at].start):
             return after[:at]  # "… before the regatta, which is held on 4 July": the regatta's
     return after
+
+
+def counted_from(shift: Told, day: Told, text: str) -> bool:
+    """Whether ``day`` is the origin of the counted day ``shift`` told right before it: the
+    day its review note counts from (:mod:`.day_readers` quotes it), with only spaces between."""
+    origin = dt.date.fromordinal(int(day.first)).isoformat()
+    return bool(shift.how) and origin in shift.how and not text[shift.end : day.start].strip()
 
 
 @cache

@@ -39,12 +39,13 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import lru_cache
 
 from engine.structured import columns, cued_days, other_days, periods, stated
 from engine.structured.anniversaries import years_counted
-from engine.structured.day_readers import is_month
+from engine.structured.day_readers import is_month, iso
+from engine.structured.named_days import starting_verb
 from engine.structured.other_days import clauses, phrase_days
 from engine.structured.periods import Span, listed, phrase_spans
 from engine.structured.series import (
@@ -55,13 +56,14 @@ from engine.structured.series import (
     series_day,
     series_days,
 )
-from engine.structured.told_days import Told, told_days, told_span, yearlong
+from engine.structured.told_days import Told, digits, told_days, told_span, yearlong
 from engine.structured.words import key_parts, name_words, shares_act
 
 # An act done ahead of an event (a booking, an entry) is dated this close before its day: a
 # booking made two months ahead is as likely as one made the week before.
 LEAD_DAYS = 60
 WORD = re.compile(r"[A-Za-z]+")
+START_WORDS = 3  # a start verb, "on" and a weekday: the words before a day written as a start
 # "six weeks before": three words, looked ahead at so that every word may start them
 RELATIVE = re.compile(r"\b(?=([a-z0-9-]+) ([a-z]+) ([a-z]+)\b)")
 # Dates that are no day of the event: a birth and the year a thing began, whatever the
@@ -95,8 +97,18 @@ class EventDays:
     text: str = ""
 
     def told_day(self, key: str) -> Told | None:
-        """The day (or period) the document tells right after a word of ``key``'s name."""
-        return told_span(self.told, self.text, key)
+        """The day (or period) the document tells right after a word of ``key``'s name; for
+        an end, the event's last day where that day is the first of the event's days,
+        written as a start ("the fair runs for six days, opening on Friday 4 June":
+        ``fair_closes``)."""
+        found = told_span(self.told, self.text, key)
+        if found is None or self.ends is None or not ends_only(key):
+            return found
+        first, last = self.ends
+        if found.first == found.last == first < last and written_as_start(self.text, found):
+            how = f"the last day of {iso(first)} to {iso(last)}"
+            return replace(found, first=last, last=last, how=how)
+        return found
 
     def own_day(self, key: str, siblings: Iterable[str]) -> Told | None:
         """The day told for ``key``: beside a word of its name, else, by elimination, the one
@@ -270,6 +282,18 @@ def told_window(told: Told, key: str) -> Span:
     if told.deadline and not columns.names(key, "deadline_name"):
         return told.last - LEAD_DAYS, told.last
     return told.first, told.last
+
+
+def written_as_start(document: str, told: Told) -> bool:
+    """Whether a ``period_start_verbs`` verb stands right before a told day ("opening on
+    Friday 4 June", "starting 3 May": two words between at most)."""
+    said = WORD.findall(digits(document), 0, told.start)[-START_WORDS:]
+    return any(starting_verb(w.lower()) for w in said)
+
+
+def ends_only(key: str) -> bool:
+    """Whether a member's name makes it an end and not a start."""
+    return columns.names(key, "end") and not columns.names(key, "start")
 
 
 def paired(key: str, siblings: Iterable[str]) -> bool:

@@ -286,3 +286,18 @@ def test_a_fill_fixes_the_day_taken_by_elimination_and_says_so(seed: int) -> Non
     assert "/breakdown_date = 2027-02-05 (the one day told that no other date takes)" in (
         filled.proposal.notes
     )
+
+
+def test_an_end_told_beside_the_first_day_written_as_a_start_is_the_events_last() -> None:
+    text = "The craft fair runs for six days, opening on Friday 4 June 2027, in the old mill.\n\n"
+    event = event_days(text)
+    assert event is not None
+    closes, opens = event.told_day("fair_closes"), event.told_day("fair_opens")
+    assert closes is not None and opens is not None
+    assert (closes.first, opens.first) == (day("2027-06-09"), day("2027-06-04"))
+    assert closes.how == "the last day of 2027-06-04 to 2027-06-09"
+    written = "Nominations close on Friday 4 June 2027; the show runs for six days from 12 June."
+    shut = event_days(written)
+    assert shut is not None
+    nominations = shut.told_day("nominations_close")
+    assert nominations is not None and nominations.first == day("2027-06-04")

@@ -128,7 +128,7 @@ def span_shift(
 
 @cache
 def ahead_pattern() -> re.Pattern[str]:
-    """ "in 18 months", "in two years' time", "in a week", "in 2 to 4 working days": a day
+    """ "in 18 months", "in two years' time", "after six weeks", "in 2 to 4 working days": a day
     that much after, or the days between two such."""
     one, leads = alternation(listed("duration_one")), alternation(listed("ahead_leads"))
     joins = alternation([j for j in listed("range_joins") if j not in listed("clause_shifts")])

@@ -481,3 +481,9 @@ def test_from_shifts_a_day_only_from_a_thing_the_document_dated() -> None:
 def test_a_year_written_as_a_label_is_no_members_day() -> None:
     text = "Entries for the 2027 regatta are taken until 3 May 2027."
     assert told_on(text, "entries_deadline") == ("2027-05-03",) * 2
+
+
+def test_after_a_count_and_a_unit_is_the_day_that_long_after_the_last_day_told() -> None:
+    text = "Umbrellas left at reception on 3 March 2027 go to a charity shop after 6 weeks."
+    assert [t.first for t in told_days(text)] == [day("2027-03-03"), day("2027-04-14")]
+    assert told_on(text, "charity_shop_date") == ("2027-04-14",) * 2

@@ -157,3 +157,28 @@ def ahead_day(
         last,
         f"{match[0]} from {iso(base.last)}",
     )
+
+
+@cache
+def waited_pattern() -> re.Pattern[str]:
+    """ "for a week, then", "for 10 days and then" (a ``sequel_words`` word): a length a thing
+    is left for, and what is done once it has passed."""
+    one, then = alternation(listed("duration_one")), alternation(listed("sequel_words"))
+    return re.compile(
+        rf"(?i)\bfor\s+(?P<count>\d{{1,3}}|{one})\s+(?P<unit>{unit_words()})s?\s*,?\s+"
+        rf"(?:and\s+)?(?:{then})\b"
+    )
+
+
+def waited_day(
+    match: re.Match[str], before: list[Told], sentence: tuple[int, int]
+) -> Counted | None:
+    """The day a wait runs out, that long after the last day told before it ("moved in on
+    2 June. Leave the paint for a week, then hang the pictures": 9 June), when what follows
+    "then" is done."""
+    base = anchor(before)
+    if base is None:
+        return None
+    count = int(match["count"]) if match["count"].isdigit() else 1
+    unit = match["unit"].lower()
+    return moved(base.last, count, unit, back=False), f"{units(count, unit)} after {iso(base.last)}"

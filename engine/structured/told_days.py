@@ -56,6 +56,8 @@ from engine.structured.length_days import (
     since_pattern,
     span_shift,
     span_shift_pattern,
+    waited_day,
+    waited_pattern,
 )
 from engine.structured.month_days import (
     month_end,
@@ -147,6 +149,7 @@ def counted_phrases(text: str) -> list[tuple[int, int, re.Match[str], Reader]]:
         (next_weekday_pattern(), next_weekday),
         (next_day_pattern(), next_day),
         (length_pattern(), length_end),
+        (waited_pattern(), waited_day),
         (month_end_pattern(), month_end),
         (ordinal_day_pattern(), ordinal_day),
         (span_shift_pattern(), span_shift),

@@ -487,3 +487,12 @@ def test_after_a_count_and_a_unit_is_the_day_that_long_after_the_last_day_told()
     text = "Umbrellas left at reception on 3 March 2027 go to a charity shop after 6 weeks."
     assert [t.first for t in told_days(text)] == [day("2027-03-03"), day("2027-04-14")]
     assert told_on(text, "charity_shop_date") == ("2027-04-14",) * 2
+
+
+def test_a_wait_before_then_runs_out_that_long_after_the_last_day_told() -> None:
+    text = (
+        "The new fence posts went in on 4 October 2027. Let the concrete cure for 10 days, then"
+        " fit the panels."
+    )
+    assert [t.first for t in told_days(text)] == [day("2027-10-04"), day("2027-10-14")]
+    assert told_days(text)[-1].how == "10 days after 2027-10-04"

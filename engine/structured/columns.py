@@ -23,12 +23,15 @@ from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
 
+from lemminflect import getAllLemmas
+
 from engine.structured import periods, stated, vocab
 from engine.structured.shapes import Shape, one, upto
 from engine.structured.words import name_words
 
 DIGITS = "0123456789"
 WORDS_FILE = Path(__file__).with_name("field_words.json")
+VERB, NOUN = "VERB", "NOUN"  # lemminflect's classes: a noun made from a verb
 NUMBER = re.compile(r"-?[0-9]+(\.[0-9]+)?")
 TIME = re.compile(r"([01][0-9]|2[0-3]):([0-5][0-9])")
 CLOCK_SECONDS = re.compile(r"([01][0-9]|2[0-3]):([0-5][0-9]):([0-5][0-9])")  # a race's 01:12:44
@@ -71,6 +74,22 @@ def unit_adjectives() -> dict[str, str]:
     found = words_file()["unit_adjectives"]
     assert isinstance(found, dict)
     return {str(k): str(v) for k, v in found.items()}
+
+
+@cache
+def verb_of(noun: str) -> frozenset[str]:
+    """The verb a noun is made from by a ``verb_noun_endings`` ending ("payment": "pay",
+    "delivery": "deliver"), when what is left is a verb's base form; none otherwise, or for
+    a word that is more than a noun ("final" is no act of finning)."""
+    endings = words_file()["verb_noun_endings"]
+    assert isinstance(endings, dict)
+    if set(getAllLemmas(noun)) != {NOUN}:
+        return frozenset()
+    for ending, instead in endings.items():
+        stem = noun.removesuffix(ending) + instead
+        if stem != noun + instead and stem in getAllLemmas(stem).get(VERB, ()):
+            return frozenset({stem})
+    return frozenset()
 
 
 def names(header: str, what: str) -> bool:

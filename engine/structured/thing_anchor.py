@@ -113,11 +113,11 @@ def gerund_verb(word: str) -> frozenset[str]:
 
 
 def dates_thing(text: str, start: int, sentence_start: int, thing: frozenset[str]) -> bool:
-    """Whether a word of ``thing`` stands among the words just before ``start`` (a told
-    day) in its sentence."""
+    """Whether a word of ``thing`` (or its lemma: "signed" for "within ten days of
+    signing") stands among the words just before ``start`` (a told day) in its sentence."""
     lead = [w.lower() for w in WORD.findall(text, sentence_start, start)[-MOST_WORDS_BEFORE_DAY:]]
     heads = [w for at, w in enumerate(lead) if at + 1 == len(lead) or not modifies(lead[at + 1])]
-    return shares_act(thing, frozenset(heads))
+    return shares_act(thing, frozenset(form for w in heads for form in name_words(w)))
 
 
 def modifies(after: str) -> bool:

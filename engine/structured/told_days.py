@@ -405,9 +405,11 @@ def own_words(key: str) -> frozenset[str]:
 
 @lru_cache(maxsize=4096)
 def act_words(word: str) -> frozenset[str]:
-    """A word with its lemmas (:func:`.words.name_words`), and a gerund's verb ("filing" and
-    "filed" both "file"): a member's name and a clause name one act however it is inflected."""
-    found = name_words(word)
+    """A word with its lemmas (:func:`.words.name_words`), a gerund's verb ("filing" and
+    "filed" both "file") and the verb a noun is made from ("payment": "pay",
+    :func:`.columns.verb_of`): a member's name and a clause name one act however it is
+    inflected."""
+    found = name_words(word) | columns.verb_of(word)
     if word.endswith(GERUND):
         found |= frozenset(getLemma(word, upos="VERB"))
     return found

@@ -496,3 +496,14 @@ def test_a_wait_before_then_runs_out_that_long_after_the_last_day_told() -> None
     )
     assert [t.first for t in told_days(text)] == [day("2027-10-04"), day("2027-10-14")]
     assert told_days(text)[-1].how == "10 days after 2027-10-04"
+
+
+def test_a_limit_of_a_thing_counts_from_the_day_told_beside_its_verb() -> None:
+    text = "The lease was signed on 2 June 2027. Keys are collected within ten days of signing."
+    assert [t.first for t in told_days(text)] == [day("2027-06-02"), day("2027-06-12")]
+
+
+def test_a_noun_made_from_a_verb_names_the_act_that_verb_tells() -> None:
+    text = "The boiler was serviced on 3 May 2027. Please pay the engineer 14 days later."
+    assert told_on(text, "payment_date") == ("2027-05-17",) * 2
+    assert told_on(text, "final_date") is None  # "final" is no noun made from a verb

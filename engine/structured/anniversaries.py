@@ -24,12 +24,14 @@ from engine.language.en.forms import verb_tags
 from engine.structured import columns
 from engine.structured.ages import OLDEST
 from engine.structured.day_readers import Counted, Told, named_origin
+from engine.structured.named_days import starting_verb
 from engine.structured.periods import alternation, listed
 from engine.structured.series import spelled_ordinals
 from engine.structured.thing_anchor import thing_phrase
 from engine.structured.words import key_parts
 
 PAST_TAGS = frozenset({"VBD", "VBN"})  # "wed", "was leased", "born"
+THIRD_PERSON = "VBZ"  # "starts": a thing said to begin on its day
 CUE_WORDS = 3  # the words before a told day that may say it was something done
 WORD = re.compile(r"[A-Za-z]+")
 
@@ -86,6 +88,12 @@ def anniversary_day(
 
 def done_on(text: str, start: int) -> bool:
     """Whether the words just before ``start`` say the day is something done or begun: a
-    verb in the past, or a birth word."""
-    cue = WORD.findall(text[:start])[-CUE_WORDS:]
-    return any(verb_tags(w.lower()) & PAST_TAGS or columns.names(w, "birth") for w in cue)
+    verb in the past, a ``period_start_verbs`` verb in the present ("the agreement starts
+    on"; not a title's "Open"), or a birth word."""
+    cue = [w.lower() for w in WORD.findall(text[:start])[-CUE_WORDS:]]
+    return any(
+        verb_tags(w) & PAST_TAGS
+        or (starting_verb(w) and THIRD_PERSON in verb_tags(w))
+        or columns.names(w, "birth")
+        for w in cue
+    )

@@ -31,6 +31,13 @@ def test_an_anniversary_counts_from_the_day_told_as_done() -> None:
     assert counted(born) == [("turn 80", "2030-05-09")]
 
 
+def test_an_anniversary_counts_from_a_day_told_as_begun_but_not_from_a_title() -> None:
+    text = "The cleaning contract starts on 1 April 2027 and ends on its second anniversary."
+    assert counted(text) == [("2nd anniversary", "2029-04-01")]
+    title = "Harbour Open, Saturday 5 June 2027: the club marks its 10th anniversary."
+    assert counted(title) == []
+
+
 def test_an_ordinal_in_words_counts_too() -> None:
     text = "The boiler was fitted on 1 March 2024 and is serviced before its third anniversary."
     assert counted(text) == [("3rd anniversary", "2027-03-01")]

@@ -47,6 +47,7 @@ MOST_TIMES = 60  # a series counted past this many days is no template's list of
 WEEKDAYS = [name.lower() for name in calendar.day_name]  # Monday first, as rrule counts
 MONTHS = {name.lower(): n for n, name in enumerate(calendar.month_name) if name}
 LAST = -1  # rrule's "last" weekday of a month
+DAYS_PER_WEEK = 7
 
 
 @lru_cache(maxsize=16)  # each date member of one document asks
@@ -202,6 +203,9 @@ def occurrences(text: str, rule: Rule, start: float, until: float | None) -> lis
                               count=rule.times, until=last)  # fmt: skip
     else:
         interval = 2 if every_other_pattern().search(text) else 1
+        # from the first such weekday: rrule counts every other week from the start's own
+        # week, and would skip a Tuesday that falls in the week after a Friday start
+        first += dt.timedelta(days=(int(rule.weekday or 0) - first.weekday()) % DAYS_PER_WEEK)
         counted = rrule.rrule(rrule.WEEKLY, dtstart=first, interval=interval,
                               byweekday=rule.weekday, count=rule.times, until=last)  # fmt: skip
     found: list[float] = []

@@ -229,3 +229,9 @@ def test_the_first_and_last_meeting_of_weeks_a_series_runs_are_meetings_not_its_
     value = json_fill(dates_schema("first_meeting", "last_meeting"), text).value
     # the weeks end on Wednesday 27 October; the third meeting is Thursday the 21st
     assert (value["first_meeting"], value["last_meeting"]) == ("2027-10-07", "2027-10-21")
+
+
+def test_an_every_other_week_series_starts_on_the_first_such_weekday_after_its_start() -> None:
+    text = "From Friday 1 March 2030 the mobile library calls every other Tuesday."
+    # not 12 March: the first Tuesday after the start is the first call
+    assert isos(series_days(text))[:3] == ["2030-03-05", "2030-03-19", "2030-04-02"]

@@ -122,13 +122,16 @@ def series_end(document: str) -> tuple[float, float] | None:
 
 def starting_month(text: str, period: tuple[float, float]) -> bool:
     """Whether the document's period is a whole month written as when a thing starts, after
-    a ``period_start_verbs`` verb ("beginning in March", "begins May"): a series runs on
-    past it, not until its end."""
+    a ``period_start_verbs`` verb or a ``month_start_cues`` word ("beginning in March",
+    "begins May", "from March"): a series runs on past it, not until its end."""
     first, last = (dt.date.fromordinal(int(d)) for d in period)
     whole = first.day == 1 and (last + dt.timedelta(days=1)).day == 1 and first.month == last.month
     name = calendar.month_name[first.month].lower()
     cue = re.search(rf"\b([a-z]+)\s+(?:in\s+)?{name}\b", text)
-    return whole and cue is not None and starting_verb(cue[1])
+    said = None if cue is None else cue[1]
+    return (
+        whole and said is not None and (starting_verb(said) or said in listed("month_start_cues"))
+    )
 
 
 @dataclass(frozen=True)

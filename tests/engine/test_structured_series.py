@@ -166,6 +166,8 @@ def test_a_month_written_as_when_a_series_starts_is_no_end_of_it() -> None:
     inside = "The quiz runs on the last Friday of every month in March 2027."
     assert isos(series_days(inside)) == ["2027-03-26"]
     assert not open_ended(inside)
+    cued = "From June 2027 the repair café opens every other Saturday, starting on the 5th."
+    assert isos(series_days(cued))[:3] == ["2027-06-05", "2027-06-19", "2027-07-03"]
 
 
 def test_a_count_may_have_a_word_before_its_frequency() -> None:

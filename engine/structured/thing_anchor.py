@@ -21,8 +21,9 @@ from engine.language.en.data import word_set
 from engine.language.en.forms import NOUN_CLASS, readings
 from engine.structured import columns
 from engine.structured.other_days import clauses, phrase_days
-from engine.structured.periods import alternation, listed, phrase_spans
+from engine.structured.periods import alternation, listed
 from engine.structured.words import name_words, shares_act
+from engine.structured.written_days import written_phrases
 
 # The words after a shift's "after" that may name its thing: an article or a possessive, then
 # at most this many words ("the start date", "his first audit").
@@ -135,8 +136,9 @@ def day_nouns() -> frozenset[str]:
 
 @lru_cache(maxsize=16)  # every shift of one text asks
 def written(text: str) -> tuple[tuple[int, int, tuple[int, float, float] | float], ...]:
-    """The days and periods ``text``'s phrases write, in the order they are written."""
-    return tuple(sorted(phrase_spans(text), key=lambda found: found[0]))
+    """The days and periods ``text``'s phrases write (in numbers and by a holiday's name
+    too: :mod:`.written_days`), in the order they are written."""
+    return tuple(written_phrases(text))
 
 
 @cache

@@ -111,6 +111,8 @@ def told_days(document: str) -> tuple[Told, ...]:
         if any(t.start < end and start < t.end and not start <= t.start < t.end <= end
                for t in found):  # fmt: skip
             continue  # the phrase is part of a day the document writes
+        if any((t.start, t.end) == (start, end) and not t.how for t in found):
+            continue  # it is the whole of one: "Easter Monday" is a holiday, no lone Monday
         # a month it names ("the last Saturday in April 2028") is no day of its own
         found = [t for t in found if not start <= t.start < t.end <= end]
         sentence = next((s, e) for s, e in sentences if s <= start <= e)

@@ -16,6 +16,7 @@ import re
 
 from dateutil.relativedelta import relativedelta
 
+from engine.structured.holiday_days import holiday_phrases
 from engine.structured.numeric_dates import (
     NUMERIC_SPAN,
     full_year,
@@ -43,7 +44,8 @@ def written_phrases(text: str) -> list[Phrase]:
     matches = (*NUMERIC_SPAN.finditer(text), *numeric_matches(text))
     written = sorted((m.start(), m.end(), full_year(m["y"])) for m in matches)
     rest = phrase_spans(text, tuple(written))
-    return forward_years(text, sorted([*rest, *numeric], key=lambda found: found[0]))
+    spans = sorted([*rest, *numeric], key=lambda found: found[0])
+    return forward_years(text, holiday_phrases(text, spans))
 
 
 def forward_years(text: str, spans: list[Phrase]) -> list[Phrase]:

@@ -18,9 +18,10 @@ import datetime as dt
 import re
 from functools import cache, lru_cache
 
+from dateutil import rrule
 from dateutil.relativedelta import relativedelta, weekday
 
-from engine.structured.day_readers import Counted, Told, anchor, bounds, is_month, iso
+from engine.structured.day_readers import WORKDAYS, Counted, Told, anchor, bounds, is_month, iso
 from engine.structured.periods import alternation, listed, phrase_spans
 from engine.structured.series import LAST, MONTHS, WEEKDAYS, ordinals
 
@@ -59,9 +60,10 @@ def names_next(reference: str) -> bool:
 @cache
 def month_weekday_pattern() -> re.Pattern[str]:
     """The n-th (or last, or any) weekday of a named month or of "the month": "the second
-    Thursday of November", "the last Saturday in April 2028", "a Saturday in September"."""
+    Thursday of November", "the last Saturday in April 2028", "a Saturday in September", "the
+    fifth working day of next month"."""
     nth = alternation([*ordinals(), *listed("last_day_words"), *listed("duration_one")])
-    days = alternation([*WEEKDAYS, MONTH_DAY, *listed("weekend_words")])
+    days = alternation([*WEEKDAYS, MONTH_DAY, *listed("weekend_words"), *working_days()])
     months = alternation([*MONTHS, *month_references()])
     return re.compile(
         rf"(?i)\b(?P<nth>{nth})\s+(?P<weekday>{days})\s+(?:of|in)\s+"
@@ -88,8 +90,11 @@ def month_weekday(
     if month_year is None:
         return None
     first = dt.date(month_year[1], month_year[0], 1)
-    weekend = is_weekend(match)
-    day = first + month_day(SATURDAY if weekend else match["weekday"].lower(), nth)
+    weekend, name = is_weekend(match), match["weekday"].lower()
+    if name in working_days():  # "the fifth working day of March": Monday to Friday, counted
+        day = nth_working_day(first, nth)
+    else:
+        day = first + month_day(SATURDAY if weekend else name, nth)
     if day.month != first.month:
         return None  # no fifth Thursday that month
     said = match[0] if match[0].lower().startswith("the ") else f"the {match[0]}"
@@ -118,6 +123,20 @@ def any_weekday(
 def is_weekend(match: re.Match[str]) -> bool:
     """Whether a weekday of a month is a weekend ("the first weekend of May")."""
     return match["weekday"].lower() in listed("weekend_words")
+
+
+@cache
+def working_days() -> list[str]:
+    """The ``working_day_units`` words and their plurals ("working day", "business days")."""
+    return [form for unit in listed("working_day_units") for form in (unit, f"{unit}s")]
+
+
+def nth_working_day(first: dt.date, nth: int) -> dt.date:
+    """A month's ``nth`` (or ``LAST``) working day, Monday to Friday, by rrule's set
+    position."""
+    start = dt.datetime.combine(first, dt.time())
+    days = rrule.rrule(rrule.MONTHLY, dtstart=start, count=1, byweekday=WORKDAYS, bysetpos=nth)
+    return next(iter(days)).date()
 
 
 def month_day(name: str, nth: int) -> relativedelta:

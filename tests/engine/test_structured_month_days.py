@@ -55,3 +55,10 @@ def test_any_weekend_of_a_month_runs_from_its_first_saturday_to_its_last_sunday(
     assert [(t.first, t.last) for t in told_days(text)][1:] == [
         (day("2027-05-01"), day("2027-05-30"))
     ]
+
+
+def test_the_nth_working_day_of_a_month_counts_monday_to_friday() -> None:
+    found = told_days("Payslips for May 2027 go out on the 3rd working day of the next month.")
+    assert [dt.date.fromordinal(int(t.first)) for t in found if t.how] == [dt.date(2027, 6, 3)]
+    last = told_days("Timesheets close on the last business day of July 2027.")
+    assert [dt.date.fromordinal(int(t.first)) for t in last] == [dt.date(2027, 7, 30)]

@@ -55,8 +55,8 @@ def length_end(
     thing's day (:func:`named_origin`), whichever sentence wrote it."""
     own = [t for t in before if t.start >= sentence[0]]
     origin = own[0] if len(own) == 1 and own[0].first == own[0].last else None
-    if match["limit"]:
-        origin = limit_origin(match, before) or origin
+    if match["limit"]:  # one in a sentence that writes no day counts from the day written last
+        origin = limit_origin(match, before) or origin or (None if own else last_written(before))
     if origin is None:
         return None
     count, unit = int(match["count"] or match["size"]), (match["unit"] or match["kind"]).lower()
@@ -70,6 +70,12 @@ def length_end(
     said = f"{low} to {units(count, unit)}" if match["low"] else units(count, unit)
     how = f"the last of {said} from {iso(origin.first)}"
     return (first, later - ends_before, how) if match["low"] else (first, how)
+
+
+def last_written(before: list[Told]) -> Told | None:
+    """The last single day written (not counted) before a phrase: what "results within five
+    working days" counts from, not "the evening before" told after the test's day."""
+    return next((t for t in reversed(before) if not t.how and t.first == t.last), None)
 
 
 def writes_day(match: re.Match[str], sentence: tuple[int, int]) -> bool:

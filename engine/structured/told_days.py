@@ -26,7 +26,7 @@ from collections.abc import Iterator
 from dataclasses import replace
 from functools import cache, lru_cache
 
-from lemminflect import getLemma
+from lemminflect import getAllLemmas, getLemma
 
 from engine.language.en.data import word_set
 from engine.language.en.forms import verb_tags
@@ -93,6 +93,7 @@ JOINERS = word_set("grammar.json", "list_joiners")
 WORD = re.compile(r"[A-Za-z0-9'-]+")
 SHORTEST_OWN_WORD = 3  # "paperwork_due_by": "by" names no thing
 GERUND = "ing"
+PAST_FORMS = frozenset({"VBD", "VBN"})  # "paid", "sent": a past verb names its act
 FIRST = 1  # "first_match_date": a start word that is also an ordinal
 DAYS_PER_YEAR = 365
 NEXT_REACH = 2  # "next pay review": a next word at most this many words before a member's
@@ -238,9 +239,10 @@ def counts(key: str) -> bool:
 
 def candidates(
     key: str, own: frozenset[str], text: str, sentence: tuple[int, int], days: list[Told]
-) -> Iterator[tuple[tuple[bool, int, int], Told]]:
+) -> Iterator[tuple[tuple[bool, bool, int, int], Told]]:
     """Each day told close to a word of the member's name in ``sentence``, ranked: a start
-    or an end of a thing told with two days first, then the fewest words between (a day
+    or an end of a thing told with two days first, then a word of the name's own before one
+    made from the same verb (:func:`derived_only`), then the fewest words between (a day
     before the word :data:`BEFORE_COST` words further; never a whole month)."""
     ends = columns.names(key, "start") or columns.names(key, "end")
     words = list(WORD.finditer(text, *sentence))
@@ -250,9 +252,14 @@ def candidates(
             continue
         if next_one(key, [w[0] for w in words[max(at - NEXT_REACH, 0) : at]], text):
             continue  # "the next meeting is in May" is no ``meeting_date``'s
+        if again(words[at + 1 : at + 2]) and set(key_parts(key)).isdisjoint(
+            listed("duration_next")
+        ):
+            continue  # "serviced again within a year" is no ``last_service``'s
+        derived = derived_only(key, word[0].lower())
         inside = [t for t in days if t.start <= word.start() and word.end() <= t.end]
         if inside and not ends:  # the phrase names its thing: "our 3rd rehearsal"
-            yield (False, 0, 0), inside[0]
+            yield (False, derived, 0, 0), inside[0]
         after = [t for t in days if word.end() <= t.start < sentence[1] and not yearlong(t)]
         after = one_thing([t for t in after if not t.lasting or ends_its_length(key)], text)
         near = pick(key, after)
@@ -262,10 +269,17 @@ def candidates(
             # runs from 5 July to 9 July", not "Applications for the intensive close on 15 May".
             single = bool(ends) and len(after) < 2 and after[0].first == after[0].last
             if between <= MOST_WORDS_BETWEEN:
-                yield (single, between, 0), near
+                yield (single, derived, between, 0), near
         found = day_before(key, text, words[:at], word.start(), (sentence[0], days))
         if found is not None:
-            yield (False, found[0] + BEFORE_COST, 1), found[1]
+            yield (False, derived, found[0] + BEFORE_COST, 1), found[1]
+
+
+def derived_only(key: str, word: str) -> bool:
+    """Whether a clause's word names a member's act only as another word made from the same
+    verb ("payment terms" for ``paid_date``, beside "paid on 12 March")."""
+    plain = frozenset(w for part in key_parts(key) for w in inflected_words(part))
+    return not shares_act(plain, inflected_words(word))
 
 
 def one_thing(after: list[Told], text: str) -> list[Told]:
@@ -349,6 +363,12 @@ def next_one(key: str, before: list[str], text: str) -> bool:
     return next_said().search(text) is not None and not named
 
 
+def again(following: list[re.Match[str]]) -> bool:
+    """Whether the word after a member's word says its act is done once more: what it
+    dates is the next one's day."""
+    return bool(following) and following[0][0].lower() in listed("again_words")
+
+
 @cache
 def next_said() -> re.Pattern[str]:
     """A ``duration_next`` word before another word: the text writes a next thing."""
@@ -407,11 +427,27 @@ def own_words(key: str) -> frozenset[str]:
 
 @lru_cache(maxsize=4096)
 def act_words(word: str) -> frozenset[str]:
-    """A word with its lemmas (:func:`.words.name_words`), a gerund's verb ("filing" and
-    "filed" both "file") and the verb a noun is made from ("payment": "pay",
+    """A word's :func:`inflected_words`, an irregular past verb's lemma ("paid": "pay",
+    lemminflect's lexicon) and the verb a noun is made from ("payment": "pay",
     :func:`.columns.verb_of`): a member's name and a clause name one act however it is
-    inflected."""
-    found = name_words(word) | columns.verb_of(word)
+    inflected or derived."""
+    return inflected_words(word) | columns.verb_of(word) | past_verb(word)
+
+
+@lru_cache(maxsize=4096)
+def inflected_words(word: str) -> frozenset[str]:
+    """A word with its lemmas (:func:`.words.name_words`) and a gerund's verb ("filing" and
+    "filed" both "file")."""
+    found = name_words(word)
     if word.endswith(GERUND):
         found |= frozenset(getLemma(word, upos="VERB"))
     return found
+
+
+def past_verb(word: str) -> frozenset[str]:
+    """The verb a past form is of, irregular ones too ("paid", "sent", "held")."""
+    return (
+        frozenset(getAllLemmas(word).get("VERB", ()))
+        if verb_tags(word) & PAST_FORMS
+        else frozenset()
+    )

@@ -507,3 +507,25 @@ def test_a_noun_made_from_a_verb_names_the_act_that_verb_tells() -> None:
     text = "The boiler was serviced on 3 May 2027. Please pay the engineer 14 days later."
     assert told_on(text, "payment_date") == ("2027-05-17",) * 2
     assert told_on(text, "final_date") is None  # "final" is no noun made from a verb
+
+
+def test_a_limit_in_a_sentence_with_no_day_counts_from_the_last_day_written() -> None:
+    text = (
+        "Your MOT is booked for Tuesday 9 March 2027. Drop the car off the evening before."
+        " The garage will call within three working days."
+    )
+    assert told_days(text)[-1].first == day("2027-03-12")  # not from the evening before
+
+
+def test_a_word_followed_by_again_dates_the_next_one_only() -> None:
+    text = (
+        "The chimney was swept by Ed Cole on 2 May 2027; it must be swept again within 12 months."
+    )
+    assert told_on(text, "swept_on") == ("2027-05-02",) * 2
+
+
+def test_an_irregular_past_and_a_noun_from_the_same_verb_name_one_act() -> None:
+    paid = "The hall was booked on 1 June 2027 and we paid the deposit on 4 June 2027."
+    assert told_on(paid, "payment_date") == ("2027-06-04",) * 2
+    own = "Bill of 1 June 2027, payment terms net 14 days; paid by card on 9 June 2027."
+    assert told_on(own, "paid_on") == ("2027-06-09",) * 2  # its own word before "payment"

@@ -25,6 +25,7 @@ from engine.structured.day_readers import (
     unit_words,
     units,
 )
+from engine.structured.named_days import starting_verb
 from engine.structured.periods import alternation, listed, phrase_spans
 
 
@@ -57,6 +58,8 @@ def length_end(
     origin = own[0] if len(own) == 1 and own[0].first == own[0].last else None
     if match["limit"]:  # one in a sentence that writes no day counts from the day written last
         origin = limit_origin(match, before) or origin or (None if own else last_written(before))
+    elif origin is None and not own:  # "for 10 days, beginning on the day of the prescription"
+        origin = start_origin(match, before)
     if origin is None:
         return None
     count, unit = int(match["count"] or match["size"]), (match["unit"] or match["kind"]).lower()
@@ -70,6 +73,24 @@ def length_end(
     said = f"{low} to {units(count, unit)}" if match["low"] else units(count, unit)
     how = f"the last of {said} from {iso(origin.first)}"
     return (first, later - ends_before, how) if match["low"] else (first, how)
+
+
+@cache
+def start_cue() -> re.Pattern[str]:
+    """A verb right after a length, perhaps "on" or "from", and "the day of" ("…, beginning
+    on the day of the prescription", "starting from the date of the order"): the thing it
+    names after it is the length's start (when the verb is a ``period_start_verbs`` one)."""
+    days = alternation(listed("day_nouns"))
+    return re.compile(rf"(?i),?\s+(?P<verb>[a-z]+)(?:\s+(?:on|from))?(?:\s+the\s+(?:{days})\s+of)?")
+
+
+def start_origin(match: re.Match[str], before: list[Told]) -> Told | None:
+    """The day of the thing a length starts from, named right after it by a start verb, in
+    a sentence that writes no day (:func:`named_origin`)."""
+    cue = start_cue().match(match.string, match.end())
+    if cue is None or not starting_verb(cue["verb"].lower()):
+        return None
+    return named_origin(match.string, cue.end(), before)
 
 
 def last_written(before: list[Told]) -> Told | None:

@@ -529,3 +529,12 @@ def test_an_irregular_past_and_a_noun_from_the_same_verb_name_one_act() -> None:
     assert told_on(paid, "payment_date") == ("2027-06-04",) * 2
     own = "Bill of 1 June 2027, payment terms net 14 days; paid by card on 9 June 2027."
     assert told_on(own, "paid_on") == ("2027-06-09",) * 2  # its own word before "payment"
+
+
+def test_a_length_in_a_sentence_with_no_day_starts_on_the_thing_a_start_verb_names() -> None:
+    text = (
+        "The vet signed the form on 6 April 2027. Give the puppy one drop for 7 days, starting"
+        " on the day of the signing, then book a check-up for the Friday after the last drop."
+    )
+    assert [t.first for t in told_days(text) if t.how][:1] == [day("2027-04-12")]
+    assert told_days(text)[-1].first == day("2027-04-16")

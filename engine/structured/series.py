@@ -169,10 +169,13 @@ def replaced_pattern() -> re.Pattern[str]:
 
 def days_apart(text: str) -> int | None:
     """The days between the times a thing recurs on no weekday ("then every 12 days",
-    "every 3 weeks"), a count of whole-day units after a ``recurrence_words`` word."""
+    "every 3 weeks", "every fortnight"), a count of whole-day units (or one unit) after a
+    ``recurrence_words`` word."""
     found = days_apart_pattern().search(text)
-    count = None if found is None else cardinals().get(found["count"])
-    return None if found is None or count is None else int(unit_days(found["unit"], count))
+    if found is None:
+        return None
+    count = 1 if found["one"] else cardinals().get(found["count"])
+    return None if count is None else int(unit_days(found["unit"] or found["one"], count))
 
 
 @cache
@@ -181,7 +184,9 @@ def days_apart_pattern() -> re.Pattern[str]:
     units = words()["duration_units"]
     assert isinstance(units, dict)
     units = alternation(list(units))
-    return re.compile(rf"\b(?:{each})\s+(?P<count>[\w-]+)\s+(?P<unit>{units})s\b")
+    return re.compile(
+        rf"\b(?:{each})\s+(?:(?P<count>[\w-]+)\s+(?P<unit>{units})s|(?P<one>{units}))\b"
+    )
 
 
 def month_day(text: str) -> int | None:
@@ -257,7 +262,10 @@ def recurs(text: str, weekday: int) -> bool:
 
 def count_of(text: str) -> int | None:
     """How many times: "three Thursday evenings in a row", "for three meetings" (not "for
-    three weeks", a length)."""
+    three weeks", a length), or a total paid in equal parts (:func:`parts_of`)."""
+    parts = parts_of(text)
+    if parts is not None:
+        return parts
     for match in count_pattern().finditer(text):
         unit = match["unit"] or match["counted"]
         if unit and unit.removesuffix("s") in listed("length_units"):
@@ -267,6 +275,28 @@ def count_of(text: str) -> int | None:
         if number is not None:
             return number
     return None
+
+
+def parts_of(text: str) -> int | None:
+    """How many equal parts a total is paid in ("a total of £600 in instalments of £50":
+    12), when it divides exactly into no more than :data:`MOST_TIMES`."""
+    found = parts_pattern().search(text)
+    if found is None:
+        return None
+    total, each = (float(found[g].replace(",", "")) for g in ("total", "each"))
+    times = total / each if each else 0
+    return int(times) if times.is_integer() and 0 < times <= MOST_TIMES else None
+
+
+@cache
+def parts_pattern() -> re.Pattern[str]:
+    """ "a total of £600 in instalments of £50" (``instalment_words``; any currency sign)."""
+    parts = alternation(listed("instalment_words"))
+    money = r"[^\d\s]?(?P<{}>\d[\d,]*(?:\.\d+)?)"
+    return re.compile(
+        rf"\btotal\s+of\s+{money.format('total')}[^.;]*?\b(?:{parts})\s+of\s+"
+        + money.format("each")
+    )
 
 
 def monthly_nths(text: str, weekday: int) -> list[int]:

@@ -237,3 +237,18 @@ def test_an_every_other_week_series_starts_on_the_first_such_weekday_after_its_s
     text = "From Friday 1 March 2030 the mobile library calls every other Tuesday."
     # not 12 March: the first Tuesday after the start is the first call
     assert isos(series_days(text))[:3] == ["2030-03-05", "2030-03-19", "2030-04-02"]
+
+
+def test_one_unit_after_every_recurs_and_a_total_in_equal_parts_counts_them() -> None:
+    text = (
+        "The loan of £900 is repaid in repayments of £150 every fortnight, a total of £900 in"
+        " repayments of £150, the first on 3 March 2027."
+    )
+    days = isos(series_days(text))
+    assert days[:2] == ["2027-03-03", "2027-03-17"] and len(days) == 6
+    assert isos(series_days("Water the seedlings every week from 3 March 2027."))[:2] == [
+        "2027-03-03",
+        "2027-03-10",
+    ]
+    uneven = "A total of £100 in payments of £30 every fortnight from 3 March 2027."
+    assert len(series_days(uneven)) != 3  # 100 is no whole number of 30s: no count

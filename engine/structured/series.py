@@ -284,7 +284,7 @@ def parts_of(text: str) -> int | None:
     if found is None:
         return None
     total, each = (float(found[g].replace(",", "")) for g in ("total", "each"))
-    times = total / each if each else 0
+    times = total / each if each else 0.0
     return int(times) if times.is_integer() and 0 < times <= MOST_TIMES else None
 
 

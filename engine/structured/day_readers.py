@@ -28,7 +28,13 @@ from engine.structured.counted_meetings import meeting_ahead
 from engine.structured.other_days import clauses, phrase_days
 from engine.structured.periods import alternation, listed, words
 from engine.structured.series import WEEKDAYS
-from engine.structured.thing_anchor import dates_thing, day_ahead, thing_phrase, thing_words
+from engine.structured.thing_anchor import (
+    dates_thing,
+    day_ahead,
+    purpose_of,
+    thing_phrase,
+    thing_words,
+)
 
 
 @dataclass(frozen=True)
@@ -92,8 +98,9 @@ def anchor(before: list[Told]) -> Told | None:
 def named_origin(text: str, end: int, before: list[Told]) -> Told | None:
     """The latest day told before a shift whose words just before it name the thing the
     words after the shift's ``end`` name (:mod:`.thing_anchor`), or the origin of an earlier
-    shift that named the same thing ("ten days after the fall … six weeks after the fall");
-    ``None`` when they name none. A day written right after the thing is its own
+    shift that named the same thing ("ten days after the fall … six weeks after the fall"),
+    or a counted day told as what its thing is for ("notice to terminate": the
+    termination's day); ``None`` when they name none. A day written right after the thing is its own
     (:func:`.thing_anchor.day_ahead`), as is a meeting of a series counted right after it
     ("the Sunday after the last one", :func:`.counted_meetings.meeting_ahead`)."""
     thing = thing_words(text, end)
@@ -102,6 +109,10 @@ def named_origin(text: str, end: int, before: list[Told]) -> Told | None:
     ahead = meeting_ahead(text, end) or day_ahead(text, end)
     if ahead is not None:
         return Told(ahead[0], ahead[1], ahead[2], ahead[2])
+    # "3 months' notice to terminate …, within 5 days after the termination"
+    purposed = [t for t in before if t.how and purpose_of(text, t.end, thing)]
+    if purposed:
+        return purposed[-1]
     sentences = clauses(text)
     for at in range(len(before) - 1, -1, -1):
         told = before[at]

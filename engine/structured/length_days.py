@@ -209,3 +209,50 @@ def waited_day(
     count = int(match["count"]) if match["count"].isdigit() else 1
     unit = match["unit"].lower()
     return moved(base.last, count, unit, back=False), f"{units(count, unit)} after {iso(base.last)}"
+
+
+@cache
+def notice_pattern() -> re.Pattern[str]:
+    """ "3 calendar months' notice", "a month's notice", "4 weeks notice" (numbers in digits;
+    a ``notice_stress`` word may stand before the unit): a notice period."""
+    one, stress = alternation(listed("duration_one")), alternation(listed("notice_stress"))
+    notice = alternation(listed("notice_words"))
+    return re.compile(
+        rf"(?i)\b(?P<count>\d{{1,3}}|{one})\s+(?:(?:{stress})\s+)?(?P<unit>{unit_words()})s?"
+        rf"['’]?s?\s+(?:{notice})\b"
+    )
+
+
+def notice_day(
+    match: re.Match[str], before: list[Told], sentence: tuple[int, int]
+) -> Counted | None:
+    """The day a notice period runs out: that long after the day it runs from, the thing
+    named after "from" in its sentence ("running from the date of service"), the document's
+    own day where that thing is the document ("from the date of this letter") or nothing is
+    named: the first day it writes, a letter's date."""
+    origin = notice_origin(match, before, sentence)
+    if origin is None:
+        return None
+    count = int(match["count"]) if match["count"].isdigit() else 1
+    unit = match["unit"].lower()
+    day = moved(origin.first, count, unit, back=False)
+    return day, f"{units(count, unit)} notice from {iso(origin.first)}"
+
+
+def notice_origin(
+    match: re.Match[str], before: list[Told], sentence: tuple[int, int]
+) -> Told | None:
+    """The day a notice runs from (:func:`notice_day`)."""
+    written = [t for t in before if not t.how and t.first == t.last]
+    found = from_pattern().search(match.string, match.end(), sentence[1])
+    if found is not None and not found["own"]:
+        return named_origin(match.string, found.end(), before)
+    return written[0] if written else None
+
+
+@cache
+def from_pattern() -> re.Pattern[str]:
+    """ "from", perhaps "the date of", and perhaps the document itself ("this letter": an
+    ``own_document_words`` noun after "this")."""
+    days, own = alternation(listed("day_nouns")), alternation(listed("own_document_words"))
+    return re.compile(rf"(?i)\bfrom(?:\s+the\s+(?:{days})\s+of)?(?P<own>\s+this\s+(?:{own})\b)?")

@@ -38,6 +38,7 @@ MOST_WORDS_TO_DAY = 5
 WORD = re.compile(r"[A-Za-z]+")
 APART = re.compile(r"[,;:()]")
 RELATIVE_WORDS = 2  # "which opens": a relative clause's word and its verb, not counted
+PURPOSE = re.compile(r"\s+to\s+([A-Za-z]+)")  # "notice to terminate": what a day is for
 DAY_NEXT = re.compile(r"\s+(?:\d|[A-Z])")  # a day written next: "on 3 May", "on Friday"
 # The pronouns a clause's subject may be ("after we sail"), and the verbs after one that
 # name no act ("before we can", "after they are"), from the language's grammar data.
@@ -119,6 +120,13 @@ def dates_thing(text: str, start: int, sentence_start: int, thing: frozenset[str
     lead = [w.lower() for w in WORD.findall(text, sentence_start, start)[-MOST_WORDS_BEFORE_DAY:]]
     heads = [w for at, w in enumerate(lead) if at + 1 == len(lead) or not modifies(lead[at + 1])]
     return shares_act(thing, frozenset(form for w in heads for form in name_words(w)))
+
+
+def purpose_of(text: str, end: int, thing: frozenset[str]) -> bool:
+    """Whether "to" and a verb of ``thing``'s act follow a told day ("3 months' notice to
+    terminate" for "after the termination")."""
+    found = PURPOSE.match(text, end)
+    return found is not None and shares_act(thing, name_words(found[1].lower()))
 
 
 def modifies(after: str) -> bool:

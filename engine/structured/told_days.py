@@ -53,6 +53,8 @@ from engine.structured.length_days import (
     ahead_pattern,
     length_end,
     length_pattern,
+    notice_day,
+    notice_pattern,
     since_pattern,
     span_shift,
     span_shift_pattern,
@@ -122,7 +124,8 @@ def told_days(document: str) -> tuple[Told, ...]:
         if counted is not None:  # a day and how, or a period's first and last day and how
             first, *rest, how = counted
             last = rest[0] if rest else first
-            lasting = reader is length_end and not match["limit"]  # a limit ends no length
+            # a limit ends no length; a notice period's last day is its thing's, as a length's
+            lasting = reader is notice_day or (reader is length_end and not match["limit"])
             found.append(Told(start, end, first, last, str(how), lasting=lasting))
     cut = deadline_spans(text, spans)
     marked = [replace(t, deadline=any(a <= t.start and t.end <= b for a, b in cut)
@@ -153,6 +156,7 @@ def counted_phrases(text: str) -> list[tuple[int, int, re.Match[str], Reader]]:
         (next_day_pattern(), next_day),
         (length_pattern(), length_end),
         (waited_pattern(), waited_day),
+        (notice_pattern(), notice_day),
         (month_end_pattern(), month_end),
         (ordinal_day_pattern(), ordinal_day),
         (span_shift_pattern(), span_shift),

@@ -538,3 +538,20 @@ def test_a_length_in_a_sentence_with_no_day_starts_on_the_thing_a_start_verb_nam
     )
     assert [t.first for t in told_days(text) if t.how][:1] == [day("2027-04-12")]
     assert told_days(text)[-1].first == day("2027-04-16")
+
+
+def test_a_notice_period_runs_from_the_documents_day_or_the_thing_named_after_from() -> None:
+    letter = (
+        "12 March 2027\nDear Ms Hale, I give one calendar month's notice to vacate Flat 2, let"
+        " to me since 1 June 2025, the notice running from the date of this letter. I will hand"
+        " back the keys within 2 days after vacating."
+    )
+    assert told_on(letter, "vacate_by") == ("2027-04-12",) * 2
+    assert told_on(letter, "keys_returned_by") == ("2027-04-14",) * 2
+    served = "The warning was issued on 3 May 2027; you have 4 weeks notice from the issue date."
+    assert [t.first for t in told_days(served) if t.how] == [day("2027-05-31")]
+
+
+def test_a_termination_takes_the_last_day_of_the_notice_before_its_word() -> None:
+    text = "Letter of 2 August 2027: three months' notice to terminate the cleaning contract."
+    assert told_on(text, "termination_date") == ("2027-11-02",) * 2

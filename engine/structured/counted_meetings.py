@@ -18,9 +18,11 @@ from __future__ import annotations
 
 import datetime as dt
 import re
+from collections.abc import Sequence
 from functools import cache, lru_cache
+from typing import Protocol
 
-from lemminflect import getAllLemmas
+from lemminflect import getAllLemmas, getLemma
 
 from engine.structured.other_days import clauses
 from engine.structured.periods import alternation, in_digits, listed
@@ -33,6 +35,16 @@ LAST = -1  # the index of a series' last meeting
 SPACE = re.compile(r"\s*")
 
 
+class Dated(Protocol):
+    """A day told before a phrase (:class:`.day_readers.Told`): its first and last day."""
+
+    @property
+    def first(self) -> float: ...
+
+    @property
+    def last(self) -> float: ...
+
+
 @cache
 def counted_meeting_pattern() -> re.Pattern[str]:
     """ "our third rehearsal", "the 2nd session", "the final session" (ordinals in digits or
@@ -41,7 +53,7 @@ def counted_meeting_pattern() -> re.Pattern[str]:
     nth = alternation([*ordinals(), *listed("last_day_words")])
     owners = alternation(listed("meeting_owners"))
     return re.compile(
-        rf"(?i)\b(?:{owners})\s+(?P<nth>{nth})\s+(?P<noun>[a-z]+|{alternation(proforms())})\b"
+        rf"(?i)\b(?:{owners})\s+(?P<nth>{nth})\s+(?P<noun>[a-z]+(?:-[a-z]+)*|{alternation(proforms())})\b"
         r"|\b(?P<name>[a-z]+)\s+(?P<number>\d{1,2})\b(?!\s*(?:st|nd|rd|th|:|\.\d|%|/))"
     )
 
@@ -64,12 +76,14 @@ def counted_meeting(
     if index is None:
         return None
     standing_in = match["noun"] is not None and noun in proforms()  # "the fourth one"
-    if not standing_in and VERB_OR_NOUN.isdisjoint(getAllLemmas(noun)):
+    compound = "-" in noun  # "our fourth get-together": a meeting's own name
+    if not standing_in and not compound and VERB_OR_NOUN.isdisjoint(getAllLemmas(noun)):
         return None  # "the 1st and 3rd Tuesday": a count of no thing
     own = series_weekday(days) in match.string[sentence[0] : sentence[1]].lower()
     if own and not standing_in:
         return None  # the series' own sentence: "every Monday in room 5" counts no meeting
-    if not standing_in and not shares_act(name_words(noun), series_words(match.string)):
+    named = standing_in or compound or shares_act(name_words(noun), series_words(match.string))
+    if not named:
         return None
     said = as_written(match) if standing_in else match[0]
     return days[index], f"{said.strip()}, counted from {dt.date.fromordinal(int(days[0]))}"
@@ -121,3 +135,30 @@ def series_words(text: str) -> frozenset[str]:
 
 def series_weekday(days: tuple[float, ...]) -> str:
     return WEEKDAYS[dt.date.fromordinal(int(days[0])).weekday()]
+
+
+@cache
+def following_meeting_pattern() -> re.Pattern[str]:
+    """ "the meeting after that", "the session following it": the next meeting after the
+    one just told (``pointing_words`` for what it follows)."""
+    after = alternation([*listed("duration_after"), *listed("duration_next")])
+    pointing = alternation(listed("pointing_words"))
+    return re.compile(rf"(?i)\bthe\s+(?P<noun>[a-z]+)\s+(?:{after})\s+(?:{pointing})\b")
+
+
+def following_meeting(
+    match: re.Match[str], before: Sequence[Dated], sentence: tuple[int, int]
+) -> tuple[float, str] | None:
+    """The series' meeting after the last meeting told before the phrase, when its noun is
+    one the series' own sentence uses ("… planned for our fourth get-together, and squares
+    are due at the meeting after that")."""
+    days = series_days(match.string)
+    noun = match["noun"].lower()
+    forms = name_words(noun) | frozenset(getLemma(noun, upos="VERB"))  # "meeting": "meet"
+    if not days or not shares_act(forms, series_words(match.string)):
+        return None
+    told = [t.first for t in before if t.first == t.last and t.first in days]
+    later = [d for d in days if told and d > told[-1]]
+    if not later:
+        return None
+    return later[0], f"{match[0]}, the meeting after {dt.date.fromordinal(int(told[-1]))}"

@@ -32,7 +32,12 @@ from engine.language.en.data import word_set
 from engine.language.en.forms import verb_tags
 from engine.structured import columns
 from engine.structured.anniversaries import anniversary_day, anniversary_pattern
-from engine.structured.counted_meetings import counted_meeting, counted_meeting_pattern
+from engine.structured.counted_meetings import (
+    counted_meeting,
+    counted_meeting_pattern,
+    following_meeting,
+    following_meeting_pattern,
+)
 from engine.structured.day_readers import (
     Reader,
     Told,
@@ -162,6 +167,7 @@ def counted_phrases(text: str) -> list[tuple[int, int, re.Match[str], Reader]]:
         (span_shift_pattern(), span_shift),
         (ahead_pattern(), ahead_day),
         (counted_meeting_pattern(), counted_meeting),
+        (following_meeting_pattern(), following_meeting),
         (week_day_pattern(), week_day),
         (lone_weekday_pattern(), lone_weekday),
         (anniversary_pattern(), anniversary_day),

@@ -83,3 +83,12 @@ def test_a_member_takes_the_day_left_once_the_meetings_are_taken() -> None:
     assert isos(lone_date_span(event, "grading", 1, keys) or ()) == ["2027-04-02"] * 2
     value = json_fill(dates_schema(*keys), text + "\n\n").value
     assert [value[k] for k in keys] == ["2027-03-01", "2027-03-29", "2027-04-02"]
+
+
+def test_a_hyphenated_meeting_name_and_the_meeting_after_that_are_counted() -> None:
+    text = (
+        "The walking group meets every other Saturday from 6 March 2027. The map swap is at our"
+        " third meet-up, and badges are handed out at the meeting after that."
+    )
+    assert [day for day, _ in counted(text)] == ["2027-04-03", "2027-04-17"]
+    assert told_on(text, "badges_date") == "2027-04-17"

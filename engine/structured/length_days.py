@@ -28,6 +28,9 @@ from engine.structured.day_readers import (
 from engine.structured.named_days import starting_verb
 from engine.structured.periods import alternation, listed, phrase_spans
 
+CHAINED = "then"  # how the review tells a length that follows another
+WAITED = "the end of"  # how it tells the day a wait runs out ("for a week, then …")
+
 
 @cache
 def length_pattern() -> re.Pattern[str]:
@@ -192,8 +195,8 @@ def waited_pattern() -> re.Pattern[str]:
     is left for, and what is done once it has passed."""
     one, then = alternation(listed("duration_one")), alternation(listed("sequel_words"))
     return re.compile(
-        rf"(?i)\bfor\s+(?P<count>\d{{1,3}}|{one})\s+(?P<unit>{unit_words()})s?\s*,?\s+"
-        rf"(?:and\s+)?(?:{then})\b"
+        rf"(?i)\bfor\s+(?P<count>\d{{1,3}}|{one})\s+(?P<unit>{unit_words()})s?"
+        rf"(?=\s*,?\s+(?:and\s+)?(?:{then})\b)"
     )
 
 
@@ -208,7 +211,8 @@ def waited_day(
         return None
     count = int(match["count"]) if match["count"].isdigit() else 1
     unit = match["unit"].lower()
-    return moved(base.last, count, unit, back=False), f"{units(count, unit)} after {iso(base.last)}"
+    day = moved(base.last, count, unit, back=False)
+    return day, f"{WAITED} {units(count, unit)} from {iso(base.last)}"
 
 
 @cache
@@ -256,3 +260,33 @@ def from_pattern() -> re.Pattern[str]:
     ``own_document_words`` noun after "this")."""
     days, own = alternation(listed("day_nouns")), alternation(listed("own_document_words"))
     return re.compile(rf"(?i)\bfrom(?:\s+the\s+(?:{days})\s+of)?(?P<own>\s+this\s+(?:{own})\b)?")
+
+
+@cache
+def chained_pattern() -> re.Pattern[str]:
+    """A length told as what comes next after another ("then 4 nights in Porto", "move on to
+    8 weeks in Marketing", "finish with a 12-week placement"): a ``chain_words`` phrase, "a"
+    at most, a count (in digits) and a unit."""
+    chain, one = alternation(listed("chain_words")), alternation(listed("duration_one"))
+    return re.compile(
+        rf"(?i)\b(?:{chain})\s+(?:(?:{one})\s+)?(?P<count>\d{{1,3}})[\s-](?P<unit>{unit_words()})s?\b"
+    )
+
+
+def chained_length(
+    match: re.Match[str], before: list[Told], sentence: tuple[int, int]
+) -> Counted | None:
+    """The days of a length that follows the length told just before it: from the day after
+    that one's last (a night's stay from its last day, the morning the last one ends) for
+    that long."""
+    previous = before[-1] if before else None
+    if previous is None:
+        return None
+    waited = previous.how.startswith(WAITED)  # the day a wait runs out is the next one's first
+    if not (previous.lasting or waited or previous.how.startswith(CHAINED)):
+        return None
+    count, unit = int(match["count"]), match["unit"].lower()
+    overnight = unit in listed("overnight_units")
+    first = previous.last + (0 if overnight or waited else 1)
+    last = moved(first, count, unit, back=False) - (0 if overnight else 1)
+    return first, last, f"{CHAINED} {units(count, unit)} from {iso(first)}"

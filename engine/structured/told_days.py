@@ -56,6 +56,8 @@ from engine.structured.day_readers import (
 from engine.structured.length_days import (
     ahead_day,
     ahead_pattern,
+    chained_length,
+    chained_pattern,
     length_end,
     length_pattern,
     notice_day,
@@ -162,6 +164,7 @@ def counted_phrases(text: str) -> list[tuple[int, int, re.Match[str], Reader]]:
         (length_pattern(), length_end),
         (waited_pattern(), waited_day),
         (notice_pattern(), notice_day),
+        (chained_pattern(), chained_length),
         (month_end_pattern(), month_end),
         (ordinal_day_pattern(), ordinal_day),
         (span_shift_pattern(), span_shift),

@@ -495,7 +495,7 @@ def test_a_wait_before_then_runs_out_that_long_after_the_last_day_told() -> None
         " fit the panels."
     )
     assert [t.first for t in told_days(text)] == [day("2027-10-04"), day("2027-10-14")]
-    assert told_days(text)[-1].how == "10 days after 2027-10-04"
+    assert told_days(text)[-1].how == "the end of 10 days from 2027-10-04"
 
 
 def test_a_limit_of_a_thing_counts_from_the_day_told_beside_its_verb() -> None:
@@ -555,3 +555,12 @@ def test_a_notice_period_runs_from_the_documents_day_or_the_thing_named_after_fr
 def test_a_termination_takes_the_last_day_of_the_notice_before_its_word() -> None:
     text = "Letter of 2 August 2027: three months' notice to terminate the cleaning contract."
     assert told_on(text, "termination_date") == ("2027-11-02",) * 2
+
+
+def test_a_length_told_as_what_comes_next_follows_the_length_before_it() -> None:
+    text = "We arrive in Rome on 3 May 2027 for 3 nights, then 2 nights in Siena."
+    chained = [t for t in told_days(text) if t.how.startswith("then")]
+    assert [(t.first, t.last) for t in chained] == [(day("2027-05-06"), day("2027-05-08"))]
+    course = "Induction starts on 4 January 2027 for 2 weeks, followed by 3 weeks on the wards."
+    ward = [t for t in told_days(course) if t.how.startswith("then")]
+    assert [(t.first, t.last) for t in ward] == [(day("2027-01-18"), day("2027-02-07"))]

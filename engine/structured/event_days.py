@@ -99,13 +99,19 @@ class EventDays:
     def told_day(self, key: str) -> Told | None:
         """The day (or period) the document tells right after a word of ``key``'s name; for
         an end, the event's last day where that day is the first of the event's days,
-        written as a start ("the fair runs for six days, opening on Friday 4 June":
-        ``fair_closes``)."""
+        written as a start, and the last is no day told ("the fair runs for six days,
+        opening on Friday 4 June": ``fair_closes``; not "leave starting Monday 7 December,
+        back on Monday the 14th")."""
         found = told_span(self.told, self.text, key)
         if found is None or self.ends is None or not ends_only(key):
             return found
         first, last = self.ends
-        if found.first == found.last == first < last and written_as_start(self.text, found):
+        told_last = any(t.first == t.last == last and not t.lasting for t in self.told)
+        if (
+            found.first == found.last == first < last
+            and not told_last
+            and written_as_start(self.text, found)
+        ):
             how = f"the last day of {iso(first)} to {iso(last)}"
             return replace(found, first=last, last=last, how=how)
         return found

@@ -301,7 +301,10 @@ def test_an_end_told_beside_the_first_day_written_as_a_start_is_the_events_last(
     assert shut is not None
     nominations = shut.told_day("nominations_close")
     assert nominations is not None and nominations.first == day("2027-06-04")
-    back = "I would like leave starting Monday 7 June 2027 and will be back on Monday the 14th."
+    back = (
+        "Hi Jo, I'd like leave starting Monday 7 June 2027, and I'll be back at my desk on"
+        " Monday the 14th."
+    )
     leave = event_days(back)
     assert leave is not None and leave.ends == (day("2027-06-07"), day("2027-06-14"))
     end = leave.told_day("leave_end")  # the 14th is the return's own day, no end of the leave

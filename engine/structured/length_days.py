@@ -58,7 +58,10 @@ def length_end(
     a thing the document dated ("within 10 weeks of the inspection") counts from that
     thing's day (:func:`named_origin`), whichever sentence wrote it."""
     own = [t for t in before if t.start >= sentence[0]]
-    origin = own[0] if len(own) == 1 and own[0].first == own[0].last else None
+    # the one day its sentence writes, beside any it counts ("registration closes a fortnight
+    # before the summit, which opens on 12 June and runs for 3 days")
+    written = [t for t in own if not t.how] or own
+    origin = written[0] if len(written) == 1 and written[0].first == written[0].last else None
     if match["limit"]:  # one in a sentence that writes no day counts from the day written last
         origin = limit_origin(match, before) or origin or (None if own else last_written(before))
     elif origin is None and not own:  # "for 10 days, beginning on the day of the prescription"

@@ -564,3 +564,11 @@ def test_a_length_told_as_what_comes_next_follows_the_length_before_it() -> None
     course = "Induction starts on 4 January 2027 for 2 weeks, followed by 3 weeks on the wards."
     ward = [t for t in told_days(course) if t.how.startswith("then")]
     assert [(t.first, t.last) for t in ward] == [(day("2027-01-18"), day("2027-02-07"))]
+
+
+def test_a_length_counts_from_the_one_day_its_sentence_writes_beside_one_it_counts() -> None:
+    text = (
+        "Stalls must be booked by 2 April 2027. Setup is the day before the fair, which opens"
+        " on Saturday 8 May 2027 and runs for 3 days."
+    )
+    assert told_on(text, "fair_last_day") == ("2027-05-10",) * 2

@@ -572,3 +572,8 @@ def test_a_length_counts_from_the_one_day_its_sentence_writes_beside_one_it_coun
         " on Saturday 8 May 2027 and runs for 3 days."
     )
     assert told_on(text, "fair_last_day") == ("2027-05-10",) * 2
+
+
+def test_ahead_of_a_thing_is_before_its_day() -> None:
+    text = "The gala is on Saturday 12 June 2027. Send the programme 10 days ahead of the gala."
+    assert told_days(text)[-1].first == day("2027-06-02")

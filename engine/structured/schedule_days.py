@@ -1,5 +1,6 @@
 """Days a document tells by counting in a schedule: a weekday of a numbered week ("the Sunday
-of week 16"); the n-th meeting of a series is :mod:`.counted_meetings`'.
+of week 16") and the n-th day of what a day starts ("back on the third day"); the n-th meeting
+of a series is :mod:`.counted_meetings`'.
 
 "My 16-week plan starts on Monday 2 February; race day is the Sunday of week 16": the weeks
 count from the last day the document writes before the phrase. A reader for
@@ -14,8 +15,9 @@ from functools import cache
 
 from engine.structured.counted_days import unit_days
 from engine.structured.day_readers import Told, iso
+from engine.structured.length_days import last_written
 from engine.structured.periods import alternation, listed
-from engine.structured.series import WEEKDAYS
+from engine.structured.series import MOST_COUNTED, WEEKDAYS, spelled_ordinals
 
 DAYS_PER_WEEK = 7
 
@@ -43,3 +45,25 @@ def week_day(
     offset = (weekday - dt.date.fromordinal(int(start)).weekday()) % DAYS_PER_WEEK
     day = start + DAYS_PER_WEEK * (int(match["week"]) - 1) + offset
     return day, f"{match[0]}, week 1 from {iso(start)}"
+
+
+@cache
+def nth_day_pattern() -> re.Pattern[str]:
+    """ "on the third day", "by the 2nd day" (ordinals in digits): a day counted within what
+    the day written before it starts; not "the third day after" or "of" a thing."""
+    nth = alternation(list(spelled_ordinals(MOST_COUNTED)))
+    ways = alternation([*listed("clause_shifts"), *listed("span_since")])
+    return re.compile(rf"(?i)\bthe\s+(?P<nth>{nth})\s+day\b(?!\s+(?:{ways})\b)")
+
+
+def nth_day(
+    match: re.Match[str], before: list[Told], sentence: tuple[int, int]
+) -> tuple[float, str] | None:
+    """That day counted from the last day written before it, its first ("collection on
+    Saturday 2 October; the hire covers three days, so the van is back on the third day":
+    4 October)."""
+    start = last_written(before)
+    nth = spelled_ordinals(MOST_COUNTED).get(match["nth"].lower())
+    if start is None or nth is None:
+        return None
+    return start.first + nth - 1, f"{match[0]} from {iso(start.first)}"

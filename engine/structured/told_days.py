@@ -79,6 +79,8 @@ from engine.structured.month_days import (
 from engine.structured.other_days import clauses, deadline_spans
 from engine.structured.periods import alternation, in_digits, listed
 from engine.structured.schedule_days import (
+    nth_day,
+    nth_day_pattern,
     week_day,
     week_day_pattern,
 )
@@ -172,6 +174,7 @@ def counted_phrases(text: str) -> list[tuple[int, int, re.Match[str], Reader]]:
         (counted_meeting_pattern(), counted_meeting),
         (following_meeting_pattern(), following_meeting),
         (week_day_pattern(), week_day),
+        (nth_day_pattern(), nth_day),
         (lone_weekday_pattern(), lone_weekday),
         (anniversary_pattern(), anniversary_day),
     ]

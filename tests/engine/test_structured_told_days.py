@@ -577,3 +577,10 @@ def test_a_length_counts_from_the_one_day_its_sentence_writes_beside_one_it_coun
 def test_ahead_of_a_thing_is_before_its_day() -> None:
     text = "The gala is on Saturday 12 June 2027. Send the programme 10 days ahead of the gala."
     assert told_days(text)[-1].first == day("2027-06-02")
+
+
+def test_the_nth_day_counts_from_the_last_day_written() -> None:
+    text = "The boat is ours from Friday 4 June 2027 and goes back to the yard on the fourth day."
+    assert told_days(text)[-1].first == day("2027-06-07")
+    shift = "Moved in on 4 June 2027; the meter was read on the 3rd day after that."
+    assert [t.how for t in told_days(shift) if t.how.startswith("the 3rd day from")] == []

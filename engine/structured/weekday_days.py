@@ -61,7 +61,11 @@ def lone_weekday(
     if lead in listed("recurrence_words") or lead in listed("duration_one"):
         return None  # "every Sunday", or "on a Saturday in September": no one day
     if match["week"]:  # "Wednesday that week": of the week that holds the day told
-        return None if recurring(match["week"]) else week_of(base.last, name, match["week"].lower())
+        week = match["week"].lower()
+        # "by Friday of this week" in minutes dated 5 March: the document's own week
+        own = week.split()[0] in listed("present_references")
+        day = next((t.first for t in before if not t.how), base.last) if own else base.last
+        return None if recurring(week) else week_of(day, name, week)
     if lead in listed("past_weekday_leads"):
         start = dt.date.fromordinal(int(base.first))
         back = (start.weekday() - WEEKDAYS.index(name) - 1) % DAYS_PER_WEEK + 1

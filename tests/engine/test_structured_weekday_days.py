@@ -100,3 +100,12 @@ def test_a_weekday_of_the_same_week_falls_between_its_monday_and_sunday(
     found = [t.first for t in told_days(text) if t.how]
     monday = day - dt.timedelta(days=day.weekday())
     assert found == [float((monday + dt.timedelta(days=WEEKDAYS.index(name))).toordinal())]
+
+
+def test_a_weekday_of_this_week_is_of_the_documents_own_week() -> None:
+    text = (
+        "Notes, Tuesday 2 March 2027. The audit is on the last Friday of this month; Ravi sends"
+        " the files by Thursday of this week."
+    )
+    found = [t for t in told_days(text) if "this week" in t.how]
+    assert [dt.date.fromordinal(int(t.first)) for t in found] == [dt.date(2027, 3, 4)]

@@ -34,7 +34,7 @@ WAITED = "the end of"  # how it tells the day a wait runs out ("for a week, then
 
 @cache
 def length_pattern() -> re.Pattern[str]:
-    """ "for ten days", "for 2 nights", "up to six weeks", "a two-year warranty" (its
+    """ "for ten days", "for a fortnight", "up to six weeks", "a two-year warranty" (its
     numbers in digits): how long something from the day before it lasts, or may take; not a
     shift ("3 days later")."""
     units, shifts = unit_words(), alternation([*shift_words(), *listed("duration_more")])
@@ -42,7 +42,7 @@ def length_pattern() -> re.Pattern[str]:
     joins = alternation([j for j in listed("range_joins") if j not in listed("clause_shifts")])
     return re.compile(
         rf"(?i)\b(?:(?P<limit>{limits})|{leads})\s+(?:(?P<low>\d{{1,3}})\s*(?:{joins})\s*)?"
-        rf"(?P<count>\d{{1,3}})\s+(?P<unit>{units})s?\b"
+        rf"(?P<count>\d{{1,3}}|{alternation(listed('duration_one'))})\s+(?P<unit>{units})s?\b"
         rf"|\b(?P<size>\d{{1,3}})\s(?P<kind>{units})\s+(?!(?:{shifts})\b)(?=[a-z])"
     )
 
@@ -68,7 +68,8 @@ def length_end(
         origin = start_origin(match, before)
     if origin is None:
         return None
-    count, unit = int(match["count"] or match["size"]), (match["unit"] or match["kind"]).lower()
+    said = match["count"] or match["size"]
+    count, unit = int(said) if said.isdigit() else 1, (match["unit"] or match["kind"]).lower()
     later = moved(origin.first, count, unit, back=False)
     if match["limit"]:
         return later, f"{units(count, unit)} at most from {iso(origin.first)}"

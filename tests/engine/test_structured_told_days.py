@@ -584,3 +584,8 @@ def test_the_nth_day_counts_from_the_last_day_written() -> None:
     assert told_days(text)[-1].first == day("2027-06-07")
     shift = "Moved in on 4 June 2027; the meter was read on the 3rd day after that."
     assert [t.how for t in told_days(shift) if t.how.startswith("the 3rd day from")] == []
+
+
+def test_a_length_of_one_unit_written_with_a_counts_too() -> None:
+    text = "The pop-up gallery opens on Friday 7 May 2027 for a fortnight."
+    assert told_days(text)[-1].first == day("2027-05-20")

@@ -255,40 +255,67 @@ def counts(key: str) -> bool:
 
 def candidates(
     key: str, own: frozenset[str], text: str, sentence: tuple[int, int], days: list[Told]
-) -> Iterator[tuple[tuple[bool, bool, int, int], Told]]:
+) -> Iterator[tuple[tuple[bool, bool, bool, int, int], Told]]:
     """Each day told close to a word of the member's name in ``sentence``, ranked: a start
     or an end of a thing told with two days first, then a word of the name's own before one
-    made from the same verb (:func:`derived_only`), then the fewest words between (a day
-    before the word :data:`BEFORE_COST` words further; never a whole month)."""
+    made from the same verb (:func:`derived_only`), then, for a deadline, a day told as a
+    deadline (however far: "entries … must reach us by the Wednesday before"), then the
+    fewest words between (a day before the word :data:`BEFORE_COST` words further; never a
+    whole month)."""
     ends = columns.names(key, "start") or columns.names(key, "end")
+    deadline = columns.names(key, "deadline_name")
     words = list(WORD.finditer(text, *sentence))
     for at, word in enumerate(words):
-        said = act_words(word[0].lower())
-        if not shares_act(own, said) or other_end(key, words[at + 1 : at + 2]):
+        if not shares_act(own, act_words(word[0].lower())) or not its_thing(key, words, at, text):
             continue
-        if next_one(key, [w[0] for w in words[max(at - NEXT_REACH, 0) : at]], text):
-            continue  # "the next meeting is in May" is no ``meeting_date``'s
-        if again(words[at + 1 : at + 2]) and set(key_parts(key)).isdisjoint(
-            listed("duration_next")
-        ):
-            continue  # "serviced again within a year" is no ``last_service``'s
         derived = derived_only(key, word[0].lower())
         inside = [t for t in days if t.start <= word.start() and word.end() <= t.end]
         if inside and not ends:  # the phrase names its thing: "our 3rd rehearsal"
-            yield (False, derived, 0, 0), inside[0]
-        after = [t for t in days if word.end() <= t.start < sentence[1] and not yearlong(t)]
-        after = one_thing([t for t in after if not t.lasting or ends_its_length(key)], text)
-        near = pick(key, after)
-        if near is not None:
-            between = sum(1 for w in words[at + 1 :] if w.end() <= after[0].start)
-            # A start or an end is of a thing told with more than one day: "The intensive
-            # runs from 5 July to 9 July", not "Applications for the intensive close on 15 May".
-            single = bool(ends) and len(after) < 2 and after[0].first == after[0].last
-            if between <= MOST_WORDS_BETWEEN:
-                yield (single, derived, between, 0), near
-        found = day_before(key, text, words[:at], word.start(), (sentence[0], days))
+            yield (False, derived, deadline, 0, 0), inside[0]
+        found = told_after(key, text, word.end(), (sentence[1], days))
         if found is not None:
-            yield (False, derived, found[0] + BEFORE_COST, 1), found[1]
+            between, near, single = found
+            wanted = deadline and near.deadline
+            if between <= MOST_WORDS_BETWEEN or wanted:
+                yield (single, derived, deadline and not wanted, between, 0), near
+        before = day_before(key, text, words[:at], word.start(), (sentence[0], days))
+        if before is not None:
+            yield (False, derived, deadline, before[0] + BEFORE_COST, 1), before[1]
+
+
+def its_thing(key: str, words: list[re.Match[str]], at: int, text: str) -> bool:
+    """Whether the member's word at ``at`` names the member's own thing: not the other end of
+    it ("term start" for ``term_end``), the next one of its kind ("the next meeting"), or
+    the one done again ("serviced again within a year" for ``last_service``)."""
+    if other_end(key, words[at + 1 : at + 2]):
+        return False
+    if next_one(key, [w[0] for w in words[max(at - NEXT_REACH, 0) : at]], text):
+        return False
+    named_next = not set(key_parts(key)).isdisjoint(listed("duration_next"))
+    return named_next or not again(words[at + 1 : at + 2])
+
+
+def told_after(
+    key: str, text: str, end: int, told: tuple[int, list[Told]]
+) -> tuple[int, Told, bool] | None:
+    """The day told after a member's word (ending at ``end``) in its clause (ending at
+    ``told[0]``; ``told[1]`` the days told): the words between, the day (a deadline's: the
+    one told as a deadline), and whether it is a start's or an end's only single day."""
+    stop, days = told
+    after = [t for t in days if end <= t.start < stop and not yearlong(t)]
+    after = one_thing([t for t in after if not t.lasting or ends_its_length(key)], text)
+    near = pick(key, after)
+    deadline = columns.names(key, "deadline_name")
+    if deadline:
+        near = next((t for t in after if t.deadline), near)
+    if near is None:
+        return None
+    told_at = near.start if deadline else after[0].start
+    between = len(WORD.findall(text, end, told_at))
+    # A start or an end is of a thing told with more than one day: "The intensive runs from
+    # 5 July to 9 July", not "Applications for the intensive close on 15 May".
+    ends = columns.names(key, "start") or columns.names(key, "end")
+    return between, near, bool(ends) and len(after) < 2 and after[0].first == after[0].last
 
 
 def derived_only(key: str, word: str) -> bool:

@@ -589,3 +589,12 @@ def test_the_nth_day_counts_from_the_last_day_written() -> None:
 def test_a_length_of_one_unit_written_with_a_counts_too() -> None:
     text = "The pop-up gallery opens on Friday 7 May 2027 for a fortnight."
     assert told_days(text)[-1].first == day("2027-05-20")
+
+
+def test_a_deadline_takes_the_day_told_as_a_deadline_in_its_clause_however_far() -> None:
+    text = (
+        "Entries for the Harbour Photo Prize exhibition on Saturday 9 October 2027 must reach"
+        " the gallery office by the Monday before. Judges view the entries the day before the"
+        " exhibition."
+    )
+    assert told_on(text, "entry_deadline") == ("2027-10-04",) * 2

@@ -370,12 +370,15 @@ def day_before(
     if not before or is_month(before[-1]):
         return None
     lasting, ends = before[-1].lasting, columns.names(key, "start") or columns.names(key, "end")
-    if (lasting and not ends_its_length(key)) or (ends and not lasting):
+    counted = before[-1].how and before[-1].first < before[-1].last  # "then 8 weeks in Sales"
+    if (lasting and not ends_its_length(key)) or (ends and not lasting and not counted):
         return None
     between = [w[0].lower() for w in words if w.start() >= before[-1].end]
     if not JOINERS.isdisjoint(between):  # "found it on 1 March and reported it": another act
         return None
     near = thing_day(text, before[-1], at, days)
+    if near is not None and ends and counted:
+        near = pick(key, [near])  # a counted period's start or end
     return (len(between), near) if len(between) <= MOST_WORDS_BEFORE and near is not None else None
 
 

@@ -598,3 +598,11 @@ def test_a_deadline_takes_the_day_told_as_a_deadline_in_its_clause_however_far()
         " exhibition."
     )
     assert told_on(text, "entry_deadline") == ("2027-10-04",) * 2
+
+
+def test_a_start_named_right_after_a_counted_period_takes_its_first_day() -> None:
+    text = (
+        "Trainees begin on Monday 6 September 2027 for 4 weeks of induction and then 6 weeks"
+        " in Sales."
+    )
+    assert told_on(text, "sales_start") == ("2027-10-04",) * 2

@@ -29,6 +29,7 @@ from engine.structured.named_days import starting_verb
 from engine.structured.periods import alternation, listed, phrase_spans
 
 CHAINED = "then"  # how the review tells a length that follows another
+SENTENCE_END = re.compile(r"[.;!?](?:\s|$)")  # where a notice's "from" is looked for up to
 WAITED = "the end of"  # how it tells the day a wait runs out ("for a week, then …")
 
 
@@ -250,12 +251,16 @@ def notice_day(
 def notice_origin(
     match: re.Match[str], before: list[Told], sentence: tuple[int, int]
 ) -> Told | None:
-    """The day a notice runs from (:func:`notice_day`)."""
+    """The day a notice runs from (:func:`notice_day`), looked for up to the end of its
+    sentence (a line break is no end: "from the date of / this letter"); the document's own
+    day where the thing named is not dated."""
     written = [t for t in before if not t.how and t.first == t.last]
-    found = from_pattern().search(match.string, match.end(), sentence[1])
-    if found is not None and not found["own"]:
-        return named_origin(match.string, found.end(), before)
-    return written[0] if written else None
+    stop = SENTENCE_END.search(match.string, match.end())
+    found = from_pattern().search(match.string, match.end(), stop.start() if stop else sentence[1])
+    named = (
+        None if found is None or found["own"] else named_origin(match.string, found.end(), before)
+    )
+    return named or (written[0] if written else None)
 
 
 @cache

@@ -270,7 +270,9 @@ def candidates(
             continue
         derived = derived_only(key, word[0].lower())
         inside = [t for t in days if t.start <= word.start() and word.end() <= t.end]
-        if inside and not ends:  # the phrase names its thing: "our 3rd rehearsal"
+        # the phrase names its thing: "our 3rd rehearsal"; "a month's notice" for its end only
+        lasting = bool(inside) and inside[0].lasting
+        if inside and (ends_its_length(key) if lasting else not ends):
             yield (False, derived, deadline, 0, 0), inside[0]
         found = told_after(key, text, word.end(), (sentence[1], days))
         if found is not None:
@@ -423,10 +425,13 @@ def next_said() -> re.Pattern[str]:
 
 def other_end(key: str, following: list[re.Match[str]]) -> bool:
     """Whether the word after a member's word makes it the other end of its thing: "term
-    start" beside a ``term_end`` (a template's own ``"term_start": "2027-04-12"``)."""
+    start" beside a ``term_end`` (a template's own ``"term_start": "2027-04-12"``); not a
+    preposition before a day ("notice from the date of this letter", ``dateline_day_cues``)."""
     if not following:
         return False
     said = following[0][0].lower()
+    if said in listed("dateline_day_cues"):
+        return False
     for end, other in (("end", "start"), ("start", "end")):
         if columns.names(key, end) and columns.names(said, other):
             return True

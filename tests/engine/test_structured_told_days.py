@@ -606,3 +606,12 @@ def test_a_start_named_right_after_a_counted_period_takes_its_first_day() -> Non
         " in Sales."
     )
     assert told_on(text, "sales_start") == ("2027-10-04",) * 2
+
+
+def test_an_end_named_by_a_notice_takes_the_day_it_runs_out_on_a_wrapped_line() -> None:
+    text = (
+        "3 May 2027\n\nDear members, please give one calendar month's notice from the date of\n"
+        "this letter if you wish to leave the club. Notice was given to Jo on 4 June 2027."
+    )
+    assert told_on(text, "notice_ends") == ("2027-06-03",) * 2
+    assert told_on(text, "notice_given") == ("2027-06-04",) * 2

@@ -8,8 +8,9 @@ from __future__ import annotations
 import datetime as dt
 
 from engine.structured.event_days import event_days, lone_date_span
+from engine.structured.member_days import told_span
 from engine.structured.series import series_days
-from engine.structured.told_days import told_days, told_span
+from engine.structured.told_days import told_days
 from tests.helpers.fills import dates_schema, json_fill
 
 

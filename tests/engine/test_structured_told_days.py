@@ -12,7 +12,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from engine.structured.event_days import LEAD_DAYS, event_days, lone_date_span
-from engine.structured.told_days import told_days, told_span
+from engine.structured.member_days import told_span
+from engine.structured.told_days import told_days
 from tests.helpers.fills import json_fill
 
 DATE = {"type": "string", "format": "date"}

@@ -1,0 +1,370 @@
+"""Which day a document tells a top-level date member takes: :func:`told_span` gives it the day
+told right after a word of its own name in the same sentence ("results_date" beside "the
+results came out exactly six weeks later"): the name says which thing, the sentence when.
+
+A start takes the first day told after its word, an end the last; a deadline the one told as a
+deadline; a member its name counts ("session_two") is a series' or an event's (:mod:`.series`,
+:mod:`.event_days`). A word of the name and a word of the clause name one act however they are
+inflected or derived (:func:`act_words`: "filing", "filed"; "paid", "payment"), a word of the
+name's own ranking before one made from the same verb. Words from ``period_words.json`` and
+``field_words.json``. Pure functions over text.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import re
+from collections.abc import Iterator
+from dataclasses import replace
+from functools import cache, lru_cache
+
+from lemminflect import getAllLemmas, getLemma
+
+from engine.language.en.data import word_set
+from engine.language.en.forms import verb_tags
+from engine.structured import columns
+from engine.structured.day_readers import Told, anchor, is_month, named_origin, shift_ways
+from engine.structured.length_days import since_pattern
+from engine.structured.other_days import clauses
+from engine.structured.periods import alternation, listed
+from engine.structured.series import ordinal_of
+from engine.structured.thing_anchor import before_thing
+from engine.structured.told_days import digits, yearlong
+from engine.structured.words import key_parts, name_words, shares_act
+
+# A member's word and the day told after it are one thing's when at most this many words
+# stand between them ("registration for Millbrook Rovers closes on 31 July": four).
+MOST_WORDS_BETWEEN = 8
+# A day told before the word is its thing's only across a verb and an article at most ("Game 5
+# is the home derby", "a two-year manufacturer's warranty").
+MOST_WORDS_BEFORE = 3
+# ... and counts as this many words further than a day told after it: "the results came out
+# six weeks later" is the results', not the exam's "22 May 2025 and the results".
+BEFORE_COST = 2
+# ... and never across a word that joins two clauses ("on 1 March and reported it")
+JOINERS = word_set("grammar.json", "list_joiners")
+WORD = re.compile(r"[A-Za-z0-9'-]+")
+SHORTEST_OWN_WORD = 3  # "paperwork_due_by": "by" names no thing
+GERUND = "ing"
+PAST_FORMS = frozenset({"VBD", "VBN"})  # "paid", "sent": a past verb names its act
+FIRST = 1  # "first_match_date": a start word that is also an ordinal
+NEXT_REACH = 2  # "next pay review": a next word at most this many words before a member's
+# The verb forms that go on with the subject before a joiner ("and will close"); a gerund
+# ("and marking starts") starts a subject of its own.
+FINITE = frozenset({"VB", "VBZ", "VBP", "VBD"})
+
+
+@lru_cache(maxsize=256)  # the compiler, the era rule and the review's note each ask
+def told_span(told: tuple[Told, ...], document: str, key: str) -> Told | None:
+    """The day (or period) told closest to a word of ``key``'s own name in its sentence:
+    right after it (a start's first day after it, an end's last, any other's nearest), or,
+    for a lone date, just before it ("Game 5 is the home derby"). ``None`` when its name has
+    no word of its own (a "start_date"), counts ("session_two"), or no day is close."""
+    own = own_words(key)
+    text = digits(document)
+    if counts(key):
+        return counted_thing_day(told, text, key)
+    if not own:
+        return phrase_day(told, text, key)
+    days = list(told)  # in the order they are told (:func:`told_days`)
+    found = [c for sentence in clauses(text) for c in candidates(key, own, text, sentence, days)]
+    return min(found, key=lambda c: c[0])[1] if found else None
+
+
+def phrase_day(told: tuple[Told, ...], text: str, key: str) -> Told | None:
+    """The day told right after a member's whole name written as a phrase ("the start date
+    is the first Tuesday in June" for ``start_date``), for a name with no word of its own
+    (:func:`own_words`); ``None`` when the text does not write the name."""
+    words, sentences = r"\s+".join(map(re.escape, key_parts(key))), clauses(text)
+    for named in re.finditer(rf"(?i)\b{words}\b", text):
+        near = told_right_after(told, text, named.end(), sentences)
+        if near:
+            return pick(key, near)
+    return None
+
+
+def counted_thing_day(told: tuple[Told, ...], text: str, key: str) -> Told | None:
+    """The day told right after the thing a counting name names, written with its count ("a
+    2nd coat three weeks after that" for ``second_coat``), in its clause; ``None`` when the
+    text never writes the count beside the thing (a series' meeting, :mod:`.series`)."""
+    parts = key_parts(key)
+    nth = ordinal_of(set(parts))
+    things = [w for w in parts if ordinal_of({w}) is None and len(w) >= SHORTEST_OWN_WORD]
+    if nth is None or not things:
+        return None
+    sentences = clauses(text)
+    for named in re.finditer(rf"(?i)\b{nth}(?:st|nd|rd|th)\s+(?:{alternation(things)})\b", text):
+        inside = [t for t in told if t.start <= named.start() and named.end() <= t.end]
+        if inside:  # the phrase is a told day itself: "his 2nd birthday"
+            return inside[0]
+        near = told_right_after(told, text, named.end(), sentences)
+        if near:
+            return near[0]
+    return None
+
+
+def told_right_after(
+    told: tuple[Told, ...], text: str, end: int, sentences: list[tuple[int, int]]
+) -> list[Told]:
+    """The days told after ``end`` in its clause, at most :data:`MOST_WORDS_BETWEEN` words
+    on (no year-long label)."""
+    stop = next(e for s, e in sentences if s <= end <= e)
+    after = [t for t in told if end <= t.start < stop and not yearlong(t)]
+    return [t for t in after if len(WORD.findall(text, end, t.start)) <= MOST_WORDS_BETWEEN]
+
+
+def counts(key: str) -> bool:
+    """Whether a member's name counts a meeting or a day ("session_two", "fair_day_one"),
+    which a series or the event's days give; a name that only starts with "first"
+    ("first_match_date", a ``start`` word) names the thing the document tells."""
+    words = set(key_parts(key))
+    nth = ordinal_of(words)
+    if nth is None:
+        return False
+    named_first = nth == FIRST and columns.names(key, "start")
+    return not named_first or bool(words & columns.field_words()["counted_day"])
+
+
+def candidates(
+    key: str, own: frozenset[str], text: str, sentence: tuple[int, int], days: list[Told]
+) -> Iterator[tuple[tuple[bool, bool, bool, int, int], Told]]:
+    """Each day told close to a word of the member's name in ``sentence``, ranked: a start
+    or an end of a thing told with two days first, then a word of the name's own before one
+    made from the same verb (:func:`derived_only`), then, for a deadline, a day told as a
+    deadline (however far: "entries … must reach us by the Wednesday before"), then the
+    fewest words between (a day before the word :data:`BEFORE_COST` words further; never a
+    whole month)."""
+    ends = columns.names(key, "start") or columns.names(key, "end")
+    deadline = columns.names(key, "deadline_name")
+    words = list(WORD.finditer(text, *sentence))
+    for at, word in enumerate(words):
+        if not shares_act(own, act_words(word[0].lower())) or not its_thing(key, words, at, text):
+            continue
+        derived = derived_only(key, word[0].lower())
+        inside = [t for t in days if t.start <= word.start() and word.end() <= t.end]
+        # the phrase names its thing: "our 3rd rehearsal"; "a month's notice" for its end only
+        lasting = bool(inside) and inside[0].lasting
+        if inside and (ends_its_length(key) if lasting else not ends):
+            yield (False, derived, deadline, 0, 0), inside[0]
+        found = told_after(key, text, word.end(), (sentence[1], days))
+        if found is not None:
+            between, near, single = found
+            wanted = deadline and near.deadline
+            if between <= MOST_WORDS_BETWEEN or wanted:
+                yield (single, derived, deadline and not wanted, between, 0), near
+        before = day_before(key, text, words[:at], word.start(), (sentence[0], days))
+        if before is not None:
+            yield (False, derived, deadline, before[0] + BEFORE_COST, 1), before[1]
+
+
+def its_thing(key: str, words: list[re.Match[str]], at: int, text: str) -> bool:
+    """Whether the member's word at ``at`` names the member's own thing: not the other end of
+    it ("term start" for ``term_end``), the next one of its kind ("the next meeting"), or
+    the one done again ("serviced again within a year" for ``last_service``)."""
+    if other_end(key, words[at + 1 : at + 2]):
+        return False
+    if next_one(key, [w[0] for w in words[max(at - NEXT_REACH, 0) : at]], text):
+        return False
+    named_next = not set(key_parts(key)).isdisjoint(listed("duration_next"))
+    return named_next or not again(words[at + 1 : at + 2])
+
+
+def told_after(
+    key: str, text: str, end: int, told: tuple[int, list[Told]]
+) -> tuple[int, Told, bool] | None:
+    """The day told after a member's word (ending at ``end``) in its clause (ending at
+    ``told[0]``; ``told[1]`` the days told): the words between, the day (a deadline's: the
+    one told as a deadline), and whether it is a start's or an end's only single day."""
+    stop, days = told
+    after = [t for t in days if end <= t.start < stop and not yearlong(t)]
+    after = one_thing([t for t in after if not t.lasting or ends_its_length(key)], text)
+    near = pick(key, after)
+    deadline = columns.names(key, "deadline_name")
+    if deadline:
+        near = next((t for t in after if t.deadline), near)
+    if near is None:
+        return None
+    told_at = near.start if deadline else after[0].start
+    between = len(WORD.findall(text, end, told_at))
+    # A start or an end is of a thing told with more than one day: "The intensive runs from
+    # 5 July to 9 July", not "Applications for the intensive close on 15 May".
+    ends = columns.names(key, "start") or columns.names(key, "end")
+    return between, near, bool(ends) and len(after) < 2 and after[0].first == after[0].last
+
+
+def derived_only(key: str, word: str) -> bool:
+    """Whether a clause's word names a member's act only as another word made from the same
+    verb ("payment terms" for ``paid_date``, beside "paid on 12 March")."""
+    plain = frozenset(w for part in key_parts(key) for w in inflected_words(part))
+    return not shares_act(plain, inflected_words(word))
+
+
+def one_thing(after: list[Told], text: str) -> list[Told]:
+    """The days told after a member's word up to a word that joins a clause with a subject of
+    its own: "essays are handed in on 3 May, and marking starts ten days later" tells the
+    essays one day; "runs from 5 July to 9 July", or "opens on 3 May and will close on the
+    Friday" (a verb right after the joiner: the same subject), two. A day in a relative
+    clause after them is the thing's it follows ("closes ten days before the regatta, which
+    is held on 4 July"), as is the day a shift right before it counts from ("by the Monday
+    before your first market": the market's day is no second day of the member's)."""
+    for at in range(1, len(after)):
+        if counted_from(after[at - 1], after[at], text):
+            return after[:at]
+        between = [w.lower() for w in WORD.findall(text, after[at - 1].end, after[at].start)]
+        joins = [i for i, w in enumerate(between) if w in JOINERS]
+        if any(i + 1 < len(between) and not verb_tags(between[i + 1]) & FINITE for i in joins):
+            return after[:at]
+        if relative_opening().search(text, after[at - 1].end, after[at].start):
+            return after[:at]  # "… before the regatta, which is held on 4 July": the regatta's
+    return after
+
+
+def counted_from(shift: Told, day: Told, text: str) -> bool:
+    """Whether ``day`` is the origin of the counted day ``shift`` told right before it: the
+    day its review note counts from (:mod:`.day_readers` quotes it), with only spaces between."""
+    origin = dt.date.fromordinal(int(day.first)).isoformat()
+    return bool(shift.how) and origin in shift.how and not text[shift.end : day.start].strip()
+
+
+@cache
+def relative_opening() -> re.Pattern[str]:
+    """A comma and a ``relative_words`` word: a clause about the thing just named."""
+    return re.compile(rf"(?i),\s*(?:{alternation(listed('relative_words'))})\b")
+
+
+def day_before(
+    key: str, text: str, words: list[re.Match[str]], at: int, told: tuple[int, list[Told]]
+) -> tuple[int, Told] | None:
+    """The day told just before a member's word at ``at`` (``words`` are those before it in
+    its sentence, which starts at ``told[0]``), and how many words stand between: a lone
+    date's ("Game 5 is the home derby"), or a length's last day before its thing ("a
+    six-month trial period"), which an end, a later date or a deadline takes."""
+    start, days = told
+    before = [t for t in days if start <= t.start and t.end <= at]
+    if not before or is_month(before[-1]):
+        return None
+    lasting, ends = before[-1].lasting, columns.names(key, "start") or columns.names(key, "end")
+    counted = before[-1].how and before[-1].first < before[-1].last  # "then 8 weeks in Sales"
+    if (lasting and not ends_its_length(key)) or (ends and not lasting and not counted):
+        return None
+    between = [w[0].lower() for w in words if w.start() >= before[-1].end]
+    if not JOINERS.isdisjoint(between):  # "found it on 1 March and reported it": another act
+        return None
+    near = thing_day(text, before[-1], at, days)
+    if near is not None and ends and counted:
+        near = pick(key, [near])  # a counted period's start or end
+    return (len(between), near) if len(between) <= MOST_WORDS_BEFORE and near is not None else None
+
+
+def thing_day(text: str, told: Told, word: int, days: list[Told]) -> Told | None:
+    """The day of the thing a word right after a told day names: that day, unless the day is
+    a shift whose "after" the word's thing follows ("ten days after the fall" names the
+    fall's day, the day it counts from), or a limit "of" it ("within 21 days of the order
+    date": the order's day)."""
+    shift = re.search(r"(\w+)\s*$", text[told.start : told.end])
+    named = shift is not None and shift[1].lower() in shift_ways()
+    since = since_pattern().match(text, told.end) if told.how and not named else None
+    end = since.end() if since is not None else told.end
+    if not told.how or not (named or since) or not before_thing().fullmatch(text, end, word):
+        return told
+    earlier = days[: days.index(told)]
+    return named_origin(text, end, earlier) or anchor(earlier)
+
+
+def next_one(key: str, before: list[str], text: str) -> bool:
+    """Whether a member's word, after the words ``before``, names another thing than the
+    member: the next of its kind ("next meeting", "next pay review") where the name does not
+    say next, or, for a name that does (``next_meeting``), any other where the text writes a
+    next one."""
+    nexts = listed("duration_next")
+    named = not {w.lower() for w in before}.isdisjoint(nexts)
+    if set(key_parts(key)).isdisjoint(nexts):
+        return named
+    return next_said().search(text) is not None and not named
+
+
+def again(following: list[re.Match[str]]) -> bool:
+    """Whether the word after a member's word says its act is done once more: what it
+    dates is the next one's day."""
+    return bool(following) and following[0][0].lower() in listed("again_words")
+
+
+@cache
+def next_said() -> re.Pattern[str]:
+    """A ``duration_next`` word before another word: the text writes a next thing."""
+    return re.compile(rf"(?i)\b(?:{alternation(listed('duration_next'))})\s+\w")
+
+
+def other_end(key: str, following: list[re.Match[str]]) -> bool:
+    """Whether the word after a member's word makes it the other end of its thing: "term
+    start" beside a ``term_end`` (a template's own ``"term_start": "2027-04-12"``); not a
+    preposition before a day ("notice from the date of this letter", ``dateline_day_cues``)."""
+    if not following:
+        return False
+    said = following[0][0].lower()
+    if said in listed("dateline_day_cues"):
+        return False
+    for end, other in (("end", "start"), ("start", "end")):
+        if columns.names(key, end) and columns.names(said, other):
+            return True
+    return False
+
+
+def pick(key: str, after: list[Told]) -> Told | None:
+    """Of the days told after a member's word in its sentence, a start's first, an end's
+    last (of a period, its own end), else the nearest."""
+    if not after:
+        return None
+    if columns.names(key, "end"):
+        return replace(after[-1], first=after[-1].last)
+    if columns.names(key, "start"):
+        return replace(after[0], last=after[0].first)
+    return after[0]
+
+
+def ends_its_length(key: str) -> bool:
+    """Whether a member may take the last day of a length told after its word: an end, a
+    later date or a deadline ("quote_valid_until"); "quote_date" beside "the quote stands for
+    30 days" dates the quote, not the day its length runs out."""
+    return any(columns.names(key, w) for w in ("end", "later", "deadline_name"))
+
+
+def own_words(key: str) -> frozenset[str]:
+    """The words of a member's name that say what thing it dates: not those that only say
+    it holds a day ("date"), or that it starts or ends something."""
+    listed_words = columns.field_words()
+    plain = listed_words["day_name"] | listed_words["start"] | listed_words["end"]
+    return frozenset(
+        w
+        for part in key_parts(key)
+        if part not in plain and len(part) >= SHORTEST_OWN_WORD
+        for w in act_words(part)
+    )
+
+
+@lru_cache(maxsize=4096)
+def act_words(word: str) -> frozenset[str]:
+    """A word's :func:`inflected_words`, an irregular past verb's lemma ("paid": "pay",
+    lemminflect's lexicon) and the verb a noun is made from ("payment": "pay",
+    :func:`.columns.verb_of`): a member's name and a clause name one act however it is
+    inflected or derived."""
+    return inflected_words(word) | columns.verb_of(word) | past_verb(word)
+
+
+@lru_cache(maxsize=4096)
+def inflected_words(word: str) -> frozenset[str]:
+    """A word with its lemmas (:func:`.words.name_words`) and a gerund's verb ("filing" and
+    "filed" both "file")."""
+    found = name_words(word)
+    if word.endswith(GERUND):
+        found |= frozenset(getLemma(word, upos="VERB"))
+    return found
+
+
+def past_verb(word: str) -> frozenset[str]:
+    """The verb a past form is of, irregular ones too ("paid", "sent", "held")."""
+    return (
+        frozenset(getAllLemmas(word).get("VERB", ()))
+        if verb_tags(word) & PAST_FORMS
+        else frozenset()
+    )

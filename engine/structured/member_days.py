@@ -48,6 +48,7 @@ SHORTEST_OWN_WORD = 3  # "paperwork_due_by": "by" names no thing
 GERUND = "ing"
 PAST_FORMS = frozenset({"VBD", "VBN"})  # "paid", "sent": a past verb names its act
 FIRST = 1  # "first_match_date": a start word that is also an ordinal
+SHORTEST_FRAME = 27  # days after its first: a told period this long is a month or longer
 NEXT_REACH = 2  # "next pay review": a next word at most this many words before a member's
 # The verb forms that go on with the subject before a joiner ("and will close"); a gerund
 # ("and marking starts") starts a subject of its own.
@@ -58,7 +59,8 @@ FINITE = frozenset({"VB", "VBZ", "VBP", "VBD"})
 def told_span(told: tuple[Told, ...], document: str, key: str) -> Told | None:
     """The day (or period) told closest to a word of ``key``'s own name in its sentence:
     right after it (a start's first day after it, an end's last, any other's nearest), or,
-    for a lone date, just before it ("Game 5 is the home derby"). ``None`` when its name has
+    for a lone date, just before it ("Game 5 is the home derby"); a month or longer only
+    where no day is told beside another word of its name. ``None`` when its name has
     no word of its own (a "start_date"), counts ("session_two"), or no day is close."""
     own = own_words(key)
     text = digits(document)
@@ -68,7 +70,14 @@ def told_span(told: tuple[Told, ...], document: str, key: str) -> Told | None:
         return phrase_day(told, text, key)
     days = list(told)  # in the order they are told (:func:`told_days`)
     found = [c for sentence in clauses(text) for c in candidates(key, own, text, sentence, days)]
-    return min(found, key=lambda c: c[0])[1] if found else None
+    # a month or a season told beside the name ("Mock exam timetable, spring 2026") is the
+    # frame the member falls in; any day told beside another word of it ranks first
+    return min(found, key=lambda c: (is_frame(c[1]), c[0]))[1] if found else None
+
+
+def is_frame(told: Told) -> bool:
+    """Whether a told period is a month or longer: a frame, not a thing's day."""
+    return told.last - told.first >= SHORTEST_FRAME
 
 
 def phrase_day(told: tuple[Told, ...], text: str, key: str) -> Told | None:

@@ -616,3 +616,8 @@ def test_an_end_named_by_a_notice_takes_the_day_it_runs_out_on_a_wrapped_line() 
     )
     assert told_on(text, "notice_ends") == ("2027-06-03",) * 2
     assert told_on(text, "notice_given") == ("2027-06-04",) * 2
+
+
+def test_a_month_or_season_beside_a_word_of_the_name_is_a_frame_a_day_beats() -> None:
+    text = "Recital programme (spring term 2027): the Haydn opens the recital on Friday 5 March."
+    assert told_on(text, "haydn_recital_date") == ("2027-03-05",) * 2

@@ -1,6 +1,6 @@
 """The meeting of a series a phrase counts: "our third rehearsal", "the 2nd session", "game 5",
 "the fourth one", "the last one"; and the meeting a shift names as its thing ("the Sunday
-after the last one", "a fortnight after your final session").
+after the last one", "two weeks after your final class").
 
 "The choir rehearses every other Monday from 6 January. Our third rehearsal will be the dress
 rehearsal." A reader counts the meetings (:mod:`.series`): the third is 3 February. Only a noun
@@ -76,7 +76,7 @@ def counted_meeting(
     if index is None:
         return None
     standing_in = match["noun"] is not None and noun in proforms()  # "the fourth one"
-    compound = "-" in noun  # "our fourth get-together": a meeting's own name
+    compound = "-" in noun  # "our third meet-up": a meeting's own name
     if not standing_in and not compound and VERB_OR_NOUN.isdisjoint(getAllLemmas(noun)):
         return None  # "the 1st and 3rd Tuesday": a count of no thing
     own = series_weekday(days) in match.string[sentence[0] : sentence[1]].lower()
@@ -101,7 +101,7 @@ def meeting_index(match: re.Match[str], times: int, open_series: bool) -> int | 
 
 def meeting_ahead(text: str, end: int) -> tuple[int, int, float] | None:
     """The meeting a shift names right after its ``end`` ("the Sunday after the last one",
-    "the Monday before your first market"): where its phrase starts and ends, and its day."""
+    "the Friday before your first lesson"): where its phrase starts and ends, and its day."""
     at = SPACE.match(text, end)
     found = counted_meeting_pattern().match(text, at.end() if at else end)
     if found is None or found["noun"] is None:
@@ -150,8 +150,8 @@ def following_meeting(
     match: re.Match[str], before: Sequence[Dated], sentence: tuple[int, int]
 ) -> tuple[float, str] | None:
     """The series' meeting after the last meeting told before the phrase, when its noun is
-    one the series' own sentence uses ("… planned for our fourth get-together, and squares
-    are due at the meeting after that")."""
+    one the series' own sentence uses ("… the quiz is at our third meet-up, and prizes are
+    given at the meeting after that")."""
     days = series_days(match.string)
     noun = match["noun"].lower()
     forms = name_words(noun) | frozenset(getLemma(noun, upos="VERB"))  # "meeting": "meet"

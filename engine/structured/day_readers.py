@@ -99,8 +99,8 @@ def named_origin(text: str, end: int, before: list[Told]) -> Told | None:
     """The latest day told before a shift whose words just before it name the thing the
     words after the shift's ``end`` name (:mod:`.thing_anchor`), or the origin of an earlier
     shift that named the same thing ("ten days after the fall … six weeks after the fall"),
-    or a counted day told as what its thing is for ("notice to terminate": the
-    termination's day); ``None`` when they name none. A day written right after the thing is its own
+    or a counted day told as what its thing is for ("notice to cancel": the cancellation's
+    day); ``None`` when they name none. A day written right after the thing is its own
     (:func:`.thing_anchor.day_ahead`), as is a meeting of a series counted right after it
     ("the Sunday after the last one", :func:`.counted_meetings.meeting_ahead`)."""
     thing = thing_words(text, end)
@@ -109,7 +109,7 @@ def named_origin(text: str, end: int, before: list[Told]) -> Told | None:
     ahead = meeting_ahead(text, end) or day_ahead(text, end)
     if ahead is not None:
         return Told(ahead[0], ahead[1], ahead[2], ahead[2])
-    # "3 months' notice to terminate …, within 5 days after the termination"
+    # "2 months' notice to cancel …, within 3 days after the cancellation"
     purposed = [t for t in before if t.how and purpose_of(text, t.end, thing)]
     if purposed:
         return purposed[-1]
@@ -190,7 +190,7 @@ def is_month(told: Told) -> bool:
 @cache
 def next_weekday_pattern() -> re.Pattern[str]:
     """ "the following Monday", "the next Friday", "the Saturday straight after it", "the
-    Friday before", "the Saturday immediately following the final session" (a
+    Friday before", "the Friday immediately following the last class" (a
     ``duration_next`` word after the weekday, before a ``meeting_owners`` word and its
     thing)."""
     nexts, days = alternation(listed("duration_next")), alternation(WEEKDAYS)

@@ -101,8 +101,8 @@ class EventDays:
         """The day (or period) the document tells right after a word of ``key``'s name; for
         an end, the event's last day where that day is the first of the event's days,
         written as a start, and the last is no day told ("the fair runs for six days,
-        opening on Friday 4 June": ``fair_closes``; not "leave starting Monday 7 December,
-        back on Monday the 14th")."""
+        opening on Friday 4 June": ``fair_closes``; not "holiday starting Monday 3 May, back
+        at work on Monday the 10th")."""
         found = told_span(self.told, self.text, key)
         if found is None or self.ends is None or not ends_only(key):
             return found

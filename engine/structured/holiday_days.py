@@ -1,5 +1,5 @@
 """Days a document writes by a holiday's name: "Christmas Eve", "Boxing Day 2025", "Good
-Friday", "after the New Year's Day closure".
+Friday", "open again after New Year's Day".
 
 A reader knows which day "Boxing Day" is without a date beside it; a fill that does not read the
 name dates nothing, or dates the holiday by another day the document writes. The names and their
@@ -13,8 +13,8 @@ on (moved off a weekend) is no name's day. A name also reads without its last wo
 2027" or "to Australia"), more not before a word that may be a noun they modify ("New
 Year's plans"). Its year is the one written right after it, else
 the year of the last day written before it, rolled on when the holiday would fall more than
-half a year before that day ("Christmas Eve … after the New Year's Day closure": 1 January of
-the next year), else the first year the document writes; a document that writes no year dates
+half a year before that day ("on duty Christmas Eve … open again after New Year's Day": 1 January
+of the next year), else the first year the document writes; a document that writes no year dates
 no holiday. Pure functions over text.
 """
 

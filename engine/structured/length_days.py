@@ -60,12 +60,12 @@ def length_end(
     thing's day (:func:`named_origin`), whichever sentence wrote it."""
     own = [t for t in before if t.start >= sentence[0]]
     # the one day its sentence writes, beside any it counts ("registration closes a fortnight
-    # before the summit, which opens on 12 June and runs for 3 days")
+    # before the fair, which opens on 4 May and runs for 2 days")
     written = [t for t in own if not t.how] or own
     origin = written[0] if len(written) == 1 and written[0].first == written[0].last else None
     if match["limit"]:  # one in a sentence that writes no day counts from the day written last
         origin = limit_origin(match, before) or origin or (None if own else last_written(before))
-    elif origin is None and not own:  # "for 10 days, beginning on the day of the prescription"
+    elif origin is None and not own:  # "for 5 days, starting on the day of the visit"
         origin = start_origin(match, before)
     if origin is None:
         return None
@@ -85,8 +85,8 @@ def length_end(
 
 @cache
 def start_cue() -> re.Pattern[str]:
-    """A verb right after a length, perhaps "on" or "from", and "the day of" ("…, beginning
-    on the day of the prescription", "starting from the date of the order"): the thing it
+    """A verb right after a length, perhaps "on" or "from", and "the day of" ("…, starting
+    on the day of the visit", "starting from the date of the order"): the thing it
     names after it is the length's start (when the verb is a ``period_start_verbs`` one)."""
     days = alternation(listed("day_nouns"))
     return re.compile(rf"(?i),?\s+(?P<verb>[a-z]+)(?:\s+(?:on|from))?(?:\s+the\s+(?:{days})\s+of)?")

@@ -214,8 +214,8 @@ def one_thing(after: list[Told], text: str) -> list[Told]:
     essays one day; "runs from 5 July to 9 July", or "opens on 3 May and will close on the
     Friday" (a verb right after the joiner: the same subject), two. A day in a relative
     clause after them is the thing's it follows ("closes ten days before the regatta, which
-    is held on 4 July"), as is the day a shift right before it counts from ("by the Monday
-    before your first market": the market's day is no second day of the member's)."""
+    is held on 4 July"), as is the day a shift right before it counts from ("by the Friday
+    before your first lesson": the lesson's day is no second day of the member's)."""
     for at in range(1, len(after)):
         if counted_from(after[at - 1], after[at], text):
             return after[:at]

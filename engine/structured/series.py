@@ -278,8 +278,8 @@ def count_of(text: str) -> int | None:
 
 
 def parts_of(text: str) -> int | None:
-    """How many equal parts a total is paid in ("a total of £600 in instalments of £50":
-    12), when it divides exactly into no more than :data:`MOST_TIMES`."""
+    """How many equal parts a total is paid in ("a total of £900 in repayments of £150":
+    6), when it divides exactly into no more than :data:`MOST_TIMES`."""
     found = parts_pattern().search(text)
     if found is None:
         return None
@@ -290,7 +290,7 @@ def parts_of(text: str) -> int | None:
 
 @cache
 def parts_pattern() -> re.Pattern[str]:
-    """ "a total of £600 in instalments of £50" (``instalment_words``; any currency sign)."""
+    """ "a total of £900 in repayments of £150" (``instalment_words``; any currency sign)."""
     parts = alternation(listed("instalment_words"))
     money = r"[^\d\s]?(?P<{}>\d[\d,]*(?:\.\d+)?)"
     return re.compile(

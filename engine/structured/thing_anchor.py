@@ -38,7 +38,7 @@ MOST_WORDS_TO_DAY = 5
 WORD = re.compile(r"[A-Za-z]+")
 APART = re.compile(r"[,;:()]")
 RELATIVE_WORDS = 2  # "which opens": a relative clause's word and its verb, not counted
-PURPOSE = re.compile(r"\s+to\s+([A-Za-z]+)")  # "notice to terminate": what a day is for
+PURPOSE = re.compile(r"\s+to\s+([A-Za-z]+)")  # "notice to cancel": what a day is for
 DAY_NEXT = re.compile(r"\s+(?:\d|[A-Z])")  # a day written next: "on 3 May", "on Friday"
 # The pronouns a clause's subject may be ("after we sail"), and the verbs after one that
 # name no act ("before we can", "after they are"), from the language's grammar data.
@@ -123,8 +123,8 @@ def dates_thing(text: str, start: int, sentence_start: int, thing: frozenset[str
 
 
 def purpose_of(text: str, end: int, thing: frozenset[str]) -> bool:
-    """Whether "to" and a verb of ``thing``'s act follow a told day ("3 months' notice to
-    terminate" for "after the termination")."""
+    """Whether "to" and a verb of ``thing``'s act follow a told day ("2 months' notice to
+    cancel" for "after the cancellation")."""
     found = PURPOSE.match(text, end)
     return found is not None and shares_act(thing, name_words(found[1].lower()))
 

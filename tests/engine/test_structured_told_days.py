@@ -554,7 +554,7 @@ def test_a_notice_period_runs_from_the_documents_day_or_the_thing_named_after_fr
 
 
 def test_a_termination_takes_the_last_day_of_the_notice_before_its_word() -> None:
-    text = "Letter of 2 August 2027: three months' notice to terminate the cleaning contract."
+    text = "Letter of 2 August 2027: we give three months' notice to terminate our cleaning deal."
     assert told_on(text, "termination_date") == ("2027-11-02",) * 2
 
 

@@ -30,7 +30,7 @@ from engine.structured.periods import alternation, listed, phrase_spans
 
 CHAINED = "then"  # how the review tells a length that follows another
 SENTENCE_END = re.compile(r"[.;!?](?:\s|$)")  # where a notice's "from" is looked for up to
-WAITED = "the end of"  # how it tells the day a wait runs out ("for a week, then …")
+WAITED = "a wait of"  # how it tells the day a wait runs out ("for a week, then …")
 
 
 @cache

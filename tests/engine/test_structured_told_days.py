@@ -496,7 +496,7 @@ def test_a_wait_before_then_runs_out_that_long_after_the_last_day_told() -> None
         " fit the panels."
     )
     assert [t.first for t in told_days(text)] == [day("2027-10-04"), day("2027-10-14")]
-    assert told_days(text)[-1].how == "the end of 10 days from 2027-10-04"
+    assert told_days(text)[-1].how == "a wait of 10 days from 2027-10-04"
 
 
 def test_a_limit_of_a_thing_counts_from_the_day_told_beside_its_verb() -> None:

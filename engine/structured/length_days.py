@@ -121,8 +121,9 @@ def written_starts(text: str) -> tuple[int, ...]:
 
 @cache
 def since_pattern() -> re.Pattern[str]:
-    """A ``span_since`` word right after a limit: "within 10 weeks of …"."""
-    return re.compile(rf"(?i)\s+(?:{alternation(listed('span_since'))})\b")
+    """A ``span_since`` word right after a limit, past an aside in brackets: "within 10
+    weeks of …", "within 10 working days (Monday to Friday) of …"."""
+    return re.compile(rf"(?i)(?:\s*\([^()]*\))?\s+(?:{alternation(listed('span_since'))})\b")
 
 
 def limit_origin(match: re.Match[str], before: list[Told]) -> Told | None:

@@ -58,6 +58,8 @@ def lone_weekday(
         return None
     if writes_day(match, sentence):  # "The class meets Monday to Thursday, from 7 June"
         return None
+    if working_week(match):  # "within 10 working days (Monday to Friday)": no day of its own
+        return None
     if lead in listed("recurrence_words") or lead in listed("duration_one"):
         return None  # "every Sunday", or "on a Saturday in September": no one day
     if match["week"]:  # "Wednesday that week": of the week that holds the day told
@@ -80,6 +82,15 @@ def lone_weekday(
         return first, f"the {name.title()} from {iso(base.last)}"
     last = on_or_after(first, match["until"].lower())
     return first, last, f"{name.title()} to {match['until'].title()} from {iso(base.last)}"
+
+
+def working_week(match: re.Match[str]) -> bool:
+    """Whether a weekday or range stands right after a ``working_day_units`` unit, perhaps in
+    brackets: it says which days the unit counts."""
+    units = alternation(listed("working_day_units"))
+    return (
+        re.search(rf"(?i)\b(?:{units})s?\s*[(:,-]?\s*$", match.string[: match.start()]) is not None
+    )
 
 
 def week_of(day: float, name: str, week: str) -> tuple[float, str]:

@@ -621,3 +621,12 @@ def test_an_end_named_by_a_notice_takes_the_day_it_runs_out_on_a_wrapped_line() 
 def test_a_month_or_season_beside_a_word_of_the_name_is_a_frame_a_day_beats() -> None:
     text = "Recital programme (spring term 2027): the Haydn opens the recital on Friday 5 March."
     assert told_on(text, "haydn_recital_date") == ("2027-03-05",) * 2
+
+
+def test_a_limit_names_its_thing_past_an_aside_and_the_aside_is_no_day() -> None:
+    text = (
+        "The boiler was fitted on 3 May 2027 and tested the next day. Any snag is put right"
+        " within 5 working days (Monday to Friday) of the test."
+    )
+    counted = [t for t in told_days(text) if t.how]
+    assert [t.first for t in counted] == [day("2027-05-04"), day("2027-05-11")]

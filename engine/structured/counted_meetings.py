@@ -161,4 +161,4 @@ def following_meeting(
     later = [d for d in days if told and d > told[-1]]
     if not later:
         return None
-    return later[0], f"{match[0]}, the meeting after {dt.date.fromordinal(int(told[-1]))}"
+    return later[0], f"{match[0]}, next after {dt.date.fromordinal(int(told[-1]))}"

@@ -113,7 +113,7 @@ class EventDays:
             and not told_last
             and written_as_start(self.text, found)
         ):
-            how = f"the last day of {iso(first)} to {iso(last)}"
+            how = f"last of {iso(first)} to {iso(last)}"
             return replace(found, first=last, last=last, how=how)
         return found
 

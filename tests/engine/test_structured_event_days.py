@@ -295,7 +295,7 @@ def test_an_end_told_beside_the_first_day_written_as_a_start_is_the_events_last(
     closes, opens = event.told_day("fair_closes"), event.told_day("fair_opens")
     assert closes is not None and opens is not None
     assert (closes.first, opens.first) == (day("2027-06-09"), day("2027-06-04"))
-    assert closes.how == "the last day of 2027-06-04 to 2027-06-09"
+    assert closes.how == "last of 2027-06-04 to 2027-06-09"
     written = "Nominations close on Friday 4 June 2027; the show runs for six days from 12 June."
     shut = event_days(written)
     assert shut is not None

@@ -23,7 +23,7 @@ from dateutil.relativedelta import relativedelta
 from engine.language.en.forms import verb_tags
 from engine.structured import columns
 from engine.structured.ages import OLDEST
-from engine.structured.day_readers import Counted, Told, named_origin
+from engine.structured.day_readers import Counted, Told, last_written, named_origin
 from engine.structured.named_days import starting_verb
 from engine.structured.periods import alternation, listed
 from engine.structured.series import spelled_ordinals
@@ -75,7 +75,7 @@ def anniversary_day(
     document tells that day as something done (:func:`done_on`)."""
     years = int(match["count"] or match["turns"])
     named = named_origin(match.string, match.end(), before) if match["of"] else None
-    base = named or next((t for t in reversed(before) if t.first == t.last and not t.how), None)
+    base = named or last_written(before)
     if base is None or years > OLDEST or not (named or done_on(match.string, base.start)):
         return None
     origin = dt.date.fromordinal(int(base.first))

@@ -95,6 +95,18 @@ def anchor(before: list[Told]) -> Told | None:
     return next((t for t in reversed(before) if not is_month(t)), None)
 
 
+def last_written(before: list[Told]) -> Told | None:
+    """The last single day written (not counted) before a phrase: what "results within five
+    working days" counts from, not "the evening before" told after the test's day."""
+    return next((t for t in reversed(before) if not t.how and t.first == t.last), None)
+
+
+def own_day(before: list[Told]) -> Told | None:
+    """The document's own day: the first day or period it writes (a letter's date, a note's
+    heading), not one it counts."""
+    return next((t for t in before if not t.how), None)
+
+
 def named_origin(text: str, end: int, before: list[Told]) -> Told | None:
     """The latest day told before a shift whose words just before it name the thing the
     words after the shift's ``end`` name (:mod:`.thing_anchor`), or the origin of an earlier
@@ -179,7 +191,7 @@ def today(match: re.Match[str], before: list[Told]) -> Told | None:
     said = NEXT_WORD.match(match.string, match.end())
     if said is None or said[1].lower() not in listed("today_words"):
         return None
-    return next((t for t in before if not t.how), None)
+    return own_day(before)
 
 
 def is_month(told: Told) -> bool:

@@ -44,13 +44,14 @@ APOSTROPHE = "'’"  # "New Year's Eve" is written with either
 
 
 @cache
-def english_calendars() -> tuple[str, ...]:
-    """The two-letter codes of python-holidays' countries whose names are English."""
+def english_calendars() -> tuple[tuple[str, tuple[str, ...]], ...]:
+    """The two-letter codes of python-holidays' countries whose names are English, each with
+    every category of holiday it publishes."""
     found = []
     for code in holidays.list_supported_countries():
         kind = holidays.country_holidays(code).__class__
         if len(code) == 2 and getattr(kind, "default_language", None) in ENGLISH:
-            found.append(code)
+            found.append((code, tuple(getattr(kind, "supported_categories", ("public",)))))
     return tuple(sorted(found))
 
 
@@ -62,7 +63,11 @@ def holiday_days(year: int) -> dict[str, float]:
     with warnings.catch_warnings():  # a calendar that starts later says so; it has no day
         warnings.simplefilter("ignore")
         named = [
-            (d, n) for code in english_calendars() for d, n in with_categories(code, year).items()
+            (day, name)
+            for code, categories in english_calendars()
+            for day, name in holidays.country_holidays(
+                code, years=year, categories=categories
+            ).items()
         ]
     for day, names in named:
         for name in names.split("; "):
@@ -71,25 +76,18 @@ def holiday_days(year: int) -> dict[str, float]:
     return {name: float(days.most_common(1)[0][0].toordinal()) for name, days in votes.items()}
 
 
-def with_categories(code: str, year: int) -> holidays.HolidayBase:
-    """One country's calendar for ``year``, every category it publishes."""
-    kind = holidays.country_holidays(code).__class__
-    categories = getattr(kind, "supported_categories", ("public",))
-    return holidays.country_holidays(code, years=year, categories=categories)
-
-
 @lru_cache(maxsize=32)
 def name_pattern(year: int) -> re.Pattern[str]:
     """The names of ``year``'s holidays, longest first, and each without its last word
     "Day" (the ``short`` group)."""
     names = sorted(holiday_days(year), key=len, reverse=True)
     shorter = sorted({n.removesuffix(DAY_WORD) for n in names if n.endswith(DAY_WORD)}, key=len)
-    full = "|".join(written(n) for n in names)
-    short = "|".join(written(n) for n in reversed(shorter))
+    full = "|".join(name_regex(n) for n in names)
+    short = "|".join(name_regex(n) for n in reversed(shorter))
     return re.compile(rf"(?i)\b(?:(?P<full>{full})|(?P<short>{short}))(?![\w'’])")
 
 
-def written(name: str) -> str:
+def name_regex(name: str) -> str:
     """A name as a pattern that takes either apostrophe and "St" for "Saint"."""
     pattern = re.escape(name).replace("'", f"[{APOSTROPHE}]")
     return re.sub(r"\bsaint\\ ", r"(?:saint|st\\.?)\\ ", pattern)

@@ -19,6 +19,7 @@ from engine.structured.day_readers import (
     anchor,
     calendar_units,
     iso,
+    last_written,
     moved,
     named_origin,
     shift_words,
@@ -29,7 +30,8 @@ from engine.structured.named_days import starting_verb
 from engine.structured.periods import alternation, listed, phrase_spans
 
 CHAINED = "then"  # how the review tells a length that follows another
-SENTENCE_END = re.compile(r"[.;!?](?:\s|$)")  # where a notice's "from" is looked for up to
+# where a notice's "from" is looked for up to: a sentence's end, not a line break in it
+STOP = re.compile(r"[.;!?](?:\s|$)")
 WAITED = "a wait of"  # how it tells the day a wait runs out ("for a week, then …")
 
 
@@ -99,12 +101,6 @@ def start_origin(match: re.Match[str], before: list[Told]) -> Told | None:
     if cue is None or not starting_verb(cue["verb"].lower()):
         return None
     return named_origin(match.string, cue.end(), before)
-
-
-def last_written(before: list[Told]) -> Told | None:
-    """The last single day written (not counted) before a phrase: what "results within five
-    working days" counts from, not "the evening before" told after the test's day."""
-    return next((t for t in reversed(before) if not t.how and t.first == t.last), None)
 
 
 def writes_day(match: re.Match[str], sentence: tuple[int, int]) -> bool:
@@ -256,7 +252,7 @@ def notice_origin(
     sentence (a line break is no end: "from the date of / this letter"); the document's own
     day where the thing named is not dated."""
     written = [t for t in before if not t.how and t.first == t.last]
-    stop = SENTENCE_END.search(match.string, match.end())
+    stop = STOP.search(match.string, match.end())
     found = from_pattern().search(match.string, match.end(), stop.start() if stop else sentence[1])
     named = (
         None if found is None or found["own"] else named_origin(match.string, found.end(), before)

@@ -14,8 +14,7 @@ import re
 from functools import cache
 
 from engine.structured.counted_days import unit_days
-from engine.structured.day_readers import Told, iso
-from engine.structured.length_days import last_written
+from engine.structured.day_readers import Told, iso, last_written
 from engine.structured.periods import alternation, listed
 from engine.structured.series import MOST_COUNTED, WEEKDAYS, spelled_ordinals
 
@@ -37,10 +36,10 @@ def week_day(
 ) -> tuple[float, str] | None:
     """That weekday of the numbered week, its first week starting on the last day the
     document writes before it."""
-    written = [t for t in before if not t.how and t.first == t.last]
-    if not written or int(match["week"]) < 1:
+    written = last_written(before)
+    if written is None or int(match["week"]) < 1:
         return None  # "week 0" is no week of the plan
-    start = written[-1].first
+    start = written.first
     weekday = WEEKDAYS.index(match["weekday"].lower())
     offset = (weekday - dt.date.fromordinal(int(start)).weekday()) % DAYS_PER_WEEK
     day = start + DAYS_PER_WEEK * (int(match["week"]) - 1) + offset

@@ -19,7 +19,7 @@ import datetime as dt
 import re
 from functools import cache
 
-from engine.structured.day_readers import Told, anchor, iso
+from engine.structured.day_readers import Told, anchor, iso, own_day
 from engine.structured.length_days import writes_day
 from engine.structured.month_days import names_next, recurring, references
 from engine.structured.periods import alternation, listed
@@ -66,7 +66,8 @@ def lone_weekday(
         week = match["week"].lower()
         # "by Friday of this week" in minutes dated 5 March: the document's own week
         own = week.split()[0] in listed("present_references")
-        day = next((t.first for t in before if not t.how), base.last) if own else base.last
+        found = own_day(before) if own else None
+        day = found.first if found else base.last
         return None if recurring(week) else week_of(day, name, week)
     if lead in listed("past_weekday_leads"):
         start = dt.date.fromordinal(int(base.first))

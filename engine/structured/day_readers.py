@@ -32,6 +32,7 @@ from engine.structured.thing_anchor import (
     dates_thing,
     day_ahead,
     purpose_of,
+    since_pattern,
     thing_phrase,
     thing_words,
 )
@@ -133,8 +134,12 @@ def named_origin(text: str, end: int, before: list[Told]) -> Told | None:
         start = max(start, before[at - 1].end if at else 0)
         if not is_month(told) and dates_thing(text, told.start, start, thing):
             return told
-        if told.how and thing & thing_words(text, told.end):
-            return named_origin(text, told.end, before[:at]) or anchor(before[:at])
+        # a shift's thing follows its "after"; a limit's its "of" ("up to 4 weeks from the
+        # adoption date … within 21 days of adoption" both count from the adoption)
+        since = since_pattern().match(text, told.end) if told.how else None
+        shift_end = since.end() if since is not None else told.end
+        if told.how and thing & thing_words(text, shift_end):
+            return named_origin(text, shift_end, before[:at]) or anchor(before[:at])
     return None
 
 

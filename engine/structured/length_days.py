@@ -28,6 +28,7 @@ from engine.structured.day_readers import (
 )
 from engine.structured.named_days import starting_verb
 from engine.structured.periods import alternation, listed, phrase_spans
+from engine.structured.thing_anchor import since_pattern
 
 CHAINED = "then"  # how the review tells a length that follows another
 # where a notice's "from" is looked for up to: a sentence's end, not a line break in it
@@ -113,13 +114,6 @@ def writes_day(match: re.Match[str], sentence: tuple[int, int]) -> bool:
 def written_starts(text: str) -> tuple[int, ...]:
     """Where each day or period the text writes starts."""
     return tuple(start for start, _, _ in phrase_spans(text))
-
-
-@cache
-def since_pattern() -> re.Pattern[str]:
-    """A ``span_since`` word right after a limit, past an aside in brackets: "within 10
-    weeks of …", "within 10 working days (Monday to Friday) of …"."""
-    return re.compile(rf"(?i)(?:\s*\([^()]*\))?\s+(?:{alternation(listed('span_since'))})\b")
 
 
 def limit_origin(match: re.Match[str], before: list[Told]) -> Told | None:

@@ -24,11 +24,10 @@ from engine.language.en.data import word_set
 from engine.language.en.forms import verb_tags
 from engine.structured import columns
 from engine.structured.day_readers import Told, anchor, is_month, named_origin, shift_ways
-from engine.structured.length_days import since_pattern
 from engine.structured.other_days import clauses
 from engine.structured.periods import alternation, listed
 from engine.structured.series import ordinal_of
-from engine.structured.thing_anchor import before_thing
+from engine.structured.thing_anchor import before_thing, since_pattern
 from engine.structured.told_days import digits, yearlong
 from engine.structured.words import key_parts, name_words, shares_act
 

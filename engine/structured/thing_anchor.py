@@ -142,6 +142,13 @@ def day_nouns() -> frozenset[str]:
     return frozenset([*listed("day_parts"), *listed("day_nouns")])
 
 
+@cache
+def since_pattern() -> re.Pattern[str]:
+    """A ``span_since`` word right after a limit, past an aside in brackets: "within 10
+    weeks of …", "within 10 working days (Monday to Friday) of …"."""
+    return re.compile(rf"(?i)(?:\s*\([^()]*\))?\s+(?:{alternation(listed('span_since'))})\b")
+
+
 @lru_cache(maxsize=16)  # every shift of one text asks
 def written(text: str) -> tuple[tuple[int, int, tuple[int, float, float] | float], ...]:
     """The days and periods ``text``'s phrases write (in numbers and by a holiday's name

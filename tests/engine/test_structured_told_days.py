@@ -409,6 +409,18 @@ def test_a_member_the_thing_of_a_limit_names_takes_that_things_day() -> None:
     assert [t.first for t in told_days(text) if t.how] == [day("2027-04-03")]
 
 
+def test_a_later_limit_of_the_same_thing_counts_from_its_day_not_the_first_limits() -> None:
+    text = (
+        "Hire ref 42: the van is yours from 4 May 2026. It can be handed back up to 30 days from the lease "
+        "date. Insurance must be arranged within 7 days of leasing."
+    )
+    assert told_on(text, "lease_date") == ("2026-05-04",) * 2
+    assert [t.how for t in told_days(text) if t.how] == [
+        "30 days at most from 2026-05-04",
+        "7 days at most from 2026-05-04",
+    ]
+
+
 def test_a_length_after_in_is_the_day_that_much_later() -> None:
     text = "The boiler was serviced on 2 March 2027; the next check is due in 12 months."
     assert [t.first for t in told_days(text) if t.how] == [day("2028-03-02")]

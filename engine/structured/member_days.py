@@ -192,7 +192,9 @@ def told_after(
         near = next((t for t in after if t.deadline), near)
     if near is None:
         return None
-    told_at = near.start if deadline else after[0].start
+    # a day told as a deadline is its member's however far; another is only as near as the
+    # first day told after the word
+    told_at = near.start if deadline and near.deadline else after[0].start
     between = len(WORD.findall(text, end, told_at))
     # A start or an end is of a thing told with more than one day: "The intensive runs from
     # 5 July to 9 July", not "Applications for the intensive close on 15 May".

@@ -411,14 +411,22 @@ def test_a_member_the_thing_of_a_limit_names_takes_that_things_day() -> None:
 
 def test_a_later_limit_of_the_same_thing_counts_from_its_day_not_the_first_limits() -> None:
     text = (
-        "Hire ref 42: the van is yours from 4 May 2026. It can be handed back up to 30 days from the lease "
-        "date. Insurance must be arranged within 7 days of leasing."
+        "Hire ref 42: the van is yours from 4 May 2026. It can be handed back up to 30 days "
+        "from the lease date. Insurance must be arranged within 7 days of leasing."
     )
     assert told_on(text, "lease_date") == ("2026-05-04",) * 2
     assert [t.how for t in told_days(text) if t.how] == [
         "30 days at most from 2026-05-04",
         "7 days at most from 2026-05-04",
     ]
+
+
+def test_an_end_named_as_a_deadline_is_as_near_as_the_first_day_told_after_its_word() -> None:
+    text = (
+        "Grant applications can be sent in from Monday 3 May 2027 and need to be with the "
+        "trust office at the latest on Friday 21 May."
+    )
+    assert told_on(text, "applications_close") == ("2027-05-21",) * 2
 
 
 def test_a_length_after_in_is_the_day_that_much_later() -> None:

@@ -66,6 +66,8 @@ def length_end(
     # before the fair, which opens on 4 May and runs for 2 days")
     written = [t for t in own if not t.how] or own
     origin = written[0] if len(written) == 1 and written[0].first == written[0].last else None
+    if match["limit"] and counts_back(match):
+        return None  # "apply up to one month before": a shift back (:mod:`.day_readers`)
     if match["limit"]:  # one in a sentence that writes no day counts from the day written last
         origin = limit_origin(match, before) or origin or (None if own else last_written(before))
     elif origin is None and not own:  # "for 5 days, starting on the day of the visit"
@@ -84,6 +86,13 @@ def length_end(
     said = f"{low} to {units(count, unit)}" if match["low"] else units(count, unit)
     how = f"the last of {said} from {iso(origin.first)}"
     return (first, later - ends_before, how) if match["low"] else (first, how)
+
+
+def counts_back(match: re.Match[str]) -> bool:
+    """Whether a limit is followed by a ``duration_before`` word ("up to one month before"):
+    how far back a thing may be done, which the shift before it tells, not a later end."""
+    back = alternation(listed("duration_before"))
+    return re.match(rf"(?i)\s+(?:{back})\b", match.string[match.end() :]) is not None
 
 
 @cache

@@ -429,6 +429,11 @@ def test_an_end_named_as_a_deadline_is_as_near_as_the_first_day_told_after_its_w
     assert told_on(text, "applications_close") == ("2027-05-21",) * 2
 
 
+def test_a_limit_followed_by_before_counts_back() -> None:
+    text = "The lease ends on 30 June 2027. Tenants may give notice up to two months before."
+    assert [t.first for t in told_days(text) if t.how] == [day("2027-04-30")]
+
+
 def test_a_length_after_in_is_the_day_that_much_later() -> None:
     text = "The boiler was serviced on 2 March 2027; the next check is due in 12 months."
     assert [t.first for t in told_days(text) if t.how] == [day("2028-03-02")]

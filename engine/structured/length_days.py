@@ -180,7 +180,9 @@ def ahead_day(
     check is due in 18 months": 21 December the year after), or the days from the low length's
     to the high one's ("ready in 2 to 4 working days")."""
     base = anchor(before)
-    if base is None:
+    # "went home on 31 December after four nights": a length right after its day is how long
+    # came before that day, not a day after it
+    if base is None or not match.string[base.end : match.start()].strip():
         return None
     count = int(match["count"]) if match["count"].isdigit() else 1
     unit = match["unit"].lower()

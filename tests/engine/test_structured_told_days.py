@@ -442,6 +442,11 @@ def test_a_length_after_in_is_the_day_that_much_later() -> None:
     assert [t for t in told_days("Seen on 2 March 2027 in 3 rooms.") if t.how] == []
 
 
+def test_a_length_right_after_its_day_is_how_long_came_before_it() -> None:
+    text = "They reached the summit on 2 June 2027 after nine days on the mountain."
+    assert [t for t in told_days(text) if t.how] == []
+
+
 def test_working_days_count_the_weekdays_monday_to_friday() -> None:
     text = "The frame went in on Friday 4 June 2027 and should be ready in 2 to 4 working days."
     found = [t for t in told_days(text) if t.how]

@@ -1,8 +1,10 @@
 """The ages a document gives a person and the birth days they allow: "aged 9", "9 years old",
 "a ten-year-old" (in years, counted on the document's latest date by
 :func:`engine.structured.json_values.document_births`), and a baby's or a puppy's age in weeks
-or months ("six weeks old"), counted on the day its own sentence writes. Words from
-``period_words.json`` (``ages``). Pure functions over text.
+or months ("six weeks old"), counted on the day its own sentence writes; and the birth a
+document writes outright ("born 28 February 2028", "DOB 14.2.1988"; not "arrived on", said
+of a birth and of a newcomer alike). Words from ``period_words.json`` (``ages``). Pure
+functions over text.
 """
 
 from __future__ import annotations
@@ -14,11 +16,17 @@ from functools import lru_cache
 
 from dateutil.relativedelta import relativedelta
 
+from engine.structured.other_days import phrase_days
 from engine.structured.periods import Span, alternation, in_digits, phrases_at, words
+from engine.structured.written_days import written_phrases
 
 YOUNG_WEEK = "week"  # of the "young_units": weeks, else months, counted on the calendar
 SENTENCE_STOP = re.compile(r"[.!?](?:\s+|$)")  # where a sentence ends, for an age's day
 OLDEST = 130  # an age above this is not a person's ("aged 999" is a typo or a code)
+# A birth word and the day it dates: "born 28 February", "date of birth: 14 Feb 1988", "born
+# early on 3 May" (two words between at most).
+BIRTH_REACH = 2
+WORD = re.compile(r"[A-Za-z0-9'.]+")
 
 
 @lru_cache(maxsize=16)
@@ -52,6 +60,25 @@ def young_births(document: str) -> list[Span]:
         if len(days) == 1:
             found.append(young_span(int(match["n"]), match["unit"].lower(), days[0]))
     return found
+
+
+@lru_cache(maxsize=16)
+def told_births(document: str) -> tuple[Span, ...]:
+    """The birth days ``document`` writes: each day written at most :data:`BIRTH_REACH` words
+    after a ``birth_cues`` word, in its sentence. A birth the text states outright is the
+    birth date itself, where an age only bounds one."""
+    said = words()["ages"]
+    assert isinstance(said, dict)
+    text = in_digits(document)
+    cues = re.compile(rf"(?i)\b(?:{alternation(said['birth_cues'])})(?![A-Za-z])")
+    found: list[Span] = []
+    for start, _, what in written_phrases(text):
+        stop = max((m.end() for m in SENTENCE_STOP.finditer(text, 0, start)), default=0)
+        cue = [m.end() for m in cues.finditer(text, stop, start)]
+        if cue and len(WORD.findall(text, cue[-1], start)) <= BIRTH_REACH:
+            days = phrase_days(what)
+            found.append((days[0], days[-1]))
+    return tuple(dict.fromkeys(found))
 
 
 def young_span(count: int, unit: str, on: float) -> Span:

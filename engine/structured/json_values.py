@@ -113,10 +113,14 @@ def age_day(document: str) -> float:
 
 
 def document_births(document: str) -> tuple[float, float] | None:
-    """The birth days that fit the one age a document gives ("aged 9"), counted on its latest
-    date (today when it has none), or a baby's in weeks or months ("six weeks old"), counted
-    on the day its sentence writes (:func:`.ages.young_births`); ``None`` when it gives no
-    age, or several."""
+    """The one birth a document writes ("born on 3 May 2019", :func:`.ages.told_births`),
+    else the birth days that fit the one age it gives ("aged 9"), counted on its latest date
+    (today when it has none), or a baby's in weeks or months ("six weeks old"), counted on the
+    day its sentence writes (:func:`.ages.young_births`); ``None`` when it gives no age, or
+    several."""
+    told = ages.told_births(document)
+    if len(told) == 1:  # "born 28 February 2028": the day itself, whatever age it gives
+        return told[0]
     said = set(ages.ages(document))
     young = set(ages.young_births(document))
     if len(said) + len(young) != 1:

@@ -9,7 +9,7 @@ import datetime as dt
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from engine.structured.ages import young_births
+from engine.structured.ages import told_births, young_births
 from engine.structured.json_values import document_births
 from tests.helpers.fills import dates_schema, json_fill
 
@@ -45,3 +45,20 @@ def test_a_filled_birth_date_falls_in_the_days_a_young_age_allows() -> None:
     text = "The foal was wormed on 9 June 2027, when he was six weeks old.\n\n"
     filled = json_fill(dates_schema("born_on", "wormed_on"), text, 0)
     assert "2027-04-22" <= filled.value["born_on"] <= "2027-04-28"
+
+
+def test_a_birth_the_document_writes_is_the_birth_date_whatever_age_it_gives() -> None:
+    text = "Noor, born on 3 March 2027, starts nursery when she is 2 years old.\n\n"
+    assert [iso(s) for s in told_births(text)] == [("2027-03-03", "2027-03-03")]
+    born = document_births(text)
+    assert born is not None and iso(born) == ("2027-03-03", "2027-03-03")
+    filled = json_fill(dates_schema("date_of_birth", "nursery_start"), text, 0)
+    assert filled.value["date_of_birth"] == "2027-03-03"
+
+
+def test_two_births_or_a_day_far_from_the_birth_word_give_no_told_birth() -> None:
+    twins = "Ada was born on 2 May 2020 and her cousin Bo was born on 9 May 2021."
+    assert len(told_births(twins)) == 2
+    assert document_births(twins) is None
+    far = "Born in Leeds, she moved to York with her whole family on 3 May 2001."
+    assert told_births(far) == ()

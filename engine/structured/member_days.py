@@ -52,6 +52,8 @@ NEXT_REACH = 2  # "next pay review": a next word at most this many words before 
 # The verb forms that go on with the subject before a joiner ("and will close"); a gerund
 # ("and marking starts") starts a subject of its own.
 FINITE = frozenset({"VB", "VBZ", "VBP", "VBD"})
+# "from Christmas Eve up to and including New Year's Day": one thing's first and last day
+INCLUSIVE = re.compile(rf"(?i)\b(?:{alternation(listed('inclusive_ends'))})\b")
 
 
 @lru_cache(maxsize=256)  # the compiler, the era rule and the review's note each ask
@@ -220,7 +222,8 @@ def one_thing(after: list[Told], text: str) -> list[Told]:
     for at in range(1, len(after)):
         if counted_from(after[at - 1], after[at], text):
             return after[:at]
-        between = [w.lower() for w in WORD.findall(text, after[at - 1].end, after[at].start)]
+        gap = INCLUSIVE.sub(" ", text[after[at - 1].end : after[at].start])
+        between = [w.lower() for w in WORD.findall(gap)]
         joins = [i for i, w in enumerate(between) if w in JOINERS]
         if any(i + 1 < len(between) and not verb_tags(between[i + 1]) & FINITE for i in joins):
             return after[:at]

@@ -434,6 +434,12 @@ def test_a_limit_followed_by_before_counts_back() -> None:
     assert [t.first for t in told_days(text) if t.how] == [day("2027-04-30")]
 
 
+def test_up_to_and_including_joins_one_things_first_and_last_day() -> None:
+    text = "The pool shuts from Monday 3 August 2026 up to and including Friday 14 August."
+    assert told_on(text, "pool_shut_start") == ("2026-08-03",) * 2
+    assert told_on(text, "pool_shut_end") == ("2026-08-14",) * 2
+
+
 def test_a_length_after_in_is_the_day_that_much_later() -> None:
     text = "The boiler was serviced on 2 March 2027; the next check is due in 12 months."
     assert [t.first for t in told_days(text) if t.how] == [day("2028-03-02")]

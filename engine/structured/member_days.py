@@ -61,14 +61,16 @@ def told_span(told: tuple[Told, ...], document: str, key: str) -> Told | None:
     """The day (or period) told closest to a word of ``key``'s own name in its sentence:
     right after it (a start's first day after it, an end's last, any other's nearest), or,
     for a lone date, just before it ("Game 5 is the home derby"); a month or longer only
-    where no day is told beside another word of its name. ``None`` when its name has
-    no word of its own (a "start_date"), counts ("session_two"), or no day is close."""
+    where no day is told beside another word of its name; a name with no word of its own
+    but an act ("issue_date") takes the day right after the act (:func:`act_day`). ``None``
+    when its name names no thing or act (a "start_date"), counts ("session_two"), or no day
+    is close."""
     own = own_words(key)
     text = digits(document)
     if counts(key):
         return counted_thing_day(told, text, key)
-    if not own:
-        return phrase_day(told, text, key)
+    if not own:  # "issue_date": the phrase, else "Issued 14.2.27"
+        return phrase_day(told, text, key) or act_day(told, text, key)
     days = list(told)  # in the order they are told (:func:`told_days`)
     found = [c for sentence in clauses(text) for c in candidates(key, own, text, sentence, days)]
     # a month or a season told beside the name ("Mock exam timetable, spring 2026") is the
@@ -347,6 +349,40 @@ def own_words(key: str) -> frozenset[str]:
     it holds a day ("date"), or that it starts or ends something."""
     listed_words = columns.field_words()
     plain = listed_words["day_name"] | listed_words["start"] | listed_words["end"]
+    return frozenset(
+        w
+        for part in key_parts(key)
+        if part not in plain and len(part) >= SHORTEST_OWN_WORD
+        for w in act_words(part)
+    )
+
+
+def act_day(told: tuple[Told, ...], text: str, key: str) -> Told | None:
+    """The first day told right after a word of the act a name with no word of its own
+    names (:func:`bound_acts`: "Issued 14.2.27" for ``issue_date``, "we arrive on Monday 3
+    May and fly home on the 10th" for ``arrival``: the act's own day, not the last of the
+    stay's); the nearest such, ``None`` when none is close."""
+    own, found = bound_acts(key), []
+    for sentence in clauses(text) if own else []:
+        words = list(WORD.finditer(text, *sentence))
+        for at, word in enumerate(words):
+            named = shares_act(own, act_words(word[0].lower()))
+            if not named or not its_thing(key, words, at, text):
+                continue
+            after = [t for t in told if word.end() <= t.start < sentence[1] and not yearlong(t)]
+            after = [t for t in after if not t.lasting or ends_its_length(key)]
+            between = len(WORD.findall(text, word.end(), after[0].start)) if after else None
+            if between is not None and between <= MOST_WORDS_BETWEEN:
+                found.append((between, pick(key, after[:1])))
+    return min(found, key=lambda f: f[0])[1] if found else None
+
+
+def bound_acts(key: str) -> frozenset[str]:
+    """The words of a start's or an end's name that name an act ("issue", "delivered", not
+    "start" or "until", the ``bound_words`` of ``field_words.json``): a name with no word of
+    its own ("issue_date", "delivered_on") dates the act its sentence writes a day beside."""
+    listed_words = columns.field_words()
+    plain = listed_words["day_name"] | listed_words["bound_words"]
     return frozenset(
         w
         for part in key_parts(key)

@@ -440,6 +440,14 @@ def test_up_to_and_including_joins_one_things_first_and_last_day() -> None:
     assert told_on(text, "pool_shut_end") == ("2026-08-14",) * 2
 
 
+def test_a_name_with_only_an_act_takes_the_day_right_after_the_act() -> None:
+    text = "Gas safety certificate. Issued 14.2.27 by R. Cole, engineer no. 4471."
+    assert told_on(text, "issue_date") == ("2027-02-14",) * 2
+    stay = "We arrive on Monday 3 May 2027 and fly home on the 10th."
+    assert told_on(stay, "arrival") == ("2027-05-03",) * 2
+    assert told_on(stay, "start_date") is None  # no thing and no act
+
+
 def test_a_length_after_in_is_the_day_that_much_later() -> None:
     text = "The boiler was serviced on 2 March 2027; the next check is due in 12 months."
     assert [t.first for t in told_days(text) if t.how] == [day("2028-03-02")]

@@ -61,8 +61,9 @@ def told_span(told: tuple[Told, ...], document: str, key: str) -> Told | None:
     """The day (or period) told closest to a word of ``key``'s own name in its sentence:
     right after it (a start's first day after it, an end's last, any other's nearest), or,
     for a lone date, just before it ("Game 5 is the home derby"); a month or longer only
-    where no day is told beside another word of its name; a name with no word of its own
-    but an act ("issue_date") takes the day right after the act (:func:`act_day`). ``None``
+    where no day is told beside another word of its name (or of the act it names:
+    "return_to_service" beside "will return three weeks later"); a name with no word of its
+    own but an act ("issue_date") takes the day right after the act (:func:`act_day`). ``None``
     when its name names no thing or act (a "start_date"), counts ("session_two"), or no day
     is close."""
     own = own_words(key)
@@ -71,7 +72,7 @@ def told_span(told: tuple[Told, ...], document: str, key: str) -> Told | None:
         return counted_thing_day(told, text, key)
     if not own:  # "issue_date": the phrase, else "Issued 14.2.27"
         return phrase_day(told, text, key) or act_day(told, text, key)
-    days = list(told)  # in the order they are told (:func:`told_days`)
+    days, own = list(told), own | bound_acts(key)  # "return_to_service": "will return"
     found = [c for sentence in clauses(text) for c in candidates(key, own, text, sentence, days)]
     # a month or a season told beside the name ("Mock exam timetable, spring 2026") is the
     # frame the member falls in; any day told beside another word of it ranks first

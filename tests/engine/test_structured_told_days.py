@@ -448,6 +448,11 @@ def test_a_name_with_only_an_act_takes_the_day_right_after_the_act() -> None:
     assert told_on(stay, "start_date") is None  # no thing and no act
 
 
+def test_a_name_with_a_thing_and_an_act_takes_the_day_told_after_either() -> None:
+    text = "The ferry is withdrawn on Monday 9 November 2026 and will return three weeks later."
+    assert told_on(text, "return_to_service") == ("2026-11-30",) * 2
+
+
 def test_a_length_after_in_is_the_day_that_much_later() -> None:
     text = "The boiler was serviced on 2 March 2027; the next check is due in 12 months."
     assert [t.first for t in told_days(text) if t.how] == [day("2028-03-02")]

@@ -174,12 +174,20 @@ def its_thing(key: str, words: list[re.Match[str]], at: int, text: str) -> bool:
     """Whether the member's word at ``at`` names the member's own thing: not the other end of
     it ("term start" for ``term_end``), the next one of its kind ("the next meeting"), or
     the one done again ("serviced again within a year" for ``last_service``)."""
-    if other_end(key, words[at + 1 : at + 2]):
+    if other_end(key, words[at + 1 : at + 2]) or other_count(key, words[at - 1 : at]):
         return False
     if next_one(key, [w[0] for w in words[max(at - NEXT_REACH, 0) : at]], text):
         return False
     named_next = not set(key_parts(key)).isdisjoint(listed("duration_next"))
     return named_next or not again(words[at + 1 : at + 2])
+
+
+def other_count(key: str, before: list[re.Match[str]]) -> bool:
+    """Whether the word before a member's word counts another one of its kind than the
+    name does ("her second visit" for ``first_visit_date``)."""
+    named = ordinal_of(set(key_parts(key)))
+    said = ordinal_of({before[0][0].lower()}) if before else None
+    return named is not None and said is not None and said != named
 
 
 def told_after(

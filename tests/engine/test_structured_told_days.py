@@ -453,6 +453,12 @@ def test_a_name_with_a_thing_and_an_act_takes_the_day_told_after_either() -> Non
     assert told_on(text, "return_to_service") == ("2026-11-30",) * 2
 
 
+def test_a_word_counted_as_another_one_names_no_day_of_the_counted_member() -> None:
+    text = "The first fitting is on Tuesday 4 May 2027. The second fitting is a week later."
+    assert told_on(text, "first_fitting") == ("2027-05-04",) * 2
+    assert told_on(text, "second_fitting") == ("2027-05-11",) * 2
+
+
 def test_a_length_after_in_is_the_day_that_much_later() -> None:
     text = "The boiler was serviced on 2 March 2027; the next check is due in 12 months."
     assert [t.first for t in told_days(text) if t.how] == [day("2028-03-02")]

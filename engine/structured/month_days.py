@@ -212,7 +212,8 @@ def ordinal_day_pattern() -> re.Pattern[str]:
     return re.compile(
         rf"(?i)\b(?:(?P<weekday>{days})|{cues})\s+the\s+(?P<day>\d{{1,2}})(?P<suffix>st|nd|rd|th)\b"
         rf"(?:\s+of\s+(?P<month>{months})\b)?"
-        r"(?!\s+(?:of\b|[a-z]+\b(?<!\band)(?<!\bat)(?<!\bto)(?<!\buntil)))"
+        # nor before a noun it counts, in digits when read ("the third one": "the 3rd 1")
+        r"(?!\s+(?:of\b|\d|[a-z]+\b(?<!\band)(?<!\bat)(?<!\bto)(?<!\buntil)))"
         r"(?!\s*(?:,|and|or|&)\s*\d+(?:st|nd|rd|th)\b)"  # "the 1st and 3rd Tuesday": a list
     )
 

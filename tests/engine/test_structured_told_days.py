@@ -459,6 +459,13 @@ def test_a_word_counted_as_another_one_names_no_day_of_the_counted_member() -> N
     assert told_on(text, "second_fitting") == ("2027-05-11",) * 2
 
 
+def test_an_ordinal_after_for_is_a_day_of_the_month_unless_it_counts_a_noun() -> None:
+    text = "Boiler fitted on Monday 3 May 2027; the follow-up is booked for the 17th."
+    assert [t.how for t in told_days(text) if t.how] == ["the 17th after 2027-05-03"]
+    counted = "Walks run every other Sunday from 2 May 2027, and I'm down for the third one."
+    assert not [t for t in told_days(counted) if t.how.startswith("the 3rd after")]
+
+
 def test_a_length_after_in_is_the_day_that_much_later() -> None:
     text = "The boiler was serviced on 2 March 2027; the next check is due in 12 months."
     assert [t.first for t in told_days(text) if t.how] == [day("2028-03-02")]

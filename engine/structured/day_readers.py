@@ -179,7 +179,9 @@ def shifted_day(
     named = named_origin(match.string, match.end(), before) or today(match, before)
     if way in listed("thing_shifts") and named is None:
         return None  # "for 2 weeks from 9 August" is a length; "from the audit" a shift
-    base = named or anchor(before)
+    # back from a thing's first day: a length's last day stands for a period whose first is
+    # the day it counts from ("stays four nights … due a fortnight before departure")
+    base = named or anchor([t for t in before if not (back and t.lasting)])
     if base is None:
         return None
     origin = base.first if back else base.last

@@ -466,6 +466,16 @@ def test_an_ordinal_after_for_is_a_day_of_the_month_unless_it_counts_a_noun() ->
     assert not [t for t in told_days(counted) if t.how.startswith("the 3rd after")]
 
 
+def test_a_shift_back_from_a_stay_counts_from_its_first_day() -> None:
+    text = "Check in on Friday 6 August 2027 for 4 nights. Cancel free until 5 days before."
+    assert [t.how for t in told_days(text) if t.how][-1] == "5 days before 2027-08-06"
+
+
+def test_a_stay_of_nights_is_a_length() -> None:
+    text = "The group arrives on Friday 6 August 2027 and stays three nights at the lodge."
+    assert [t.how for t in told_days(text) if t.how] == ["the last of 3 nights from 2027-08-06"]
+
+
 def test_a_length_after_in_is_the_day_that_much_later() -> None:
     text = "The boiler was serviced on 2 March 2027; the next check is due in 12 months."
     assert [t.first for t in told_days(text) if t.how] == [day("2028-03-02")]

@@ -72,6 +72,8 @@ def length_end(
         origin = limit_origin(match, before) or origin or (None if own else last_written(before))
     elif origin is None and not own:  # "for 5 days, starting on the day of the visit"
         origin = start_origin(match, before)
+        if origin is None:
+            return dated_length(match, before)
     if origin is None:
         return None
     said = match["count"] or match["size"]
@@ -111,6 +113,26 @@ def start_origin(match: re.Match[str], before: list[Told]) -> Told | None:
     if cue is None or not starting_verb(cue["verb"].lower()):
         return None
     return named_origin(match.string, cue.end(), before)
+
+
+def dated_length(match: re.Match[str], before: list[Told]) -> Counted | None:
+    """The day a length "from the date of" a thing runs out, in a sentence that writes no
+    day ("guaranteed for 90 days from the date of the job"): that long after the thing's
+    day (:func:`named_origin`), else after the day the text last wrote (a receipt's), as a
+    date counted from a date is; ``None`` when no "from the date of" follows."""
+    dated = dated_from().match(match.string, match.end())
+    base = dated and (named_origin(match.string, dated.end(), before) or last_written(before))
+    if not base:
+        return None
+    said = match["count"] or match["size"]
+    count, unit = int(said) if said.isdigit() else 1, (match["unit"] or match["kind"]).lower()
+    return moved(base.first, count, unit, back=False), f"{match[0]} from {iso(base.first)}"
+
+
+@cache
+def dated_from() -> re.Pattern[str]:
+    """ "from the date of", "from the day of": what a length runs from follows."""
+    return re.compile(rf"(?i)\s+from\s+the\s+(?:{alternation(listed('day_nouns'))})\s+of\b")
 
 
 def writes_day(match: re.Match[str], sentence: tuple[int, int]) -> bool:

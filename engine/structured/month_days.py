@@ -226,7 +226,8 @@ def ordinal_day(
     said = f"the {match['day']}{match['suffix']}"
     if before and is_month(before[-1]) and not match["month"]:
         return month_ordinal(before[-1], int(match["day"]), match["weekday"], said)
-    base = anchor(before)
+    # not from the day a length runs out: "guaranteed for 90 days … visit booked for the 20th"
+    base = anchor([t for t in before if not t.lasting])
     if base is None:
         return None
     start = dt.date.fromordinal(int(base.last))

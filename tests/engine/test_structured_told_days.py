@@ -476,6 +476,18 @@ def test_a_stay_of_nights_is_a_length() -> None:
     assert [t.how for t in told_days(text) if t.how] == ["the last of 3 nights from 2027-08-06"]
 
 
+def test_a_length_from_the_date_of_a_thing_runs_that_long_after_its_day() -> None:
+    text = (
+        "Mower repaired and paid for on Monday 3 May 2027. Parts guaranteed for 30 days from "
+        "the date of the repair. A check-up is booked for the 20th."
+    )
+    assert [t.how for t in told_days(text) if t.how] == [
+        "for 30 days from 2027-05-03",
+        "the 20th after 2027-05-03",
+    ]
+    assert [iso(t.first) for t in told_days(text) if t.how] == ["2027-06-02", "2027-05-20"]
+
+
 def test_a_length_after_in_is_the_day_that_much_later() -> None:
     text = "The boiler was serviced on 2 March 2027; the next check is due in 12 months."
     assert [t.first for t in told_days(text) if t.how] == [day("2028-03-02")]

@@ -151,7 +151,7 @@ def candidates(
     deadline = columns.names(key, "deadline_name")
     words = list(WORD.finditer(text, *sentence))
     for at, word in enumerate(words):
-        if not shares_act(own, act_words(word[0].lower())) or not its_thing(key, words, at, text):
+        if not names_act(own, word[0].lower()) or not its_thing(key, words, at, text):
             continue
         derived = derived_only(key, word[0].lower())
         inside = [t for t in days if t.start <= word.start() and word.end() <= t.end]
@@ -375,7 +375,7 @@ def act_day(told: tuple[Told, ...], text: str, key: str) -> Told | None:
     for sentence in clauses(text) if own else []:
         words = list(WORD.finditer(text, *sentence))
         for at, word in enumerate(words):
-            named = shares_act(own, act_words(word[0].lower()))
+            named = names_act(own, word[0].lower())
             if not named or not its_thing(key, words, at, text):
                 continue
             after = [t for t in told if word.end() <= t.start < sentence[1] and not yearlong(t)]
@@ -398,6 +398,16 @@ def bound_acts(key: str) -> frozenset[str]:
         if part not in plain and len(part) >= SHORTEST_OWN_WORD
         for w in act_words(part)
     )
+
+
+def names_act(own: frozenset[str], word: str) -> bool:
+    """Whether a clause's word names the act of a member's ``own`` words: one act however
+    inflected (:func:`act_words`), but no compound whose other part the name does not write
+    ("half-term" is no ``term``, "pre-order" no ``order``; "e-filed" is ``filed``)."""
+    parts = [p for p in word.split("-") if len(p) >= SHORTEST_OWN_WORD]
+    other = len(parts) > 1 and any(not shares_act(own, act_words(p)) for p in parts)
+    joined = shares_act(own, act_words(word.replace("-", "")))  # "clean-ups": "cleanup"
+    return shares_act(own, act_words(word)) and (not other or joined)
 
 
 @lru_cache(maxsize=4096)

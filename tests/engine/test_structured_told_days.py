@@ -488,6 +488,16 @@ def test_a_length_from_the_date_of_a_thing_runs_that_long_after_its_day() -> Non
     assert [iso(t.first) for t in told_days(text) if t.how] == ["2027-06-02", "2027-05-20"]
 
 
+def test_a_compound_names_no_thing_of_its_last_part_alone() -> None:
+    text = (
+        "Spring term 2027 at Elm Park. Half-term runs from Monday 15 February to Friday 19 "
+        "February. Term finishes on Thursday 1 April."
+    )
+    assert told_on(text, "term_end") == ("2027-04-01",) * 2
+    sale = "Pre-orders open on 3 May 2027. Orders ship on 20 May 2027."
+    assert told_on(sale, "preorder_opens") == ("2027-05-03",) * 2
+
+
 def test_a_length_after_in_is_the_day_that_much_later() -> None:
     text = "The boiler was serviced on 2 March 2027; the next check is due in 12 months."
     assert [t.first for t in told_days(text) if t.how] == [day("2028-03-02")]

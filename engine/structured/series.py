@@ -21,6 +21,7 @@ from __future__ import annotations
 import calendar
 import datetime as dt
 import re
+from collections.abc import Iterator
 from dataclasses import dataclass
 from functools import cache, lru_cache
 
@@ -266,7 +267,7 @@ def count_of(text: str) -> int | None:
     parts = parts_of(text)
     if parts is not None:
         return parts
-    for match in count_pattern().finditer(text):
+    for match in overlapping(count_pattern(), text):
         unit = match["unit"] or match["counted"]
         if unit and unit.removesuffix("s") in listed("length_units"):
             continue
@@ -275,6 +276,15 @@ def count_of(text: str) -> int | None:
         if number is not None:
             return number
     return None
+
+
+def overlapping(pattern: re.Pattern[str], text: str) -> Iterator[re.Match[str]]:
+    """Each match of ``pattern`` starting at each word in turn: "The course is six weekly
+    sessions" tries "is six weekly …" and then "six weekly sessions"."""
+    at = 0
+    while (match := pattern.search(text, at)) is not None:
+        yield match
+        at = match.start() + 1
 
 
 def parts_of(text: str) -> int | None:

@@ -54,6 +54,8 @@ def isos(days: tuple[float, ...]) -> list[str]:
          ["2027-05-02", "2027-05-16", "2027-05-30"]),  # "every second", in digits
         ("The filter is cleaned on 3 May 2027 and then every ten days, for four cleanings.",
          ["2027-05-03", "2027-05-13", "2027-05-23", "2027-06-02"]),  # days apart, no weekday
+        ("The club is three weekly meets held every Friday, beginning 7 May 2027.",
+         ["2027-05-07", "2027-05-14", "2027-05-21"]),  # a count after another word's try
     ],
 )  # fmt: skip
 def test_a_stated_rule_gives_its_days(document: str, expected: list[str]) -> None:

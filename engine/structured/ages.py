@@ -17,7 +17,7 @@ from functools import lru_cache
 from dateutil.relativedelta import relativedelta
 
 from engine.structured.other_days import phrase_days
-from engine.structured.periods import Span, alternation, in_digits, phrases_at, words
+from engine.structured.periods import Span, alternation, in_digits, listed, phrases_at, words
 from engine.structured.written_days import written_phrases
 
 YOUNG_WEEK = "week"  # of the "young_units": weeks, else months, counted on the calendar
@@ -65,18 +65,23 @@ def young_births(document: str) -> list[Span]:
 @lru_cache(maxsize=16)
 def told_births(document: str) -> tuple[Span, ...]:
     """The birth days ``document`` writes: each day written at most :data:`BIRTH_REACH` words
-    after a ``birth_cues`` word, in its sentence. A birth the text states outright is the
-    birth date itself, where an age only bounds one."""
+    after a ``birth_cues`` word, in its sentence, or after a ``turning_words`` word and an
+    age ("turns 5 on 3 March 2029": born 3 March 2024). A birth the text states outright is
+    the birth date itself, where an age only bounds one."""
     said = words()["ages"]
     assert isinstance(said, dict)
     text = in_digits(document)
     cues = re.compile(rf"(?i)\b(?:{alternation(said['birth_cues'])})(?![A-Za-z])")
+    turns = re.compile(rf"(?i)\b(?:{alternation(listed('turning_words'))})\s+(?P<age>\d{{1,3}})\b")
     found: list[Span] = []
     for start, _, what in written_phrases(text):
         stop = max((m.end() for m in SENTENCE_STOP.finditer(text, 0, start)), default=0)
-        cue = [m.end() for m in cues.finditer(text, stop, start)]
-        if cue and len(WORD.findall(text, cue[-1], start)) <= BIRTH_REACH:
-            days = phrase_days(what)
+        cue = [(m.end(), 0) for m in cues.finditer(text, stop, start)]
+        cue += [(m.end(), int(m["age"])) for m in turns.finditer(text, stop, start)]
+        near = max(cue, default=None)
+        if near and len(WORD.findall(text, near[0], start)) <= BIRTH_REACH and near[1] <= OLDEST:
+            days = [float(years_before(dt.date.fromordinal(int(d)), near[1]).toordinal())
+                    for d in phrase_days(what)]  # fmt: skip
             found.append((days[0], days[-1]))
     return tuple(dict.fromkeys(found))
 

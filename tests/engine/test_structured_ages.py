@@ -62,3 +62,10 @@ def test_two_births_or_a_day_far_from_the_birth_word_give_no_told_birth() -> Non
     assert document_births(twins) is None
     far = "Born in Leeds, she moved to York with her whole family on 3 May 2001."
     assert told_births(far) == ()
+
+
+def test_an_age_turned_on_a_written_day_gives_the_birth_that_many_years_before() -> None:
+    text = "Our dog Rolo turns 3 on Sunday 6 June 2027, so we're baking him a cake.\n\n"
+    assert [iso(s) for s in told_births(text)] == [("2024-06-06", "2024-06-06")]
+    filled = json_fill(dates_schema("date_of_birth", "party_day"), text, 0)
+    assert filled.value["date_of_birth"] == "2024-06-06"

@@ -128,14 +128,16 @@ def told_right_after(
 
 def counts(key: str) -> bool:
     """Whether a member's name counts a meeting or a day ("session_two", "fair_day_one"),
-    which a series or the event's days give; a name that only starts with "first"
-    ("first_match_date", a ``start`` word) names the thing the document tells."""
+    which a series or the event's days give, or years ("first_birthday"); a name that only
+    starts with "first" ("first_match_date", a ``start`` word) names the thing the document
+    tells."""
     words = set(key_parts(key))
     nth = ordinal_of(words)
     if nth is None:
         return False
     named_first = nth == FIRST and columns.names(key, "start")
-    return not named_first or bool(words & columns.field_words()["counted_day"])
+    counted = columns.field_words()["counted_day"] | set(listed("anniversary_words"))
+    return not named_first or bool(words & counted)  # "first_birthday" counts years
 
 
 def candidates(

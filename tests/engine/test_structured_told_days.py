@@ -498,6 +498,14 @@ def test_a_compound_names_no_thing_of_its_last_part_alone() -> None:
     assert told_on(sale, "preorder_opens") == ("2027-05-03",) * 2
 
 
+def test_a_first_birthday_counts_a_year_from_the_birth() -> None:
+    text = (
+        "Noor was born on 3 March 2027, and for her first birthday we'll have a picnic on the "
+        "Sunday after the big day."
+    )
+    assert told_on(text, "first_birthday") == ("2028-03-03",) * 2
+
+
 def test_a_length_after_in_is_the_day_that_much_later() -> None:
     text = "The boiler was serviced on 2 March 2027; the next check is due in 12 months."
     assert [t.first for t in told_days(text) if t.how] == [day("2028-03-02")]

@@ -52,6 +52,7 @@ NEXT_REACH = 2  # "next pay review": a next word at most this many words before 
 # The verb forms that go on with the subject before a joiner ("and will close"); a gerund
 # ("and marking starts") starts a subject of its own.
 FINITE = frozenset({"VB", "VBZ", "VBP", "VBD"})
+ASIDE = re.compile(r"\([^()]*\)")  # an aside in brackets, outside its sentence's words
 # "from Christmas Eve up to and including New Year's Day": one thing's first and last day
 INCLUSIVE = re.compile(rf"(?i)\b(?:{alternation(listed('inclusive_ends'))})\b")
 
@@ -123,7 +124,7 @@ def told_right_after(
     on (no year-long label)."""
     stop = next(e for s, e in sentences if s <= end <= e)
     after = [t for t in told if end <= t.start < stop and not yearlong(t)]
-    return [t for t in after if len(WORD.findall(text, end, t.start)) <= MOST_WORDS_BETWEEN]
+    return [t for t in after if words_between(text, end, t.start) <= MOST_WORDS_BETWEEN]
 
 
 def counts(key: str) -> bool:
@@ -210,11 +211,17 @@ def told_after(
     # a day told as a deadline is its member's however far; another is only as near as the
     # first day told after the word
     told_at = near.start if deadline and near.deadline else after[0].start
-    between = len(WORD.findall(text, end, told_at))
+    between = words_between(text, end, told_at)
     # A start or an end is of a thing told with more than one day: "The intensive runs from
     # 5 July to 9 July", not "Applications for the intensive close on 15 May".
     ends = columns.names(key, "start") or columns.names(key, "end")
     return between, near, bool(ends) and len(after) < 2 and after[0].first == after[0].last
+
+
+def words_between(text: str, start: int, end: int) -> int:
+    """How many words stand between two places, an aside in brackets not counted: "your
+    order (ref 55812, 12 monitors) placed on 14/06/2026" is four words from its day."""
+    return len(WORD.findall(ASIDE.sub(" ", text[start:end])))
 
 
 def derived_only(key: str, word: str) -> bool:
@@ -382,7 +389,7 @@ def act_day(told: tuple[Told, ...], text: str, key: str) -> Told | None:
                 continue
             after = [t for t in told if word.end() <= t.start < sentence[1] and not yearlong(t)]
             after = [t for t in after if not t.lasting or ends_its_length(key)]
-            between = len(WORD.findall(text, word.end(), after[0].start)) if after else None
+            between = words_between(text, word.end(), after[0].start) if after else None
             if between is not None and between <= MOST_WORDS_BETWEEN:
                 found.append((between, pick(key, after[:1])))
     return min(found, key=lambda f: f[0])[1] if found else None

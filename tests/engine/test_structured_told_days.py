@@ -506,6 +506,14 @@ def test_a_first_birthday_counts_a_year_from_the_birth() -> None:
     assert told_on(text, "first_birthday") == ("2028-03-03",) * 2
 
 
+def test_an_aside_in_brackets_stands_no_words_between_a_name_and_its_day() -> None:
+    text = (
+        "Thanks for your booking (ref 4471, two adults, one small dog and a cat) made on "
+        "3 May 2027. Rooms are ready on 9 May 2027."
+    )
+    assert told_on(text, "booking_date") == ("2027-05-03",) * 2
+
+
 def test_a_length_after_in_is_the_day_that_much_later() -> None:
     text = "The boiler was serviced on 2 March 2027; the next check is due in 12 months."
     assert [t.first for t in told_days(text) if t.how] == [day("2028-03-02")]

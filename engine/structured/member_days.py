@@ -53,8 +53,9 @@ NEXT_REACH = 2  # "next pay review": a next word at most this many words before 
 # ("and marking starts") starts a subject of its own.
 FINITE = frozenset({"VB", "VBZ", "VBP", "VBD"})
 ASIDE = re.compile(r"\([^()]*\)")  # an aside in brackets, outside its sentence's words
-# "from Christmas Eve up to and including New Year's Day": one thing's first and last day
-INCLUSIVE = re.compile(rf"(?i)\b(?:{alternation(listed('inclusive_ends'))})\b")
+# "from Christmas Eve up to … New Year's Day" with "and including" between: one thing's first
+# and last day, no second clause
+INCLUSIVE = re.compile(rf"(?i)\bto\s+(?:{alternation(listed('inclusive_ends'))})\b")
 
 
 @lru_cache(maxsize=256)  # the compiler, the era rule and the review's note each ask

@@ -27,13 +27,14 @@ from engine.structured.day_readers import Counted, Told, last_written, named_ori
 from engine.structured.named_days import starting_verb
 from engine.structured.periods import alternation, listed
 from engine.structured.series import spelled_ordinals
-from engine.structured.thing_anchor import thing_phrase
+from engine.structured.thing_anchor import thing_phrase, written
 from engine.structured.words import key_parts
 
 PAST_TAGS = frozenset({"VBD", "VBN"})  # "wed", "was leased", "born"
 THIRD_PERSON = "VBZ"  # "starts": a thing said to begin on its day
 CUE_WORDS = 3  # the words before a told day that may say it was something done
 WORD = re.compile(r"[A-Za-z]+")
+TURNED_ON = 2  # "turns 40 on 2 April", "turns five this Saturday, 3 May": words before its day
 
 
 def counted_years() -> dict[str, int]:
@@ -73,6 +74,8 @@ def anniversary_day(
     anniversary of the merger", :func:`.day_readers.named_origin`), else after the
     last single day written before it (not one counted, as a length's last day), when the
     document tells that day as something done (:func:`done_on`)."""
+    if match["turns"] and turned_on(match.string, match.end()):
+        return None  # "turns 40 on 2 April": that day is the birthday (:mod:`.ages`)
     years = int(match["count"] or match["turns"])
     named = named_origin(match.string, match.end(), before) if match["of"] else None
     base = named or last_written(before)
@@ -84,6 +87,15 @@ def anniversary_day(
         return day, f"{match[0]} from {origin.isoformat()}"
     # "the 2nd anniversary of the merger on 2027-05-01"
     return day, f"{match[0]} {thing_phrase(match.string, match.end())} on {origin.isoformat()}"
+
+
+def turned_on(text: str, end: int) -> bool:
+    """Whether a day is written right after "turns 40" (:data:`TURNED_ON` words between at
+    most): the day the age is turned, which the text writes itself."""
+    return any(
+        start >= end and len(WORD.findall(text, end, start)) <= TURNED_ON
+        for start, _, _ in written(text)
+    )
 
 
 def done_on(text: str, start: int) -> bool:

@@ -87,3 +87,10 @@ def test_a_name_that_counts_a_birthday_takes_that_birthday() -> None:
     assert json_fill(dates_schema("second_birthday"), text, 0).value["second_birthday"] == (
         "2027-06-05"
     )
+
+
+def test_an_age_turned_on_a_written_day_counts_nothing_from_an_earlier_day() -> None:
+    text = "Invoice paid on 2 March 2026. Our owner, Sam, turns 40 on 2 April 2026."
+    assert [t.how for t in told_days(text)] == ["", ""]
+    later = "She was born on 3 May 1950 and turns 80 this year."
+    assert [t.how for t in told_days(later)][1] == "turns 80 from 1950-05-03"

@@ -62,28 +62,35 @@ def young_births(document: str) -> list[Span]:
     return found
 
 
-@lru_cache(maxsize=16)
 def told_births(document: str) -> tuple[Span, ...]:
-    """The birth days ``document`` writes: each day written at most :data:`BIRTH_REACH` words
-    after a ``birth_cues`` word, in its sentence, or after a ``turning_words`` word and an
-    age ("turns 5 on 3 March 2029": born 3 March 2024). A birth the text states outright is
-    the birth date itself, where an age only bounds one."""
+    """The birth days ``document`` writes (:func:`read_births`)."""
+    return tuple(dict.fromkeys(span for span, _ in read_births(document)))
+
+
+@lru_cache(maxsize=16)
+def read_births(document: str) -> tuple[tuple[Span, str], ...]:
+    """The birth days ``document`` writes, each with how it was counted ("" when written
+    outright): each day written at most :data:`BIRTH_REACH` words after a ``birth_cues``
+    word, in its sentence, or after a ``turning_words`` word and an age ("turns 5 on 3 March
+    2029": born 3 March 2024). A birth the text states outright is the birth date itself,
+    where an age only bounds one."""
     said = words()["ages"]
     assert isinstance(said, dict)
     text = in_digits(document)
     cues = re.compile(rf"(?i)\b(?:{alternation(said['birth_cues'])})(?![A-Za-z])")
     turns = re.compile(rf"(?i)\b(?:{alternation(listed('turning_words'))})\s+(?P<age>\d{{1,3}})\b")
-    found: list[Span] = []
+    found: list[tuple[Span, str]] = []
     for start, _, what in written_phrases(text):
         stop = max((m.end() for m in SENTENCE_STOP.finditer(text, 0, start)), default=0)
         cue = [(m.end(), 0) for m in cues.finditer(text, stop, start)]
         cue += [(m.end(), int(m["age"])) for m in turns.finditer(text, stop, start)]
         near = max(cue, default=None)
         if near and len(WORD.findall(text, near[0], start)) <= BIRTH_REACH and near[1] <= OLDEST:
-            days = [float(years_before(dt.date.fromordinal(int(d)), near[1]).toordinal())
-                    for d in phrase_days(what)]  # fmt: skip
-            found.append((days[0], days[-1]))
-    return tuple(dict.fromkeys(found))
+            said = [dt.date.fromordinal(int(d)) for d in phrase_days(what)]
+            days = [float(years_before(d, near[1]).toordinal()) for d in said]
+            how = f"{near[1]} years before {said[0].isoformat()}" if near[1] else ""
+            found.append(((days[0], days[-1]), how))
+    return tuple(found)
 
 
 def young_span(count: int, unit: str, on: float) -> Span:

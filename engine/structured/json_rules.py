@@ -12,6 +12,7 @@ from collections.abc import Iterator
 from typing import Any
 
 from engine.structured import agreement, columns, vocab
+from engine.structured.ages import read_births
 from engine.structured.anniversaries import born_member
 from engine.structured.event_days import lone_date_span
 from engine.structured.json_sums import RULES as ARITHMETIC
@@ -96,6 +97,11 @@ def told(done: Completion, path: Path, members: Members) -> None:
         # a written day taken by elimination says so; one taken by name needs no word
         how = found.how or (ELIMINATED if done.event.told_day(key) is None else "")
         if how and (key,) not in done.leaves and value == iso_day(found.first):
+            done.notes.append(((key,), f"{pointer_text((key,))} = {value} ({how})"))
+    for key, value in members.items():  # a birth counted from an age turned on a day
+        how = next((h for (first, _), h in read_births(done.event.text)
+                    if h and born_member(key) and value == iso_day(first)), "")  # fmt: skip
+        if how:
             done.notes.append(((key,), f"{pointer_text((key,))} = {value} ({how})"))
 
 

@@ -69,3 +69,4 @@ def test_an_age_turned_on_a_written_day_gives_the_birth_that_many_years_before()
     assert [iso(s) for s in told_births(text)] == [("2024-06-06", "2024-06-06")]
     filled = json_fill(dates_schema("date_of_birth", "party_day"), text, 0)
     assert filled.value["date_of_birth"] == "2024-06-06"
+    assert "/date_of_birth = 2024-06-06 (3 years before 2027-06-06)" in filled.proposal.notes

@@ -35,7 +35,6 @@ from engine.structured.thing_anchor import (
     since_pattern,
     thing_phrase,
     thing_words,
-    written,
 )
 
 
@@ -195,25 +194,11 @@ def shifted_day(
 
 def today(match: re.Match[str], before: list[Told]) -> Told | None:
     """The document's own day, for a shift from "today" ("we meet again ten days from
-    today" in notes dated 2 May): the first day it writes, else the one it writes right
-    after "today" (:func:`day_beside`)."""
+    today" in notes dated 2 May): the first day it writes."""
     said = NEXT_WORD.match(match.string, match.end())
     if said is None or said[1].lower() not in listed("today_words"):
         return None
-    return own_day(before) or day_beside(match.string, said.end())
-
-
-# "from today (Mon 8 July 2030)", "from today, 8 July": the day it is, a weekday before it
-TODAY_ASIDE = re.compile(r"\s*[(,]\s*(?P<day>[A-Za-z]+\.?,?\s+)?")
-
-
-def day_beside(text: str, end: int) -> Told | None:
-    """The day written right after "today" in brackets or after a comma, where the text
-    writes none before it: what "today" is."""
-    aside = TODAY_ASIDE.match(text, end)
-    starts = {aside.end(), aside.start("day")} if aside else set()
-    found = next((w for w in written(text) if w[0] in starts), None)
-    return Told(found[0], found[1], *bounds(found[2])) if found else None
+    return own_day(before)
 
 
 def is_month(told: Told) -> bool:

@@ -514,13 +514,6 @@ def test_an_aside_in_brackets_stands_no_words_between_a_name_and_its_day() -> No
     assert told_on(text, "booking_date") == ("2027-05-03",) * 2
 
 
-def test_a_shift_from_today_counts_from_the_day_written_right_after_today() -> None:
-    text = "Your parcel is held for 10 days from today (Tue 6 July 2027), then returned."
-    assert [t.how for t in told_days(text) if t.how] == ["10 days from today on 2027-07-06"]
-    comma = "We hold it 10 days from today, 6 July 2027, then return it."
-    assert [t.how for t in told_days(comma) if t.how] == ["10 days from today on 2027-07-06"]
-
-
 def test_a_length_after_in_is_the_day_that_much_later() -> None:
     text = "The boiler was serviced on 2 March 2027; the next check is due in 12 months."
     assert [t.first for t in told_days(text) if t.how] == [day("2028-03-02")]

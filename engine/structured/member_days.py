@@ -100,7 +100,8 @@ def phrase_day(told: tuple[Told, ...], text: str, key: str) -> Told | None:
 
 def counted_thing_day(told: tuple[Told, ...], text: str, key: str) -> Told | None:
     """The day told right after the thing a counting name names, written with its count ("a
-    2nd coat three weeks after that" for ``second_coat``), in its clause; ``None`` when the
+    2nd coat three weeks after that" for ``second_coat``, "Fitting 2, for the hem, is ten
+    days after that" for ``second_fitting``), in its clause; ``None`` when the
     text never writes the count beside the thing (a series' meeting, :mod:`.series`)."""
     parts = key_parts(key)
     nth = ordinal_of(set(parts))
@@ -108,7 +109,9 @@ def counted_thing_day(told: tuple[Told, ...], text: str, key: str) -> Told | Non
     if nth is None or not things:
         return None
     sentences = clauses(text)
-    for named in re.finditer(rf"(?i)\b{nth}(?:st|nd|rd|th)\s+(?:{alternation(things)})\b", text):
+    thing = alternation(things)  # "a 2nd coat", or a number after it ending its phrase: "Visit 2,"
+    counted = rf"(?i)\b{nth}(?:st|nd|rd|th)\s+(?:{thing})\b|\b(?:{thing})\s+{nth}(?=\s*[,(:;.])"
+    for named in re.finditer(counted, text):
         inside = [t for t in told if t.start <= named.start() and named.end() <= t.end]
         if inside:  # the phrase is a told day itself: "his 2nd birthday"
             return inside[0]

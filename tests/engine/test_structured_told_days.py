@@ -514,6 +514,11 @@ def test_an_aside_in_brackets_stands_no_words_between_a_name_and_its_day() -> No
     assert told_on(text, "booking_date") == ("2027-05-03",) * 2
 
 
+def test_a_counting_name_takes_the_day_told_after_its_thing_and_number() -> None:
+    text = "Fitting 1: Monday 3 May 2027. Fitting 2, for the hem, is ten days after that."
+    assert told_on(text, "second_fitting") == ("2027-05-13",) * 2
+
+
 def test_a_length_after_in_is_the_day_that_much_later() -> None:
     text = "The boiler was serviced on 2 March 2027; the next check is due in 12 months."
     assert [t.first for t in told_days(text) if t.how] == [day("2028-03-02")]

@@ -5,7 +5,7 @@ results came out exactly six weeks later"): the name says which thing, the sente
 A start takes the first day told after its word, an end the last; a deadline the one told as a
 deadline; a member its name counts ("session_two") is a series' or an event's (:mod:`.series`,
 :mod:`.event_days`). A word of the name and a word of the clause name one act however they are
-inflected or derived (:func:`act_words`: "filing", "filed"; "paid", "payment"), a word of the
+inflected or derived (:mod:`.name_acts`: "filing", "filed"; "paid", "payment"), a word of the
 name's own ranking before one made from the same verb. Words from ``period_words.json`` and
 ``field_words.json``. Pure functions over text.
 """
@@ -18,18 +18,23 @@ from collections.abc import Iterator
 from dataclasses import replace
 from functools import cache, lru_cache
 
-from lemminflect import getAllLemmas, getLemma
-
 from engine.language.en.data import word_set
 from engine.language.en.forms import verb_tags
 from engine.structured import columns
 from engine.structured.day_readers import Told, anchor, is_month, named_origin, shift_ways
+from engine.structured.name_acts import (
+    SHORTEST_OWN_WORD,
+    bound_acts,
+    derived_only,
+    names_act,
+    own_words,
+)
 from engine.structured.other_days import clauses
 from engine.structured.periods import alternation, listed
 from engine.structured.series import ordinal_of
 from engine.structured.thing_anchor import before_thing, since_pattern
 from engine.structured.told_days import digits, yearlong
-from engine.structured.words import key_parts, name_words, shares_act
+from engine.structured.words import key_parts
 
 # A member's word and the day told after it are one thing's when at most this many words
 # stand between them ("registration for Millbrook Rovers closes on 31 July": four).
@@ -43,9 +48,6 @@ BEFORE_COST = 2
 # ... and never across a word that joins two clauses ("on 1 March and reported it")
 JOINERS = word_set("grammar.json", "list_joiners")
 WORD = re.compile(r"[A-Za-z0-9'-]+")
-SHORTEST_OWN_WORD = 3  # "paperwork_due_by": "by" names no thing
-GERUND = "ing"
-PAST_FORMS = frozenset({"VBD", "VBN"})  # "paid", "sent": a past verb names its act
 FIRST = 1  # "first_match_date": a start word that is also an ordinal
 SHORTEST_FRAME = 27  # days after its first: a told period this long is a month or longer
 NEXT_REACH = 2  # "next pay review": a next word at most this many words before a member's
@@ -228,13 +230,6 @@ def words_between(text: str, start: int, end: int) -> int:
     return len(WORD.findall(ASIDE.sub(" ", text[start:end])))
 
 
-def derived_only(key: str, word: str) -> bool:
-    """Whether a clause's word names a member's act only as another word made from the same
-    verb ("payment terms" for ``paid_date``, beside "paid on 12 March")."""
-    plain = frozenset(w for part in key_parts(key) for w in inflected_words(part))
-    return not shares_act(plain, inflected_words(word))
-
-
 def one_thing(after: list[Told], text: str) -> list[Told]:
     """The days told after a member's word up to a word that joins a clause with a subject of
     its own: "essays are handed in on 3 May, and marking starts ten days later" tells the
@@ -366,19 +361,6 @@ def ends_its_length(key: str) -> bool:
     return any(columns.names(key, w) for w in ("end", "later", "deadline_name"))
 
 
-def own_words(key: str) -> frozenset[str]:
-    """The words of a member's name that say what thing it dates: not those that only say
-    it holds a day ("date"), or that it starts or ends something."""
-    listed_words = columns.field_words()
-    plain = listed_words["day_name"] | listed_words["start"] | listed_words["end"]
-    return frozenset(
-        w
-        for part in key_parts(key)
-        if part not in plain and len(part) >= SHORTEST_OWN_WORD
-        for w in act_words(part)
-    )
-
-
 def act_day(told: tuple[Told, ...], text: str, key: str) -> Told | None:
     """The first day told right after a word of the act a name with no word of its own
     names (:func:`bound_acts`: "Issued 14.2.27" for ``issue_date``, "we arrive on Monday 3
@@ -397,55 +379,3 @@ def act_day(told: tuple[Told, ...], text: str, key: str) -> Told | None:
             if between is not None and between <= MOST_WORDS_BETWEEN:
                 found.append((between, pick(key, after[:1])))
     return min(found, key=lambda f: f[0])[1] if found else None
-
-
-def bound_acts(key: str) -> frozenset[str]:
-    """The words of a start's or an end's name that name an act ("issue", "delivered", not
-    "start" or "until", the ``bound_words`` of ``field_words.json``): a name with no word of
-    its own ("issue_date", "delivered_on") dates the act its sentence writes a day beside."""
-    listed_words = columns.field_words()
-    plain = listed_words["day_name"] | listed_words["bound_words"]
-    return frozenset(
-        w
-        for part in key_parts(key)
-        if part not in plain and len(part) >= SHORTEST_OWN_WORD
-        for w in act_words(part)
-    )
-
-
-def names_act(own: frozenset[str], word: str) -> bool:
-    """Whether a clause's word names the act of a member's ``own`` words: one act however
-    inflected (:func:`act_words`), but no compound whose other part the name does not write
-    ("half-term" is no ``term``, "pre-order" no ``order``; "e-filed" is ``filed``)."""
-    parts = [p for p in word.split("-") if len(p) >= SHORTEST_OWN_WORD]
-    other = len(parts) > 1 and any(not shares_act(own, act_words(p)) for p in parts)
-    joined = shares_act(own, act_words(word.replace("-", "")))  # "clean-ups": "cleanup"
-    return shares_act(own, act_words(word)) and (not other or joined)
-
-
-@lru_cache(maxsize=4096)
-def act_words(word: str) -> frozenset[str]:
-    """A word's :func:`inflected_words`, an irregular past verb's lemma ("paid": "pay",
-    lemminflect's lexicon) and the verb a noun is made from ("payment": "pay",
-    :func:`.columns.verb_of`): a member's name and a clause name one act however it is
-    inflected or derived."""
-    return inflected_words(word) | columns.verb_of(word) | past_verb(word)
-
-
-@lru_cache(maxsize=4096)
-def inflected_words(word: str) -> frozenset[str]:
-    """A word with its lemmas (:func:`.words.name_words`) and a gerund's verb ("filing" and
-    "filed" both "file")."""
-    found = name_words(word)
-    if word.endswith(GERUND):
-        found |= frozenset(getLemma(word, upos="VERB"))
-    return found
-
-
-def past_verb(word: str) -> frozenset[str]:
-    """The verb a past form is of, irregular ones too ("paid", "sent", "held")."""
-    return (
-        frozenset(getAllLemmas(word).get("VERB", ()))
-        if verb_tags(word) & PAST_FORMS
-        else frozenset()
-    )

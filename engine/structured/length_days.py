@@ -66,11 +66,10 @@ def length_end(
     # before the fair, which opens on 4 May and runs for 2 days")
     written = [t for t in own if not t.how] or own
     origin = written[0] if len(written) == 1 and written[0].first == written[0].last else None
-    if match["limit"] and counts_back(match):
-        return None  # "apply up to one month before": a shift back (:mod:`.day_readers`)
     if match["limit"]:  # one in a sentence that writes no day counts from the day written last
         origin = limit_origin(match, before) or origin or (None if own else last_written(before))
-    elif origin is None and not own:  # "for 5 days, starting on the day of the visit"
+        return limit_end(match, origin)
+    if origin is None and not own:  # "for 5 days, starting on the day of the visit"
         origin = start_origin(match, before)
         if origin is None:
             return dated_length(match, before)
@@ -79,8 +78,6 @@ def length_end(
     said = match["count"] or match["size"]
     count, unit = int(said) if said.isdigit() else 1, (match["unit"] or match["kind"]).lower()
     later = moved(origin.first, count, unit, back=False)
-    if match["limit"]:
-        return later, f"{units(count, unit)} at most from {iso(origin.first)}"
     # it ends the day before that long after (a night, or a month's day, runs into it)
     ends_before = unit in calendar_units() or unit not in listed("overnight_units")
     low = int(match["low"] or count)  # "lasts 2 to 4 nights": between the two lengths' ends
@@ -88,6 +85,18 @@ def length_end(
     said = f"{low} to {units(count, unit)}" if match["low"] else units(count, unit)
     how = f"the last of {said} from {iso(origin.first)}"
     return (first, later - ends_before, how) if match["low"] else (first, how)
+
+
+def limit_end(match: re.Match[str], origin: Told | None) -> Counted | None:
+    """The day a limit ends ("allow up to six weeks" from 1 March: 12 April), that long after
+    its origin; ``None`` for one followed by "before" ("apply up to one month before": a
+    shift back, :mod:`.day_readers`)."""
+    if origin is None or counts_back(match):
+        return None
+    count = int(match["count"]) if match["count"].isdigit() else 1
+    unit = match["unit"].lower()
+    later = moved(origin.first, count, unit, back=False)
+    return later, f"{units(count, unit)} at most from {iso(origin.first)}"
 
 
 def counts_back(match: re.Match[str]) -> bool:

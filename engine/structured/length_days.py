@@ -83,7 +83,7 @@ def length_end(
     low = int(match["low"] or count)  # "lasts 2 to 4 nights": between the two lengths' ends
     first = moved(origin.first, low, unit, back=False) - ends_before
     said = f"{low} to {units(count, unit)}" if match["low"] else units(count, unit)
-    how = f"the last of {said} from {iso(origin.first)}"
+    how = f"end of {said} from {iso(origin.first)}"  # the review says how it was counted
     return (first, later - ends_before, how) if match["low"] else (first, how)
 
 

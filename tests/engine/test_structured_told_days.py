@@ -298,7 +298,7 @@ def test_any_weekday_of_a_month_is_the_days_from_its_first_to_its_last() -> None
 
 def test_a_length_of_one_unit_is_written_in_the_singular() -> None:
     text = "The dryer was installed on 4 March 2026 with a one-year guarantee."
-    assert [t.how for t in told_days(text) if t.how] == ["the last of 1 year from 2026-03-04"]
+    assert [t.how for t in told_days(text) if t.how] == ["end of 1 year from 2026-03-04"]
 
 
 def test_a_shift_that_names_its_thing_counts_from_that_things_day() -> None:
@@ -473,7 +473,7 @@ def test_a_shift_back_from_a_stay_counts_from_its_first_day() -> None:
 
 def test_a_stay_of_nights_is_a_length() -> None:
     text = "The group arrives on Friday 6 August 2027 and stays three nights at the lodge."
-    assert [t.how for t in told_days(text) if t.how] == ["the last of 3 nights from 2027-08-06"]
+    assert [t.how for t in told_days(text) if t.how] == ["end of 3 nights from 2027-08-06"]
 
 
 def test_a_length_from_the_date_of_a_thing_runs_that_long_after_its_day() -> None:

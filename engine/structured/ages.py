@@ -86,9 +86,9 @@ def read_births(document: str) -> tuple[tuple[Span, str], ...]:
         cue += [(m.end(), int(m["age"])) for m in turns.finditer(text, stop, start)]
         near = max(cue, default=None)
         if near and len(WORD.findall(text, near[0], start)) <= BIRTH_REACH and near[1] <= OLDEST:
-            said = [dt.date.fromordinal(int(d)) for d in phrase_days(what)]
-            days = [float(years_before(d, near[1]).toordinal()) for d in said]
-            how = f"{near[1]} years before {said[0].isoformat()}" if near[1] else ""
+            dates = [dt.date.fromordinal(int(d)) for d in phrase_days(what)]
+            days = [float(years_before(d, near[1]).toordinal()) for d in dates]
+            how = f"{near[1]} years before {dates[0].isoformat()}" if near[1] else ""
             found.append(((days[0], days[-1]), how))
     return tuple(found)
 

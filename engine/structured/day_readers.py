@@ -31,8 +31,8 @@ from engine.structured.series import WEEKDAYS
 from engine.structured.thing_anchor import (
     dates_thing,
     day_ahead,
+    past_since,
     purpose_of,
-    since_pattern,
     thing_phrase,
     thing_words,
 )
@@ -136,8 +136,7 @@ def named_origin(text: str, end: int, before: list[Told]) -> Told | None:
             return told
         # a shift's thing follows its "after"; a limit's its "of" ("up to 4 weeks from the
         # adoption date … within 21 days of adoption" both count from the adoption)
-        since = since_pattern().match(text, told.end) if told.how else None
-        shift_end = since.end() if since is not None else told.end
+        shift_end = past_since(text, told.end)
         if told.how and thing & thing_words(text, shift_end):
             return named_origin(text, shift_end, before[:at]) or anchor(before[:at])
     return None

@@ -98,11 +98,11 @@ def told(done: Completion, path: Path, members: Members) -> None:
         how = found.how or (ELIMINATED if done.event.told_day(key) is None else "")
         if how and (key,) not in done.leaves and value == iso_day(found.first):
             done.notes.append(((key,), f"{pointer_text((key,))} = {value} ({how})"))
-    for key, value in members.items():  # a birth counted from an age turned on a day
-        how = next((h for (first, _), h in read_births(done.event.text)
-                    if h and born_member(key) and value == iso_day(first)), "")  # fmt: skip
-        if how:
-            done.notes.append(((key,), f"{pointer_text((key,))} = {value} ({how})"))
+    counted = {iso_day(first): how for (first, _), how in read_births(done.event.text) if how}
+    for key in filter(born_member, members):  # a birth counted from an age turned on a day
+        if members[key] in counted:
+            note = f"{members[key]} ({counted[members[key]]})"
+            done.notes.append(((key,), f"{pointer_text((key,))} = {note}"))
 
 
 def named_place(done: Completion, path: Path, members: Members) -> None:

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import datetime as dt
 import re
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import replace
 from functools import cache, lru_cache
 
@@ -32,7 +32,7 @@ from engine.structured.name_acts import (
 from engine.structured.other_days import clauses
 from engine.structured.periods import alternation, listed
 from engine.structured.series import ordinal_of
-from engine.structured.thing_anchor import before_thing, since_pattern
+from engine.structured.thing_anchor import before_thing, past_since
 from engine.structured.told_days import digits, yearlong
 from engine.structured.words import key_parts
 
@@ -129,8 +129,13 @@ def told_right_after(
     """The days told after ``end`` in its clause, at most :data:`MOST_WORDS_BETWEEN` words
     on (no year-long label)."""
     stop = next(e for s, e in sentences if s <= end <= e)
-    after = [t for t in told if end <= t.start < stop and not yearlong(t)]
+    after = told_between(told, end, stop)
     return [t for t in after if words_between(text, end, t.start) <= MOST_WORDS_BETWEEN]
+
+
+def told_between(told: Iterable[Told], start: int, stop: int) -> list[Told]:
+    """The days told from ``start`` up to ``stop`` (a clause's end), no year-long label."""
+    return [t for t in told if start <= t.start < stop and not yearlong(t)]
 
 
 def counts(key: str) -> bool:
@@ -206,8 +211,8 @@ def told_after(
     ``told[0]``; ``told[1]`` the days told): the words between, the day (a deadline's: the
     one told as a deadline), and whether it is a start's or an end's only single day."""
     stop, days = told
-    after = [t for t in days if end <= t.start < stop and not yearlong(t)]
-    after = one_thing([t for t in after if not t.lasting or ends_its_length(key)], text)
+    after = [t for t in told_between(days, end, stop) if not t.lasting or ends_its_length(key)]
+    after = one_thing(after, text)
     near = pick(key, after)
     deadline = columns.names(key, "deadline_name")
     if deadline:
@@ -295,9 +300,9 @@ def thing_day(text: str, told: Told, word: int, days: list[Told]) -> Told | None
     date": the order's day)."""
     shift = re.search(r"(\w+)\s*$", text[told.start : told.end])
     named = shift is not None and shift[1].lower() in shift_ways()
-    since = since_pattern().match(text, told.end) if told.how and not named else None
-    end = since.end() if since is not None else told.end
-    if not told.how or not (named or since) or not before_thing().fullmatch(text, end, word):
+    end = told.end if named or not told.how else past_since(text, told.end)
+    limit = end > told.end  # "within 21 days of the order date"
+    if not told.how or not (named or limit) or not before_thing().fullmatch(text, end, word):
         return told
     earlier = days[: days.index(told)]
     return named_origin(text, end, earlier) or anchor(earlier)
@@ -373,7 +378,7 @@ def act_day(told: tuple[Told, ...], text: str, key: str) -> Told | None:
             named = names_act(own, word[0].lower())
             if not named or not its_thing(key, words, at, text):
                 continue
-            after = [t for t in told if word.end() <= t.start < sentence[1] and not yearlong(t)]
+            after = told_between(told, word.end(), sentence[1])
             after = [t for t in after if not t.lasting or ends_its_length(key)]
             between = words_between(text, word.end(), after[0].start) if after else None
             if between is not None and between <= MOST_WORDS_BETWEEN:

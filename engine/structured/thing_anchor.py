@@ -149,6 +149,13 @@ def since_pattern() -> re.Pattern[str]:
     return re.compile(rf"(?i)(?:\s*\([^()]*\))?\s+(?:{alternation(listed('span_since'))})\b")
 
 
+def past_since(text: str, end: int) -> int:
+    """Where a limit's thing starts: past the ``span_since`` word right after it ("within 21
+    days of …"), else ``end`` itself (a shift's thing follows its own "after")."""
+    since = since_pattern().match(text, end)
+    return since.end() if since is not None else end
+
+
 @lru_cache(maxsize=16)  # every shift of one text asks
 def written(text: str) -> tuple[tuple[int, int, tuple[int, float, float] | float], ...]:
     """The days and periods ``text``'s phrases write (in numbers and by a holiday's name

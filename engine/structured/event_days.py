@@ -44,7 +44,8 @@ from functools import lru_cache
 
 from engine.structured import columns, cued_days, other_days, periods, stated
 from engine.structured.anniversaries import years_counted
-from engine.structured.day_readers import is_month, iso
+from engine.structured.day_order import leftover, settled
+from engine.structured.day_readers import iso
 from engine.structured.member_days import told_span
 from engine.structured.named_days import starting_verb
 from engine.structured.other_days import clauses, phrase_days
@@ -119,8 +120,13 @@ class EventDays:
 
     def own_day(self, key: str, siblings: Iterable[str]) -> Told | None:
         """The day told for ``key``: beside a word of its name, else, by elimination, the one
-        told day no other date member among ``siblings`` takes (:func:`unclaimed_day`)."""
-        return self.told_day(key) or unclaimed_day(self, key, tuple(siblings))
+        told day no other date member among ``siblings`` takes (:func:`unclaimed_day`); moved
+        to the day told where it stands in ``siblings``' order when its name's day is another
+        member's, or found there when its name finds none (:func:`ordered_days`)."""
+        keys = tuple(siblings)
+        if key not in keys:
+            return self.told_day(key) or unclaimed_day(self, key, keys)
+        return ordered_days(self, keys)[keys.index(key)]
 
     def meeting(self, key: str) -> Span | None:
         """The meeting of the series a member's name counts, names the month of, or calls
@@ -210,15 +216,12 @@ def lone_date_span(
     meeting = event.meeting(key)  # "june_meeting": the series' June meeting
     if meeting is not None:
         return meeting
-    told = event.told_day(key)
+    told = event.own_day(key, siblings)
     if told is not None:
         return told_window(told, key)
     own = event.act_span(key)
     if own is not None:
         return own
-    left = unclaimed_day(event, key, tuple(siblings))
-    if left is not None:
-        return told_window(left, key)
     if columns.names(key, LATER) or paired(key, event.not_acts(siblings)):
         return None
     return event.counted_day(key) or event.ends  # the rest of day_span, its act read once
@@ -254,6 +257,17 @@ def unclaimed_day(event: EventDays, key: str, siblings: tuple[str, ...]) -> Told
     return None
 
 
+@lru_cache(maxsize=256)  # each date member of one object asks
+def ordered_days(event: EventDays, siblings: tuple[str, ...]) -> tuple[Told | None, ...]:
+    """The day each of ``siblings`` (the object's date members, in the schema's order) takes:
+    the one its name finds or elimination gives it, settled against the others' in the order
+    the document tells them (:func:`.day_order.settled`)."""
+    claims = [event.told_day(k) or unclaimed_day(event, k, siblings) for k in siblings]
+    free = [unclaimed(event, k, siblings) for k in siblings]
+    meetings = {m for k in siblings if (m := event.meeting(k)) is not None}
+    return tuple(settled(claims, free, event.told, meetings))
+
+
 def unclaimed(event: EventDays, key: str, siblings: tuple[str, ...]) -> bool:
     """Whether a date member takes no day by its name: no told day, series meeting, act,
     count or pair of its own, and no birth or later date (a renewal is no day told; a
@@ -265,21 +279,6 @@ def unclaimed(event: EventDays, key: str, siblings: tuple[str, ...]) -> bool:
     if ordinal_of(set(key_parts(key))) is not None and (event.series or named_in(event, key)):
         return False  # "session_two" of a series, or of a thing the text names, is counted
     return event.told_day(key) is None and event.act_span(key) is None
-
-
-def leftover(told: tuple[Told, ...], taken: set[Span]) -> list[Told]:
-    """The told days no member takes, once each, in order: neither a whole month nor a
-    period that holds another told day (the frame the others fall in, as a weekend holds
-    its Sunday)."""
-    left: list[Told] = []
-    for t in told:
-        inner = any(o is not t and t.first <= o.first <= o.last <= t.last
-                    and (o.first, o.last) != (t.first, t.last) for o in told)  # fmt: skip
-        seen = (t.first, t.last) in taken or any((o.first, o.last) == (t.first, t.last)
-                                                 for o in left)  # fmt: skip
-        if not (seen or inner or is_month(t)):
-            left.append(t)
-    return left
 
 
 def told_window(told: Told, key: str) -> Span:

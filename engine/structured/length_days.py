@@ -61,6 +61,8 @@ def length_end(
     ("allow up to six weeks" from 1 March) is the day that much later: 12 April; one "of"
     a thing the document dated ("within 10 weeks of the inspection") counts from that
     thing's day (:func:`named_origin`), whichever sentence wrote it."""
+    if counts_back(match):  # "booked for three weeks before departure": a shift back
+        return None
     own = [t for t in before if t.start >= sentence[0]]
     # the one day its sentence writes, beside any it counts ("registration closes a fortnight
     # before the fair, which opens on 4 May and runs for 2 days")
@@ -89,9 +91,8 @@ def length_end(
 
 def limit_end(match: re.Match[str], origin: Told | None) -> Counted | None:
     """The day a limit ends ("allow up to six weeks" from 1 March: 12 April), that long after
-    its origin; ``None`` for one followed by "before" ("apply up to one month before": a
-    shift back, :mod:`.day_readers`)."""
-    if origin is None or counts_back(match):
+    its origin."""
+    if origin is None:
         return None
     count = int(match["count"]) if match["count"].isdigit() else 1
     unit = match["unit"].lower()
@@ -100,8 +101,9 @@ def limit_end(match: re.Match[str], origin: Told | None) -> Counted | None:
 
 
 def counts_back(match: re.Match[str]) -> bool:
-    """Whether a limit is followed by a ``duration_before`` word ("up to one month before"):
-    how far back a thing may be done, which the shift before it tells, not a later end."""
+    """Whether a length or a limit is followed by a ``duration_before`` word ("up to one
+    month before", "booked for three weeks before departure"): how far back a thing is
+    done, which the shift before it tells, not a later end."""
     back = alternation(listed("duration_before"))
     return re.match(rf"(?i)\s+(?:{back})\b", match.string[match.end() :]) is not None
 

@@ -36,6 +36,7 @@ from engine.structured.thing_anchor import (
     thing_phrase,
     thing_words,
 )
+from engine.structured.words import name_words
 
 
 @dataclass(frozen=True)
@@ -143,6 +144,8 @@ def named_origin(text: str, end: int, before: list[Told]) -> Told | None:
 
 
 NEXT_WORD = re.compile(r"\s*(\w+)")  # the word right after a phrase
+WORD_AFTER = re.compile(r"[A-Za-z]+")
+ENDING_WORDS = 4  # "after the units are finished": a thing's end said this close after a shift
 WORKDAYS = (rrule.MO, rrule.TU, rrule.WE, rrule.TH, rrule.FR)  # the days a working day is
 DAY_UNIT = "day"  # the unit a day part ("the evening before") shifts by
 
@@ -175,7 +178,11 @@ def shifted_day(
             return None  # "two mornings later" counts mornings, no one day it names
         unit = DAY_UNIT
     back = way in listed("duration_before")
-    named = named_origin(match.string, match.end(), before) or today(match, before)
+    named = (
+        named_origin(match.string, match.end(), before)
+        or today(match, before)
+        or ended_origin(match.string, match.end(), before)
+    )
     if way in listed("thing_shifts") and named is None:
         return None  # "for 2 weeks from 9 August" is a length; "from the audit" a shift
     # back from a thing's first day: a length's last day stands for a period whose first is
@@ -189,6 +196,19 @@ def shifted_day(
         return day, f"{match[0]} {thing_phrase(match.string, match.end())} on {iso(origin)}"
     than = "" if way in listed("clause_shifts") else " than"  # "six weeks later than 22 May"
     return day, f"{match[0]}{than} {iso(origin)}"
+
+
+def ended_origin(text: str, end: int, before: list[Told]) -> Told | None:
+    """The last day of the length told last before a shift whose thing is said to end ("take
+    it down the day after our fitters finish", "the morning after the permit ends": a
+    ``period_end_verbs`` verb at most :data:`ENDING_WORDS` words after it, in its clause);
+    ``None`` otherwise."""
+    clause = re.split(r"[,;:.()]", text[end : end + 80], maxsplit=1)[0]
+    said = WORD_AFTER.findall(clause)[:ENDING_WORDS]
+    ends = set(listed("period_end_verbs"))
+    if not any(ends & name_words(word.lower()) for word in said):
+        return None
+    return next((t for t in reversed(before) if t.lasting), None)
 
 
 def today(match: re.Match[str], before: list[Told]) -> Told | None:

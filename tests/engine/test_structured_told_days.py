@@ -197,6 +197,14 @@ def test_a_shift_from_today_counts_from_the_documents_own_day() -> None:
     assert [t.first for t in told_days(text)] == [day("2027-03-03"), day("2027-03-31")]
 
 
+def test_a_shift_after_a_thing_ends_counts_from_the_last_day_of_its_length() -> None:
+    text = (
+        "Joiners fit the loft hatch from Monday 4 October 2027 for three working days; the "
+        "scaffold goes up the Friday before. The skip goes two days after they finish."
+    )
+    assert [t.first for t in told_days(text)][-1] == day("2027-10-08")
+
+
 def test_the_next_one_of_a_kind_is_only_a_next_members() -> None:
     text = "Panel meeting held on 3 March 2027. The next meeting is 28 days from today."
     assert told_on(text, "meeting_date") == ("2027-03-03",) * 2
@@ -432,6 +440,11 @@ def test_an_end_named_as_a_deadline_is_as_near_as_the_first_day_told_after_its_w
 def test_a_limit_followed_by_before_counts_back() -> None:
     text = "The lease ends on 30 June 2027. Tenants may give notice up to two months before."
     assert [t.first for t in told_days(text) if t.how] == [day("2027-04-30")]
+
+
+def test_a_length_followed_by_before_counts_back() -> None:
+    text = "We sail to Bergen on Friday 9 July 2027; the jab is booked for two weeks before that."
+    assert [t.first for t in told_days(text) if t.how] == [day("2027-06-25")]
 
 
 def test_up_to_and_including_joins_one_things_first_and_last_day() -> None:

@@ -79,14 +79,18 @@ def length_end(
         return None
     said = match["count"] or match["size"]
     count, unit = int(said) if said.isdigit() else 1, (match["unit"] or match["kind"]).lower()
-    later = moved(origin.first, count, unit, back=False)
-    # it ends the day before that long after (a night, or a month's day, runs into it)
-    ends_before = unit in calendar_units() or unit not in listed("overnight_units")
     low = int(match["low"] or count)  # "lasts 2 to 4 nights": between the two lengths' ends
-    first = moved(origin.first, low, unit, back=False) - ends_before
+    first = length_last(origin.first, low, unit)
     said = f"{low} to {units(count, unit)}" if match["low"] else units(count, unit)
     how = f"end of {said} from {iso(origin.first)}"  # the review says how it was counted
-    return (first, later - ends_before, how) if match["low"] else (first, how)
+    return (first, length_last(origin.first, count, unit), how) if match["low"] else (first, how)
+
+
+def length_last(first: float, count: int, unit: str) -> float:
+    """The last day of ``count`` units from ``first``: the day before that long after (a
+    night, or a month's day, runs into it: three nights from 4 May end on the 7th)."""
+    ends_before = unit in calendar_units() or unit not in listed("overnight_units")
+    return moved(first, count, unit, back=False) - ends_before
 
 
 def limit_end(match: re.Match[str], origin: Told | None) -> Counted | None:

@@ -67,6 +67,7 @@ from engine.structured.schedule_days import (
     week_day,
     week_day_pattern,
 )
+from engine.structured.started_lengths import started_lengths
 from engine.structured.weekday_days import lone_weekday, lone_weekday_pattern
 from engine.structured.written_days import written_phrases
 
@@ -96,6 +97,7 @@ def told_days(document: str) -> tuple[Told, ...]:
             # a limit ends no length; a notice period's last day is its thing's, as a length's
             lasting = reader is notice_day or (reader is length_end and not match["limit"])
             found.append(Told(start, end, first, last, str(how), lasting=lasting))
+    found += started_lengths(text, found, sentences)  # "a three-day course starting 4 May"
     cut = deadline_spans(text, spans)
     marked = [replace(t, deadline=any(a <= t.start and t.end <= b for a, b in cut)
                       or bool(t.how and deadline_before().search(text, 0, t.start)))

@@ -1,0 +1,87 @@
+"""The last day of a length a document tells before the day it starts on: "a three-day workshop
+at the Leeds centre starting Tue 17/11/26" ends on 19 November; "a block of four nights
+starting Sunday the 8th" runs into the 12th (a night runs into the next day, as in
+:func:`.length_days.length_last`).
+
+:mod:`.length_days` reads a length told after the day it counts from ("from 2 May, for ten
+days"); here the length comes first, then at most a few words naming its thing, then a start
+verb (``period_start_verbs``: "starting", "begins", "commencing", perhaps with "on" or "from")
+right before a day told. The last day is told right after the first, so that a start takes the
+first and an end the last (:mod:`.member_days`). Not a shift ("two days after it starts"), and
+not a length another reader has read already, nor the length of a series ("every Thursday for
+six weeks, beginning 2 October": :mod:`.series`). Pure functions over text.
+"""
+
+from __future__ import annotations
+
+import calendar
+import re
+from collections.abc import Sequence
+from functools import cache
+
+from engine.structured.day_readers import Told, iso, shift_ways, unit_words, units
+from engine.structured.length_days import length_last
+from engine.structured.named_days import starting_verb
+from engine.structured.periods import alternation, listed
+
+# The length's thing stands between it and its start verb in at most this many characters
+# ("a three-day workshop at the Leeds training centre starting": 38).
+MOST_THING_CHARACTERS = 60
+
+
+@cache
+def started_pattern() -> re.Pattern[str]:
+    """A count and a unit ("three-day", "four nights", "a fortnight"), the words of its thing
+    (no sentence's end), and the verb right before the end of the text it searches, perhaps
+    followed by "on" or "from" and a weekday: a day told next starts the length."""
+    one = alternation(listed("duration_one"))
+    weekdays = alternation([*calendar.day_name, *calendar.day_abbr])  # "starting Monday 4 May"
+    return re.compile(
+        rf"(?i)\b(?P<count>\d{{1,3}}|{one})[\s-]+(?P<unit>{unit_words()})s?\b"
+        rf"(?P<thing>[^.;:!?]{{0,{MOST_THING_CHARACTERS}}}?)"
+        rf"\b(?P<verb>[a-z]+)(?:\s+(?:on|from))?(?:\s+(?:{weekdays})\.?,?)?\s*$"
+    )
+
+
+def started_lengths(
+    text: str, found: Sequence[Told], sentences: Sequence[tuple[int, int]]
+) -> list[Told]:
+    """The last day of each length told before a start verb and a single day of ``found``
+    (the days already told), told right after that day."""
+    ends = []
+    for day in found:
+        start, stop = next(((s, e) for s, e in sentences if s <= day.start <= e), (0, 0))
+        match = started_pattern().search(text, start, day.start)
+        if day.first != day.last or match is None or not starts(match):
+            continue
+        if recurs(text[start:stop]):  # "every Thursday for six weeks, beginning …"
+            continue
+        if any(t.start < match.end("unit") and match.start() < t.end for t in found):
+            continue  # another reader's length, or a shift: "three weeks before …"
+        said = match["count"]
+        count, unit = int(said) if said.isdigit() else 1, match["unit"].lower()
+        last = length_last(day.first, count, unit)
+        how = f"end of {units(count, unit)} from {iso(day.first)}"
+        ends.append(Told(day.end, day.end, last, last, how, lasting=True))
+    return ends
+
+
+@cache
+def recurrence() -> re.Pattern[str]:
+    """The words that say a thing recurs ("every", "weekly", "fortnightly", "Wednesdays")."""
+    said = [*listed("recurrence_words"), *listed("frequency_adjectives")]
+    plural = [f"{day}s" for day in calendar.day_name]  # "on Wednesdays at 4pm"
+    return re.compile(rf"(?i)\b(?:{alternation([*said, *plural])})\b")
+
+
+def recurs(clause: str) -> bool:
+    """Whether a clause says its thing recurs ("on Thursday evenings, starting 15 January,
+    one session each week"): a series' length ends on no day of it (:mod:`.series`')."""
+    return recurrence().search(clause) is not None
+
+
+def starts(match: re.Match[str]) -> bool:
+    """Whether a length's verb starts it and its thing is no shift's ("two days after it
+    starts")."""
+    thing = match["thing"].split()
+    return starting_verb(match["verb"].lower()) and not (thing and thing[0].lower() in shift_ways())

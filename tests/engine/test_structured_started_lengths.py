@@ -1,0 +1,40 @@
+"""Tests for :mod:`engine.structured.started_lengths`: a length told before the day it starts
+on ends that long after it."""
+
+from __future__ import annotations
+
+import datetime as dt
+
+import pytest
+
+from engine.structured.told_days import told_days
+from tests.helpers.fills import dates_schema, json_fill
+
+
+def ends(text: str) -> list[str]:
+    """The last days of the lengths the text tells."""
+    return [dt.date.fromordinal(int(t.first)).isoformat() for t in told_days(text) if t.lasting]
+
+
+def test_a_length_before_its_start_verb_and_day_ends_that_long_after() -> None:
+    text = "We run a two-day first-aid course at the village hall starting Saturday 5 June 2027."
+    assert ends(text) == ["2027-06-06"]
+    nights = "Mia has a stay of three nights at the lodge, commencing on 30 April 2027."
+    assert ends(nights) == ["2027-05-03"]  # a night runs into the next day
+
+
+def test_a_series_length_and_a_shift_are_no_length_of_a_thing() -> None:
+    weekly = "Yoga runs on Mondays for six weeks, beginning 7 June 2027."
+    assert ends(weekly) == []
+    shift = "Two days after it starts on 3 March 2026 the choir meets."
+    assert ends(shift) == []
+
+
+@pytest.mark.parametrize("seed", range(2))
+def test_a_course_told_by_its_length_and_first_day_fills_its_last(seed: int) -> None:
+    text = (
+        "Booking confirmed: one place on a three-day pottery course at the Mill Studio "
+        "starting Wed 13/10/27.\n\n"
+    )
+    filled = json_fill(dates_schema("course_start", "course_end"), text, seed)
+    assert filled.value == {"course_start": "2027-10-13", "course_end": "2027-10-15"}

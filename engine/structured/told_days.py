@@ -19,6 +19,7 @@ import re
 from dataclasses import replace
 from functools import cache, lru_cache
 
+from engine.structured.age_days import age_day, age_pattern
 from engine.structured.anniversaries import anniversary_day, anniversary_pattern
 from engine.structured.counted_meetings import (
     counted_meeting,
@@ -139,6 +140,7 @@ def counted_phrases(text: str) -> list[tuple[int, int, re.Match[str], Reader]]:
         (nth_day_pattern(), nth_day),
         (lone_weekday_pattern(), lone_weekday),
         (anniversary_pattern(), anniversary_day),
+        (age_pattern(), age_day),
     ]
     found = [(m.start(), m.end(), m, r) for p, r in readers for m in p.finditer(text)]
     return sorted(found, key=lambda f: f[0])

@@ -21,6 +21,7 @@ from functools import cache, lru_cache
 from dateutil import rrule
 from dateutil.relativedelta import relativedelta, weekday
 
+from engine.language.en.data import word_set
 from engine.structured.day_readers import WORKDAYS, Counted, Told, anchor, bounds, is_month, iso
 from engine.structured.periods import alternation, listed, phrase_spans
 from engine.structured.series import LAST, MONTHS, WEEKDAYS, ordinals
@@ -206,14 +207,20 @@ def month_end(
 @cache
 def ordinal_day_pattern() -> re.Pattern[str]:
     """A day of the month named only by its ordinal, after a weekday or a word that dates
-    ("Tuesday the 9th", "on the 21st"), and not before a noun it counts ("the 12th floor")."""
+    ("Tuesday the 9th", "due Friday 30th", "on the 21st"), and not before a noun it counts
+    ("the 12th floor")."""
     days, cues = alternation(WEEKDAYS), alternation(listed("ordinal_day_cues"))
     months = alternation(month_references())
+    # the words that may follow a day's ordinal, no noun it counts: "on the 9th if you cover"
+    followers = alternation(
+        ["and", "at", "to", *sorted(word_set("grammar.json", "present_for_future"))]
+    )
     return re.compile(
-        rf"(?i)\b(?:(?P<weekday>{days})|{cues})\s+the\s+(?P<day>\d{{1,2}})(?P<suffix>st|nd|rd|th)\b"
+        rf"(?i)\b(?:(?P<weekday>{days})\s+(?:the\s+)?|(?:{cues})\s+the\s+)"
+        r"(?P<day>\d{1,2})(?P<suffix>st|nd|rd|th)\b"
         rf"(?:\s+of\s+(?P<month>{months})\b)?"
         # nor before a noun it counts, in digits when read ("the third one": "the 3rd 1")
-        r"(?!\s+(?:of\b|\d|[a-z]+\b(?<!\band)(?<!\bat)(?<!\bto)(?<!\buntil)))"
+        rf"(?!\s+(?:of\b|\d|(?!(?:{followers})\b)[a-z]+\b))"
         r"(?!\s*(?:,|and|or|&)\s*\d+(?:st|nd|rd|th)\b)"  # "the 1st and 3rd Tuesday": a list
     )
 
@@ -228,8 +235,10 @@ def ordinal_day(
         return month_ordinal(before[-1], int(match["day"]), match["weekday"], said)
     # not from the day a length runs out: "guaranteed for 90 days … visit booked for the 20th"
     base = anchor([t for t in before if not t.lasting])
-    if base is None:
-        return None
+    if base is None:  # "this Saturday the 21st (August 2027)": of the month written after
+        month = month_after(match)
+        day, weekday = int(match["day"]), match["weekday"]
+        return None if month is None else month_ordinal(month, day, weekday, said)
     start = dt.date.fromordinal(int(base.last))
     if match["month"]:  # "the 9th of that month": of the month told, before or after
         return referred_month_day(match, base, said)
@@ -242,6 +251,18 @@ def ordinal_day(
         if day >= start and (wanted is None or day.weekday() == wanted):
             return float(day.toordinal()), f"{said} after {iso(base.last)}"
     return None
+
+
+def month_after(match: re.Match[str]) -> Told | None:
+    """The first whole month the text writes after a day named only by its ordinal, for one
+    with no day told before it ("I'll do your Sunday close on the 9th … that's for the Nov
+    2025 rota"); none when its sentence names a month before it ("… by the fifth working day
+    of the next month and are reimbursed on the 25th": of that month)."""
+    opening = match.string[: match.start()].rsplit(".", 1)[-1]
+    if re.search(r"(?i)\bmonth\b", opening):  # "… of the next month and are paid on the 25th"
+        return None
+    later = (Told(s, e, *bounds(w)) for s, e, w in phrase_spans(match.string) if s >= match.end())
+    return next((t for t in later if is_month(t)), None)
 
 
 def referred_month_day(match: re.Match[str], base: Told, said: str) -> tuple[float, str] | None:

@@ -205,6 +205,24 @@ def test_a_shift_after_a_thing_ends_counts_from_the_last_day_of_its_length() -> 
     assert [t.first for t in told_days(text)][-1] == day("2027-10-08")
 
 
+def test_a_weekday_and_an_ordinal_without_the_name_a_day() -> None:
+    text = "Note of Sun 3 Oct 2027: the van is due back Friday 8th."
+    assert [t.first for t in told_days(text) if t.how] == [day("2027-10-08")]
+
+
+def test_an_ordinal_told_first_takes_the_month_written_after_it() -> None:
+    text = (
+        "Can you take my stall on the 12th if I do yours the Sunday after? "
+        "It is for the June 2027 fair."
+    )
+    assert [t.first for t in told_days(text) if t.how] == [day("2027-06-12"), day("2027-06-13")]
+    rule = (
+        "Fees are set on the first day of the month and are paid on the 20th. "
+        "The May 2027 fee is £5."
+    )
+    assert [t for t in told_days(rule) if t.how] == []  # of the month the rule names
+
+
 def test_the_next_one_of_a_kind_is_only_a_next_members() -> None:
     text = "Panel meeting held on 3 March 2027. The next meeting is 28 days from today."
     assert told_on(text, "meeting_date") == ("2027-03-03",) * 2

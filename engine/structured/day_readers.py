@@ -193,7 +193,9 @@ def shifted_day(
     origin = base.first if back else base.last
     day = moved(origin, count, unit, back)
     if named is not None:  # the review says which thing: "6 weeks after the fracture on …"
-        return day, f"{match[0]} {thing_phrase(match.string, match.end())} on {iso(origin)}"
+        text, end = match.string, match.end()
+        thing = document_phrase(text, end) or thing_phrase(text, end)
+        return day, f"{match[0]} {thing} on {iso(origin)}"
     than = "" if way in listed("clause_shifts") else " than"  # "six weeks later than 22 May"
     return day, f"{match[0]}{than} {iso(origin)}"
 
@@ -213,11 +215,26 @@ def ended_origin(text: str, end: int, before: list[Told]) -> Told | None:
 
 def today(match: re.Match[str], before: list[Told]) -> Told | None:
     """The document's own day, for a shift from "today" ("we meet again ten days from
-    today" in notes dated 2 May): the first day it writes."""
+    today" in notes dated 2 May) or from the day of the document itself ("four weeks from
+    the date of this letter"): the first day it writes."""
     said = NEXT_WORD.match(match.string, match.end())
-    if said is None or said[1].lower() not in listed("today_words"):
-        return None
-    return own_day(before)
+    if said is not None and said[1].lower() in listed("today_words"):
+        return own_day(before)
+    return own_day(before) if document_phrase(match.string, match.end()) else None
+
+
+def document_phrase(text: str, end: int) -> str | None:
+    """The words right after ``end`` that name the document's own day ("the date of this
+    letter"), or ``None``."""
+    said = own_document_day().match(text, end)
+    return said[0].strip() if said else None
+
+
+@cache
+def own_document_day() -> re.Pattern[str]:
+    """ "the date of this letter", "the day of this email": the document's own day."""
+    days, own = alternation(listed("day_nouns")), alternation(listed("own_document_words"))
+    return re.compile(rf"(?i)\s+the\s+(?:{days})\s+of\s+this\s+(?:{own})\b")
 
 
 def is_month(told: Told) -> bool:

@@ -69,7 +69,12 @@ from engine.structured.schedule_days import (
     week_day_pattern,
 )
 from engine.structured.started_lengths import started_lengths
-from engine.structured.weekday_days import lone_weekday, lone_weekday_pattern
+from engine.structured.weekday_days import (
+    lone_weekday,
+    lone_weekday_pattern,
+    same_day,
+    same_day_pattern,
+)
 from engine.structured.written_days import written_phrases
 
 DAYS_PER_YEAR = 365
@@ -87,12 +92,13 @@ def told_days(document: str) -> tuple[Told, ...]:
             continue  # the phrase is part of a day the document writes
         if any((t.start, t.end) == (start, end) and not t.how for t in found):
             continue  # it is the whole of one: "Easter Monday" is a holiday, no lone Monday
-        # a month it names ("the last Saturday in April 2028") is no day of its own
-        found = [t for t in found if not start <= t.start < t.end <= end]
         sentence = next((s, e) for s, e in sentences if s <= start <= e)
         before = sorted((t for t in found if t.end <= start), key=lambda t: t.end)
         counted = reader(match, before, sentence)
         if counted is not None:  # a day and how, or a period's first and last day and how
+            # a month it names ("the last Saturday in April 2028") is no day of its own, nor
+            # a shorter phrase read inside it; a phrase read as nothing leaves them
+            found = [t for t in found if not start <= t.start < t.end <= end]
             first, *rest, how = counted
             last = rest[0] if rest else first
             # a limit ends no length; a notice period's last day is its thing's, as a length's
@@ -139,6 +145,7 @@ def counted_phrases(text: str) -> list[tuple[int, int, re.Match[str], Reader]]:
         (week_day_pattern(), week_day),
         (nth_day_pattern(), nth_day),
         (lone_weekday_pattern(), lone_weekday),
+        (same_day_pattern(), same_day),
         (anniversary_pattern(), anniversary_day),
         (age_pattern(), age_day),
     ]

@@ -9,7 +9,8 @@ Monday") it is the latest such weekday before that day instead, and after a ``du
 word ("next Friday") the first after it. A weekday the document says
 recurs is a series' (:mod:`.series`), one inside a day it writes ("Tuesday 13 January") is
 that day's (:func:`engine.structured.told_days.told_days` skips phrases that overlap one),
-and "every Sunday" or "a Saturday in September" names no one day. A reader for
+and "every Sunday" or "a Saturday in September" names no one day; "the same day next week" is
+the day a week after the one told before it. Readers for
 :mod:`.told_days`, in the shape of :mod:`.day_readers`'. Pure functions over text.
 """
 
@@ -19,7 +20,7 @@ import datetime as dt
 import re
 from functools import cache
 
-from engine.structured.day_readers import Told, anchor, iso, own_day
+from engine.structured.day_readers import Told, anchor, iso, moved, own_day
 from engine.structured.length_days import writes_day
 from engine.structured.month_days import names_next, recurring, references
 from engine.structured.periods import alternation, listed
@@ -106,3 +107,27 @@ def on_or_after(day: float, name: str) -> float:
     """The first day on or after ``day`` that falls on the weekday ``name``."""
     start = dt.date.fromordinal(int(day))
     return day + (WEEKDAYS.index(name) - start.weekday()) % DAYS_PER_WEEK
+
+
+@cache
+def same_day_pattern() -> re.Pattern[str]:
+    """ "the same day next week", "the same weekday the following week", "the same day
+    next month": the day told before it, a ``duration_next`` word and a calendar unit on."""
+    nexts = alternation(listed("duration_next"))
+    units = alternation([*listed("duration_units"), *listed("calendar_units")])
+    return re.compile(
+        rf"(?i)\bthe\s+same\s+(?:week)?day\s+(?:the\s+)?(?:{nexts})\s+(?P<unit>{units})\b"
+    )
+
+
+def same_day(
+    match: re.Match[str], before: list[Told], sentence: tuple[int, int]
+) -> tuple[float, str] | None:
+    """The day one week (or month, or year) on from the last day told before "the same day
+    next week" ("picked up on Tuesday 12 March … until the same day next week": 19 March)."""
+    del sentence
+    base = anchor([t for t in before if not t.lasting])
+    if base is None:
+        return None
+    day = moved(base.last, 1, match["unit"].lower(), back=False)
+    return day, f"{match[0]} from {iso(base.last)}"

@@ -223,6 +223,21 @@ def test_an_ordinal_told_first_takes_the_month_written_after_it() -> None:
     assert [t for t in told_days(rule) if t.how] == []  # of the month the rule names
 
 
+def test_the_same_day_next_week_and_the_day_after_that() -> None:
+    text = (
+        "The parcel reached the depot on Thursday 4 March 2027. It is held until the same day "
+        "next week, and goes back to the sender the day after that."
+    )
+    assert [t.first for t in told_days(text) if t.how] == [day("2027-03-11"), day("2027-03-12")]
+
+
+def test_a_shift_from_the_date_of_this_letter_counts_from_its_own_day() -> None:
+    text = "Letter of 7 June 2027. Your tenancy ends eight weeks from the date of this letter."
+    told = [t for t in told_days(text) if t.how]
+    assert [t.first for t in told] == [day("2027-08-02")]
+    assert told[0].how == "8 weeks from the date of this letter on 2027-06-07"
+
+
 def test_the_next_one_of_a_kind_is_only_a_next_members() -> None:
     text = "Panel meeting held on 3 March 2027. The next meeting is 28 days from today."
     assert told_on(text, "meeting_date") == ("2027-03-03",) * 2

@@ -31,15 +31,16 @@ MOST_THING_CHARACTERS = 60
 
 @cache
 def started_pattern() -> re.Pattern[str]:
-    """A count and a unit ("three-day", "four nights", "a fortnight"), the words of its thing
+    """A count and a unit ("three-day", "four nights", "3 consecutive days": a
+    ``duration_stress`` word between them at most), the words of its thing
     (no sentence's end), and the verb right before the end of the text it searches, perhaps
-    followed by "on" or "from" and a weekday: a day told next starts the length."""
-    one = alternation(listed("duration_one"))
+    followed by "on" or "from", "the" and a weekday: a day told next starts the length."""
+    one, stress = alternation(listed("duration_one")), alternation(listed("duration_stress"))
     weekdays = alternation([*calendar.day_name, *calendar.day_abbr])  # "starting Monday 4 May"
     return re.compile(
-        rf"(?i)\b(?P<count>\d{{1,3}}|{one})[\s-]+(?P<unit>{unit_words()})s?\b"
+        rf"(?i)\b(?P<count>\d{{1,3}}|{one})[\s-]+(?:(?:{stress})\s+)?(?P<unit>{unit_words()})s?\b"
         rf"(?P<thing>[^.;:!?]{{0,{MOST_THING_CHARACTERS}}}?)"
-        rf"\b(?P<verb>[a-z]+)(?:\s+(?:on|from))?(?:\s+(?:{weekdays})\.?,?)?\s*$"
+        rf"\b(?P<verb>[a-z]+)(?:\s+(?:on|from))?(?:\s+the)?(?:\s+(?:{weekdays})\.?,?)?\s*$"
     )
 
 

@@ -21,6 +21,8 @@ def test_a_length_before_its_start_verb_and_day_ends_that_long_after() -> None:
     assert ends(text) == ["2027-06-06"]
     nights = "Mia has a stay of three nights at the lodge, commencing on 30 April 2027."
     assert ends(nights) == ["2027-05-03"]  # a night runs into the next day
+    stressed = "Roofers will work three consecutive days starting on the first Monday of May 2027."
+    assert ends(stressed) == ["2027-05-05"]
 
 
 def test_a_series_length_and_a_shift_are_no_length_of_a_thing() -> None:

@@ -238,6 +238,11 @@ def test_a_shift_from_the_date_of_this_letter_counts_from_its_own_day() -> None:
     assert told[0].how == "8 weeks from the date of this letter on 2027-06-07"
 
 
+def test_a_shift_to_the_day_counts_as_the_shift() -> None:
+    text = "The boat licence was issued on 2 May 2027 and lapses five years to the day after issue."
+    assert [t.first for t in told_days(text) if t.how] == [day("2032-05-02")]
+
+
 def test_the_next_one_of_a_kind_is_only_a_next_members() -> None:
     text = "Panel meeting held on 3 March 2027. The next meeting is 28 days from today."
     assert told_on(text, "meeting_date") == ("2027-03-03",) * 2

@@ -246,11 +246,13 @@ def is_month(told: Told) -> bool:
 @cache
 def next_weekday_pattern() -> re.Pattern[str]:
     """ "the following Monday", "the next Friday", "the Saturday straight after it", "the
-    Friday before", "the Friday immediately following the last class" (a
+    Friday before" (or "beforehand"), "the Friday immediately following the last class" (a
     ``duration_next`` word after the weekday, before a ``meeting_owners`` word and its
     thing)."""
     nexts, days = alternation(listed("duration_next")), alternation(WEEKDAYS)
-    ways, owners = alternation(listed("clause_shifts")), alternation(listed("meeting_owners"))
+    back = [w for w in listed("duration_before") if " " not in w]  # "the Friday beforehand"
+    ways = alternation([*listed("clause_shifts"), *back])
+    owners = alternation(listed("meeting_owners"))
     return re.compile(
         rf"(?i)\bthe\s+(?:{nexts})\s+(?P<weekday>{days})\b"
         rf"|\bthe\s+(?P<beside>{days})\s+(?:[a-z]+\s+)?"

@@ -243,6 +243,13 @@ def test_a_shift_to_the_day_counts_as_the_shift() -> None:
     assert [t.first for t in told_days(text) if t.how] == [day("2032-05-02")]
 
 
+def test_a_weekday_beforehand_is_the_one_before_the_day_told() -> None:
+    text = (
+        "The fence is painted on Wednesday 6 October 2027; move the pots by the Friday beforehand."
+    )
+    assert [t.first for t in told_days(text) if t.how] == [day("2027-10-01")]
+
+
 def test_the_next_one_of_a_kind_is_only_a_next_members() -> None:
     text = "Panel meeting held on 3 March 2027. The next meeting is 28 days from today."
     assert told_on(text, "meeting_date") == ("2027-03-03",) * 2

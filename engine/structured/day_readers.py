@@ -16,7 +16,7 @@ from __future__ import annotations
 import datetime as dt
 import re
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import cache
 
 import inflect
@@ -144,6 +144,7 @@ def named_origin(text: str, end: int, before: list[Told]) -> Told | None:
 
 
 NEXT_WORD = re.compile(r"\s*(\w+)")  # the word right after a phrase
+DAYS_PER_YEAR = 365  # a told period this long or longer is a year's frame
 WORD_AFTER = re.compile(r"[A-Za-z]+")
 ENDING_WORDS = 4  # "after the units are finished": a thing's end said this close after a shift
 WORKDAYS = (rrule.MO, rrule.TU, rrule.WE, rrule.TH, rrule.FR)  # the days a working day is
@@ -202,16 +203,29 @@ def shifted_day(
 
 
 def ended_origin(text: str, end: int, before: list[Told]) -> Told | None:
-    """The last day of the length told last before a shift whose thing is said to end ("take
-    it down the day after our fitters finish", "the morning after the permit ends": a
-    ``period_end_verbs`` verb at most :data:`ENDING_WORDS` words after it, in its clause);
-    ``None`` otherwise."""
+    """The last day of the length or the period told last before a shift whose thing is
+    said to end ("take it down the day after our fitters finish", "the morning after the
+    permit ends", "four months after it finishes" of a course that "runs from 13 September
+    2027 to 9 June 2028": a ``period_end_verbs`` verb at most :data:`ENDING_WORDS` words
+    after it, in its clause); ``None`` otherwise."""
     clause = re.split(r"[,;:.()]", text[end : end + 80], maxsplit=1)[0]
     said = WORD_AFTER.findall(clause)[:ENDING_WORDS]
     ends = set(listed("period_end_verbs"))
     if not any(ends & name_words(word.lower()) for word in said):
         return None
-    return next((t for t in reversed(before) if t.lasting), None)
+    ended = next((t for t in reversed(before) if t.lasting or is_period(t)), None)
+    return None if ended is None else replace(ended, first=ended.last)
+
+
+def yearlong(told: Told) -> bool:
+    """Whether a told period is a year or more ("the 2027 spring show", "2026/27"): the
+    frame a member's day falls in, never the day a word beside it dates."""
+    return told.last - told.first >= DAYS_PER_YEAR - 1
+
+
+def is_period(told: Told) -> bool:
+    """Whether a told period runs over several days and is no whole month or year (a frame)."""
+    return told.first < told.last and not is_month(told) and not yearlong(told)
 
 
 def today(match: re.Match[str], before: list[Told]) -> Told | None:

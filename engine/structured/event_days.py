@@ -45,7 +45,7 @@ from functools import lru_cache
 from engine.structured import columns, cued_days, other_days, periods, stated
 from engine.structured.anniversaries import years_counted
 from engine.structured.day_order import leftover, settled
-from engine.structured.day_readers import iso
+from engine.structured.day_readers import iso, yearlong
 from engine.structured.member_days import told_span
 from engine.structured.named_days import starting_verb
 from engine.structured.other_days import clauses, phrase_days
@@ -58,7 +58,7 @@ from engine.structured.series import (
     series_day,
     series_days,
 )
-from engine.structured.told_days import Told, digits, told_days, yearlong
+from engine.structured.told_days import Told, digits, told_days
 from engine.structured.words import key_parts, name_words, shares_act
 
 # An act done ahead of an event (a booking, an entry) is dated this close before its day: a

@@ -21,7 +21,14 @@ from functools import cache, lru_cache
 from engine.language.en.data import word_set
 from engine.language.en.forms import verb_tags
 from engine.structured import columns
-from engine.structured.day_readers import Told, anchor, is_month, named_origin, shift_ways
+from engine.structured.day_readers import (
+    Told,
+    anchor,
+    is_month,
+    named_origin,
+    shift_ways,
+    yearlong,
+)
 from engine.structured.name_acts import (
     SHORTEST_OWN_WORD,
     bound_acts,
@@ -33,7 +40,7 @@ from engine.structured.other_days import clauses
 from engine.structured.periods import alternation, listed
 from engine.structured.series import ordinal_of
 from engine.structured.thing_anchor import before_thing, past_since
-from engine.structured.told_days import digits, yearlong
+from engine.structured.told_days import digits
 from engine.structured.words import key_parts
 
 # A member's word and the day told after it are one thing's when at most this many words

@@ -77,8 +77,6 @@ from engine.structured.weekday_days import (
 )
 from engine.structured.written_days import written_phrases
 
-DAYS_PER_YEAR = 365
-
 
 @lru_cache(maxsize=16)  # each date member of one document asks
 def told_days(document: str) -> tuple[Told, ...]:
@@ -151,9 +149,3 @@ def counted_phrases(text: str) -> list[tuple[int, int, re.Match[str], Reader]]:
     ]
     found = [(m.start(), m.end(), m, r) for p, r in readers for m in p.finditer(text)]
     return sorted(found, key=lambda f: f[0])
-
-
-def yearlong(told: Told) -> bool:
-    """Whether a told period is a year or more ("the 2027 spring show", "2026/27"): the
-    frame a member's day falls in, never the day a word beside it dates."""
-    return told.last - told.first >= DAYS_PER_YEAR - 1

@@ -250,6 +250,14 @@ def test_a_weekday_beforehand_is_the_one_before_the_day_told() -> None:
     assert [t.first for t in told_days(text) if t.how] == [day("2027-10-01")]
 
 
+def test_a_shift_after_a_period_ends_counts_from_its_last_day() -> None:
+    text = (
+        "The pool is shut from Monday 4 October 2027 to Friday 15 October 2027. "
+        "Lessons restart a week after it reopens, and the deep clean is two days after it ends."
+    )
+    assert [t.first for t in told_days(text) if t.how][-1] == day("2027-10-17")
+
+
 def test_the_next_one_of_a_kind_is_only_a_next_members() -> None:
     text = "Panel meeting held on 3 March 2027. The next meeting is 28 days from today."
     assert told_on(text, "meeting_date") == ("2027-03-03",) * 2

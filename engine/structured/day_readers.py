@@ -278,13 +278,16 @@ def next_weekday(
     match: re.Match[str], before: list[Told], sentence: tuple[int, int]
 ) -> tuple[float, str] | None:
     """The first such weekday after the last day told before it (before its first day,
-    for "the Friday before")."""
+    for "the Friday before": a length's last day stands for a period whose first is the day
+    it counts from, as in :func:`shifted_day`)."""
+    backward = bool(match["way"]) and match["way"].lower() in listed("duration_before")
+    before = [t for t in before if not (backward and t.lasting)]
     base = named_origin(match.string, match.end(), before) if match["way"] else None
     base = base or anchor(before)
     if base is None:
         return None
     name = (match["weekday"] or match["beside"]).lower()
-    if match["way"] and match["way"].lower() in listed("duration_before"):
+    if backward:
         start = dt.date.fromordinal(int(base.first))
         back = (start.weekday() - WEEKDAYS.index(name) - 1) % 7 + 1
         return base.first - back, f"the {name.title()} before {iso(base.first)}"

@@ -45,18 +45,18 @@ def started_pattern() -> re.Pattern[str]:
 
 
 def started_lengths(
-    text: str, found: Sequence[Told], sentences: Sequence[tuple[int, int]]
+    text: str, days: Sequence[Told], found: Sequence[Told], sentences: Sequence[tuple[int, int]]
 ) -> list[Told]:
-    """The last day of each length told before a start verb and a single day of ``found``
-    (the days already told), told right after that day."""
+    """The last day of each length told before a start verb and a single day of ``days``
+    (among ``found``, the days already told), told right after that day."""
     ends = []
-    for day in found:
+    for day in days:
         start, stop = next(((s, e) for s, e in sentences if s <= day.start <= e), (0, 0))
         match = started_pattern().search(text, start, day.start)
         if day.first != day.last or match is None or not starts(match):
             continue
-        if recurs(text[start:stop]):  # "every Thursday for six weeks, beginning …"
-            continue
+        if recurs(text[start:stop]) or led(text, start, match.start()):
+            continue  # a series' ("every Thursday for six weeks, beginning …"), or led
         if any(t.start < match.end("unit") and match.start() < t.end for t in found):
             continue  # another reader's length, or a shift: "three weeks before …"
         said = match["count"]
@@ -65,6 +65,13 @@ def started_lengths(
         how = f"end of {units(count, unit)} from {iso(day.first)}"
         ends.append(Told(day.end, day.end, last, last, how, lasting=True))
     return ends
+
+
+def led(text: str, start: int, count: int) -> bool:
+    """Whether a ``length_leads`` word stands right before a length's count ("runs for nine
+    days, opening Friday 14 August"): :mod:`.length_days` reads that one."""
+    leads = alternation(listed("length_leads"))
+    return re.search(rf"(?i)\b(?:{leads})\s+$", text[start:count]) is not None
 
 
 @cache

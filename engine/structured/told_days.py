@@ -72,6 +72,8 @@ from engine.structured.started_lengths import started_lengths
 from engine.structured.weekday_days import (
     lone_weekday,
     lone_weekday_pattern,
+    next_day_word,
+    next_day_word_pattern,
     same_day,
     same_day_pattern,
 )
@@ -84,6 +86,8 @@ def told_days(document: str) -> tuple[Told, ...]:
     text = digits(document)
     spans, sentences = written_phrases(text), clauses(text)
     found = [Told(s, e, *bounds(what)) for s, e, what in spans]
+    # "a three-day course starting 4 May": its last day, told before what counts from it
+    found += started_lengths(text, found, found, sentences)
     for start, end, match, reader in counted_phrases(text):
         if any(t.start < end and start < t.end and not start <= t.start < t.end <= end
                for t in found):  # fmt: skip
@@ -102,7 +106,7 @@ def told_days(document: str) -> tuple[Told, ...]:
             # a limit ends no length; a notice period's last day is its thing's, as a length's
             lasting = reader is notice_day or (reader is length_end and not match["limit"])
             found.append(Told(start, end, first, last, str(how), lasting=lasting))
-    found += started_lengths(text, found, sentences)  # "a three-day course starting 4 May"
+            found += started_lengths(text, found[-1:], found, sentences)
     cut = deadline_spans(text, spans)
     marked = [replace(t, deadline=any(a <= t.start and t.end <= b for a, b in cut)
                       or bool(t.how and deadline_before().search(text, 0, t.start)))
@@ -144,6 +148,7 @@ def counted_phrases(text: str) -> list[tuple[int, int, re.Match[str], Reader]]:
         (nth_day_pattern(), nth_day),
         (lone_weekday_pattern(), lone_weekday),
         (same_day_pattern(), same_day),
+        (next_day_word_pattern(), next_day_word),
         (anniversary_pattern(), anniversary_day),
         (age_pattern(), age_day),
     ]

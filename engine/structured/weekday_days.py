@@ -10,7 +10,8 @@ word ("next Friday") the first after it. A weekday the document says
 recurs is a series' (:mod:`.series`), one inside a day it writes ("Tuesday 13 January") is
 that day's (:func:`engine.structured.told_days.told_days` skips phrases that overlap one),
 and "every Sunday" or "a Saturday in September" names no one day; "the same day next week" is
-the day a week after the one told before it. Readers for
+the day a week after the one told before it, and "tomorrow" the day after the document's own.
+Readers for
 :mod:`.told_days`, in the shape of :mod:`.day_readers`'. Pure functions over text.
 """
 
@@ -20,11 +21,12 @@ import datetime as dt
 import re
 from functools import cache
 
-from engine.structured.day_readers import Told, anchor, iso, moved, own_day
+from engine.structured.day_readers import Told, anchor, bounds, iso, moved, own_day
 from engine.structured.length_days import writes_day
 from engine.structured.month_days import names_next, recurring, references
 from engine.structured.periods import alternation, listed
 from engine.structured.series import WEEKDAYS, recurs
+from engine.structured.written_days import written_phrases
 
 DAYS_PER_WEEK = 7
 # A weekday the day of its month follows is part of a day the document writes ("Tuesday 13
@@ -131,3 +133,26 @@ def same_day(
         return None
     day = moved(base.last, 1, match["unit"].lower(), back=False)
     return day, f"{match[0]} from {iso(base.last)}"
+
+
+@cache
+def next_day_word_pattern() -> re.Pattern[str]:
+    """ "tomorrow", "tomorrow's", "yesterday": a day counted from the document's own day."""
+    said = alternation([*listed("day_after_words"), *listed("day_before_words")])
+    return re.compile(rf"(?i)\b(?P<word>{said})(?:'s)?\b")
+
+
+def next_day_word(
+    match: re.Match[str], before: list[Told], sentence: tuple[int, int]
+) -> tuple[float, str] | None:
+    """The day after (or before) the document's own day, its first written day ("Sent
+    Wednesday 6 August 2025 … starting tomorrow"), else the first day written after the
+    word in its sentence ("starting tomorrow (today's Thursday 5 August 2027)")."""
+    base = own_day(before)
+    if base is None:
+        later = [s for s in written_phrases(match.string) if match.end() <= s[0] < sentence[1]]
+        base = Told(later[0][0], later[0][1], *bounds(later[0][2])) if later else None
+    if base is None or base.first != base.last:
+        return None
+    step = 1 if match["word"].lower() in listed("day_after_words") else -1
+    return base.first + step, f"{match['word'].lower()} from {iso(base.first)}"

@@ -32,6 +32,23 @@ def test_a_series_length_and_a_shift_are_no_length_of_a_thing() -> None:
     assert ends(shift) == []
 
 
+def test_a_shift_after_a_started_length_counts_from_its_end_and_one_before_from_its_start() -> None:
+    after = (
+        "Sent Monday 4 October 2027. Kim has three working days of leave starting "
+        "tomorrow and is back the working day after that."
+    )
+    assert [dt.date.fromordinal(int(t.first)).isoformat() for t in told_days(after)][-1] == (
+        "2027-10-08"
+    )
+    before = "A two-day fair starting Friday 1 October 2027; passes go out the Monday before it."
+    assert [t.how for t in told_days(before)][-1] == "the Monday before 2027-10-01"
+
+
+def test_a_length_after_a_lead_is_read_once() -> None:
+    text = "The fete runs for nine days, opening Friday 14 August 2026, on the green."
+    assert ends(text) == ["2026-08-22"]
+
+
 @pytest.mark.parametrize("seed", range(2))
 def test_a_course_told_by_its_length_and_first_day_fills_its_last(seed: int) -> None:
     text = (

@@ -258,6 +258,13 @@ def test_a_shift_after_a_period_ends_counts_from_its_last_day() -> None:
     assert [t.first for t in told_days(text) if t.how][-1] == day("2027-10-17")
 
 
+def test_tomorrow_and_yesterday_count_from_the_documents_own_day() -> None:
+    text = "Sent Tue 9 Nov 2027. Yesterday's class ran late; tomorrow's is cancelled."
+    assert [t.first for t in told_days(text) if t.how] == [day("2027-11-08"), day("2027-11-10")]
+    ahead = "The trial starts tomorrow (today is Thursday 5 August 2027)."
+    assert [t.first for t in told_days(ahead) if t.how] == [day("2027-08-06")]
+
+
 def test_the_next_one_of_a_kind_is_only_a_next_members() -> None:
     text = "Panel meeting held on 3 March 2027. The next meeting is 28 days from today."
     assert told_on(text, "meeting_date") == ("2027-03-03",) * 2

@@ -33,6 +33,7 @@ VERB_OR_NOUN = frozenset({"NOUN", "VERB"})  # lemminflect's classes a counted th
 WORD = re.compile(r"[A-Za-z]+")
 LAST = -1  # the index of a series' last meeting
 SPACE = re.compile(r"\s*")
+NEXT_WORD = re.compile(r"\s*([A-Za-z]+)")  # the word right after a phrase
 
 
 class Dated(Protocol):
@@ -83,10 +84,24 @@ def counted_meeting(
     if own and not standing_in:
         return None  # the series' own sentence: "every Monday in room 5" counts no meeting
     named = standing_in or compound or shares_act(name_words(noun), series_words(match.string))
-    if not named:
+    if not named and not any_meeting(noun, match):
         return None
     said = as_written(match) if standing_in else match[0]
     return days[index], f"{said.strip()}, counted from {dt.date.fromordinal(int(days[0]))}"
+
+
+def any_meeting(noun: str, match: re.Match[str]) -> bool:
+    """Whether a counted noun the series' sentences never use still names one of its
+    meetings ("mown every other Wednesday … alongside the third mowing … ends with the
+    eighth visit"): a noun counted after an owner word, no unit, day or ``anniversary_words``
+    word, in a document that tells no other day it could count."""
+    if match["noun"] is None or "NOUN" not in getAllLemmas(noun):
+        return False
+    kinds = [*listed("day_nouns"), *listed("duration_units"), *listed("anniversary_words")]
+    after = NEXT_WORD.match(match.string, match.end())
+    if after is not None and after[1].lower() in kinds:  # "the last working day of November"
+        return False
+    return getLemma(noun, upos="NOUN")[0] not in kinds and noun not in WEEKDAYS
 
 
 def meeting_index(match: re.Match[str], times: int, open_series: bool) -> int | None:

@@ -93,3 +93,12 @@ def test_a_hyphenated_meeting_name_and_the_meeting_after_that_are_counted() -> N
     )
     assert [day for day, _ in counted(text)] == ["2027-04-03", "2027-04-17"]
     assert told_on(text, "badges_date") == "2027-04-17"
+
+
+def test_a_counted_noun_the_series_never_uses_still_names_its_meeting() -> None:
+    text = (
+        "The verges are cut every other Monday from 7 June 2027. The parish checks the work "
+        "at the third visit. Invoices are due on the last working day of the month."
+    )
+    assert counted(text)[0] == ("2027-07-05", "the 3rd visit, counted from 2027-06-07")
+    assert not [how for _, how in counted(text) if "working, counted" in how]

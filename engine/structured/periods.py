@@ -142,8 +142,9 @@ def dash() -> str:
 def patterns() -> list[tuple[re.Pattern[str], Callable[[re.Match[str], int], Found]]]:
     """The phrasings, most specific first: each match is masked before the next is tried."""
     to, m1, m2, d1, d2 = dash(), month("m1"), month("m2"), day("d1"), day("d2")
-    # the days between: "3, 4 and 5", "3 and 4 and 5"
-    listed_days = r"(?:(?:,\s*|\s+and\s+)[0-3]?\d(?:st|nd|rd|th)?(?!\d))*,?"
+    # the days between: "3, 4 and 5", "3 and 4 and 5", "Thursday 4, Friday 5 and Saturday 6"
+    weekday = rf"(?:(?:{alternation([*calendar.day_name, *calendar.day_abbr])})\.?\s+)?"
+    listed_days = rf"(?:(?:,\s*|\s+and\s+){weekday}[0-3]?\d(?:st|nd|rd|th)?(?!\d))*,?"
     y1, y2 = rf"(?:,?\s+{year('y1')})?", rf"(?:,?\s+{year('y2')})?"
     season = rf"(?P<season>(?i:{alternation(listed('seasons'))}))"
     # a short end closes its phrase ("2027-04-12 to 15," or "... 15 in Lyon"), not a count's

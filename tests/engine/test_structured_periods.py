@@ -37,6 +37,7 @@ from tests.helpers.fills import iso_span as days
         ("A two-day summit opens on 3 November 2026.", ("2026-11-03", "2026-11-04")),
         ("Camp runs from the 6th to the 10th of July 2027.", ("2027-07-06", "2027-07-10")),
         ("Talks on 2, 3 and 4 September 2026.", ("2026-09-02", "2026-09-04")),
+        ("Plays on Thursday 4, Friday 5 and Saturday 6 June 2026.", ("2026-06-04", "2026-06-06")),
         ("Our week-long retreat begins 1 August 2027.", ("2027-08-01", "2027-08-07")),
         ("Evening classes for six weeks from 7 January 2027.", ("2027-01-07", "2027-02-17")),
         ("Four nights at the inn from 28 December 2026.", ("2026-12-28", "2027-01-01")),

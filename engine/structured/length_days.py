@@ -72,7 +72,7 @@ def length_end(
         origin = limit_origin(match, before) or origin or (None if own else last_written(before))
         return limit_end(match, origin)
     if origin is None and not own:  # "for 5 days, starting on the day of the visit"
-        origin = start_origin(match, before)
+        origin = start_origin(match, before) or stay_origin(match, before)
         if origin is None:
             return dated_length(match, before)
     if origin is None:
@@ -128,6 +128,19 @@ def start_origin(match: re.Match[str], before: list[Told]) -> Told | None:
     if cue is None or not starting_verb(cue["verb"].lower()):
         return None
     return named_origin(match.string, cue.end(), before)
+
+
+def stay_origin(match: re.Match[str], before: list[Told]) -> Told | None:
+    """The first day of a stay told in nights in a sentence that writes no day before it:
+    the last single day told before it ("fly to the Maldives on the Monday. The resort has
+    us for ten nights"); ``None`` for a length in another unit. (One whose first day is
+    written after it, "for three nights, arriving Thursday 9 May", is
+    :mod:`.started_lengths`'.)"""
+    unit = (match["unit"] or match["kind"]).lower()
+    if unit not in listed("overnight_units") or unit in listed("hour_units"):
+        return None
+    told = [t for t in before if not t.lasting and t.first == t.last]
+    return told[-1] if told else None
 
 
 def dated_length(match: re.Match[str], before: list[Told]) -> Counted | None:

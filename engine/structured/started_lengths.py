@@ -6,7 +6,9 @@ starting Sunday the 8th" runs into the 12th (a night runs into the next day, as 
 :mod:`.length_days` reads a length told after the day it counts from ("from 2 May, for ten
 days"); here the length comes first, then at most a few words naming its thing, then a start
 verb (``period_start_verbs``: "starting", "begins", "commencing", perhaps with "on" or "from")
-right before a day told. The last day is told right after the first, so that a start takes the
+right before a day told, or, for a stay, a ``stay_start_words`` word ("booked for three nights,
+arriving Thursday 9 May 2030", "for six nights in a mixed dorm, check-in 27.12.25"). The last
+day is told right after the first, so that a start takes the
 first and an end the last (:mod:`.member_days`). Not a shift ("two days after it starts"), and
 not a length another reader has read already, nor the length of a series ("every Thursday for
 six weeks, beginning 2 October": :mod:`.series`). Pure functions over text.
@@ -40,7 +42,8 @@ def started_pattern() -> re.Pattern[str]:
     return re.compile(
         rf"(?i)\b(?P<count>\d{{1,3}}|{one})[\s-]+(?:(?:{stress})\s+)?(?P<unit>{unit_words()})s?\b"
         rf"(?P<thing>[^.;:!?]{{0,{MOST_THING_CHARACTERS}}}?)"
-        rf"\b(?P<verb>[a-z]+)(?:\s+(?:on|from))?(?:\s+the)?(?:\s+(?:{weekdays})\.?,?)?\s*$"
+        rf"\b(?P<verb>[a-z]+(?:-[a-z]+)?)(?:\s+(?:on|from))?(?:\s+the)?"
+        rf"(?:\s+(?:{weekdays})\.?,?)?\s*$"
     )
 
 
@@ -55,7 +58,8 @@ def started_lengths(
         match = started_pattern().search(text, start, day.start)
         if day.first != day.last or match is None or not starts(match):
             continue
-        if recurs(text[start:stop]) or led(text, start, match.start()):
+        stay = match["verb"].lower() in listed("stay_start_words")
+        if recurs(text[start:stop]) or (led(text, start, match.start()) and not stay):
             continue  # a series' ("every Thursday for six weeks, beginning …"), or led
         if any(t.start < match.end("unit") and match.start() < t.end for t in found):
             continue  # another reader's length, or a shift: "three weeks before …"
@@ -91,5 +95,6 @@ def recurs(clause: str) -> bool:
 def starts(match: re.Match[str]) -> bool:
     """Whether a length's verb starts it and its thing is no shift's ("two days after it
     starts")."""
-    thing = match["thing"].split()
-    return starting_verb(match["verb"].lower()) and not (thing and thing[0].lower() in shift_ways())
+    thing, verb = match["thing"].split(), match["verb"].lower()
+    shifted = bool(thing) and thing[0].lower() in shift_ways()
+    return (starting_verb(verb) or verb in listed("stay_start_words")) and not shifted

@@ -25,6 +25,15 @@ def test_a_length_before_its_start_verb_and_day_ends_that_long_after() -> None:
     assert ends(stressed) == ["2027-05-05"]
 
 
+def test_a_stay_runs_from_its_check_in_or_from_the_day_told_before_it() -> None:
+    cue = "Booked: the lake cabin for four nights, check-in Fri 3/9/27. Towels provided."
+    assert ends(cue) == ["2027-09-07"]
+    arriving = "Room 12 is yours for two nights, arriving Monday 6 June 2027."
+    assert ends(arriving) == ["2027-06-08"]
+    before = "We sail to Oslo on Tuesday 7 June 2027. The hotel has us for five nights."
+    assert ends(before) == ["2027-06-12"]
+
+
 def test_a_series_length_and_a_shift_are_no_length_of_a_thing() -> None:
     weekly = "Yoga runs on Mondays for six weeks, beginning 7 June 2027."
     assert ends(weekly) == []

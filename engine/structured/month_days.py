@@ -216,7 +216,7 @@ def ordinal_day_pattern() -> re.Pattern[str]:
         ["and", "at", "to", *sorted(word_set("grammar.json", "present_for_future"))]
     )
     return re.compile(
-        rf"(?i)\b(?:(?P<weekday>{days})\s+(?:the\s+)?|(?:{cues})\s+the\s+)"
+        rf"(?i)\b(?:(?P<weekday>{days}),?\s+(?:the\s+)?|(?:{cues})\s+the\s+)"
         r"(?P<day>\d{1,2})(?P<suffix>st|nd|rd|th)\b"
         rf"(?:\s+of\s+(?P<month>{months})\b)?"
         # nor before a noun it counts, in digits when read ("the third one": "the 3rd 1")

@@ -210,6 +210,11 @@ def test_a_weekday_and_an_ordinal_without_the_name_a_day() -> None:
     assert [t.first for t in told_days(text) if t.how] == [day("2027-10-08")]
 
 
+def test_a_weekday_a_comma_and_an_ordinal_name_a_day() -> None:
+    text = "Note of Mon 4 Oct 2027: the quiz is next Friday, the 15th, in the hall."
+    assert [t.first for t in told_days(text) if t.how] == [day("2027-10-15")]
+
+
 def test_an_ordinal_told_first_takes_the_month_written_after_it() -> None:
     text = (
         "Can you take my stall on the 12th if I do yours the Sunday after? "

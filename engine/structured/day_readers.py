@@ -185,7 +185,7 @@ def shifted_day(
         or today(match, before)
         or ended_origin(match.string, match.end(), before)
     )
-    if way in listed("thing_shifts") and named is None:
+    if way in listed("thing_shifts") and named is None and not pointed(match):
         return None  # "for 2 weeks from 9 August" is a length; "from the audit" a shift
     # back from a thing's first day: a length's last day stands for a period whose first is
     # the day it counts from ("stays four nights … due a fortnight before departure")
@@ -198,8 +198,17 @@ def shifted_day(
         text, end = match.string, match.end()
         thing = document_phrase(text, end) or thing_phrase(text, end)
         return day, f"{match[0]} {thing} on {iso(origin)}"
-    than = "" if way in listed("clause_shifts") else " than"  # "six weeks later than 22 May"
+    # "six weeks later than 22 May"; "six weeks after 22 May", "six weeks from 19 June"
+    than = "" if way in [*listed("clause_shifts"), *listed("thing_shifts")] else " than"
     return day, f"{match[0]}{than} {iso(origin)}"
+
+
+def pointed(match: re.Match[str]) -> bool:
+    """Whether a shift's thing is the day just told, pointed at ("six weeks from that date",
+    "from then"): a ``pointing_words`` word, perhaps with a ``day_nouns`` word, or "then"."""
+    pointing, days = alternation(listed("pointing_words")), alternation(listed("day_nouns"))
+    said = rf"(?i)\s+(?:(?:{pointing})(?:\s+(?:{days}))?|then)\b"
+    return re.match(said, match.string[match.end() :]) is not None
 
 
 def ended_origin(text: str, end: int, before: list[Told]) -> Told | None:

@@ -210,6 +210,13 @@ def test_a_weekday_and_an_ordinal_without_the_name_a_day() -> None:
     assert [t.first for t in told_days(text) if t.how] == [day("2027-10-08")]
 
 
+def test_a_shift_from_that_date_counts_from_the_day_just_told() -> None:
+    text = "Your form reached us on 3 May 2027. We have eight weeks from that date to reply."
+    told = [t for t in told_days(text) if t.how]
+    assert [t.first for t in told] == [day("2027-06-28")]
+    assert told[0].how == "8 weeks from 2027-05-03"
+
+
 def test_a_weekday_a_comma_and_an_ordinal_name_a_day() -> None:
     text = "Note of Mon 4 Oct 2027: the quiz is next Friday, the 15th, in the hall."
     assert [t.first for t in told_days(text) if t.how] == [day("2027-10-15")]

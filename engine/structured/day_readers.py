@@ -154,12 +154,13 @@ DAY_UNIT = "day"  # the unit a day part ("the evening before") shifts by
 @cache
 def shift_pattern() -> re.Pattern[str]:
     """A count (or "the": one), a unit and a shift: "six weeks later", "a fortnight after",
-    "the day before", "the third day after" (three days after), "ten years to the day after"
-    (a ``shift_exact`` phrase); "the evening before" (a ``day_parts`` word) is the day before
-    too."""
+    "the day before", "the third day after" (three days after), "five years to the day after"
+    (a ``shift_exact`` phrase and a ``day_nouns`` word); "the evening before" (a
+    ``day_parts`` word) is the day before too."""
     ways = alternation(sorted(shift_ways()))
     units = f"{unit_words()}|{alternation(listed('day_parts'))}"
     one, exact = alternation(listed("duration_one")), alternation(listed("shift_exact"))
+    exact = rf"(?:{exact})\s+(?:{alternation(listed('day_nouns'))})"  # "to the day"
     return re.compile(
         rf"(?i)\b(?P<count>\d{{1,3}}|{one}|the(?:\s+(?P<nth>\d{{1,3}})(?:st|nd|rd|th))?)"
         rf"[\s-]+(?P<unit>{units})s?(?:\s+(?:{exact}))?\s+(?P<way>{ways})\b"

@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from typing import Any
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from engine.core.errors import BadRequest
@@ -24,6 +24,8 @@ from engine.passes.offers import suggestion_margin
 from engine.run.suggestions import rank_suggestions
 from tests.helpers.backends import llama_backend, modernbert_backend, tiny_table
 from tests.helpers.readers import WordEndPriceReader
+
+ROUNDING = 1.5e-3  # the answer rounds nats to 3 places
 
 
 @dataclass
@@ -85,6 +87,7 @@ def test_a_backend_that_cannot_read_answers_the_suggestions_as_they_came() -> No
     st.text(alphabet="abc .,\n", max_size=60),
     st.text(alphabet="abc .,\n", max_size=60),
 )
+@example(["clear", "clerk", "clean", "cloak"], "\n,c\n", "\n,c\n")  # 4.531 once, 4.53 again
 def test_the_tiny_model_answers_a_reordering_best_first(
     suggestions: list[str], before: str, after: str
 ) -> None:
@@ -92,7 +95,11 @@ def test_the_tiny_model_answers_a_reordering_best_first(
     answer = rank_suggestions(llama_backend(), request)
     assert sorted(answer.suggestions) == sorted(suggestions)
     assert list(answer.nats) == sorted(answer.nats, reverse=True)
-    assert rank_suggestions(llama_backend(), request) == answer  # the same reading each time
+    # the same reading each time: the same order, and nats equal up to their rounding (a sum
+    # that lands on a rounding boundary, 4.5305, may round either way across two readings)
+    again = rank_suggestions(llama_backend(), request)
+    assert again.suggestions == answer.suggestions
+    assert again.nats == pytest.approx(answer.nats, abs=ROUNDING)
 
 
 @pytest.mark.parametrize(

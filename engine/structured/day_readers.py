@@ -181,11 +181,7 @@ def shifted_day(
             return None  # "two mornings later" counts mornings, no one day it names
         unit = DAY_UNIT
     back = way in listed("duration_before")
-    named = (
-        named_origin(match.string, match.end(), before)
-        or today(match, before)
-        or ended_origin(match.string, match.end(), before)
-    )
+    named = thing_origin(match, before)
     if way in listed("thing_shifts") and named is None and not pointed(match):
         return None  # "for 2 weeks from 9 August" is a length; "from the audit" a shift
     # back from a thing's first day: a length's last day stands for a period whose first is
@@ -202,6 +198,15 @@ def shifted_day(
     # "six weeks later than 22 May"; "six weeks after 22 May", "six weeks from 19 June"
     than = "" if way in [*listed("clause_shifts"), *listed("thing_shifts")] else " than"
     return day, f"{match[0]}{than} {iso(origin)}"
+
+
+def thing_origin(match: re.Match[str], before: list[Told]) -> Told | None:
+    """The day of the thing the words after a shift name: one the document dated
+    (:func:`named_origin`), the document itself ("from today", "from the date of this
+    letter", :func:`today`), or a length or period said to end (:func:`ended_origin`)."""
+    text, end = match.string, match.end()
+    named = named_origin(text, end, before)
+    return named or today(match, before) or ended_origin(text, end, before)
 
 
 def pointed(match: re.Match[str]) -> bool:

@@ -49,7 +49,7 @@ class Bound:
             return None
         lo, hi = number(self.low), number(self.high)
         if isinstance(value, int) and not self.open_low:
-            return f"{name} must be at least {lo} and at most {hi} (got {value})"
+            return f"{name} must lie between {lo} and {hi} (got {value})"
         low = f"> {lo}" if self.open_low else f">= {lo}"
         return f"{name} must be {low} and <= {hi} (got {value})"
 

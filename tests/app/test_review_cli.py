@@ -216,5 +216,5 @@ def test_a_number_of_versions_out_of_bounds_exits_2_naming_the_setting(
         "rewrite", str(doc), "--range", f"{START}:{END}", "--alternatives", value,
         "--model", "unused",
     )  # fmt: skip
-    assert (code, out) == (2, "") and "alternatives must be at least 1 and at most 4" in err
+    assert (code, out) == (2, "") and "alternatives must lie between 1 and 4" in err
     assert doc.read_text(encoding="utf-8") == DOC

@@ -222,7 +222,7 @@ def test_each_internal_failure_gets_its_own_id() -> None:
 def test_other_failures_keep_their_wording_and_lose_their_detail() -> None:
     oom = Failed(2, "out-of-memory", "The model ran out of memory.", detail="CUDA: 3 GiB free")
     assert for_client(oom) == Failed(2, "out-of-memory", "The model ran out of memory.")
-    plain = Failed(2, "bad-request", "steps must be at least 1")
+    plain = Failed(2, "bad-request", "steps must lie between 1 and 4096")
     assert for_client(plain) is plain
 
 

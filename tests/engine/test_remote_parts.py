@@ -118,7 +118,7 @@ def edit_json(**changes: object) -> str:
         (edit_json(target=[0, 4]), "expected an object for Span"),
         (edit_json(mode="shout"), "'shout' is not one of 'rewrite', 'draft'"),
         (edit_json(locks={"start": 0}), "Edit.locks: expected a list"),
-        (edit_json(settings={"steps": 0}), "steps must be at least 1"),
+        (edit_json(settings={"steps": 0}), "steps must lie between 1 and 4096"),
         (edit_json(settings={"threshold": "high"}), "Edit.settings.threshold"),
         ('{"type": "ping", "stamp": NaN}', "NaN is no number"),
         ('{"type": "ping"}', 'carries one number, "stamp"'),

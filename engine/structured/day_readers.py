@@ -363,6 +363,18 @@ def working_days(day: float, count: int, back: bool) -> float:
     return float(found[-1].date().toordinal())
 
 
+def count_and_unit(match: re.Match[str]) -> tuple[int, str]:
+    """The count and the unit a length's or a shift's phrase says ("ten days", "a week": a
+    ``duration_one`` word counts one), from its ``count`` and ``unit`` groups (or ``size``
+    and ``kind``: "a 2 year warranty")."""
+    groups = match.groupdict()
+    said, unit = (
+        groups.get("count") or groups.get("size") or "",
+        groups.get("unit") or groups.get("kind") or "",
+    )
+    return (int(said) if said.isdigit() else 1), unit.lower()
+
+
 def units(count: int, unit: str) -> str:
     """A count of a unit as the review writes it: "1 year", "2 years" (inflect's plural)."""
     return f"{count} {spelling().plural(unit, count)}"

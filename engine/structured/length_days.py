@@ -18,6 +18,7 @@ from engine.structured.day_readers import (
     Told,
     anchor,
     calendar_units,
+    count_and_unit,
     iso,
     last_written,
     moved,
@@ -77,8 +78,7 @@ def length_end(
             return dated_length(match, before)
     if origin is None:
         return None
-    said = match["count"] or match["size"]
-    count, unit = int(said) if said.isdigit() else 1, (match["unit"] or match["kind"]).lower()
+    count, unit = count_and_unit(match)
     low = int(match["low"] or count)  # "lasts 2 to 4 nights": between the two lengths' ends
     first = length_last(origin.first, low, unit)
     said = f"{low} to {units(count, unit)}" if match["low"] else units(count, unit)
@@ -98,8 +98,7 @@ def limit_end(match: re.Match[str], origin: Told | None) -> Counted | None:
     its origin."""
     if origin is None:
         return None
-    count = int(match["count"]) if match["count"].isdigit() else 1
-    unit = match["unit"].lower()
+    count, unit = count_and_unit(match)
     later = moved(origin.first, count, unit, back=False)
     return later, f"{units(count, unit)} at most from {iso(origin.first)}"
 
@@ -152,8 +151,7 @@ def dated_length(match: re.Match[str], before: list[Told]) -> Counted | None:
     base = dated and (named_origin(match.string, dated.end(), before) or last_written(before))
     if not base:
         return None
-    said = match["count"] or match["size"]
-    count, unit = int(said) if said.isdigit() else 1, (match["unit"] or match["kind"]).lower()
+    count, unit = count_and_unit(match)
     return moved(base.first, count, unit, back=False), f"{match[0]} from {iso(base.first)}"
 
 
@@ -234,8 +232,7 @@ def ahead_day(
     # came before that day, not a day after it
     if base is None or not match.string[base.end : match.start()].strip():
         return None
-    count = int(match["count"]) if match["count"].isdigit() else 1
-    unit = match["unit"].lower()
+    count, unit = count_and_unit(match)
     last = moved(base.last, count, unit, back=False)
     if match["low"] is None:
         return last, f"{match[0]} from {iso(base.last)}"
@@ -266,8 +263,7 @@ def waited_day(
     base = anchor(before)
     if base is None:
         return None
-    count = int(match["count"]) if match["count"].isdigit() else 1
-    unit = match["unit"].lower()
+    count, unit = count_and_unit(match)
     day = moved(base.last, count, unit, back=False)
     return day, f"{WAITED} {units(count, unit)} from {iso(base.last)}"
 
@@ -294,8 +290,7 @@ def notice_day(
     origin = notice_origin(match, before, sentence)
     if origin is None:
         return None
-    count = int(match["count"]) if match["count"].isdigit() else 1
-    unit = match["unit"].lower()
+    count, unit = count_and_unit(match)
     day = moved(origin.first, count, unit, back=False)
     return day, f"{units(count, unit)} notice from {iso(origin.first)}"
 

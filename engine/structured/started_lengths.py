@@ -21,7 +21,7 @@ import re
 from collections.abc import Sequence
 from functools import cache
 
-from engine.structured.day_readers import Told, iso, shift_ways, unit_words, units
+from engine.structured.day_readers import Told, count_and_unit, iso, shift_ways, unit_words, units
 from engine.structured.length_days import length_last
 from engine.structured.named_days import starting_verb
 from engine.structured.periods import alternation, listed
@@ -63,8 +63,7 @@ def started_lengths(
             continue  # a series' ("every Thursday for six weeks, beginning …"), or led
         if any(t.start < match.end("unit") and match.start() < t.end for t in found):
             continue  # another reader's length, or a shift: "three weeks before …"
-        said = match["count"]
-        count, unit = int(said) if said.isdigit() else 1, match["unit"].lower()
+        count, unit = count_and_unit(match)
         last = length_last(day.first, count, unit)
         how = f"end of {units(count, unit)} from {iso(day.first)}"
         ends.append(Told(day.end, day.end, last, last, how, lasting=True))

@@ -236,7 +236,7 @@ def ordinal_day(
     # not from the day a length runs out: "guaranteed for 90 days … visit booked for the 20th"
     base = anchor([t for t in before if not t.lasting])
     if base is None:  # "this Saturday the 21st (August 2027)": of the month written after
-        month = month_after(match)
+        month = month_after(match, sentence[0])
         day, weekday = int(match["day"]), match["weekday"]
         return None if month is None else month_ordinal(month, day, weekday, said)
     start = dt.date.fromordinal(int(base.last))
@@ -253,12 +253,12 @@ def ordinal_day(
     return None
 
 
-def month_after(match: re.Match[str]) -> Told | None:
+def month_after(match: re.Match[str], sentence_start: int) -> Told | None:
     """The first whole month the text writes after a day named only by its ordinal, for one
     with no day told before it ("I'll do your Sunday close on the 9th … that's for the Nov
     2025 rota"); none when its sentence names a month before it ("… by the fifth working day
     of the next month and are reimbursed on the 25th": of that month)."""
-    opening = match.string[: match.start()].rsplit(".", 1)[-1]
+    opening = match.string[sentence_start : match.start()]
     if re.search(r"(?i)\bmonth\b", opening):  # "… of the next month and are paid on the 25th"
         return None
     later = (Told(s, e, *bounds(w)) for s, e, w in phrase_spans(match.string) if s >= match.end())

@@ -73,8 +73,13 @@ def started_lengths(
 def led(text: str, start: int, count: int) -> bool:
     """Whether a ``length_leads`` word stands right before a length's count ("runs for nine
     days, opening Friday 14 August"): :mod:`.length_days` reads that one."""
-    leads = alternation(listed("length_leads"))
-    return re.search(rf"(?i)\b(?:{leads})\s+$", text[start:count]) is not None
+    return lead_before().search(text, start, count) is not None
+
+
+@cache
+def lead_before() -> re.Pattern[str]:
+    """A ``length_leads`` word at the end of the text searched."""
+    return re.compile(rf"(?i)\b(?:{alternation(listed('length_leads'))})\s+$")
 
 
 @cache

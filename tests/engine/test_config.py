@@ -67,5 +67,5 @@ def test_every_numeric_setting_has_bounds_and_says_them() -> None:
 
 @pytest.mark.parametrize("value", [0, 5, 2.5, -1])
 def test_the_number_of_versions_is_a_whole_number_from_1_to_4(value: float) -> None:
-    with pytest.raises(ValueError, match="alternatives must (be|lie between)"):
+    with pytest.raises(ValueError, match=r"alternatives must (be|lie between)"):
         SamplerSettings(alternatives=value)  # type: ignore[arg-type]

@@ -65,6 +65,8 @@ from engine.structured.periods import alternation, in_digits, listed
 from engine.structured.schedule_days import (
     nth_day,
     nth_day_pattern,
+    numbered_day,
+    numbered_day_pattern,
     week_day,
     week_day_pattern,
 )
@@ -146,6 +148,7 @@ def counted_phrases(text: str) -> list[tuple[int, int, re.Match[str], Reader]]:
         (following_meeting_pattern(), following_meeting),
         (week_day_pattern(), week_day),
         (nth_day_pattern(), nth_day),
+        (numbered_day_pattern(), numbered_day),
         (lone_weekday_pattern(), lone_weekday),
         (same_day_pattern(), same_day),
         (next_day_word_pattern(), next_day_word),

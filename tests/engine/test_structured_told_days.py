@@ -830,3 +830,19 @@ def test_a_limit_names_its_thing_past_an_aside_and_the_aside_is_no_day() -> None
     )
     counted = [t for t in told_days(text) if t.how]
     assert [t.first for t in counted] == [day("2027-05-04"), day("2027-05-11")]
+
+
+def test_a_numbered_day_counts_from_the_first_day_of_what_the_day_before_it_starts() -> None:
+    text = (
+        "Our walking holiday sets off from Keswick on the first Sunday of May 2029. Day 3 "
+        "crosses the fells, and we finish in Ambleside on day six."
+    )
+    assert [t.first for t in told_days(text)] == [
+        day("2029-05-06"),
+        day("2029-05-08"),
+        day("2029-05-11"),  # from the start, not from day 3
+    ]
+    labelled = "Programme. Day 1, 2 June 2029: talks. Day 2, 3 June 2029: visits."
+    assert [t.first for t in told_days(labelled)] == [day("2029-06-02"), day("2029-06-03")]
+    counted_as = "Signed off on 4.6.29 for five days, counting that date as day one."
+    assert [t.first for t in told_days(counted_as)] == [day("2029-06-04"), day("2029-06-08")]

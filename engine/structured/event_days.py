@@ -269,10 +269,13 @@ def ordered_days(event: EventDays, siblings: tuple[str, ...]) -> tuple[Told | No
 
 
 def unclaimed(event: EventDays, key: str, siblings: tuple[str, ...]) -> bool:
-    """Whether a date member takes no day by its name: no told day, series meeting, act,
-    count or pair of its own, and no birth or later date (a renewal is no day told; a
-    deadline for one is: "reply_by", "renewal_deadline")."""
-    if born(key) or later(key) or paired(key, siblings):
+    """Whether a date member takes no day by its name: no told day, series meeting, act or
+    count of its own, no birth or later date (a renewal is no day told; a deadline for one
+    is: "reply_by", "renewal_deadline"), and no start or end with its pair where the
+    document writes its event's ends (the pair takes them by rule; with none written, a
+    start and an end take the days told in their order: "arrives on Thu 9/8/29 … the
+    Tuesday after")."""
+    if born(key) or later(key) or (paired(key, siblings) and event.ends is not None):
         return False
     if event.meeting(key) is not None or event.counted_day(key) is not None:
         return False

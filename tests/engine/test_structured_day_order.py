@@ -104,3 +104,14 @@ def test_a_member_no_word_names_takes_the_day_told_between_its_neighbours(seed: 
     filled = json_fill(dates_schema(*keys), text, seed)
     assert filled.value["health_check"] == "2027-03-18"
     assert "/health_check = 2027-03-18 (the Thursday after 2027-03-14)" in filled.proposal.notes
+
+
+@pytest.mark.parametrize("seed", range(2))
+def test_a_start_and_end_no_word_names_take_the_two_days_told_in_order(seed: int) -> None:
+    # the document writes no span of its own for the pair's rule to take
+    text = (
+        "Plasterer booked: his crew arrives on Thu 9/8/29 and should be out of the house "
+        "the Tuesday after. Cover the piano.\n\n"
+    )
+    filled = json_fill(dates_schema("start_date", "end_date"), text, seed)
+    assert filled.value == {"start_date": "2029-08-09", "end_date": "2029-08-14"}

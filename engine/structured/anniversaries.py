@@ -26,7 +26,7 @@ from engine.structured.ages import OLDEST
 from engine.structured.day_readers import Counted, Told, last_written, named_origin
 from engine.structured.named_days import starting_verb
 from engine.structured.periods import alternation, listed
-from engine.structured.series import spelled_ordinals
+from engine.structured.series_counts import spelled_ordinals
 from engine.structured.thing_anchor import thing_phrase, written
 from engine.structured.words import key_parts
 

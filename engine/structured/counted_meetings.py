@@ -26,7 +26,8 @@ from lemminflect import getAllLemmas, getLemma
 
 from engine.structured.other_days import clauses
 from engine.structured.periods import alternation, in_digits, listed
-from engine.structured.series import WEEKDAYS, open_ended, ordinals, series_days
+from engine.structured.series import open_ended, series_days
+from engine.structured.series_counts import WEEKDAYS, ordinals
 from engine.structured.words import name_words, shares_act
 
 VERB_OR_NOUN = frozenset({"NOUN", "VERB"})  # lemminflect's classes a counted thing may be

@@ -27,7 +27,7 @@ from engine.structured.counted_days import unit_days
 from engine.structured.counted_meetings import meeting_ahead
 from engine.structured.other_days import clauses, phrase_days
 from engine.structured.periods import alternation, listed, words
-from engine.structured.series import WEEKDAYS
+from engine.structured.series_counts import WEEKDAYS
 from engine.structured.thing_anchor import (
     dates_thing,
     day_ahead,

@@ -50,14 +50,8 @@ from engine.structured.member_days import told_span
 from engine.structured.named_days import starting_verb
 from engine.structured.other_days import clauses, phrase_days
 from engine.structured.periods import Span, listed, phrase_spans
-from engine.structured.series import (
-    cardinals,
-    open_ended,
-    ordinal_of,
-    ordinals,
-    series_day,
-    series_days,
-)
+from engine.structured.series import open_ended, series_day, series_days
+from engine.structured.series_counts import cardinals, ordinal_of, ordinals
 from engine.structured.told_days import Told, digits, told_days
 from engine.structured.words import key_parts, name_words, shares_act
 

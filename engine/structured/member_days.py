@@ -38,7 +38,7 @@ from engine.structured.name_acts import (
 )
 from engine.structured.other_days import clauses
 from engine.structured.periods import alternation, listed
-from engine.structured.series import ordinal_of
+from engine.structured.series_counts import ordinal_of
 from engine.structured.thing_anchor import before_thing, past_since
 from engine.structured.told_days import digits
 from engine.structured.words import key_parts

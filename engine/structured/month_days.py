@@ -24,7 +24,8 @@ from dateutil.relativedelta import relativedelta, weekday
 from engine.language.en.data import word_set
 from engine.structured.day_readers import WORKDAYS, Counted, Told, anchor, bounds, is_month, iso
 from engine.structured.periods import alternation, listed, phrase_spans
-from engine.structured.series import LAST, MONTHS, WEEKDAYS, ordinals
+from engine.structured.series import LAST, MONTHS
+from engine.structured.series_counts import WEEKDAYS, ordinals
 
 SATURDAY, SUNDAY = WEEKDAYS[calendar.SATURDAY], WEEKDAYS[calendar.SUNDAY]  # a weekend's days
 MONTH_DAY = "day"  # "the last day of June": a month's own day, where a weekday would stand

@@ -16,7 +16,7 @@ from functools import cache
 from engine.structured.counted_days import unit_days
 from engine.structured.day_readers import Told, is_month, iso, last_written
 from engine.structured.periods import alternation, listed
-from engine.structured.series import MOST_COUNTED, WEEKDAYS, spelled_ordinals
+from engine.structured.series_counts import MOST_COUNTED, WEEKDAYS, spelled_ordinals
 
 DAYS_PER_WEEK = 7
 

@@ -25,7 +25,8 @@ from engine.structured.day_readers import Told, anchor, bounds, iso, moved, own_
 from engine.structured.length_days import writes_day
 from engine.structured.month_days import names_next, recurring, references
 from engine.structured.periods import alternation, listed
-from engine.structured.series import WEEKDAYS, recurs
+from engine.structured.series import recurs
+from engine.structured.series_counts import WEEKDAYS
 from engine.structured.written_days import written_phrases
 
 DAYS_PER_WEEK = 7

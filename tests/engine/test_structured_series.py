@@ -12,14 +12,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from engine.structured.event_days import event_days
-from engine.structured.series import (
-    cardinals,
-    open_ended,
-    ordinal_of,
-    ordinals,
-    series_day,
-    series_days,
-)
+from engine.structured.series import open_ended, series_day, series_days
+from engine.structured.series_counts import cardinals, ordinal_of, ordinals
 from engine.structured.told_days import told_days
 from tests.helpers.fills import dates_schema, json_fill
 
@@ -254,3 +248,25 @@ def test_one_unit_after_every_recurs_and_a_total_in_equal_parts_counts_them() ->
     ]
     uneven = "A total of £100 in payments of £30 every fortnight from 3 March 2027."
     assert len(series_days(uneven)) != 3  # 100 is no whole number of 30s: no count
+
+
+@pytest.mark.parametrize(
+    ("document", "times"),
+    [
+        ("Pottery: five classes, every other Tuesday, the first on 4 May 2027.", 5),
+        ("A block of four coaching sessions, weekly on Fridays, from 7 May 2027.", 4),
+        ("Pitch hired on Sat 8 May 2027 and the three Saturdays after that.", 4),
+        ("Rounds are every other Sunday from 2 May 2027; the ninth and last round is away.", 9),
+    ],
+)
+def test_a_count_said_before_the_recurrence_after_a_first_day_or_by_the_last_ordinal(
+    document: str, times: int
+) -> None:
+    assert len(series_days(document)) == times
+    assert not open_ended(document)
+
+
+def test_a_number_before_a_word_that_is_no_plural_noun_counts_nothing() -> None:
+    text = "Stall 9 is yours for every Saturday in May 2027, starting on 1 May."
+    assert isos(series_days(text)) == ["2027-05-01", "2027-05-08", "2027-05-15", "2027-05-22",
+                                       "2027-05-29"]  # fmt: skip

@@ -10,7 +10,7 @@ import datetime as dt
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from engine.structured.series import WEEKDAYS
+from engine.structured.series_counts import WEEKDAYS
 from engine.structured.told_days import told_days
 
 

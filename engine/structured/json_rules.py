@@ -251,8 +251,8 @@ def short_event_end(done: Completion, path: Path, members: Members) -> None:
     """The end of a thing that lasts days, not weeks (its kind, :func:`lasts_days`), where the
     document states neither its end nor its length, within a week of its start: an end
     generated further away goes on the start's day, the one end that claims no length nothing
-    states. The instance's own dates only (its title says what the instance is, not what its
-    members are)."""
+    states. Not a series' first and last meetings (:func:`series_member`). The instance's own
+    dates only (its title says what the instance is, not what its members are)."""
     if path or done.ends is not None or done.lasts is not None:
         return
     # A name the fill generated says what the model guessed, not what the object is.
@@ -264,6 +264,8 @@ def short_event_end(done: Completion, path: Path, members: Members) -> None:
         first, last = day(members[start]), day(members[end])
         if first is None or last is None or not done.may_write((*path, end)):
             continue
+        if any(series_member(done, k) for k in (start, end)):
+            continue  # the first and last meetings of a series, weeks apart by what it states
         if last - first >= SHORT_EVENT_DAYS:
             why = f"{kind} lasts days, and nothing states its end"
             put(done, path, members, end, iso_day(first), why)

@@ -72,9 +72,10 @@ def thing_pattern() -> re.Pattern[str]:
 @cache
 def before_thing() -> re.Pattern[str]:
     """What stands between a shift's "after" and the word of its thing: a determiner, or the
-    subject of the act that is the thing ("ten days after I posted it": the posting), at most."""
+    subject of the act that is the thing ("ten days after I posted it": the posting), at most;
+    a gerund may come first ("within three months of receiving the keys": the keys')."""
     subjects = alternation(sorted(SUBJECTS))
-    return re.compile(rf"(?i)\s+(?:(?:{determiners()}|{subjects})\s+)?")
+    return re.compile(rf"(?i)\s+(?:[a-z]+ing\s+)?(?:(?:{determiners()}|{subjects})\s+)?")
 
 
 def thing_phrase(text: str, end: int) -> str:

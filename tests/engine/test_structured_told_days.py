@@ -832,6 +832,15 @@ def test_a_limit_names_its_thing_past_an_aside_and_the_aside_is_no_day() -> None
     assert [t.first for t in counted] == [day("2027-05-04"), day("2027-05-11")]
 
 
+def test_a_limit_names_its_thing_past_a_gerund() -> None:
+    text = (
+        "Reply by Friday 4 February 2028 if you want the shed. Its padlock can be picked up"
+        " from the warden's office on the first Monday of March, and the shed must be painted"
+        " within 2 months of collecting the padlock."
+    )
+    assert told_on(text, "padlock_date") == ("2028-03-06",) * 2  # not the limit's day
+
+
 def test_a_numbered_day_counts_from_the_first_day_of_what_the_day_before_it_starts() -> None:
     text = (
         "Our walking holiday sets off from Keswick on the first Sunday of May 2029. Day 3 "

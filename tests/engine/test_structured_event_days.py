@@ -108,6 +108,17 @@ def test_an_object_named_as_lasting_days_ends_within_a_week(seed: int) -> None:
 
 
 @pytest.mark.parametrize("seed", range(2))
+def test_a_series_first_and_last_meetings_keep_their_days_weeks_apart(seed: int) -> None:
+    text = (
+        "Quiz parties run fortnightly on Fridays, starting 7 May 2027. Bring snacks; the fifth"
+        " and final quiz party is fancy dress.\n\n"
+    )
+    schema = obj("Quiz party", {"first_quiz_party": DATE, "last_quiz_party": DATE})
+    value = json_fill(schema, text, seed).value
+    assert value == {"first_quiz_party": "2027-05-07", "last_quiz_party": "2027-07-02"}
+
+
+@pytest.mark.parametrize("seed", range(2))
 def test_only_a_name_the_fill_did_not_generate_says_what_the_object_is(seed: int) -> None:
     names = ["Quayside Folk Weekend", "Quayside Folk Weekend II"]  # two: the fill chooses
     schema = obj("Booking", {"name": {"enum": names}, "start_date": DATE, "end_date": DATE})

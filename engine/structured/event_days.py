@@ -46,7 +46,7 @@ from engine.structured import columns, cued_days, other_days, periods, stated
 from engine.structured.anniversaries import years_counted
 from engine.structured.day_order import leftover, settled
 from engine.structured.day_readers import iso, yearlong
-from engine.structured.member_days import told_span
+from engine.structured.member_days import bound_day, told_span
 from engine.structured.named_days import starting_verb
 from engine.structured.other_days import clauses, phrase_days
 from engine.structured.periods import Span, listed, phrase_spans
@@ -111,6 +111,15 @@ class EventDays:
             how = f"last of {iso(first)} to {iso(last)}"
             return replace(found, first=last, last=last, how=how)
         return found
+
+    def named_day(self, key: str, siblings: Iterable[str]) -> Told | None:
+        """The day ``key``'s name finds: :meth:`told_day`, else, for a name made only of
+        bound words with no pair among ``siblings``, the day told right after its verb
+        (:func:`.member_days.bound_day`: a lone "start_date" beside "starts on 4 March")."""
+        found = self.told_day(key)
+        if found is not None or paired(key, siblings):
+            return found
+        return bound_day(self.told, self.text, key)
 
     def own_day(self, key: str, siblings: Iterable[str]) -> Told | None:
         """The day told for ``key``: beside a word of its name, else, by elimination, the one
@@ -233,7 +242,7 @@ def unclaimed_day(event: EventDays, key: str, siblings: tuple[str, ...]) -> Told
     members = [k for k in siblings if unclaimed(event, k, siblings)]
     if key not in members:
         return None
-    taken = {(t.first, t.last) for k in siblings if (t := event.told_day(k)) is not None}
+    taken = {(t.first, t.last) for k in siblings if (t := event.named_day(k, siblings)) is not None}
     taken |= {m for k in siblings if (m := event.meeting(k)) is not None}  # "first_session"
     if event.ends is not None and any(paired(k, siblings) for k in siblings):
         taken |= {(t.first, t.last) for t in event.told
@@ -256,7 +265,7 @@ def ordered_days(event: EventDays, siblings: tuple[str, ...]) -> tuple[Told | No
     """The day each of ``siblings`` (the object's date members, in the schema's order) takes:
     the one its name finds or elimination gives it, settled against the others' in the order
     the document tells them (:func:`.day_order.settled`)."""
-    claims = [event.told_day(k) or unclaimed_day(event, k, siblings) for k in siblings]
+    claims = [event.named_day(k, siblings) or unclaimed_day(event, k, siblings) for k in siblings]
     free = [unclaimed(event, k, siblings) for k in siblings]
     meetings = {m for k in siblings if (m := event.meeting(k)) is not None}
     return tuple(settled(claims, free, event.told, meetings))
@@ -275,7 +284,7 @@ def unclaimed(event: EventDays, key: str, siblings: tuple[str, ...]) -> bool:
         return False
     if ordinal_of(set(key_parts(key))) is not None and (event.series or named_in(event, key)):
         return False  # "session_two" of a series, or of a thing the text names, is counted
-    return event.told_day(key) is None and event.act_span(key) is None
+    return event.named_day(key, siblings) is None and event.act_span(key) is None
 
 
 def told_window(told: Told, key: str) -> Span:

@@ -96,7 +96,7 @@ def told(done: Completion, path: Path, members: Members) -> None:
             continue
         # a written day taken by elimination (or in the dates' order) says so; one taken by
         # name needs no word
-        how = found.how or (ELIMINATED if done.event.told_day(key) != found else "")
+        how = found.how or (ELIMINATED if done.event.named_day(key, dates) != found else "")
         if how and (key,) not in done.leaves and value == iso_day(found.first):
             done.notes.append(((key,), f"{pointer_text((key,))} = {value} ({how})"))
     counted = {iso_day(first): how for (first, _), how in read_births(done.event.text) if how}

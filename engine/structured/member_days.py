@@ -32,6 +32,7 @@ from engine.structured.day_readers import (
 from engine.structured.name_acts import (
     SHORTEST_OWN_WORD,
     bound_acts,
+    bound_verbs,
     derived_only,
     names_act,
     own_words,
@@ -373,12 +374,24 @@ def ends_its_length(key: str) -> bool:
     return any(columns.names(key, w) for w in ("end", "later", "deadline_name"))
 
 
-def act_day(told: tuple[Told, ...], text: str, key: str) -> Told | None:
+@lru_cache(maxsize=256)  # each date member of one document asks
+def bound_day(told: tuple[Told, ...], document: str, key: str) -> Told | None:
+    """The first day told right after the verb of a name made only of bound and day words
+    (:func:`bound_verbs`: "start_date" beside "the job starts on 4 March", "opened_on"
+    beside "opened 11 June 2024"), for a member with no pair to take the ends of its event;
+    ``None`` when its name has no such verb or no day is close."""
+    verbs = bound_verbs(key)
+    return act_day(told, digits(document), key, verbs) if verbs else None
+
+
+def act_day(
+    told: tuple[Told, ...], text: str, key: str, acts: frozenset[str] | None = None
+) -> Told | None:
     """The first day told right after a word of the act a name with no word of its own
     names (:func:`bound_acts`: "Issued 14.2.27" for ``issue_date``, "we arrive on Monday 3
     May and fly home on the 10th" for ``arrival``: the act's own day, not the last of the
-    stay's); the nearest such, ``None`` when none is close."""
-    own, found = bound_acts(key), []
+    stay's), or of the ``acts`` given; the nearest such, ``None`` when none is close."""
+    own, found = bound_acts(key) if acts is None else acts, []
     for sentence in clauses(text) if own else []:
         words = list(WORD.finditer(text, *sentence))
         for at, word in enumerate(words):

@@ -48,6 +48,18 @@ def bound_acts(key: str) -> frozenset[str]:
     )
 
 
+def bound_verbs(key: str) -> frozenset[str]:
+    """The verbs of a name made only of ``bound_words`` and day words ("opened_on": open,
+    "start_date": start), where it names no act of its own (:func:`bound_acts`): a lone
+    one dates what its sentence writes a day beside ("Account opened 11 June 2024")."""
+    listed_words = columns.field_words()
+    parts = key_parts(key)
+    if bound_acts(key) or not set(parts) <= listed_words["day_name"] | listed_words["bound_words"]:
+        return frozenset()
+    verbs = [p for p in parts if p not in listed_words["day_name"] and "VERB" in getAllLemmas(p)]
+    return frozenset(w for part in verbs for w in act_words(part))
+
+
 def names_act(own: frozenset[str], word: str) -> bool:
     """Whether a clause's word names the act of a member's ``own`` words: one act however
     inflected (:func:`act_words`), but no compound whose other part the name does not write

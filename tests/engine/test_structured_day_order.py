@@ -115,3 +115,15 @@ def test_a_start_and_end_no_word_names_take_the_two_days_told_in_order(seed: int
     )
     filled = json_fill(dates_schema("start_date", "end_date"), text, seed)
     assert filled.value == {"start_date": "2029-08-09", "end_date": "2029-08-14"}
+
+
+@pytest.mark.parametrize("seed", range(2))
+def test_a_lone_start_takes_the_day_told_after_its_verb(
+    seed: int,
+) -> None:
+    text = (
+        "Interviews are held on 9 March 2029 and the successful candidate starts on Monday"
+        " 2 April 2029, with a review after twelve weeks.\n\n"
+    )
+    filled = json_fill(dates_schema("interview_date", "start_date"), text, seed)
+    assert filled.value == {"interview_date": "2029-03-09", "start_date": "2029-04-02"}

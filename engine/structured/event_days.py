@@ -116,10 +116,29 @@ class EventDays:
         """The day ``key``'s name finds: :meth:`told_day`, else, for a name made only of
         bound words with no pair among ``siblings``, the day told right after its verb
         (:func:`.member_days.bound_day`: a lone "start_date" beside "starts on 4 March")."""
+        keys = tuple(siblings)
         found = self.told_day(key)
-        if found is not None or paired(key, siblings):
-            return found
-        return bound_day(self.told, self.text, key)
+        if found is not None:
+            return None if self.one_for_both(key, found, keys) else found
+        return None if paired(key, keys) else bound_day(self.told, self.text, key)
+
+    def one_for_both(self, key: str, found: Told, siblings: tuple[str, ...]) -> bool:
+        """Whether a start and its end, named for one thing ("session_start", "session_end"),
+        both find the same single day where the document writes its event's first and last
+        days apart ("Summer exam session: entries close on 15 March … exams from 3 June to
+        12 July"): the day is another thing's, and the pair takes the event's ends by rule
+        (:func:`engine.structured.json_rules.period_ends`)."""
+        if self.ends is None or self.ends[0] == self.ends[1] or found.first != found.last:
+            return False
+        for other in siblings:
+            ends = (key, other) if columns.names(key, "start") else (other, key)
+            if other == key or not (columns.names(ends[0], "start") and ends_only(ends[1])):
+                continue
+            if own_words(key) & own_words(other) - columns.field_words()["start"]:
+                told = self.told_day(other)
+                if told is not None and (told.first, told.last) == (found.first, found.last):
+                    return True
+        return False
 
     def own_day(self, key: str, siblings: Iterable[str]) -> Told | None:
         """The day told for ``key``: beside a word of its name, else, by elimination, the one

@@ -127,3 +127,19 @@ def test_a_lone_start_takes_the_day_told_after_its_verb(
     )
     filled = json_fill(dates_schema("interview_date", "start_date"), text, seed)
     assert filled.value == {"interview_date": "2029-03-09", "start_date": "2029-04-02"}
+
+
+@pytest.mark.parametrize("seed", range(2))
+def test_a_start_and_end_that_find_one_single_day_take_the_written_ends(seed: int) -> None:
+    # "gala" stands right before the entries' day: that day is no start or end of the gala
+    text = (
+        "Autumn 2028 swimming gala: entries close on 9 September 2028. Heats are held on"
+        " weekdays from 2 October to 13 October 2028, and results are posted a week after the"
+        " gala ends.\n\n"
+    )
+    filled = json_fill(dates_schema("entries_close", "gala_start", "gala_end"), text, seed)
+    assert filled.value == {
+        "entries_close": "2028-09-09",
+        "gala_start": "2028-10-02",
+        "gala_end": "2028-10-13",
+    }

@@ -103,10 +103,22 @@ def last_written(before: list[Told]) -> Told | None:
     return next((t for t in reversed(before) if not t.how and t.first == t.last), None)
 
 
-def own_day(before: list[Told]) -> Told | None:
-    """The document's own day: the first day or period it writes (a letter's date, a note's
-    heading), not one it counts."""
-    return next((t for t in before if not t.how), None)
+def own_day(before: list[Told], text: str = "") -> Told | None:
+    """The document's own day: the day ``text`` writes right after naming itself ("this
+    letter is dated 17.01.25", "Email sent 5 Feb 2029"), else the first day or period it
+    writes (a letter's date, a note's heading), not one it counts."""
+    written = [t for t in before if not t.how]
+    named = (
+        t for t in written if self_named().search(text, max(t.start - NAMING_REACH, 0), t.start)
+    )
+    return next(named, None) or next(iter(written), None)
+
+
+@cache
+def self_named() -> re.Pattern[str]:
+    """An ``own_document_words`` word and the words up to a day right after it."""
+    own = alternation(listed("own_document_words"))
+    return re.compile(rf"(?i)\bthis\s+(?:{own})\b[^.;]*$")
 
 
 def named_origin(text: str, end: int, before: list[Told]) -> Told | None:
@@ -147,6 +159,7 @@ NEXT_WORD = re.compile(r"\s*(\w+)")  # the word right after a phrase
 DAYS_PER_YEAR = 365  # a told period this long or longer is a year's frame
 WORD_AFTER = re.compile(r"[A-Za-z]+")
 ENDING_WORDS = 4  # "after the units are finished": a thing's end said this close after a shift
+NAMING_REACH = 30  # "this letter is dated 17.01.25": how far before its day a document names itself
 WORKDAYS = (rrule.MO, rrule.TU, rrule.WE, rrule.TH, rrule.FR)  # the days a working day is
 DAY_UNIT = "day"  # the unit a day part ("the evening before") shifts by
 
@@ -249,8 +262,8 @@ def today(match: re.Match[str], before: list[Told]) -> Told | None:
     the date of this letter"): the first day it writes."""
     said = NEXT_WORD.match(match.string, match.end())
     if said is not None and said[1].lower() in listed("today_words"):
-        return own_day(before)
-    return own_day(before) if document_phrase(match.string, match.end()) else None
+        return own_day(before, match.string)
+    return own_day(before, match.string) if document_phrase(match.string, match.end()) else None
 
 
 def document_phrase(text: str, end: int) -> str | None:

@@ -19,10 +19,12 @@ from engine.structured.day_readers import (
     anchor,
     calendar_units,
     count_and_unit,
+    document_phrase,
     iso,
     last_written,
     moved,
     named_origin,
+    own_day,
     shift_words,
     unit_words,
     units,
@@ -175,9 +177,14 @@ def written_starts(text: str) -> tuple[int, ...]:
 
 def limit_origin(match: re.Match[str], before: list[Told]) -> Told | None:
     """The day of the thing a limit names after a ``span_since`` word ("within 10 weeks of
-    the inspection"), where the document dated it."""
+    the inspection"), where the document dated it, or the document's own day ("within 28
+    days of the date of this email")."""
     found = since_pattern().match(match.string, match.end())
-    return None if found is None else named_origin(match.string, found.end(), before)
+    if found is None:
+        return None
+    if document_phrase(match.string, found.end()):
+        return own_day(before, match.string)
+    return named_origin(match.string, found.end(), before)
 
 
 @cache

@@ -855,3 +855,17 @@ def test_a_numbered_day_counts_from_the_first_day_of_what_the_day_before_it_star
     assert [t.first for t in told_days(labelled)] == [day("2029-06-02"), day("2029-06-03")]
     counted_as = "Signed off on 4.6.29 for five days, counting that date as day one."
     assert [t.first for t in told_days(counted_as)] == [day("2029-06-04"), day("2029-06-08")]
+
+
+def test_a_limit_of_the_documents_own_date_counts_from_the_day_it_names_itself_on() -> None:
+    sent_first = (
+        "Message sent 4 Jan 2028: your place in the race on Sunday 9 April 2028 is confirmed."
+        " Reply within 10 days of the date of this message."
+    )
+    assert [t.first for t in told_days(sent_first) if t.how] == [day("2028-01-14")]
+    named = (
+        "Your order of 3 March 2028 was damaged in transit. Delivery was on 9 March 2028; this"
+        " email is sent on 20 March 2028. Please return the item within 14 days of the date of"
+        " this email."
+    )
+    assert [t.first for t in told_days(named) if t.how] == [day("2028-04-03")]

@@ -287,8 +287,8 @@ def is_month(told: Told) -> bool:
 
 @cache
 def next_weekday_pattern() -> re.Pattern[str]:
-    """ "the following Monday", "the next Friday", "the Saturday straight after it", "the
-    Friday before" (or "beforehand"), "the Friday immediately following the last class" (a
+    """ "the following Monday", "the next Friday", "the Saturday straight after it" (or "the
+    first Saturday after it", as read: "1st"), "the Friday before" (or "beforehand"), "the Friday immediately following the last class" (a
     ``duration_next`` word after the weekday, before a ``meeting_owners`` word and its
     thing)."""
     nexts, days = alternation(listed("duration_next")), alternation(WEEKDAYS)
@@ -297,7 +297,7 @@ def next_weekday_pattern() -> re.Pattern[str]:
     owners = alternation(listed("meeting_owners"))
     return re.compile(
         rf"(?i)\bthe\s+(?:{nexts})\s+(?P<weekday>{days})\b"
-        rf"|\bthe\s+(?P<beside>{days})\s+(?:[a-z]+\s+)?"
+        rf"|\bthe\s+(?:1st\s+)?(?P<beside>{days})\s+(?:[a-z]+\s+)?"
         rf"(?P<way>{ways}|(?:{nexts})(?=\s+(?:{owners})\b))\b"
     )
 

@@ -869,3 +869,11 @@ def test_a_limit_of_the_documents_own_date_counts_from_the_day_it_names_itself_o
         " this email."
     )
     assert [t.first for t in told_days(named) if t.how] == [day("2028-04-03")]
+
+
+def test_the_first_weekday_after_a_thing_is_the_weekday_after_its_last_day() -> None:
+    text = (
+        "The sports hall is shut from 3 to 9 August 2028 for repairs. Badminton resumes on the"
+        " first Tuesday after the hall reopens."
+    )
+    assert [t.first for t in told_days(text) if t.how] == [day("2028-08-15")]

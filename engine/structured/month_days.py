@@ -20,6 +20,7 @@ from functools import cache, lru_cache
 
 from dateutil import rrule
 from dateutil.relativedelta import relativedelta, weekday
+from lemminflect import getAllLemmas
 
 from engine.language.en.data import word_set
 from engine.structured.day_readers import WORKDAYS, Counted, Told, anchor, bounds, is_month, iso
@@ -31,6 +32,7 @@ SATURDAY, SUNDAY = WEEKDAYS[calendar.SATURDAY], WEEKDAYS[calendar.SUNDAY]  # a w
 MONTH_DAY = "day"  # "the last day of June": a month's own day, where a weekday would stand
 # An ordinal after another and a join: one of a list ("the 2nd and 4th Saturday"), a series.
 LISTED = re.compile(r"(?i)\b\w+\s*(?:,|and|or|&)\s*$")
+NEXT_WORD = re.compile(r"\s+([A-Za-z]+)\b")  # the word right after an ordinal
 
 
 @cache
@@ -212,18 +214,31 @@ def ordinal_day_pattern() -> re.Pattern[str]:
     ("the 12th floor")."""
     days, cues = alternation(WEEKDAYS), alternation(listed("ordinal_day_cues"))
     months = alternation(month_references())
-    # the words that may follow a day's ordinal, no noun it counts: "on the 9th if you cover"
-    followers = alternation(
-        ["and", "at", "to", *sorted(word_set("grammar.json", "present_for_future"))]
-    )
     return re.compile(
         rf"(?i)\b(?:(?P<weekday>{days}),?\s+(?:the\s+)?|(?:{cues})\s+the\s+)"
         r"(?P<day>\d{1,2})(?P<suffix>st|nd|rd|th)\b"
         rf"(?:\s+of\s+(?P<month>{months})\b)?"
-        # nor before a noun it counts, in digits when read ("the third one": "the 3rd 1")
-        rf"(?!\s+(?:of\b|\d|(?!(?:{followers})\b)[a-z]+\b))"
+        # nor before a number it counts, in digits when read ("the third one": "the 3rd 1")
+        r"(?!\s+(?:of\b|\d))"
         r"(?!\s*(?:,|and|or|&)\s*\d+(?:st|nd|rd|th)\b)"  # "the 1st and 3rd Tuesday": a list
     )
+
+
+def counts_noun(match: re.Match[str]) -> bool:
+    """Whether a day's ordinal is followed by a word it may count ("the 12th floor", "the
+    1st Monday"): any but one that may follow a day ("and", "at", "to", the
+    ``present_for_future`` verbs: "on the 9th if you cover") or one lemminflect knows only as
+    no noun ("still on the 30th as planned")."""
+    after = NEXT_WORD.match(match.string, match.end())
+    if after is None:
+        return False
+    word, lemmas = after[1].lower(), getAllLemmas(after[1].lower())
+    return word not in day_followers() and not (lemmas and "NOUN" not in lemmas)
+
+
+@cache
+def day_followers() -> frozenset[str]:
+    return frozenset(["and", "at", "to", *word_set("grammar.json", "present_for_future")])
 
 
 def ordinal_day(
@@ -232,6 +247,8 @@ def ordinal_day(
     """The first day of that number on or after the last day told before it, on the weekday
     it names when it names one (within a year)."""
     said = f"the {match['day']}{match['suffix']}"
+    if counts_noun(match):
+        return None
     if before and is_month(before[-1]) and not match["month"]:
         return month_ordinal(before[-1], int(match["day"]), match["weekday"], said)
     # not from the day a length runs out: "guaranteed for 90 days … visit booked for the 20th"

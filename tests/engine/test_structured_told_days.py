@@ -877,3 +877,10 @@ def test_the_first_weekday_after_a_thing_is_the_weekday_after_its_last_day() -> 
         " first Tuesday after the hall reopens."
     )
     assert [t.first for t in told_days(text) if t.how] == [day("2028-08-15")]
+
+
+def test_a_days_ordinal_may_be_followed_by_a_word_that_is_no_noun() -> None:
+    text = "The hall is booked from 4 to 6 March 2028. The quiz is still on the 17th as planned."
+    assert [t.first for t in told_days(text) if t.how] == [day("2028-03-17")]
+    floor = "The hall is booked from 4 to 6 March 2028. The quiz is on the 17th floor."
+    assert [t for t in told_days(floor) if t.how] == []

@@ -22,6 +22,7 @@ from functools import cache
 import inflect
 from dateutil import rrule
 from dateutil.relativedelta import relativedelta
+from lemminflect import getLemma
 
 from engine.structured.counted_days import unit_days
 from engine.structured.counted_meetings import meeting_ahead
@@ -239,7 +240,8 @@ def ended_origin(text: str, end: int, before: list[Told]) -> Told | None:
     clause = re.split(r"[,;:.()]", text[end : end + 80], maxsplit=1)[0]
     said = WORD_AFTER.findall(clause)[:ENDING_WORDS]
     ends = set(listed("period_end_verbs"))
-    if not any(ends & name_words(word.lower()) for word in said):
+    # a verb's lemma too: "of the cover ending" ends it, as "after it finishes" does
+    if not any(ends & (name_words(w.lower()) | {*getLemma(w.lower(), upos="VERB")}) for w in said):
         return None
     ended = next((t for t in reversed(before) if t.lasting or is_period(t)), None)
     return None if ended is None else replace(ended, first=ended.last)
@@ -288,9 +290,9 @@ def is_month(told: Told) -> bool:
 @cache
 def next_weekday_pattern() -> re.Pattern[str]:
     """ "the following Monday", "the next Friday", "the Saturday straight after it" (or "the
-    first Saturday after it", as read: "1st"), "the Friday before" (or "beforehand"), "the Friday immediately following the last class" (a
-    ``duration_next`` word after the weekday, before a ``meeting_owners`` word and its
-    thing)."""
+    first Saturday after it", as read: "1st"), "the Friday before" (or "beforehand"), "the
+    Friday immediately following the last class" (a ``duration_next`` word after the
+    weekday, before a ``meeting_owners`` word and its thing)."""
     nexts, days = alternation(listed("duration_next")), alternation(WEEKDAYS)
     back = [w for w in listed("duration_before") if " " not in w]  # "the Friday beforehand"
     ways = alternation([*listed("clause_shifts"), *back])

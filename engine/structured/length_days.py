@@ -20,6 +20,7 @@ from engine.structured.day_readers import (
     calendar_units,
     count_and_unit,
     document_phrase,
+    ended_origin,
     iso,
     last_written,
     moved,
@@ -184,7 +185,8 @@ def limit_origin(match: re.Match[str], before: list[Told]) -> Told | None:
         return None
     if document_phrase(match.string, found.end()):
         return own_day(before, match.string)
-    return named_origin(match.string, found.end(), before)
+    ended = ended_origin(match.string, found.end(), before)  # "of the cover ending"
+    return ended or named_origin(match.string, found.end(), before)
 
 
 @cache

@@ -884,3 +884,12 @@ def test_a_days_ordinal_may_be_followed_by_a_word_that_is_no_noun() -> None:
     assert [t.first for t in told_days(text) if t.how] == [day("2028-03-17")]
     floor = "The hall is booked from 4 to 6 March 2028. The quiz is on the 17th floor."
     assert [t for t in told_days(floor) if t.how] == []
+
+
+def test_a_limit_of_a_thing_said_to_end_counts_from_its_last_day() -> None:
+    text = (
+        "Your scaffold hire begins on 5 June 2028 and runs for 14 days. Report any damage"
+        " within 3 days of the hire ending."
+    )
+    limits = [t.first for t in told_days(text) if t.how and "most" in t.how]
+    assert limits == [day("2028-06-21")]  # from 18 June, the hire's last day

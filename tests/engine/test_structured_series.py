@@ -1,6 +1,7 @@
-"""The days of a thing a document says recurs (engine/structured/series.py), issue 28: a member
-per meeting ("second_session", "june_meeting") takes the meeting its name counts or names the
-month of, where it had taken the one day the document writes."""
+"""The days of a thing a document says recurs (engine/structured/series.py, with how many times
+it meets from engine/structured/series_counts.py), issue 28: a member per meeting
+("second_session", "june_meeting") takes the meeting its name counts or names the month of,
+where it had taken the one day the document writes."""
 
 from __future__ import annotations
 

@@ -54,9 +54,9 @@ STRICT = {
     }.items()
 }
 EXAMPLES = {
-    "date": ("2024-05-14", "2024-06-11", "2024-09-21"),
+    "date": ("2024-05-14", "2024-06-25", "2024-09-21"),
     "time": ("14:30:00", "09:15:00", "14:30:00Z", "09:15:00Z"),
-    "date-time": ("2024-05-14T14:30:00Z", "2024-06-11T09:15:00Z"),
+    "date-time": ("2024-05-14T14:30:00Z", "2024-06-25T09:15:00Z"),
     "email": ("ada@example.com", "grace@example.org", "alan@example.net"),
     "uuid": ("3f2b8c1e-9d4a-4e6b-8f1a-2c3d4e5f6a7b", "8c1e3f2b-4a9d-4b6e-9a1f-7b6a5f4e3d2c"),
     "uri": ("https://example.net/", "https://example.net/docs"),

@@ -857,39 +857,46 @@ def test_a_numbered_day_counts_from_the_first_day_of_what_the_day_before_it_star
     assert [t.first for t in told_days(counted_as)] == [day("2029-06-04"), day("2029-06-08")]
 
 
-def test_a_limit_of_the_documents_own_date_counts_from_the_day_it_names_itself_on() -> None:
-    sent_first = (
+# A document and the days it counts (its told days that say how), in order.
+COUNTED = [
+    pytest.param(
         "Message sent 4 Jan 2028: your place in the race on Sunday 9 April 2028 is confirmed."
-        " Reply within 10 days of the date of this message."
-    )
-    assert [t.first for t in told_days(sent_first) if t.how] == [day("2028-01-14")]
-    named = (
+        " Reply within 10 days of the date of this message.",
+        ["2028-01-14"],
+        id="a limit of the document's own date counts from the first day it writes",
+    ),
+    pytest.param(
         "Your order of 3 March 2028 was damaged in transit. Delivery was on 9 March 2028; this"
         " email is sent on 20 March 2028. Please return the item within 14 days of the date of"
-        " this email."
-    )
-    assert [t.first for t in told_days(named) if t.how] == [day("2028-04-03")]
-
-
-def test_the_first_weekday_after_a_thing_is_the_weekday_after_its_last_day() -> None:
-    text = (
+        " this email.",
+        ["2028-04-03"],
+        id="a limit of the document's own date counts from the day it names itself on",
+    ),
+    pytest.param(
         "The sports hall is shut from 3 to 9 August 2028 for repairs. Badminton resumes on the"
-        " first Tuesday after the hall reopens."
-    )
-    assert [t.first for t in told_days(text) if t.how] == [day("2028-08-15")]
-
-
-def test_a_days_ordinal_may_be_followed_by_a_word_that_is_no_noun() -> None:
-    text = "The hall is booked from 4 to 6 March 2028. The quiz is still on the 17th as planned."
-    assert [t.first for t in told_days(text) if t.how] == [day("2028-03-17")]
-    floor = "The hall is booked from 4 to 6 March 2028. The quiz is on the 17th floor."
-    assert [t for t in told_days(floor) if t.how] == []
-
-
-def test_a_limit_of_a_thing_said_to_end_counts_from_its_last_day() -> None:
-    text = (
+        " first Tuesday after the hall reopens.",
+        ["2028-08-15"],
+        id="the first weekday after a thing is the weekday after its last day",
+    ),
+    pytest.param(
+        "The hall is booked from 4 to 6 March 2028. The quiz is still on the 17th as planned.",
+        ["2028-03-17"],
+        id="a day's ordinal may be followed by a word that is no noun",
+    ),
+    pytest.param(
+        "The hall is booked from 4 to 6 March 2028. The quiz is on the 17th floor.",
+        [],
+        id="a day's ordinal before a noun counts it",
+    ),
+    pytest.param(  # from 18 June, the hire's last day, not 5 June
         "Your scaffold hire begins on 5 June 2028 and runs for 14 days. Report any damage"
-        " within 3 days of the hire ending."
-    )
-    limits = [t.first for t in told_days(text) if t.how and "most" in t.how]
-    assert limits == [day("2028-06-21")]  # from 18 June, the hire's last day
+        " within 3 days of the hire ending.",
+        ["2028-06-18", "2028-06-21"],
+        id="a limit of a thing said to end counts from its last day",
+    ),
+]
+
+
+@pytest.mark.parametrize(("text", "counted"), COUNTED)
+def test_the_days_a_document_counts(text: str, counted: list[str]) -> None:
+    assert [t.first for t in told_days(text) if t.how] == [day(d) for d in counted]

@@ -38,7 +38,7 @@ offers it only the written days inside them), and the era rule
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, replace
 from functools import lru_cache
 
@@ -130,9 +130,9 @@ class EventDays:
         (:func:`engine.structured.json_rules.period_ends`)."""
         if self.ends is None or self.ends[0] == self.ends[1] or found.first != found.last:
             return False
-        for other in siblings:
+        for other in partners(key, siblings):
             ends = (key, other) if columns.names(key, "start") else (other, key)
-            if other == key or not (columns.names(ends[0], "start") and ends_only(ends[1])):
+            if not (columns.names(ends[0], "start") and ends_only(ends[1])):
                 continue
             if own_words(key) & own_words(other) - columns.field_words()["start"]:
                 told = self.told_day(other)
@@ -329,10 +329,15 @@ def ends_only(key: str) -> bool:
 
 def paired(key: str, siblings: Iterable[str]) -> bool:
     """Whether a start's end, or an end's start, is among its siblings."""
+    return any(partners(key, siblings))  # member names are never empty
+
+
+def partners(key: str, siblings: Iterable[str]) -> Iterator[str]:
+    """The siblings that end what a start ``key`` starts, or start what an end ``key`` ends."""
+    others = [s for s in siblings if s != key]
     for own, other in (PAIR, PAIR[::-1]):
-        if columns.names(key, own) and any(columns.names(s, other) for s in siblings if s != key):
-            return True
-    return False
+        if columns.names(key, own):
+            yield from (s for s in others if columns.names(s, other))
 
 
 def document_ends(document: str) -> tuple[float, float] | None:

@@ -23,7 +23,16 @@ from dateutil.relativedelta import relativedelta, weekday
 from lemminflect import getAllLemmas
 
 from engine.language.en.data import word_set
-from engine.structured.day_readers import WORKDAYS, Counted, Told, anchor, bounds, is_month, iso
+from engine.structured.day_readers import (
+    NEXT_WORD,
+    WORKDAYS,
+    Counted,
+    Told,
+    anchor,
+    bounds,
+    is_month,
+    iso,
+)
 from engine.structured.periods import alternation, listed, phrase_spans
 from engine.structured.series import LAST, MONTHS
 from engine.structured.series_counts import WEEKDAYS, ordinals
@@ -32,7 +41,6 @@ SATURDAY, SUNDAY = WEEKDAYS[calendar.SATURDAY], WEEKDAYS[calendar.SUNDAY]  # a w
 MONTH_DAY = "day"  # "the last day of June": a month's own day, where a weekday would stand
 # An ordinal after another and a join: one of a list ("the 2nd and 4th Saturday"), a series.
 LISTED = re.compile(r"(?i)\b\w+\s*(?:,|and|or|&)\s*$")
-NEXT_WORD = re.compile(r"\s+([A-Za-z]+)\b")  # the word right after an ordinal
 
 
 @cache

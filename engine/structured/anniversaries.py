@@ -1,12 +1,14 @@
 """Anniversaries and birthdays a document counts from a day it tells: "the couple wed on 3
 April 2001 and will toast their 25th anniversary" (3 April 2026), "born 9 May 1950, turns 80
-this year" (9 May 2030), "leased on 2 March 2026 … ends on the third anniversary of signing".
+this year" (9 May 2030), "leased on 2 March 2026 … ends on the third anniversary of signing";
+and the next time a thing done on a day is due again ("issued on 14 November 2024 … renewed
+every three years": 14 November 2027).
 
 A reader counts such a day from the last single day written before the phrase that the document
-tells as something done or begun: the words just before that day hold a verb in the past
-("wed on", "was leased on", "born") or a birth word ("dob: 9 May 1950"). Without that
-cue the day before is more likely the anniversary's own ("on 3 June the club celebrates its
-25th anniversary"), and nothing is counted. A member whose name counts the years
+tells as something done or begun: the words before that day in its sentence hold a verb in the
+past ("wed on", "was leased on", "born") or a birth word ("dob: 9 May 1950"). Without that cue
+the day before is more likely the anniversary's own ("on 3 June the club celebrates its 25th
+anniversary"), and nothing is counted. A member whose name counts the years
 ("ninetieth_birthday", "25th_anniversary") dates that anniversary, not a birth
 (:func:`born_member`). Ordinals are spelled by inflect; words from ``period_words.json``
 (``anniversary_words``, ``turning_words``). Pure functions over text.
@@ -22,9 +24,17 @@ from dateutil.relativedelta import relativedelta
 
 from engine.language.en.forms import verb_tags
 from engine.structured import columns
-from engine.structured.ages import OLDEST
-from engine.structured.day_readers import Counted, Told, last_written, named_origin
+from engine.structured.ages import OLDEST, told_births
+from engine.structured.day_readers import (
+    Counted,
+    Told,
+    calendar_units,
+    last_written,
+    named_origin,
+    units,
+)
 from engine.structured.named_days import starting_verb
+from engine.structured.other_days import clauses
 from engine.structured.periods import alternation, listed
 from engine.structured.series_counts import spelled_ordinals
 from engine.structured.thing_anchor import thing_phrase, written
@@ -32,7 +42,9 @@ from engine.structured.words import key_parts
 
 PAST_TAGS = frozenset({"VBD", "VBN"})  # "wed", "was leased", "born"
 THIRD_PERSON = "VBZ"  # "starts": a thing said to begin on its day
-CUE_WORDS = 3  # the words before a told day that may say it was something done
+# The words before a told day, in its sentence, that may say it was something done: "joined
+# the company on", "completed her paediatric first aid course on" (eight)
+CUE_WORDS = 8
 WORD = re.compile(r"[A-Za-z]+")
 TURNED_ON = 2  # "turns 40 on 2 April", "turns five this Saturday, 3 May": words before its day
 
@@ -57,12 +69,13 @@ def born_member(key: str) -> bool:
 
 @cache
 def anniversary_pattern() -> re.Pattern[str]:
-    """ "their 25th anniversary", "her 90th birthday" (numbers already in digits), or "turns
-    80"."""
+    """ "their 25th anniversary", "her 90th birthday", "their 2nd work anniversary" (one word
+    may say what of; numbers already in digits), or "turns 80"."""
     kinds = alternation(listed("anniversary_words"))
     turning = alternation(listed("turning_words"))
     return re.compile(
-        rf"(?i)\b(?P<count>\d{{1,3}})(?:st|nd|rd|th)\s+(?:{kinds})\b(?P<of>\s+of\b)?"
+        rf"(?i)\b(?P<count>\d{{1,3}})(?:st|nd|rd|th)\s+(?:[a-z]+\s+)?(?P<kind>{kinds})\b"
+        rf"(?P<of>\s+of\b)?"
         rf"|\b(?:{turning})\s+(?P<turns>\d{{1,3}})\b"
     )
 
@@ -73,12 +86,13 @@ def anniversary_day(
     """The day that many years after the day of the thing the phrase names ("the second
     anniversary of the merger", :func:`.day_readers.named_origin`), else after the
     last single day written before it (not one counted, as a length's last day), when the
-    document tells that day as something done (:func:`done_on`)."""
+    document tells that day as something done (:func:`done_on`); a birthday's from the birth
+    the document writes, if it writes one (:func:`birth_told`)."""
     if match["turns"] and turned_on(match.string, match.end()):
         return None  # "turns 40 on 2 April": that day is the birthday (:mod:`.ages`)
     years = int(match["count"] or match["turns"])
     named = named_origin(match.string, match.end(), before) if match["of"] else None
-    base = named or last_written(before)
+    base = named or birth_told(match, before) or last_written(before)
     if base is None or years > OLDEST or not (named or done_on(match.string, base.start)):
         return None
     origin = dt.date.fromordinal(int(base.first))
@@ -87,6 +101,42 @@ def anniversary_day(
         return day, f"{match[0]} from {origin.isoformat()}"
     # "the 2nd anniversary of the merger on 2027-05-01"
     return day, f"{match[0]} {thing_phrase(match.string, match.end())} on {origin.isoformat()}"
+
+
+def birth_told(match: re.Match[str], before: list[Told]) -> Told | None:
+    """The last birth written before a birthday's phrase ("born 19 November 2008 … when his
+    course begins on 21 September 2026 … on his eighteenth birthday": the birth, not the
+    course's day, which the phrase would otherwise count from)."""
+    if not match["kind"] or not columns.names(match["kind"].lower(), "birth"):
+        return None
+    births = set(told_births(match.string))
+    return next((t for t in reversed(before) if (t.first, t.last) in births), None)
+
+
+@cache
+def recurring_pattern() -> re.Pattern[str]:
+    """A thing done again after a count of months or years ("renewed every 3 years", "every 6
+    months thereafter"; numbers already in digits); weeks and days recur as a series
+    (:mod:`.series`)."""
+    every = alternation(listed("recurrence_words"))
+    unit = alternation(sorted(calendar_units()))
+    return re.compile(rf"(?i)\b(?:{every})\s+(?P<count>\d{{1,3}})\s+(?P<unit>{unit})s\b")
+
+
+def recurring_day(
+    match: re.Match[str], before: list[Told], sentence: tuple[int, int]
+) -> Counted | None:
+    """The next time a thing is due ("your check was issued on 14 November 2024 … must be
+    renewed every three years": 14 November 2027): that long after the last single day
+    written before the phrase, when the document tells that day as something done
+    (:func:`done_on`), as an anniversary counts."""
+    base = last_written(before)
+    if base is None or not done_on(match.string, base.start):
+        return None
+    count, unit = int(match["count"]), match["unit"].lower()
+    origin = dt.date.fromordinal(int(base.first))
+    day = origin + relativedelta(months=count * calendar_units()[unit])
+    return float(day.toordinal()), f"every {units(count, unit)} from {origin.isoformat()}"
 
 
 def turned_on(text: str, end: int) -> bool:
@@ -99,10 +149,11 @@ def turned_on(text: str, end: int) -> bool:
 
 
 def done_on(text: str, start: int) -> bool:
-    """Whether the words just before ``start`` say the day is something done or begun: a
-    verb in the past, a ``period_start_verbs`` verb in the present ("the agreement starts
-    on"; not a title's "Open"), or a birth word."""
-    cue = [w.lower() for w in WORD.findall(text[:start])[-CUE_WORDS:]]
+    """Whether the words just before ``start`` in its sentence say the day is something done
+    or begun: a verb in the past, a ``period_start_verbs`` verb in the present ("the
+    agreement starts on"; not a title's "Open"), or a birth word."""
+    opens = max((s for s, _ in clauses(text) if s <= start), default=0)
+    cue = [w.lower() for w in WORD.findall(text, opens, start)[-CUE_WORDS:]]
     return any(
         verb_tags(w) & PAST_TAGS
         or (starting_verb(w) and THIRD_PERSON in verb_tags(w))

@@ -20,7 +20,12 @@ from dataclasses import replace
 from functools import cache, lru_cache
 
 from engine.structured.age_days import age_day, age_pattern
-from engine.structured.anniversaries import anniversary_day, anniversary_pattern
+from engine.structured.anniversaries import (
+    anniversary_day,
+    anniversary_pattern,
+    recurring_day,
+    recurring_pattern,
+)
 from engine.structured.counted_meetings import (
     counted_meeting,
     counted_meeting_pattern,
@@ -153,6 +158,7 @@ def counted_phrases(text: str) -> list[tuple[int, int, re.Match[str], Reader]]:
         (same_day_pattern(), same_day),
         (next_day_word_pattern(), next_day_word),
         (anniversary_pattern(), anniversary_day),
+        (recurring_pattern(), recurring_day),
         (age_pattern(), age_day),
     ]
     found = [(m.start(), m.end(), m, r) for p, r in readers for m in p.finditer(text)]

@@ -177,8 +177,15 @@ def shift_pattern() -> re.Pattern[str]:
     exact = rf"(?:{exact})\s+(?:{alternation(listed('day_nouns'))})"  # "to the day"
     return re.compile(
         rf"(?i)\b(?P<count>\d{{1,3}}|{one}|the(?:\s+(?P<nth>\d{{1,3}})(?:st|nd|rd|th))?)"
-        rf"[\s-]+(?P<unit>{units})s?(?:\s+(?:{exact}))?\s+(?P<way>{ways})\b"
+        rf"[\s-]+(?P<unit>{units})s?(?:\s+(?:{exact}))?\s+(?P<way>{ways}|{on_clause_end()})\b"
     )
+
+
+@cache
+def on_clause_end() -> str:
+    """A ``duration_on`` word that ends its clause: "the earliest day is exactly six weeks
+    on." (a later day); not "three nights on the island"."""
+    return rf"(?:{alternation(listed('duration_on'))})(?=\s*(?:[.,;:!?)]|$))"
 
 
 def shifted_day(
@@ -194,13 +201,14 @@ def shifted_day(
         if match["count"].lower() != "the":
             return None  # "two mornings later" counts mornings, no one day it names
         unit = DAY_UNIT
-    back = way in listed("duration_before")
+    back, on = way in listed("duration_before"), way in listed("duration_on")
     named = thing_origin(match, before)
     if way in listed("thing_shifts") and named is None and not pointed(match):
         return None  # "for 2 weeks from 9 August" is a length; "from the audit" a shift
     # back from a thing's first day: a length's last day stands for a period whose first is
     # the day it counts from ("stays four nights … due a fortnight before departure")
-    base = named or anchor([t for t in before if not (back and t.lasting)])
+    # "hired for six weeks … six weeks on": on from the hire's first day, not its last
+    base = named or anchor([t for t in before if not ((back or on) and t.lasting)])
     if base is None:
         return None
     origin = base.first if back else base.last
@@ -211,6 +219,7 @@ def shifted_day(
         return day, f"{match[0]} {thing} on {iso(origin)}"
     # "six weeks later than 22 May"; "six weeks after 22 May", "six weeks from 19 June"
     than = "" if way in [*listed("clause_shifts"), *listed("thing_shifts")] else " than"
+    than = " from" if on else than
     return day, f"{match[0]}{than} {iso(origin)}"
 
 

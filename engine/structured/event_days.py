@@ -46,7 +46,7 @@ from engine.structured import columns, cued_days, other_days, periods, stated
 from engine.structured.anniversaries import years_counted
 from engine.structured.day_order import leftover, settled
 from engine.structured.day_readers import iso, yearlong
-from engine.structured.member_days import bound_day, told_span
+from engine.structured.member_days import bound_day, ends_its_length, told_span
 from engine.structured.named_days import starting_verb
 from engine.structured.other_days import clauses, phrase_days
 from engine.structured.periods import Span, listed, phrase_spans
@@ -272,8 +272,12 @@ def unclaimed_day(event: EventDays, key: str, siblings: tuple[str, ...]) -> Told
     # May; let us know by 12 April": three members, three days).
     ends = [] if event.ends is None else [event.ends]
     one_day = [None] if not ends or ends[0][0] == ends[0][1] else []
+    # a length's last day ("hired for six weeks") is no day of a member that ends nothing,
+    # where no start and end among the members may take the length's days as theirs
+    lasting = any(ends_its_length(k) for k in members) or any(paired(k, siblings) for k in siblings)
     for also in ends + one_day:
         left = leftover(event.told, taken | ({also} if also else set()))
+        left = [t for t in left if lasting or not t.lasting]
         if len(left) == len(members):
             return left[members.index(key)]
     return None

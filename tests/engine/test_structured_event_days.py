@@ -320,3 +320,16 @@ def test_an_end_told_beside_the_first_day_written_as_a_start_is_the_events_last(
     assert leave is not None and leave.ends == (day("2027-06-07"), day("2027-06-14"))
     end = leave.told_day("leave_end")  # the 14th is the return's own day, no end of the leave
     assert end is not None and end.first == day("2027-06-07")
+
+
+def test_a_lengths_last_day_is_no_day_left_over_for_a_member_that_ends_nothing() -> None:
+    text = (
+        "The hoarding was put up on 3 May 2027 and is hired for four weeks. "
+        "A council officer checks it on 20 May.\n\n"
+    )
+    event = event_days(text)
+    assert event is not None
+    members = ["erected", "officer_visit"]
+    assert lone_date_span(event, "erected", 1, members) == (day("2027-05-03"),) * 2
+    ends = ["erected", "officer_visit", "hire_ends"]  # an end may take it: two left, two days
+    assert lone_date_span(event, "hire_ends", 1, ends) == (day("2027-05-30"),) * 2

@@ -900,3 +900,29 @@ COUNTED = [
 @pytest.mark.parametrize(("text", "counted"), COUNTED)
 def test_the_days_a_document_counts(text: str, counted: list[str]) -> None:
     assert [t.first for t in told_days(text) if t.how] == [day(d) for d in counted]
+
+
+@pytest.mark.parametrize(
+    ("text", "told"),
+    [
+        (
+            "The plaster went on 5 March 2027 and can be painted exactly four weeks on.",
+            [("2027-03-05", ""), ("2027-04-02", "4 weeks on from 2027-03-05")],
+        ),
+        (  # on from the hire's first day, not from the day its length runs out
+            "The crane arrives on 1 June 2026 and is hired for three weeks; it leaves on the"
+            " same weekday three weeks on.",
+            [
+                ("2026-06-01", ""),
+                ("2026-06-21", "end of 3 weeks from 2026-06-01"),
+                ("2026-06-22", "3 weeks on from 2026-06-01"),
+            ],
+        ),
+        ("From 4 May 2026 we spend three nights on the island.", [("2026-05-04", "")]),
+    ],
+)
+def test_a_length_on_at_the_end_of_its_clause_is_that_much_later(
+    text: str, told: list[tuple[str, str]]
+) -> None:
+    found = [(dt.date.fromordinal(int(t.first)).isoformat(), t.how) for t in told_days(text)]
+    assert found == told

@@ -228,8 +228,26 @@ def thing_origin(match: re.Match[str], before: list[Told]) -> Told | None:
     (:func:`named_origin`), the document itself ("from today", "from the date of this
     letter", :func:`today`), or a length or period said to end (:func:`ended_origin`)."""
     text, end = match.string, match.end()
-    named = named_origin(text, end, before)
+    named = named_origin(text, end, before) or referred_origin(text, end, before)
     return named or today(match, before) or ended_origin(text, end, before)
+
+
+def referred_origin(text: str, end: int, before: list[Told]) -> Told | None:
+    """The day of the thing a pronoun after a shift refers to, where the day told just
+    before, in its sentence, is itself a shift or a limit that names a thing ("within three
+    working days of the incident, and a check two weeks after it": the incident's day, not
+    the report's); ``None`` for any other "it" (the day just told, :func:`pointed`)."""
+    said = rf"(?i)\s+(?:{alternation(listed('thing_pronouns'))})\s*(?:[.,;:!?)]|$)"
+    if not before or not before[-1].how or re.match(said, text[end:]) is None:
+        return None
+    # in one sentence only, and a thing other than the document's own day ("six weeks from
+    # today, and the accounts a week before it": the meeting's day, the one just told)
+    sentence = next(((s, e) for s, e in clauses(text) if s <= end <= e), (0, len(text)))
+    shift_end = past_since(text, before[-1].end)
+    thing = thing_words(text, shift_end)
+    if before[-1].start < sentence[0] or not thing or thing & set(listed("today_words")):
+        return None
+    return named_origin(text, shift_end, before[:-1]) or anchor(before[:-1])
 
 
 def pointed(match: re.Match[str]) -> bool:

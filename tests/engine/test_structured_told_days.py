@@ -926,3 +926,29 @@ def test_a_length_on_at_the_end_of_its_clause_is_that_much_later(
 ) -> None:
     found = [(dt.date.fromordinal(int(t.first)).isoformat(), t.how) for t in told_days(text)]
     assert found == told
+
+
+@pytest.mark.parametrize(
+    ("text", "last"),
+    [
+        (  # "it" is the thing the limit just before names: the fall, not the form's day
+            "Maya fell on the stairs on Monday 4 October 2027; the form goes to the office "
+            "within two working days of the fall, and a nurse visits ten days after it.",
+            "2027-10-14",
+        ),
+        (  # the document's own day is no thing "it" refers to: the meeting's day is
+            "Minutes of 3.3.27. We meet again six weeks from today, and the agenda goes out "
+            "one week before it.",
+            "2027-04-07",
+        ),
+        (  # another sentence: the day just told
+            "The shop opens on 1 June 2027 and closes eight weeks after the launch. "
+            "Stock is counted a week before it.",
+            "2027-07-20",
+        ),
+    ],
+)
+def test_it_after_a_shift_is_the_thing_named_just_before_in_its_sentence(
+    text: str, last: str
+) -> None:
+    assert dt.date.fromordinal(int(told_days(text)[-1].first)).isoformat() == last

@@ -101,6 +101,8 @@ def thing_words(text: str, end: int) -> frozenset[str]:
         lemmas = name_words(verb) | frozenset(getLemma(verb, upos="VERB"))
         return frozenset() if lemmas & {*HELPERS, BE} else lemmas
     named = [w.lower() for w in found["words"].split()[:MOST_THING_WORDS]]
+    # the thing's name ends before a helper: "30 days before the wedding will", not "will"
+    named = named[: next((at for at, w in enumerate(named) if w in HELPERS), len(named))]
     plain = columns.field_words()["day_name"]
     return frozenset(
         lemma

@@ -952,3 +952,11 @@ def test_it_after_a_shift_is_the_thing_named_just_before_in_its_sentence(
     text: str, last: str
 ) -> None:
     assert dt.date.fromordinal(int(told_days(text)[-1].first)).isoformat() == last
+
+
+def test_a_things_name_after_a_shift_ends_before_a_helper_verb() -> None:
+    text = (
+        "The gala is on Saturday 9 October 2027 and most guests will arrive the evening before. "
+        "Any seat not paid for 30 days before the gala will be resold."
+    )
+    assert dt.date.fromordinal(int(told_days(text)[-1].first)).isoformat() == "2027-09-09"

@@ -48,6 +48,7 @@ SUBJECTS = word_set("grammar.json", "plain_present_subjects") | word_set(
 HELPERS = word_set("grammar.json", "subject_inverters") | word_set(
     "grammar.json", "clause_auxiliaries"
 )
+NEGATIONS = word_set("word_tiers.json", "negations")  # "not renew": no renewal
 GERUND = "ing"
 BE = "be"  # the lemma of "is", "are", "was": a form of it names no act either
 
@@ -121,8 +122,16 @@ def dates_thing(text: str, start: int, sentence_start: int, thing: frozenset[str
     """Whether a word of ``thing`` (or its lemma: "signed" for "within ten days of
     signing") stands among the words just before ``start`` (a told day) in its sentence."""
     lead = [w.lower() for w in WORD.findall(text, sentence_start, start)[-MOST_WORDS_BEFORE_DAY:]]
-    heads = [w for at, w in enumerate(lead) if at + 1 == len(lead) or not modifies(lead[at + 1])]
+    heads = [w for at, w in enumerate(lead) if head(lead, at)]
     return shares_act(thing, frozenset(form for w in heads for form in name_words(w)))
+
+
+def head(lead: list[str], at: int) -> bool:
+    """Whether the word at ``at`` of a day's lead may name its thing: no word that only
+    modifies the next, nor an act said not to be done ("if you'd rather not renew, tell us by
+    the day before" is no renewal's day)."""
+    modifier = at + 1 < len(lead) and modifies(lead[at + 1])
+    return not modifier and not (at and lead[at - 1] in NEGATIONS)
 
 
 def purpose_of(text: str, end: int, thing: frozenset[str]) -> bool:

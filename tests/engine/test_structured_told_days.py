@@ -960,3 +960,11 @@ def test_a_things_name_after_a_shift_ends_before_a_helper_verb() -> None:
         "Any seat not paid for 30 days before the gala will be resold."
     )
     assert dt.date.fromordinal(int(told_days(text)[-1].first)).isoformat() == "2027-09-09"
+
+
+def test_an_act_said_not_to_be_done_names_no_things_day() -> None:
+    text = (
+        "Your gym membership renews on 3 March 2027. If you would rather not renew, tell us "
+        "by the day before; the first fee is taken four days after the renewal."
+    )
+    assert dt.date.fromordinal(int(told_days(text)[-1].first)).isoformat() == "2027-03-07"

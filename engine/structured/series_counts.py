@@ -36,10 +36,11 @@ def count_of(text: str) -> int | None:
     if stated is not None:
         return stated
     for match in overlapping(count_pattern(), text):
-        unit = match["unit"] or match["counted"]
+        unit = match["unit"] or match["counted"] or match["of"]
         if unit and unit.removesuffix("s") in listed("length_units"):
             continue
-        said = match["number"] or match["row"] or match["times"] or match["each"] or match["all"]
+        said = match["number"] or match["row"] or match["times"] or match["each"]
+        said = said or match["all"] or match["total"]
         number = cardinals().get(said)
         if number is not None:
             return number
@@ -95,19 +96,21 @@ def lead_count_pattern() -> re.Pattern[str]:
 def count_pattern() -> re.Pattern[str]:
     """A number of times: before a run of up to three words and "in a row" (looked ahead
     at, so each word may be the number) or "on consecutive" ("three sessions on consecutive
-    Tuesdays"), after "for" and before one word (its unit), or
+    Tuesdays", "three consecutive Wednesdays"), after "for" and before one word (its unit), or
     before a ``frequency_adjectives`` word (another word between at most) and a noun ("four
-    weekly visits", "three equal monthly sums"), or before a noun and a ``total_words``
-    phrase ("five rehearsals in all")."""
+    weekly visits", "three equal monthly sums"), before a noun and a ``total_words``
+    phrase ("five rehearsals in all"), or after a ``total_leads`` phrase and before a plural
+    noun ("a total of eight sessions")."""
     often = "|".join(map(re.escape, listed("frequency_adjectives")))
     row = alternation(listed("consecutive_words"))
     total = alternation(listed("total_words"))
     return re.compile(
         r"\b(?P<number>[\w-]+)\s+(?=(?:\w+\s+){1,3}in\s+a\s+row\b)"
-        rf"|\b(?P<row>[\w-]+)\s+(?=(?:[\w-]+\s+){{1,3}}(?:on\s+)?(?:{row})\b)"
+        rf"|\b(?P<row>[\w-]+)\s+(?=(?:[\w-]+\s+){{0,3}}(?:on\s+)?(?:{row})\b)"
         r"|\bfor\s+(?P<times>[\w-]+)\s+(?P<unit>\w+)"
         rf"|\b(?P<each>[\w-]+)\s+(?:[a-z]+\s+)?(?:{often})\s+[a-z]+"
         rf"|\b(?P<all>[\w-]+)\s+(?P<counted>[a-z]+s)\s+(?:{total})\b"
+        rf"|\b(?:{alternation(listed('total_leads'))})\s+(?P<total>[\w-]+)\s+(?P<of>[a-z]+s)\b"
     )
 
 

@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 
 from engine.structured.event_days import event_days
 from engine.structured.series import open_ended, series_day, series_days
-from engine.structured.series_counts import cardinals, ordinal_of, ordinals
+from engine.structured.series_counts import cardinals, count_of, ordinal_of, ordinals
 from engine.structured.told_days import told_days
 from tests.helpers.fills import dates_schema, json_fill
 
@@ -51,10 +51,19 @@ def isos(days: tuple[float, ...]) -> list[str]:
          ["2027-05-03", "2027-05-13", "2027-05-23", "2027-06-02"]),  # days apart, no weekday
         ("The club is three weekly meets held every Friday, beginning 7 May 2027.",
          ["2027-05-07", "2027-05-14", "2027-05-21"]),  # a count after another word's try
+        ("Trials are held on three consecutive Saturdays, starting 1 May 2027.",
+         ["2027-05-01", "2027-05-08", "2027-05-15"]),  # a count right before "consecutive"
+        ("The panel sits every other Tuesday from 4 May 2027, for a total of four sittings.",
+         ["2027-05-04", "2027-05-18", "2027-06-01", "2027-06-15"]),  # "a total of"
     ],
 )  # fmt: skip
 def test_a_stated_rule_gives_its_days(document: str, expected: list[str]) -> None:
     assert isos(series_days(document)) == expected
+
+
+def test_a_length_after_a_total_counts_no_meetings() -> None:
+    assert count_of("Tutoring every Monday from 3 May 2027, for a total of 3 hours.") is None
+    assert count_of("Tutoring every Monday from 3 May 2027, for a total of 3 lessons.") == 3
 
 
 @pytest.mark.parametrize(

@@ -17,6 +17,7 @@ import re
 from collections.abc import Iterable, Iterator
 from dataclasses import replace
 from functools import cache, lru_cache
+from itertools import pairwise
 
 from engine.language.en.data import word_set
 from engine.language.en.forms import verb_tags
@@ -84,7 +85,8 @@ def told_span(told: tuple[Told, ...], document: str, key: str) -> Told | None:
         return counted_thing_day(told, text, key)
     if not own:  # "issue_date": the phrase, else "Issued 14.2.27"
         return phrase_day(told, text, key) or act_day(told, text, key)
-    days, own = list(told), own | bound_acts(key)  # "return_to_service": "will return"
+    own = own | bound_acts(key)  # "return_to_service": "will return"
+    days = [t for t in told if not other_nth(key, text[t.start : t.end])]
     found = [c for sentence in clauses(text) for c in candidates(key, own, text, sentence, days)]
     # a month or a season told beside the name ("Mock exam timetable, spring 2026") is the
     # frame the member falls in; any day told beside another word of it ranks first
@@ -190,6 +192,16 @@ def candidates(
         before = day_before(key, text, words[:at], word.start(), (sentence[0], days))
         if before is not None:
             yield (False, derived, deadline, before[0] + BEFORE_COST, 1), before[1]
+
+
+def other_nth(key: str, phrase: str) -> bool:
+    """Whether a told phrase counts another one of the thing a member's name counts ("your
+    5th delivery" is no ``first_delivery``'s day): an ordinal right before a word of the
+    name's own."""
+    named, own = ordinal_of(set(key_parts(key))), own_words(key)
+    words = [w.lower() for w in WORD.findall(phrase)]
+    counted = {ordinal_of({w}) for w, thing in pairwise(words) if thing in own}
+    return named is not None and bool(counted - {None, named})
 
 
 def its_thing(key: str, words: list[re.Match[str]], at: int, text: str) -> bool:

@@ -968,3 +968,12 @@ def test_an_act_said_not_to_be_done_names_no_things_day() -> None:
         "by the day before; the first fee is taken four days after the renewal."
     )
     assert dt.date.fromordinal(int(told_days(text)[-1].first)).isoformat() == "2027-03-07"
+
+
+def test_a_day_told_for_another_count_of_a_members_thing_is_not_its_day() -> None:
+    text = (
+        "Boxes arrive every other Friday from 7 May 2027. A gift comes with your 4th box, "
+        "and the new box price applies from your 6th box on."
+    )
+    assert told_on(text, "first_box") is None  # the series' first meeting, not the 6th box
+    assert told_on(text, "gift_box") == ("2027-06-18", "2027-06-18")

@@ -32,6 +32,7 @@ from engine.structured.series_counts import WEEKDAYS
 from engine.structured.thing_anchor import (
     dates_thing,
     day_ahead,
+    determiners,
     past_since,
     purpose_of,
     thing_phrase,
@@ -229,7 +230,25 @@ def thing_origin(match: re.Match[str], before: list[Told]) -> Told | None:
     letter", :func:`today`), or a length or period said to end (:func:`ended_origin`)."""
     text, end = match.string, match.end()
     named = named_origin(text, end, before) or referred_origin(text, end, before)
+    named = named or edge_origin(text, end, before)
     return named or today(match, before) or ended_origin(text, end, before)
+
+
+def edge_origin(text: str, end: int, before: list[Told]) -> Told | None:
+    """The first or the last day of the period told last before a shift whose thing is that
+    period's first or last day ("runs 10-19 October … two days before opening day", "a
+    comedy weekend (6 - 8 December) … 28 days after the final night"): no deadline's days
+    ("by the end of August"), a month or a year."""
+    edges = alternation([*listed("first_day_words"), *listed("last_day_words")])
+    nouns = alternation(listed("day_nouns"))
+    said = re.match(rf"(?i)\s+(?:{determiners()}\s+)?({edges})\s+(?:{nouns})\b", text[end:])
+    if said is None:
+        return None
+    periods = [t for t in before if t.first < t.last and not (t.deadline or is_month(t))]
+    if not periods or yearlong(periods[-1]):
+        return None
+    day = periods[-1].first if said[1].lower() in listed("first_day_words") else periods[-1].last
+    return replace(periods[-1], first=day, last=day)
 
 
 def referred_origin(text: str, end: int, before: list[Told]) -> Told | None:

@@ -92,7 +92,8 @@ def told_days(document: str) -> tuple[Told, ...]:
     """The days ``document`` writes and the days it counts, in the order they are told."""
     text = digits(document)
     spans, sentences = written_phrases(text), clauses(text)
-    found = [Told(s, e, *bounds(what)) for s, e, what in spans]
+    cut = deadline_spans(text, spans)  # known while reading: "by the end of August"
+    found = [Told(s, e, *bounds(what), deadline=within(s, e, cut)) for s, e, what in spans]
     # "a three-day course starting 4 May": its last day, told before what counts from it
     found += started_lengths(text, found, found, sentences)
     for start, end, match, reader in counted_phrases(text):
@@ -114,11 +115,15 @@ def told_days(document: str) -> tuple[Told, ...]:
             lasting = reader is notice_day or (reader is length_end and not match["limit"])
             found.append(Told(start, end, first, last, str(how), lasting=lasting))
             found += started_lengths(text, found[-1:], found, sentences)
-    cut = deadline_spans(text, spans)
-    marked = [replace(t, deadline=any(a <= t.start and t.end <= b for a, b in cut)
+    marked = [replace(t, deadline=within(t.start, t.end, cut)
                       or bool(t.how and deadline_before().search(text, 0, t.start)))
               for t in found]  # fmt: skip
     return tuple(sorted(marked, key=lambda t: t.start))
+
+
+def within(start: int, end: int, spans: list[tuple[int, int]]) -> bool:
+    """Whether a phrase at ``start``-``end`` lies inside one of ``spans``."""
+    return any(a <= start and end <= b for a, b in spans)
 
 
 @cache

@@ -977,3 +977,24 @@ def test_a_day_told_for_another_count_of_a_members_thing_is_not_its_day() -> Non
     )
     assert told_on(text, "first_box") is None  # the series' first meeting, not the 6th box
     assert told_on(text, "gift_box") == ("2027-06-18", "2027-06-18")
+
+
+@pytest.mark.parametrize(
+    ("text", "last"),
+    [
+        (
+            "The Harbour Jazz Festival runs 12-20 June 2027, and stall fees are due by the end "
+            "of April. Badges can be collected from three days before opening day.",
+            "2027-06-09",
+        ),
+        (
+            "Our book fair (Friday 3 - Sunday 5 September 2027) keeps found items until ten days "
+            "after the final day.",
+            "2027-09-15",
+        ),
+    ],
+)
+def test_a_shift_from_opening_or_closing_day_counts_from_the_periods_edge(
+    text: str, last: str
+) -> None:
+    assert dt.date.fromordinal(int(told_days(text)[-1].first)).isoformat() == last

@@ -246,7 +246,31 @@ def lone_date_span(
         return own
     if columns.names(key, LATER) or paired(key, event.not_acts(siblings)):
         return None
-    return event.counted_day(key) or event.ends  # the rest of day_span, its act read once
+    return event.counted_day(key) or edge_of(event, key)  # its act read once
+
+
+def edge_day(event: EventDays, key: str, siblings: tuple[str, ...]) -> Span | None:
+    """The one day of its event a lone member takes by its name (:func:`edge_of`), where no
+    pair among ``siblings`` takes the event's ends by rule."""
+    if not unclaimed(event, key, siblings) or paired(key, event.not_acts(siblings)):
+        return None
+    edge = edge_of(event, key)
+    return edge if edge is not None and edge != event.ends else None
+
+
+def edge_of(event: EventDays, key: str) -> Span | None:
+    """The days of an event a lone member takes: its first for a name that says it starts
+    ("course_start" beside "the course runs for six weeks … beginning 8 March"), its last for
+    one that says it ends, unless both are days told on their own (a birth and a job's start
+    may bound the days); else all of them."""
+    ends = event.ends
+    if ends is None or columns.names(key, "start") == ends_only(key):
+        return ends
+    singles = {t.first for t in event.told if t.first == t.last}
+    if ends[0] in singles and ends[1] in singles:
+        return ends  # two days told apart may be two things' (a birth and a start)
+    day = ends[0] if columns.names(key, "start") else ends[1]
+    return (day, day)
 
 
 @lru_cache(maxsize=256)  # the compiler, the era rule and the review's note each ask
@@ -258,10 +282,13 @@ def unclaimed_day(event: EventDays, key: str, siblings: tuple[str, ...]) -> Told
     over go to the members left over, in order, when there are as many of each. "Installed
     on 4 March 2026 with a one-year guarantee; it began to rattle on 5 February 2027": a
     ``breakdown_date`` beside ``installed_on`` and ``guarantee_ends`` takes 5 February."""
-    members = [k for k in siblings if unclaimed(event, k, siblings)]
+    # a lone start or end that takes its event's first or last day takes no day left over
+    edges = {k: edge for k in siblings if (edge := edge_day(event, k, siblings)) is not None}
+    members = [k for k in siblings if unclaimed(event, k, siblings) and k not in edges]
     if key not in members:
         return None
     taken = {(t.first, t.last) for k in siblings if (t := event.named_day(k, siblings)) is not None}
+    taken |= set(edges.values())
     taken |= {m for k in siblings if (m := event.meeting(k)) is not None}  # "first_session"
     if event.ends is not None and any(paired(k, siblings) for k in siblings):
         taken |= {(t.first, t.last) for t in event.told

@@ -19,8 +19,6 @@ from engine.structured.day_readers import (
     anchor,
     calendar_units,
     count_and_unit,
-    document_phrase,
-    ended_origin,
     iso,
     last_written,
     moved,
@@ -32,6 +30,7 @@ from engine.structured.day_readers import (
 )
 from engine.structured.named_days import starting_verb
 from engine.structured.periods import alternation, listed, phrase_spans
+from engine.structured.shift_days import document_phrase, ended_origin
 from engine.structured.thing_anchor import since_pattern
 
 CHAINED = "then"  # how the review tells a length that follows another

@@ -40,8 +40,6 @@ from engine.structured.day_readers import (
     next_day_pattern,
     next_weekday,
     next_weekday_pattern,
-    shift_pattern,
-    shifted_day,
 )
 from engine.structured.length_days import (
     ahead_day,
@@ -75,6 +73,7 @@ from engine.structured.schedule_days import (
     week_day,
     week_day_pattern,
 )
+from engine.structured.shift_days import shift_pattern, shifted_day
 from engine.structured.started_lengths import started_lengths
 from engine.structured.weekday_days import (
     lone_weekday,

@@ -1,0 +1,190 @@
+"""Shifts: the day a phrase counts on or back from another ("six weeks later", "a fortnight
+before", "the evening before", "5 working days after", "exactly six weeks on"), and the day it
+counts from: the day of the thing it names (:func:`.day_readers.named_origin`), the thing a
+pronoun after it refers to, a period's first or last day ("two days before opening day"), the
+document's own day ("from today"), or the end of a length said to end. A reader for
+:mod:`engine.structured.told_days`, as :mod:`.day_readers`' others are; words from
+``period_words.json``. Pure functions.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import replace
+from functools import cache
+
+from lemminflect import getLemma
+
+from engine.structured.day_readers import (
+    NEXT_WORD,
+    Told,
+    anchor,
+    is_month,
+    is_period,
+    iso,
+    moved,
+    named_origin,
+    own_day,
+    shift_ways,
+    unit_words,
+    yearlong,
+)
+from engine.structured.other_days import clauses
+from engine.structured.periods import alternation, listed
+from engine.structured.thing_anchor import determiners, past_since, thing_phrase, thing_words
+from engine.structured.words import name_words
+
+WORD_AFTER = re.compile(r"[A-Za-z]+")
+ENDING_WORDS = 4  # "after the units are finished": a thing's end said this close after a shift
+DAY_UNIT = "day"  # the unit a day part ("the evening before") shifts by
+
+
+@cache
+def shift_pattern() -> re.Pattern[str]:
+    """A count (or "the": one), a unit and a shift: "six weeks later", "a fortnight after",
+    "the day before", "the third day after" (three days after), "five years to the day after"
+    (a ``shift_exact`` phrase and a ``day_nouns`` word); "the evening before" (a
+    ``day_parts`` word) is the day before too."""
+    ways = alternation(sorted(shift_ways()))
+    units = f"{unit_words()}|{alternation(listed('day_parts'))}"
+    one, exact = alternation(listed("duration_one")), alternation(listed("shift_exact"))
+    exact = rf"(?:{exact})\s+(?:{alternation(listed('day_nouns'))})"  # "to the day"
+    return re.compile(
+        rf"(?i)\b(?P<count>\d{{1,3}}|{one}|the(?:\s+(?P<nth>\d{{1,3}})(?:st|nd|rd|th))?)"
+        rf"[\s-]+(?P<unit>{units})s?(?:\s+(?:{exact}))?\s+(?P<way>{ways}|{on_clause_end()})\b"
+    )
+
+
+@cache
+def on_clause_end() -> str:
+    """A ``duration_on`` word that ends its clause: "the earliest day is exactly six weeks
+    on." (a later day); not "three nights on the island"."""
+    return rf"(?:{alternation(listed('duration_on'))})(?=\s*(?:[.,;:!?)]|$))"
+
+
+def shifted_day(
+    match: re.Match[str], before: list[Told], sentence: tuple[int, int]
+) -> tuple[float, str] | None:
+    """The day a shift names: that long after the last day told before it, or that long
+    before the first (:func:`anchor`); from the day of the thing it names, where it names
+    one the document dated (:func:`named_origin`: "two months after the start date"); after
+    a ``thing_shifts`` word ("45 days from the order date") only from such a thing."""
+    count = int(match["nth"] or (match["count"] if match["count"].isdigit() else 1))
+    unit, way = match["unit"].lower(), match["way"].lower()
+    if unit in listed("day_parts"):  # "the morning after": that part of the next day
+        if match["count"].lower() != "the":
+            return None  # "two mornings later" counts mornings, no one day it names
+        unit = DAY_UNIT
+    back, on = way in listed("duration_before"), way in listed("duration_on")
+    named = thing_origin(match, before)
+    if way in listed("thing_shifts") and named is None and not pointed(match):
+        return None  # "for 2 weeks from 9 August" is a length; "from the audit" a shift
+    # back from a thing's first day: a length's last day stands for a period whose first is
+    # the day it counts from ("stays four nights … due a fortnight before departure")
+    # "hired for six weeks … six weeks on": on from the hire's first day, not its last
+    base = named or anchor([t for t in before if not ((back or on) and t.lasting)])
+    if base is None:
+        return None
+    origin = base.first if back else base.last
+    day = moved(origin, count, unit, back)
+    if named is not None:  # the review says which thing: "6 weeks after the fracture on …"
+        text, end = match.string, match.end()
+        thing = document_phrase(text, end) or thing_phrase(text, end)
+        return day, f"{match[0]} {thing} on {iso(origin)}"
+    # "six weeks later than 22 May"; "six weeks after 22 May", "six weeks from 19 June"
+    than = "" if way in [*listed("clause_shifts"), *listed("thing_shifts")] else " than"
+    than = " from" if on else than
+    return day, f"{match[0]}{than} {iso(origin)}"
+
+
+def thing_origin(match: re.Match[str], before: list[Told]) -> Told | None:
+    """The day of the thing the words after a shift name: one the document dated
+    (:func:`named_origin`), the document itself ("from today", "from the date of this
+    letter", :func:`today`), or a length or period said to end (:func:`ended_origin`)."""
+    text, end = match.string, match.end()
+    named = named_origin(text, end, before) or referred_origin(text, end, before)
+    named = named or edge_origin(text, end, before)
+    return named or today(match, before) or ended_origin(text, end, before)
+
+
+def edge_origin(text: str, end: int, before: list[Told]) -> Told | None:
+    """The first or the last day of the period told last before a shift whose thing is that
+    period's first or last day ("runs 10-19 October … two days before opening day", "a
+    comedy weekend (6 - 8 December) … 28 days after the final night"): no deadline's days
+    ("by the end of August"), a month or a year."""
+    edges = alternation([*listed("first_day_words"), *listed("last_day_words")])
+    nouns = alternation(listed("day_nouns"))
+    said = re.match(rf"(?i)\s+(?:{determiners()}\s+)?({edges})\s+(?:{nouns})\b", text[end:])
+    if said is None:
+        return None
+    periods = [t for t in before if t.first < t.last and not (t.deadline or is_month(t))]
+    if not periods or yearlong(periods[-1]):
+        return None
+    day = periods[-1].first if said[1].lower() in listed("first_day_words") else periods[-1].last
+    return replace(periods[-1], first=day, last=day)
+
+
+def referred_origin(text: str, end: int, before: list[Told]) -> Told | None:
+    """The day of the thing a pronoun after a shift refers to, where the day told just
+    before, in its sentence, is itself a shift or a limit that names a thing ("within three
+    working days of the incident, and a check two weeks after it": the incident's day, not
+    the report's); ``None`` for any other "it" (the day just told, :func:`pointed`)."""
+    said = rf"(?i)\s+(?:{alternation(listed('thing_pronouns'))})\s*(?:[.,;:!?)]|$)"
+    if not before or not before[-1].how or re.match(said, text[end:]) is None:
+        return None
+    # in one sentence only, and a thing other than the document's own day ("six weeks from
+    # today, and the accounts a week before it": the meeting's day, the one just told)
+    sentence = next(((s, e) for s, e in clauses(text) if s <= end <= e), (0, len(text)))
+    shift_end = past_since(text, before[-1].end)
+    thing = thing_words(text, shift_end)
+    if before[-1].start < sentence[0] or not thing or thing & set(listed("today_words")):
+        return None
+    return named_origin(text, shift_end, before[:-1]) or anchor(before[:-1])
+
+
+def pointed(match: re.Match[str]) -> bool:
+    """Whether a shift's thing is the day just told, pointed at ("six weeks from that date",
+    "from then"): a ``pointing_words`` word, perhaps with a ``day_nouns`` word, or "then"."""
+    pointing, days = alternation(listed("pointing_words")), alternation(listed("day_nouns"))
+    said = rf"(?i)\s+(?:(?:{pointing})(?:\s+(?:{days}))?|then)\b"
+    return re.match(said, match.string[match.end() :]) is not None
+
+
+def ended_origin(text: str, end: int, before: list[Told]) -> Told | None:
+    """The last day of the length or the period told last before a shift whose thing is
+    said to end ("take it down the day after our fitters finish", "the morning after the
+    permit ends", "four months after it finishes" of a course that "runs from 13 September
+    2027 to 9 June 2028": a ``period_end_verbs`` verb at most :data:`ENDING_WORDS` words
+    after it, in its clause); ``None`` otherwise."""
+    clause = re.split(r"[,;:.()]", text[end : end + 80], maxsplit=1)[0]
+    said = WORD_AFTER.findall(clause)[:ENDING_WORDS]
+    ends = set(listed("period_end_verbs"))
+    # a verb's lemma too: "of the cover ending" ends it, as "after it finishes" does
+    if not any(ends & (name_words(w.lower()) | {*getLemma(w.lower(), upos="VERB")}) for w in said):
+        return None
+    ended = next((t for t in reversed(before) if t.lasting or is_period(t)), None)
+    return None if ended is None else replace(ended, first=ended.last)
+
+
+def today(match: re.Match[str], before: list[Told]) -> Told | None:
+    """The document's own day, for a shift from "today" ("we meet again ten days from
+    today" in notes dated 2 May) or from the day of the document itself ("four weeks from
+    the date of this letter"): the first day it writes."""
+    said = NEXT_WORD.match(match.string, match.end())
+    if said is not None and said[1].lower() in listed("today_words"):
+        return own_day(before, match.string)
+    return own_day(before, match.string) if document_phrase(match.string, match.end()) else None
+
+
+def document_phrase(text: str, end: int) -> str | None:
+    """The words right after ``end`` that name the document's own day ("the date of this
+    letter"), or ``None``."""
+    said = own_document_day().match(text, end)
+    return said[0].strip() if said else None
+
+
+@cache
+def own_document_day() -> re.Pattern[str]:
+    """ "the date of this letter", "the day of this email": the document's own day."""
+    days, own = alternation(listed("day_nouns")), alternation(listed("own_document_words"))
+    return re.compile(rf"(?i)\s+the\s+(?:{days})\s+of\s+this\s+(?:{own})\b")

@@ -41,6 +41,7 @@ from engine.structured.name_acts import (
 from engine.structured.other_days import clauses
 from engine.structured.periods import alternation, listed
 from engine.structured.series_counts import ordinal_of
+from engine.structured.shift_days import moved_by_pattern
 from engine.structured.thing_anchor import before_thing, past_since
 from engine.structured.told_days import digits
 from engine.structured.words import key_parts
@@ -87,6 +88,9 @@ def told_span(told: tuple[Told, ...], document: str, key: str) -> Told | None:
         return phrase_day(told, text, key) or act_day(told, text, key)
     own = own | bound_acts(key)  # "return_to_service": "will return"
     days = [t for t in told if not other_nth(key, text[t.start : t.end])]
+    moved = [t for t in days if moved_by_pattern().match(text, t.start)]
+    if moved and not set(key_parts(key)).isdisjoint(listed("moved_names")):
+        return moved[-1]  # "new_trip_date": the trip's day once pushed back, not its old one
     found = [c for sentence in clauses(text) for c in candidates(key, own, text, sentence, days)]
     # a month or a season told beside the name ("Mock exam timetable, spring 2026") is the
     # frame the member falls in; any day told beside another word of it ranks first

@@ -1,5 +1,6 @@
 """Shifts: the day a phrase counts on or back from another ("six weeks later", "a fortnight
-before", "the evening before", "5 working days after", "exactly six weeks on"), and the day it
+before", "the evening before", "5 working days after", "exactly six weeks on"), a day moved
+("the trip … has been pushed back by exactly one week"), and the day a shift
 counts from: the day of the thing it names (:func:`.day_readers.named_origin`), the thing a
 pronoun after it refers to, a period's first or last day ("two days before opening day"), the
 document's own day ("from today"), or the end of a length said to end. A reader for
@@ -19,6 +20,7 @@ from engine.structured.day_readers import (
     NEXT_WORD,
     Told,
     anchor,
+    count_and_unit,
     is_month,
     is_period,
     iso,
@@ -188,3 +190,30 @@ def own_document_day() -> re.Pattern[str]:
     """ "the date of this letter", "the day of this email": the document's own day."""
     days, own = alternation(listed("day_nouns")), alternation(listed("own_document_words"))
     return re.compile(rf"(?i)\s+the\s+(?:{days})\s+of\s+this\s+(?:{own})\b")
+
+
+@cache
+def moved_by_pattern() -> re.Pattern[str]:
+    """A thing moved later or earlier by a count of a unit: "postponed by exactly a
+    fortnight", "extended by six weeks", "brought forward by two days" (numbers in digits)."""
+    later, earlier = alternation(listed("later_moves")), alternation(listed("earlier_moves"))
+    one = alternation(listed("duration_one"))
+    return re.compile(
+        rf"(?i)\b(?:(?P<later>{later})|(?P<earlier>{earlier}))\s+by\s+(?:[a-z]+\s+)?"
+        rf"(?P<count>\d{{1,3}}|{one})[\s-]+(?P<unit>{unit_words()})s?\b"
+    )
+
+
+def moved_by_day(
+    match: re.Match[str], before: list[Told], sentence: tuple[int, int]
+) -> tuple[float, str] | None:
+    """The day a thing told just before is moved to ("planned for Friday 21 March … pushed
+    back by exactly one week": 28 March): the last day told before the phrase moved that
+    much, from its last day later or its first earlier."""
+    base = anchor(before)
+    if base is None:
+        return None
+    count, unit = count_and_unit(match)
+    back = bool(match["earlier"])
+    day = moved(base.first if back else base.last, count, unit, back)
+    return day, f"{match[0]} from {iso(base.first if back else base.last)}"

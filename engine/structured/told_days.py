@@ -73,7 +73,12 @@ from engine.structured.schedule_days import (
     week_day,
     week_day_pattern,
 )
-from engine.structured.shift_days import shift_pattern, shifted_day
+from engine.structured.shift_days import (
+    moved_by_day,
+    moved_by_pattern,
+    shift_pattern,
+    shifted_day,
+)
 from engine.structured.started_lengths import started_lengths
 from engine.structured.weekday_days import (
     lone_weekday,
@@ -142,6 +147,7 @@ def counted_phrases(text: str) -> list[tuple[int, int, re.Match[str], Reader]]:
     """Each phrase that counts a day from the days around it, with its reader, in order."""
     readers: list[tuple[re.Pattern[str], Reader]] = [
         (shift_pattern(), shifted_day),
+        (moved_by_pattern(), moved_by_day),
         (month_weekday_pattern(), month_weekday),
         (next_weekday_pattern(), next_weekday),
         (next_day_pattern(), next_day),

@@ -998,3 +998,21 @@ def test_a_shift_from_opening_or_closing_day_counts_from_the_periods_edge(
     text: str, last: str
 ) -> None:
     assert dt.date.fromordinal(int(told_days(text)[-1].first)).isoformat() == last
+
+
+@pytest.mark.parametrize(
+    ("text", "moved"),
+    [
+        ("The quiz night (Friday 7 May 2027) is postponed by exactly a fortnight.", "2027-05-21"),
+        ("Your contract, due to end on 30 June 2027, is extended by three months.", "2027-09-30"),
+        ("The fitting booked for Monday 10 May 2027 is brought forward by two days.", "2027-05-08"),
+    ],
+)
+def test_a_thing_moved_by_a_length_falls_that_much_later_or_earlier(text: str, moved: str) -> None:
+    assert dt.date.fromordinal(int(told_days(text)[-1].first)).isoformat() == moved
+
+
+def test_a_member_named_new_takes_the_moved_day_not_its_things_old_one() -> None:
+    text = "The Year 5 zoo trip planned for Friday 7 May 2027 has been put back by one week."
+    assert told_on(text, "new_trip_date") == ("2027-05-14", "2027-05-14")
+    assert told_on(text, "original_trip_date") == ("2027-05-07", "2027-05-07")

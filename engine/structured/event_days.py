@@ -46,6 +46,7 @@ from engine.structured import columns, cued_days, other_days, periods, stated
 from engine.structured.anniversaries import years_counted
 from engine.structured.day_order import leftover, settled
 from engine.structured.day_readers import iso, yearlong
+from engine.structured.interleaved import between_meeting
 from engine.structured.member_days import bound_day, ends_its_length, told_span
 from engine.structured.named_days import starting_verb
 from engine.structured.other_days import clauses, phrase_days
@@ -153,8 +154,11 @@ class EventDays:
     def meeting(self, key: str) -> Span | None:
         """The meeting of the series a member's name counts, names the month of, or calls
         the last or the next (:func:`.series.series_day`, :meth:`final_meeting`,
-        :meth:`next_meeting`)."""
-        return series_day(self.series, key) or self.final_meeting(key) or self.next_meeting(key)
+        :meth:`next_meeting`), or of the rota in the weeks between its meetings
+        (:func:`.interleaved.between_meeting`)."""
+        # "the Wednesdays in between": a rota's meeting, not the series' it fills in for
+        found = between_meeting(self.series, self.text, key) or series_day(self.series, key)
+        return found or self.final_meeting(key) or self.next_meeting(key)
 
     def final_meeting(self, key: str) -> Span | None:
         """The last meeting of the series for a member its name calls the last

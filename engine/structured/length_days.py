@@ -354,3 +354,31 @@ def chained_length(
     first = previous.last + (0 if overnight or waited else 1)
     last = moved(first, count, unit, back=False) - (0 if overnight else 1)
     return first, last, f"{CHAINED} {units(count, unit)} from {iso(first)}"
+
+
+@cache
+def taken_pattern() -> re.Pattern[str]:
+    """ "results take five working days to come back", "delivery takes three days from
+    dispatch": how long a thing takes to happen, before "to" and its verb or "from" and what
+    it waits on (numbers in digits); not "the job should take eight working days", a length."""
+    one, take = alternation(listed("duration_one")), alternation(listed("taking_words"))
+    return re.compile(
+        rf"(?i)\b(?:{take})\s+(?P<count>\d{{1,3}}|{one})\s+(?P<unit>{unit_words()})s?"
+        rf"(?=\s+(?:to\s+[a-z]+|(?P<since>from))\b)"
+    )
+
+
+def taken_day(
+    match: re.Match[str], before: list[Told], sentence: tuple[int, int]
+) -> Counted | None:
+    """The day a thing that takes so long happens: that long after the day of what it waits
+    on, named after "from" (:func:`named_origin`: "three days from dispatch"), else after
+    the last day told before it ("sent to the lab on 6 March … results take five working
+    days to come back": 13 March)."""
+    since = match.end() + len(" from") if match["since"] else None
+    named = named_origin(match.string, since, before) if since is not None else None
+    base = named or anchor(before)
+    if base is None:
+        return None
+    count, unit = count_and_unit(match)
+    return moved(base.last, count, unit, back=False), f"{match[0]} from {iso(base.last)}"

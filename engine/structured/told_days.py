@@ -52,6 +52,8 @@ from engine.structured.length_days import (
     notice_pattern,
     span_shift,
     span_shift_pattern,
+    taken_day,
+    taken_pattern,
     waited_day,
     waited_pattern,
 )
@@ -170,6 +172,7 @@ def counted_phrases(text: str) -> list[tuple[int, int, re.Match[str], Reader]]:
         (anniversary_pattern(), anniversary_day),
         (recurring_pattern(), recurring_day),
         (age_pattern(), age_day),
+        (taken_pattern(), taken_day),  # after length_end: "takes 3 days from" is a wait
     ]
     found = [(m.start(), m.end(), m, r) for p, r in readers for m in p.finditer(text)]
     return sorted(found, key=lambda f: f[0])

@@ -1016,3 +1016,27 @@ def test_a_member_named_new_takes_the_moved_day_not_its_things_old_one() -> None
     text = "The Year 5 zoo trip planned for Friday 7 May 2027 has been put back by one week."
     assert told_on(text, "new_trip_date") == ("2027-05-14", "2027-05-14")
     assert told_on(text, "original_trip_date") == ("2027-05-07", "2027-05-07")
+
+
+@pytest.mark.parametrize(
+    ("text", "days"),
+    [
+        (
+            "The swabs went to the lab on Tuesday 4 May 2027. Results take three working days "
+            "to come back.",
+            ["2027-05-04", "2027-05-07"],
+        ),
+        (
+            "Orders are packed on Friday 7 May 2027, and delivery takes four days from packing.",
+            ["2027-05-07", "2027-05-11"],
+        ),
+        (  # a job that takes so long ends on its last day: a length, not a wait
+            "Painters start on Monday 3 May 2027 and the job should take three working days.",
+            ["2027-05-03", "2027-05-05"],
+        ),
+    ],
+)
+def test_what_takes_a_length_to_happen_happens_that_long_after(
+    text: str, days: list[str]
+) -> None:
+    assert [dt.date.fromordinal(int(t.last)).isoformat() for t in told_days(text)] == days

@@ -1036,7 +1036,5 @@ def test_a_member_named_new_takes_the_moved_day_not_its_things_old_one() -> None
         ),
     ],
 )
-def test_what_takes_a_length_to_happen_happens_that_long_after(
-    text: str, days: list[str]
-) -> None:
+def test_what_takes_a_length_to_happen_happens_that_long_after(text: str, days: list[str]) -> None:
     assert [dt.date.fromordinal(int(t.last)).isoformat() for t in told_days(text)] == days

@@ -88,9 +88,10 @@ def told_span(told: tuple[Told, ...], document: str, key: str) -> Told | None:
         return phrase_day(told, text, key) or act_day(told, text, key)
     own = own | bound_acts(key)  # "return_to_service": "will return"
     days = [t for t in told if not other_nth(key, text[t.start : t.end])]
-    moved = [t for t in days if moved_by_pattern().match(text, t.start)]
-    if moved and not set(key_parts(key)).isdisjoint(listed("moved_names")):
-        return moved[-1]  # "new_trip_date": the trip's day once pushed back, not its old one
+    if not set(key_parts(key)).isdisjoint(listed("moved_names")):
+        moved = [t for t in days if moved_by_pattern().match(text, t.start)]
+        if moved:  # "new_trip_date": the trip's day once pushed back, not its old one
+            return moved[-1]
     found = [c for sentence in clauses(text) for c in candidates(key, own, text, sentence, days)]
     # a month or a season told beside the name ("Mock exam timetable, spring 2026") is the
     # frame the member falls in; any day told beside another word of it ranks first

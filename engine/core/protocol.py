@@ -149,7 +149,7 @@ class RankSuggestions:
             )
         if not 1 <= len(self.suggestions) <= MAX_RANKED_SUGGESTIONS:
             return (
-                f"Between 1 and {MAX_RANKED_SUGGESTIONS} suggestions can be ranked at once; "
+                f"1 to {MAX_RANKED_SUGGESTIONS} suggestions can be ranked at once; "
                 f"this request has {len(self.suggestions)}."
             )
         if not all(_one_line(s, MAX_SUGGESTION_CHARS) for s in self.suggestions):

@@ -29,7 +29,9 @@ from engine.structured.day_readers import (
     Counted,
     Told,
     calendar_units,
+    iso,
     last_written,
+    moved,
     named_origin,
     units,
 )
@@ -134,9 +136,8 @@ def recurring_day(
     if base is None or not done_on(match.string, base.start):
         return None
     count, unit = int(match["count"]), match["unit"].lower()
-    origin = dt.date.fromordinal(int(base.first))
-    day = origin + relativedelta(months=count * calendar_units()[unit])
-    return float(day.toordinal()), f"every {units(count, unit)} from {origin.isoformat()}"
+    day = moved(base.first, count, unit, back=False)  # on the calendar: "every 3 years"
+    return day, f"every {units(count, unit)} from {iso(base.first)}"
 
 
 def turned_on(text: str, end: int) -> bool:

@@ -14,7 +14,7 @@ series' own members ("first_recycling") name the other. Words from ``period_word
 from __future__ import annotations
 
 import re
-from functools import cache
+from functools import cache, lru_cache
 
 from engine.structured import columns
 from engine.structured.periods import Span, alternation, listed
@@ -45,14 +45,24 @@ def between_meeting(series: tuple[float, ...], text: str, key: str) -> Span | No
         return None
     if series[1] - series[0] != EVERY_OTHER_WEEK:
         return None
-    clause = between_pattern().search(text.lower())
-    if clause is None:
+    named = rota_words(text)
+    if not named:
         return None
     plain = columns.field_words()["day_name"]
     own = {form for w in key_parts(key) if ordinal_of({w}) is None and w not in plain
            for form in name_words(w)}  # fmt: skip
-    said, rest = (forms(part) for part in (clause[0], text.lower().replace(clause[0], " ")))
-    return (series[nth - 1] + WEEK,) * 2 if own & said - rest else None
+    return (series[nth - 1] + WEEK,) * 2 if own & named else None
+
+
+@lru_cache(maxsize=16)  # each counting member of one document asks
+def rota_words(text: str) -> frozenset[str]:
+    """The words (with their forms) only the clause that names a rota in between writes,
+    none that the rest of the text writes too; none without such a clause."""
+    lower = text.lower()
+    clause = between_pattern().search(lower)
+    if clause is None:
+        return frozenset()
+    return frozenset(forms(clause[0]) - forms(lower.replace(clause[0], " ")))
 
 
 def forms(text: str) -> set[str]:

@@ -375,8 +375,7 @@ def taken_day(
     on, named after "from" (:func:`named_origin`: "three days from dispatch"), else after
     the last day told before it ("sent to the lab on 6 March … results take five working
     days to come back": 13 March)."""
-    since = match.end() + len(" from") if match["since"] else None
-    named = named_origin(match.string, since, before) if since is not None else None
+    named = named_origin(match.string, match.end("since"), before) if match["since"] else None
     base = named or anchor(before)
     if base is None:
         return None

@@ -114,9 +114,7 @@ def edge_origin(text: str, end: int, before: list[Told]) -> Told | None:
     period's first or last day ("runs 10-19 October … two days before opening day", "a
     comedy weekend (6 - 8 December) … 28 days after the final night"): no deadline's days
     ("by the end of August"), a month or a year."""
-    edges = alternation([*listed("first_day_words"), *listed("last_day_words")])
-    nouns = alternation(listed("day_nouns"))
-    said = re.match(rf"(?i)\s+(?:{determiners()}\s+)?({edges})\s+(?:{nouns})\b", text[end:])
+    said = edge_pattern().match(text, end)
     if said is None:
         return None
     periods = [t for t in before if t.first < t.last and not (t.deadline or is_month(t))]
@@ -126,13 +124,27 @@ def edge_origin(text: str, end: int, before: list[Told]) -> Told | None:
     return replace(periods[-1], first=day, last=day)
 
 
+@cache
+def edge_pattern() -> re.Pattern[str]:
+    """A period's first or last day named after a shift's word: "opening day", "the final
+    night" (a ``first_day_words`` or ``last_day_words`` word and a ``day_nouns`` word)."""
+    edges = alternation([*listed("first_day_words"), *listed("last_day_words")])
+    nouns = alternation(listed("day_nouns"))
+    return re.compile(rf"(?i)\s+(?:{determiners()}\s+)?({edges})\s+(?:{nouns})\b")
+
+
+@cache
+def pronoun_pattern() -> re.Pattern[str]:
+    """A ``thing_pronouns`` word that closes a shift's clause: "two weeks after it."."""
+    return re.compile(rf"(?i)\s+(?:{alternation(listed('thing_pronouns'))})\s*(?:[.,;:!?)]|$)")
+
+
 def referred_origin(text: str, end: int, before: list[Told]) -> Told | None:
     """The day of the thing a pronoun after a shift refers to, where the day told just
     before, in its sentence, is itself a shift or a limit that names a thing ("within three
     working days of the incident, and a check two weeks after it": the incident's day, not
     the report's); ``None`` for any other "it" (the day just told, :func:`pointed`)."""
-    said = rf"(?i)\s+(?:{alternation(listed('thing_pronouns'))})\s*(?:[.,;:!?)]|$)"
-    if not before or not before[-1].how or re.match(said, text[end:]) is None:
+    if not before or not before[-1].how or pronoun_pattern().match(text, end) is None:
         return None
     # in one sentence only, and a thing other than the document's own day ("six weeks from
     # today, and the accounts a week before it": the meeting's day, the one just told)
@@ -215,5 +227,5 @@ def moved_by_day(
         return None
     count, unit = count_and_unit(match)
     back = bool(match["earlier"])
-    day = moved(base.first if back else base.last, count, unit, back)
-    return day, f"{match[0]} from {iso(base.first if back else base.last)}"
+    origin = base.first if back else base.last
+    return moved(origin, count, unit, back), f"{match[0]} from {iso(origin)}"

@@ -268,12 +268,17 @@ def waited_day(
     """The day a wait runs out, that long after the last day told before it ("moved in on
     2 June. Leave the paint for a week, then hang the pictures": 9 June), when what follows
     "then" is done."""
-    base = anchor(before)
+    return wait_end(match, anchor(before), WAITED)
+
+
+def wait_end(match: re.Match[str], base: Told | None, said: str) -> Counted | None:
+    """The day a wait of the phrase's length runs out, from ``base``'s last day, and how:
+    ``said`` (a wait's word, or the phrase itself when empty), the length and that day."""
     if base is None:
         return None
     count, unit = count_and_unit(match)
-    day = moved(base.last, count, unit, back=False)
-    return day, f"{WAITED} {units(count, unit)} from {iso(base.last)}"
+    how = f"{said} {units(count, unit)}" if said else match[0]
+    return moved(base.last, count, unit, back=False), f"{how} from {iso(base.last)}"
 
 
 @cache
@@ -376,8 +381,4 @@ def taken_day(
     the last day told before it ("sent to the lab on 6 March … results take five working
     days to come back": 13 March)."""
     named = named_origin(match.string, match.end("since"), before) if match["since"] else None
-    base = named or anchor(before)
-    if base is None:
-        return None
-    count, unit = count_and_unit(match)
-    return moved(base.last, count, unit, back=False), f"{match[0]} from {iso(base.last)}"
+    return wait_end(match, named or anchor(before), "")

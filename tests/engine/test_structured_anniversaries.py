@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import datetime as dt
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -96,33 +97,28 @@ def test_an_age_turned_on_a_written_day_counts_nothing_from_an_earlier_day() -> 
     assert [t.how for t in told_days(later)][1] == "turns 80 from 1950-05-03"
 
 
-def test_the_cue_that_a_day_was_done_may_stand_further_back_in_its_sentence() -> None:
-    text = (
-        "Dana passed her advanced pool lifeguard course on 2 May 2025; it lapses on its 2nd"
-        " anniversary."
-    )
-    assert counted(text) == [("2nd anniversary", "2027-05-02")]
-    apart = "We moved last spring. The club night on 4 June 2027 marks our 10th anniversary."
-    assert counted(apart) == []
-
-
-def test_one_word_may_say_what_an_anniversary_is_of() -> None:
-    text = "Priya was hired on 6 January 2025 and gets a bonus on her third work anniversary."
-    assert counted(text) == [("3rd work anniversary", "2028-01-06")]
-
-
-def test_a_birthday_counts_from_the_birth_not_from_a_later_day() -> None:
-    text = (
-        "Sam, born 2 February 2010, starts college on 8 September 2027 and signs alone on his"
-        " 18th birthday."
-    )
-    assert counted(text) == [("18th birthday", "2028-02-02")]
-
-
-def test_a_thing_done_again_every_so_many_months_or_years_is_next_due_that_long_after() -> None:
-    text = "The lift was inspected on 12 May 2026 and must be inspected every two years."
-    assert counted(text) == [("every 2 years", "2028-05-12")]
-    months = "Filters were changed on 30 August 2027; change them every eighteen months."
-    assert counted(months) == [("every 18 months", "2029-02-28")]
-    planned = "On 12 May 2026 we inspect the lift, as we do every 2 years."
-    assert counted(planned) == []
+@pytest.mark.parametrize(
+    ("text", "found"),
+    [
+        # the cue that a day was done may stand further back in its sentence, not in another
+        ("Dana passed her advanced pool lifeguard course on 2 May 2025; it lapses on its 2nd"
+         " anniversary.", [("2nd anniversary", "2027-05-02")]),
+        ("We moved last spring. The club night on 4 June 2027 marks our 10th anniversary.", []),
+        # one word may say what an anniversary is of
+        ("Priya was hired on 6 January 2025 and gets a bonus on her third work anniversary.",
+         [("3rd work anniversary", "2028-01-06")]),
+        # a birthday counts from the birth, not from a later day
+        ("Sam, born 2 February 2010, starts college on 8 September 2027 and signs alone on his"
+         " 18th birthday.", [("18th birthday", "2028-02-02")]),
+        # a thing done again every so many months or years is next due that long after
+        ("The lift was inspected on 12 May 2026 and must be inspected every two years.",
+         [("every 2 years", "2028-05-12")]),
+        ("Filters were changed on 30 August 2027; change them every eighteen months.",
+         [("every 18 months", "2029-02-28")]),
+        ("On 12 May 2026 we inspect the lift, as we do every 2 years.", []),
+    ],
+)  # fmt: skip
+def test_anniversaries_and_renewals_count_from_the_day_told_as_done(
+    text: str, found: list[tuple[str, str]]
+) -> None:
+    assert counted(text) == found

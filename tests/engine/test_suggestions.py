@@ -107,8 +107,11 @@ def test_the_tiny_model_answers_a_reordering_best_first(
     [
         (ask("", ("clear",)), "The word to rank"),
         (ask("x" * 65, ("clear",)), "The word to rank"),
-        (ask("cleark", ()), "Between 1 and"),
-        (ask("cleark", tuple(f"w{i}" for i in range(MAX_RANKED_SUGGESTIONS + 1))), "Between 1 and"),
+        (ask("cleark", ()), "suggestions can be ranked at once"),
+        (
+            ask("cleark", tuple(f"w{i}" for i in range(MAX_RANKED_SUGGESTIONS + 1))),
+            "suggestions can be ranked at once",
+        ),
         (ask("cleark", ("clear", "two\nlines")), "one line"),
         (ask("cleark", ("clear", "x" * (MAX_SUGGESTION_CHARS + 1))), "one line"),
         (ask("cleark", ("clear", " ")), "one line"),

@@ -48,6 +48,7 @@ from engine.structured.day_order import leftover, settled
 from engine.structured.day_readers import iso, yearlong
 from engine.structured.interleaved import between_meeting
 from engine.structured.member_days import bound_day, ends_its_length, told_span
+from engine.structured.member_origins import left_to_yielded, rebased, yielded
 from engine.structured.named_days import starting_verb
 from engine.structured.other_days import clauses, phrase_days
 from engine.structured.periods import Span, listed, phrase_spans
@@ -321,8 +322,12 @@ def ordered_days(event: EventDays, siblings: tuple[str, ...]) -> tuple[Told | No
     the document tells them (:func:`.day_order.settled`)."""
     claims = [event.named_day(k, siblings) or unclaimed_day(event, k, siblings) for k in siblings]
     free = [unclaimed(event, k, siblings) for k in siblings]
+    gave_up = yielded(event.text, event.told, siblings, claims)
+    for at in (at for at, gives_up in enumerate(gave_up) if gives_up):
+        claims[at], free[at] = None, True  # "… 2 days before the concert": another day
     meetings = {m for k in siblings if (m := event.meeting(k)) is not None}
-    return tuple(settled(claims, free, event.told, meetings))
+    days = left_to_yielded(event.told, gave_up, settled(claims, free, event.told, meetings))
+    return rebased(event.text, event.told, siblings, days)  # "before the performance"
 
 
 def unclaimed(event: EventDays, key: str, siblings: tuple[str, ...]) -> bool:

@@ -35,10 +35,21 @@ NUMERIC_SPAN = re.compile(
     r"(?P<a>[0-3]?\d)(?P<sep>[/.])(?P<b>[01]?\d)(?P=sep)(?P<y>(?:1[89]|20)\d\d)(?![\d/]|\.\d)"
 )
 MONTHS = 12
-# A weekday, whole or cut short, right before a date ("Wed 1/4/26", "Tuesday, 3.11.27")
+ABBREVIATED = 3  # the letters of a weekday's shortest written form ("Tue")
+
+
+def cut_short(name: str) -> str:
+    """A weekday's name cut short anywhere after its first three letters, as a pattern:
+    "tue", "tues", "tuesday" (the standard library's abbreviations have three letters only,
+    and people write "Tues" and "Thurs" too)."""
+    rest = name[ABBREVIATED:]
+    return name[:ABBREVIATED] + "".join(f"(?:{c}" for c in rest) + ")?" * len(rest)
+
+
+# A weekday, whole or cut short, right before a date ("Wed 1/4/26", "Tues 4/2/25",
+# "Tuesday, 3.11.27")
 WEEKDAY_BEFORE = re.compile(
-    rf"(?i)\b({'|'.join(d.lower() for d in calendar.day_name)}|"
-    rf"{'|'.join(d.lower() for d in calendar.day_abbr)})\.?,?\s+$"
+    rf"(?i)\b({'|'.join(cut_short(d.lower()) for d in calendar.day_name)})\.?,?\s+$"
 )
 DAY_FIRST, MONTH_FIRST = "day first", "month first"
 
@@ -80,8 +91,8 @@ def numeric_phrases(document: str) -> list[tuple[int, int, float]]:
     """Where each day :func:`numeric_days` reads starts and ends, and the day."""
     found = numeric_matches(document)
     order = numeric_order(document, found) if found else None
-    if order is None:
-        return []
+    if order is None:  # "Tue 3/3/26" is 3 March in either order
+        found, order = [m for m in found if int(m["a"]) == int(m["b"])], DAY_FIRST
     days = []
     for match in found:
         first, second = int(match["a"]), int(match["b"])

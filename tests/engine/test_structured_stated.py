@@ -121,6 +121,28 @@ def test_a_weekday_before_a_numeric_date_says_its_order() -> None:
     assert numeric_dates.numeric_days("Doors open Monday 1/3/26.") == ()  # neither fits
 
 
+@pytest.mark.parametrize(
+    ("document", "day"),
+    [
+        ("Committee notes, Tues 4/2/25.", "2025-02-04"),  # Tuesday 4 February, not 2 April
+        ("Lesson moved to Thurs 6/3/25.", "2025-03-06"),
+        ("Wednes. 5/2/25, the hall.", "2025-02-05"),
+    ],
+)
+def test_a_weekday_cut_short_after_three_letters_says_the_order(document: str, day: str) -> None:
+    days = numeric_dates.numeric_days(document)
+    assert [dt.date.fromordinal(int(d)).isoformat() for d in days] == [day]
+
+
+@given(st.dates(min_value=dt.date(2000, 1, 1), max_value=dt.date(2068, 12, 31)))
+def test_a_day_whose_number_is_its_months_needs_no_order(day: dt.date) -> None:
+    same = day.replace(day=day.month)  # "3/3/26" is 3 March in either order
+    days = numeric_dates.numeric_days(f"Meet at 7am on {same.day}/{same.month}/{same:%y}.")
+    assert days == (same.toordinal(),)
+    other = numeric_dates.numeric_days(f"Meet on {same.day}/{same.month % 12 + 1}/{same:%y}.")
+    assert other == ()  # any other pair still needs the document's order
+
+
 def test_a_code_or_a_year_first_country_says_no_order() -> None:
     assert numeric_dates.numeric_days("Held 03/11/2027 by the IT team.") == ()  # a code, not Italy
     assert numeric_dates.numeric_days("Held 03/11/2027 in Canada.") == ()  # Canada: 2027-11-03

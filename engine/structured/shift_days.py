@@ -38,6 +38,7 @@ from engine.structured.words import name_words
 
 WORD_AFTER = re.compile(r"[A-Za-z]+")
 ENDING_WORDS = 4  # "after the units are finished": a thing's end said this close after a shift
+LEAD_REACH = 12  # how far before a shift's count its lead word is looked for ("for ")
 DAY_UNIT = "day"  # the unit a day part ("the evening before") shifts by
 
 
@@ -78,6 +79,8 @@ def shifted_day(
             return None  # "two mornings later" counts mornings, no one day it names
         unit = DAY_UNIT
     back, on = way in listed("duration_before"), way in listed("duration_on")
+    if way in listed("thing_shifts") and length_led(match):
+        return None  # "runs for three days from Friday 19 July" is a length, not a shift
     named = thing_origin(match, before)
     if way in listed("thing_shifts") and named is None and not pointed(match):
         return None  # "for 2 weeks from 9 August" is a length; "from the audit" a shift
@@ -99,6 +102,13 @@ def shifted_day(
     return day, f"{match[0]}{than} {iso(origin)}"
 
 
+def length_led(match: re.Match[str]) -> bool:
+    """Whether a ``length_leads`` word stands right before a shift's count ("for three days
+    from Friday"): a length from that day, which :mod:`.length_days` reads."""
+    lead = WORD_AFTER.findall(match.string, max(match.start() - LEAD_REACH, 0), match.start())
+    return bool(lead) and lead[-1].lower() in listed("length_leads")
+
+
 def thing_origin(match: re.Match[str], before: list[Told]) -> Told | None:
     """The day of the thing the words after a shift name: one the document dated
     (:func:`named_origin`), the document itself ("from today", "from the date of this
@@ -115,12 +125,16 @@ def edge_origin(text: str, end: int, before: list[Told]) -> Told | None:
     comedy weekend (6 - 8 December) … 28 days after the final night"): no deadline's days
     ("by the end of August"), a month or a year."""
     said = edge_pattern().match(text, end)
-    if said is None:
-        return None
+    return None if said is None else period_edge(before, said[1])
+
+
+def period_edge(before: list[Told], edge: str) -> Told | None:
+    """The first day (for a ``first_day_words`` ``edge``) or the last of the period told
+    last in ``before`` that is no deadline's days, month or year."""
     periods = [t for t in before if t.first < t.last and not (t.deadline or is_month(t))]
     if not periods or yearlong(periods[-1]):
         return None
-    day = periods[-1].first if said[1].lower() in listed("first_day_words") else periods[-1].last
+    day = periods[-1].first if edge.lower() in listed("first_day_words") else periods[-1].last
     return replace(periods[-1], first=day, last=day)
 
 
@@ -131,6 +145,27 @@ def edge_pattern() -> re.Pattern[str]:
     edges = alternation([*listed("first_day_words"), *listed("last_day_words")])
     nouns = alternation(listed("day_nouns"))
     return re.compile(rf"(?i)\s+(?:{determiners()}\s+)?({edges})\s+(?:{nouns})\b")
+
+
+@cache
+def edge_day_pattern() -> re.Pattern[str]:
+    """A period's first or last day named as a thing of its own: "on the closing day", "the
+    festival's closing evening" (a determiner or a possessive, a ``first_day_words`` or
+    ``last_day_words`` word and an ``edge_nouns`` word); not "the first day of term", which
+    names another thing's day, nor "last night" alone."""
+    edges = alternation([*listed("first_day_words"), *listed("last_day_words")])
+    nouns = alternation(listed("edge_nouns"))
+    owner = rf"(?:{determiners()}|[A-Za-z]+'s)"
+    return re.compile(rf"(?i)\b{owner}\s+(?P<edge>{edges})\s+(?:{nouns})\b(?!\s+of\b)")
+
+
+def edge_day(
+    match: re.Match[str], before: list[Told], sentence: tuple[int, int]
+) -> tuple[float, str] | None:
+    """The day an :func:`edge_day_pattern` phrase names: the first or last day of the last
+    period told before it (:func:`edge_origin`'s), where there is one."""
+    edge = period_edge(before, match["edge"])
+    return None if edge is None else (edge.first, f"{match[0]} from {iso(edge.first)}")
 
 
 @cache

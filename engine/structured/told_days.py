@@ -76,6 +76,8 @@ from engine.structured.schedule_days import (
     week_day_pattern,
 )
 from engine.structured.shift_days import (
+    edge_day,
+    edge_day_pattern,
     moved_by_day,
     moved_by_pattern,
     shift_pattern,
@@ -173,6 +175,7 @@ def counted_phrases(text: str) -> list[tuple[int, int, re.Match[str], Reader]]:
         (recurring_pattern(), recurring_day),
         (age_pattern(), age_day),
         (taken_pattern(), taken_day),  # after length_end: "takes 3 days from" is a wait
+        (edge_day_pattern(), edge_day),  # last: "two days before opening day" is a shift
     ]
     found = [(m.start(), m.end(), m, r) for p, r in readers for m in p.finditer(text)]
     return sorted(found, key=lambda f: f[0])

@@ -997,7 +997,43 @@ def test_a_day_told_for_another_count_of_a_members_thing_is_not_its_day() -> Non
 def test_a_shift_from_opening_or_closing_day_counts_from_the_periods_edge(
     text: str, last: str
 ) -> None:
-    assert dt.date.fromordinal(int(told_days(text)[-1].first)).isoformat() == last
+    shift = next(t for t in told_days(text) if "before" in t.how or "after" in t.how)
+    assert dt.date.fromordinal(int(shift.first)).isoformat() == last
+
+
+@pytest.mark.parametrize(
+    ("text", "key", "edge"),
+    [
+        (
+            "The Ridgeway folk festival runs from Friday 11 to Sunday 13 September 2026, and the "
+            "ceilidh is on the closing night.",
+            "ceilidh_date",
+            "2026-09-13",
+        ),
+        (
+            "Our village show is on 5 to 6 June 2027. Judging of the vegetables happens on the "
+            "opening morning.",
+            "judging_day",
+            "2027-06-05",
+        ),
+    ],
+)
+def test_a_periods_opening_or_closing_day_named_alone_is_that_day(
+    text: str, key: str, edge: str
+) -> None:
+    event = event_days(text)
+    found = lone_date_span(event, key, 1, ["festival_start", key])
+    assert found == (day(edge), day(edge))
+
+
+def test_the_first_day_of_another_thing_and_a_length_from_a_day_tell_no_edge_or_shift() -> None:
+    assert [
+        t.how for t in told_days("Bring your kit on the first day of term, 20 April 2026.")
+    ] == [""]
+    # "for three days from Friday 19 July" is how long the fair runs, not a day three days on
+    assert [
+        t.first for t in told_days("The fair runs for three days from Friday 19 July 2024.")
+    ] == [day("2024-07-19")]
 
 
 @pytest.mark.parametrize(

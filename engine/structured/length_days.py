@@ -220,12 +220,15 @@ def span_shift(
 @cache
 def ahead_pattern() -> re.Pattern[str]:
     """ "in 18 months", "in two years' time", "after six weeks", "in 2 to 4 working days": a day
-    that much after, or the days between two such."""
+    that much after, or the days between two such; not a count a shift word follows ("entry
+    forms must be in three weeks beforehand": :mod:`.shift_days`')."""
     one, leads = alternation(listed("duration_one")), alternation(listed("ahead_leads"))
     joins = alternation([j for j in listed("range_joins") if j not in listed("clause_shifts")])
+    shifted = alternation(shift_words())  # "must be in three weeks beforehand": a shift's
     return re.compile(
         rf"(?i)\b(?:{leads})\s+(?:(?P<low>\d{{1,3}})\s*(?:{joins})\s*)?"
         rf"(?P<count>\d{{1,3}}|{one})\s+(?P<unit>{unit_words()})s?\b(?:['’]?\s+time\b)?"
+        rf"(?!\s+(?:{shifted})\b)"
     )
 
 

@@ -96,10 +96,14 @@ def shifted_day(
         text, end = match.string, match.end()
         thing = document_phrase(text, end) or thing_phrase(text, end)
         return day, f"{match[0]} {thing} on {iso(origin)}"
-    # "six weeks later than 22 May"; "six weeks after 22 May", "six weeks from 19 June"
+    # "six weeks later than 22 May"; "six weeks after 22 May", "six weeks from 19 June";
+    # "three weeks beforehand", "a week earlier": "three weeks before 20 June"
+    said = match[0]
+    if back and way not in listed("clause_shifts"):
+        said, way = f"{match.string[match.start() : match.start('way')]}before", "before"
     than = "" if way in [*listed("clause_shifts"), *listed("thing_shifts")] else " than"
     than = " from" if on else than
-    return day, f"{match[0]}{than} {iso(origin)}"
+    return day, f"{said}{than} {iso(origin)}"
 
 
 def length_led(match: re.Match[str]) -> bool:

@@ -1026,6 +1026,15 @@ def test_a_periods_opening_or_closing_day_named_alone_is_that_day(
     assert found == (day(edge), day(edge))
 
 
+def test_a_count_a_shift_word_follows_is_no_wait_and_its_note_says_before() -> None:
+    text = (
+        "Ballet exams are on Saturday 20 June 2026. Entry forms must be in three weeks beforehand."
+    )
+    shift = told_days(text)[-1]
+    assert shift.first == day("2026-05-30")  # not three weeks after, "in three weeks"
+    assert shift.how == "3 weeks before 2026-06-20"
+
+
 def test_the_first_day_of_another_thing_and_a_length_from_a_day_tell_no_edge_or_shift() -> None:
     assert [
         t.how for t in told_days("Bring your kit on the first day of term, 20 April 2026.")

@@ -42,6 +42,8 @@ MONTH_DAY = "day"  # "the last day of June": a month's own day, where a weekday 
 # An ordinal after another and a join: one of a list ("the 2nd and 4th Saturday"), a series.
 LISTED = re.compile(r"(?i)\b\w+\s*(?:,|and|or|&)\s*$")
 
+WEEK = "week"  # the one unit "the week before" names by a shift word after it
+
 
 @cache
 def month_references() -> list[str]:
@@ -52,10 +54,16 @@ def month_references() -> list[str]:
 
 @cache
 def references(unit: str) -> list[str]:
-    """A ``month_references`` word before a unit, a ``same_words`` or ``duration_next``
-    word between them or not ("that week", "the same week", "the following month")."""
-    leads, between = listed("month_references"), [*listed("same_words"), *listed("duration_next")]
-    return [f"{w} {unit}" for w in leads] + [f"{w} {b} {unit}" for w in leads for b in between]
+    """A ``month_references`` word before a unit, a ``same_words``, ``duration_next`` or
+    ``duration_previous`` word between them or not ("that week", "the same week", "the
+    following month", "the previous week"), or, for a week, a ``clause_shifts`` word after it
+    ("the week before")."""
+    leads = listed("month_references")
+    between = [*listed("same_words"), *listed("duration_next"), *listed("duration_previous")]
+    around = [f"{w} {b} {unit}" for w in leads for b in between]
+    # "the week before" (a month so named is a shift's: "the month before the quarter starts")
+    shifted = [f"the {unit} {way}" for way in listed("clause_shifts")] if unit == WEEK else []
+    return [f"{w} {unit}" for w in leads] + around + shifted
 
 
 def recurring(reference: str) -> bool:
@@ -65,8 +73,18 @@ def recurring(reference: str) -> bool:
 
 def names_next(reference: str) -> bool:
     """Whether a reference (:func:`references`) names the unit after the one told: "next
-    month", "the following week"."""
-    return not set(reference.lower().split()).isdisjoint(listed("duration_next"))
+    month", "the following week", "the week after"."""
+    return unit_step(reference) > 0
+
+
+def unit_step(reference: str) -> int:
+    """How many units on from the one told a reference (:func:`references`) names: 1 for
+    "next month", "the following week", "the week after"; -1 for "the previous week", "the
+    week before"; 0 for "that week"."""
+    words = set(reference.lower().split())
+    later = [*listed("duration_next"), *listed("duration_after")]
+    earlier = [*listed("duration_previous"), *listed("duration_before")]
+    return int(not words.isdisjoint(later)) - int(not words.isdisjoint(earlier))
 
 
 @cache
@@ -172,8 +190,8 @@ def named_month(
         if source is None:
             return None
         when = dt.date.fromordinal(int(source))
-        if names_next(match["month"]):  # "the first Monday of next month"
-            when = when.replace(day=1) + relativedelta(months=1)
+        # "the first Monday of next month", "of the month before"
+        when = when.replace(day=1) + relativedelta(months=unit_step(match["month"]))
         return when.month, when.year
     if match["year"]:
         return named, int(match["year"])
@@ -209,8 +227,7 @@ def month_end(
     else:
         when = dt.date.fromordinal(int(base.last))
         first = dt.date(when.year, named or when.month, 1)
-        if names_next(said):
-            first += relativedelta(months=1)
+        first += relativedelta(months=unit_step(said))
     last = first + relativedelta(day=31)
     return float(last.toordinal()), f"end of {first:%B %Y}"
 
@@ -298,7 +315,7 @@ def referred_month_day(match: re.Match[str], base: Told, said: str) -> tuple[flo
     if recurring(match["month"]):
         return None
     start = dt.date.fromordinal(int(base.last))
-    month = dt.date(start.year, start.month, 1) + relativedelta(months=names_next(match["month"]))
+    month = dt.date(start.year, start.month, 1) + relativedelta(months=unit_step(match["month"]))
     day = month + relativedelta(day=int(match["day"]))
     if day.day != int(match["day"]):
         return None

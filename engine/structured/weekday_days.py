@@ -23,7 +23,7 @@ from functools import cache
 
 from engine.structured.day_readers import Told, anchor, bounds, iso, moved, own_day
 from engine.structured.length_days import writes_day
-from engine.structured.month_days import names_next, recurring, references
+from engine.structured.month_days import recurring, references, unit_step
 from engine.structured.periods import alternation, listed
 from engine.structured.series import recurs
 from engine.structured.series_counts import WEEKDAYS
@@ -100,9 +100,9 @@ def working_week(match: re.Match[str]) -> bool:
 
 def week_of(day: float, name: str, week: str) -> tuple[float, str]:
     """The weekday ``name`` of the week (Monday first) that holds ``day``, or of the week
-    after it when ``week`` opens with a ``duration_next`` word ("the following week")."""
-    ahead = DAYS_PER_WEEK if names_next(week) else 0
-    monday = day - dt.date.fromordinal(int(day)).weekday() + ahead
+    after or before it that ``week`` names ("the following week", "the week before":
+    :func:`.month_days.unit_step`)."""
+    monday = day - dt.date.fromordinal(int(day)).weekday() + DAYS_PER_WEEK * unit_step(week)
     return monday + WEEKDAYS.index(name), f"the {name.title()} of {week} from {iso(day)}"
 
 

@@ -1026,6 +1026,23 @@ def test_a_periods_opening_or_closing_day_named_alone_is_that_day(
     assert found == (day(edge), day(edge))
 
 
+@pytest.mark.parametrize(
+    ("week", "friday"),
+    [
+        ("the previous week", "2026-09-04"),
+        ("the week before", "2026-09-04"),
+        ("that week", "2026-09-11"),
+        ("the week after", "2026-09-18"),
+        ("the following week", "2026-09-18"),
+    ],
+)
+def test_a_weekday_of_the_week_before_or_after_is_a_week_off(week: str, friday: str) -> None:
+    text = (
+        f"Ella starts nursery on Monday 7 September 2026. Her taster day is the Friday of {week}."
+    )
+    assert told_days(text)[-1].first == day(friday)
+
+
 def test_a_count_a_shift_word_follows_is_no_wait_and_its_note_says_before() -> None:
     text = (
         "Ballet exams are on Saturday 20 June 2026. Entry forms must be in three weeks beforehand."

@@ -42,7 +42,7 @@ from engine.structured.other_days import clauses
 from engine.structured.periods import alternation, listed
 from engine.structured.series_counts import ordinal_of
 from engine.structured.shift_days import moved_by_pattern
-from engine.structured.thing_anchor import before_thing, past_since
+from engine.structured.thing_anchor import before_thing, past_since, shift_thing
 from engine.structured.told_days import digits
 from engine.structured.words import key_parts
 
@@ -169,10 +169,13 @@ def counts(key: str) -> bool:
 
 def candidates(
     key: str, own: frozenset[str], text: str, sentence: tuple[int, int], days: list[Told]
-) -> Iterator[tuple[tuple[bool, bool, bool, int, int], Told]]:
-    """Each day told close to a word of the member's name in ``sentence``, ranked: a start
-    or an end of a thing told with two days first, then a word of the name's own before one
-    made from the same verb (:func:`derived_only`), then, for a deadline, a day told as a
+) -> Iterator[tuple[tuple[bool, bool, bool, bool, int, int], Told]]:
+    """Each day told close to a word of the member's name in ``sentence``, ranked: last, the
+    day counted from the thing the word names ("ten days before, and packs go out the week
+    after entries close": the week after is no day of ``entries_close``'s, which the day
+    told after its other word gives); a start or an end of a thing told with two days
+    first, then a word of the name's own before one made from the same verb
+    (:func:`derived_only`), then, for a deadline, a day told as a
     deadline (however far: "entries … must reach us by the Wednesday before"), then the
     fewest words between (a day before the word :data:`BEFORE_COST` words further; never a
     whole month)."""
@@ -187,16 +190,17 @@ def candidates(
         # the phrase names its thing: "our 3rd rehearsal"; "a month's notice" for its end only
         lasting = bool(inside) and inside[0].lasting
         if inside and (ends_its_length(key) if lasting else not ends):
-            yield (False, derived, deadline, 0, 0), inside[0]
+            yield (False, False, derived, deadline, 0, 0), inside[0]
         found = told_after(key, text, word.end(), (sentence[1], days))
         if found is not None:
             between, near, single = found
             wanted = deadline and near.deadline
             if between <= MOST_WORDS_BETWEEN or wanted:
-                yield (single, derived, deadline and not wanted, between, 0), near
+                yield (False, single, derived, deadline and not wanted, between, 0), near
         before = day_before(key, text, words[:at], word.start(), (sentence[0], days))
         if before is not None:
-            yield (False, derived, deadline, before[0] + BEFORE_COST, 1), before[1]
+            counted = bool(before[1].how) and shift_thing(text, word, before[1].end)
+            yield (counted, False, derived, deadline, before[0] + BEFORE_COST, 1), before[1]
 
 
 def other_nth(key: str, phrase: str) -> bool:

@@ -23,7 +23,7 @@ from engine.structured.day_readers import Reader, Told, named_origin
 from engine.structured.name_acts import names_act, own_words
 from engine.structured.other_days import clauses
 from engine.structured.shift_days import edge_origin
-from engine.structured.thing_anchor import past_since, thing_pattern, thing_words
+from engine.structured.thing_anchor import past_since, shift_thing, thing_words
 from engine.structured.told_days import counted_phrases, digits
 from engine.structured.words import name_words
 
@@ -169,12 +169,9 @@ def origin_word(text: str, told: tuple[Told, ...], word: re.Match[str]) -> bool:
     right after a counted day's phrase, and the text dates that thing nowhere
     (:func:`.day_readers.named_origin`: not "14 days before the gates open on 5 July")."""
     for day in told:
-        if day.how and day.end <= word.start():
-            thing_at = past_since(text, day.end)
-            thing = thing_pattern().match(text, thing_at)
-            if thing is not None and thing.start() <= word.start() < thing.end():
-                before = [t for t in told if t.end <= day.start]
-                return named_origin(text, thing_at, before) is None
+        if day.how and shift_thing(text, word, day.end):
+            before = [t for t in told if t.end <= day.start]
+            return named_origin(text, past_since(text, day.end), before) is None
     return False
 
 

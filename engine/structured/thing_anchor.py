@@ -202,3 +202,12 @@ def day_ahead(text: str, end: int) -> tuple[int, int, float] | None:
             near = words <= MOST_WORDS_TO_DAY and (relative or not APART.search(text, end, start))
             return (start, finish, days[0]) if near and days[0] == days[-1] else None
     return None
+
+
+def shift_thing(text: str, word: re.Match[str], end: int) -> bool:
+    """Whether ``word`` stands in the thing's phrase (:func:`thing_pattern`) right after a
+    shift's or a limit's phrase that ends at ``end``: the thing it counts from."""
+    if end > word.start():
+        return False
+    thing = thing_pattern().match(text, past_since(text, end))
+    return thing is not None and thing.start() <= word.start() < thing.end()

@@ -62,6 +62,30 @@ def test_a_counted_day_counts_from_the_member_its_thing_names(
     assert [day(text, key, members) for key in members] == days
 
 
+@pytest.mark.parametrize(
+    ("text", "members", "days"),
+    [
+        (
+            "Your bike was reported stolen to the police on Monday 2 March 2026. We wait 21 days "
+            "from the police report for it to turn up, and if it has not, we pay out on that day.",
+            ["theft_reported", "payout_date"],
+            ["2026-03-02", "2026-03-23"],
+        ),
+        (
+            "Minutes of the allotment committee, 4 May 2026. The summer show is on 25 July 2026; "
+            "entries must be in a week before the show, and prizes are handed out a fortnight "
+            "after the show.",
+            ["meeting_date", "show_date", "entry_deadline", "prize_day"],
+            ["2026-05-04", "2026-07-25", "2026-07-18", "2026-08-08"],
+        ),
+    ],
+)
+def test_a_word_naming_a_shifts_thing_finds_the_day_counted_from_it_last(
+    text: str, members: list[str], days: list[str]
+) -> None:
+    assert [day(text, key, members) for key in members] == days
+
+
 def test_a_thing_the_text_dates_keeps_its_own_day() -> None:
     text = (
         "Tickets for the Riverside Festival go on sale on 2 March 2026 and can be resold until "

@@ -66,6 +66,8 @@ def length_end(
     thing's day (:func:`named_origin`), whichever sentence wrote it."""
     if counts_back(match):  # "booked for three weeks before departure": a shift back
         return None
+    if match["limit"] and followed_by(match, "duration_after"):
+        return None  # "within 10 working days after it": the shift's, from its thing
     own = [t for t in before if t.start >= sentence[0]]
     # the one day its sentence writes, beside any it counts ("registration closes a fortnight
     # before the fair, which opens on 4 May and runs for 2 days")
@@ -109,8 +111,13 @@ def counts_back(match: re.Match[str]) -> bool:
     """Whether a length or a limit is followed by a ``duration_before`` word ("up to one
     month before", "booked for three weeks before departure"): how far back a thing is
     done, which the shift before it tells, not a later end."""
-    back = alternation(listed("duration_before"))
-    return re.match(rf"(?i)\s+(?:{back})\b", match.string[match.end() :]) is not None
+    return followed_by(match, "duration_before")
+
+
+def followed_by(match: re.Match[str], words: str) -> bool:
+    """Whether a word of the ``words`` list stands right after a length's phrase."""
+    said = alternation(listed(words))
+    return re.match(rf"(?i)\s+(?:{said})\b", match.string[match.end() :]) is not None
 
 
 @cache

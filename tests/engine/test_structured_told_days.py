@@ -1043,6 +1043,15 @@ def test_a_weekday_of_the_week_before_or_after_is_a_week_off(week: str, friday: 
     assert told_days(text)[-1].first == day(friday)
 
 
+def test_a_limit_followed_by_after_counts_from_the_thing_after_it() -> None:
+    text = (
+        "Your appeal hearing is fixed for 11 November 2026. Written evidence must reach us at "
+        "least 14 days before the hearing, and the decision is sent within 10 working days "
+        "after it."
+    )
+    assert told_days(text)[-1].first == day("2026-11-25")  # from the hearing, not the evidence
+
+
 def test_a_count_a_shift_word_follows_is_no_wait_and_its_note_says_before() -> None:
     text = (
         "Ballet exams are on Saturday 20 June 2026. Entry forms must be in three weeks beforehand."

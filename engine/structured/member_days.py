@@ -378,7 +378,10 @@ def other_end(key: str, following: list[re.Match[str]]) -> bool:
 
 def pick(key: str, after: list[Told]) -> Told | None:
     """Of the days told after a member's word in its sentence, a start's first, an end's
-    last (of a period, its own end), else the nearest."""
+    last (of a period, its own end), else the nearest; a month or longer that holds a day
+    told after it only places that day ("start school in September 2029, on the first
+    Wednesday of the month")."""
+    after = [t for at, t in enumerate(after) if not placing(t, after[at + 1 :])]
     if not after:
         return None
     if columns.names(key, "end"):
@@ -386,6 +389,11 @@ def pick(key: str, after: list[Told]) -> Told | None:
     if columns.names(key, "start"):
         return replace(after[0], last=after[0].first)
     return after[0]
+
+
+def placing(told: Told, later: list[Told]) -> bool:
+    """Whether a told period is a frame (:func:`is_frame`) that holds a day told after it."""
+    return is_frame(told) and any(told.first <= t.first and t.last <= told.last for t in later)
 
 
 def ends_its_length(key: str) -> bool:

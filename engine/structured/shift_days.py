@@ -33,7 +33,13 @@ from engine.structured.day_readers import (
 )
 from engine.structured.other_days import clauses
 from engine.structured.periods import alternation, listed
-from engine.structured.thing_anchor import determiners, past_since, thing_phrase, thing_words
+from engine.structured.thing_anchor import (
+    day_ahead,
+    determiners,
+    past_since,
+    thing_phrase,
+    thing_words,
+)
 from engine.structured.words import name_words
 
 WORD_AFTER = re.compile(r"[A-Za-z]+")
@@ -118,9 +124,11 @@ def thing_origin(match: re.Match[str], before: list[Told]) -> Told | None:
     (:func:`named_origin`), the document itself ("from today", "from the date of this
     letter", :func:`today`), or a length or period said to end (:func:`ended_origin`)."""
     text, end = match.string, match.end()
-    named = named_origin(text, end, before) or referred_origin(text, end, before)
+    # "two days after the fitters finish": the day the length ends, not the fitting's first
+    ended = ended_origin(text, end, before) if day_ahead(text, end) is None else None
+    named = ended or named_origin(text, end, before) or referred_origin(text, end, before)
     named = named or edge_origin(text, end, before)
-    return named or today(match, before) or ended_origin(text, end, before)
+    return named or today(match, before)
 
 
 def edge_origin(text: str, end: int, before: list[Told]) -> Told | None:

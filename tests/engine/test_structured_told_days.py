@@ -1052,6 +1052,22 @@ def test_a_limit_followed_by_after_counts_from_the_thing_after_it() -> None:
     assert told_days(text)[-1].first == day("2026-11-25")  # from the hearing, not the evidence
 
 
+def test_a_shift_after_a_thing_said_to_finish_counts_from_its_last_day() -> None:
+    text = (
+        "Your new kitchen is being fitted over three days starting Tuesday 12 May 2026. The "
+        "electrician returns two days after the fitters finish to connect the oven."
+    )
+    assert told_days(text)[-1].first == day("2026-05-16")  # the 14th's, not the 12th's
+
+
+def test_a_month_told_before_a_day_of_it_only_places_that_day() -> None:
+    text = (
+        "Our twins were born on 30 December 2024, so they start school in September 2029, on "
+        "the first Wednesday of the month."
+    )
+    assert told_on(text, "school_start") == ("2029-09-05", "2029-09-05")
+
+
 def test_a_count_a_shift_word_follows_is_no_wait_and_its_note_says_before() -> None:
     text = (
         "Ballet exams are on Saturday 20 June 2026. Entry forms must be in three weeks beforehand."

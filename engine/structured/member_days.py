@@ -20,7 +20,7 @@ from functools import cache, lru_cache
 from itertools import pairwise
 
 from engine.language.en.data import word_set
-from engine.language.en.forms import verb_tags
+from engine.language.en.forms import NOUN_CLASS, readings, verb_tags
 from engine.structured import columns
 from engine.structured.day_readers import (
     Told,
@@ -267,8 +267,10 @@ def words_between(text: str, start: int, end: int) -> int:
 def one_thing(after: list[Told], text: str) -> list[Told]:
     """The days told after a member's word up to a word that joins a clause with a subject of
     its own: "essays are handed in on 3 May, and marking starts ten days later" tells the
-    essays one day; "runs from 5 July to 9 July", or "opens on 3 May and will close on the
-    Friday" (a verb right after the joiner: the same subject), two. A day in a relative
+    essays one day, as does "close 28 days before the meeting, and motions 21 days before"
+    (a joiner and one word, its subject, right before the next day); "runs from 5 July to 9
+    July", or "opens on 3 May and will close on the Friday" (a verb right after the joiner:
+    the same subject), two. A day in a relative
     clause after them is the thing's it follows ("closes ten days before the regatta, which
     is held on 4 July"), as is the day a shift right before it counts from ("by the Friday
     before your first lesson": the lesson's day is no second day of the member's)."""
@@ -280,9 +282,21 @@ def one_thing(after: list[Told], text: str) -> list[Told]:
         joins = [i for i, w in enumerate(between) if w in JOINERS]
         if any(i + 1 < len(between) and not verb_tags(between[i + 1]) & FINITE for i in joins):
             return after[:at]
+        if any(i + 2 == len(between) for i in joins) and counted_subject(
+            between[-1], after[at], text
+        ):
+            return after[:at]  # "…, and motions 21 days before"
         if relative_opening().search(text, after[at - 1].end, after[at].start):
             return after[:at]  # "… before the regatta, which is held on 4 July": the regatta's
     return after
+
+
+def counted_subject(word: str, told: Told, text: str) -> bool:
+    """Whether ``word``, right before a counted day whose phrase opens with its count, is a
+    noun: the subject of a clause that elides its verb ("and motions 21 days before"), not
+    the verb of the last one's subject ("and runs for three days")."""
+    opens_with_count = text[told.start : told.start + 1].isdigit()
+    return opens_with_count and any(r.part == NOUN_CLASS for r in readings(word))
 
 
 def counted_from(shift: Told, day: Told, text: str) -> bool:

@@ -43,6 +43,7 @@ from engine.structured.thing_anchor import (
 from engine.structured.words import name_words
 
 WORD_AFTER = re.compile(r"[A-Za-z]+")
+CLAUSE_CLOSE = re.compile(r"\s*(?:[.,;:!?)]|$)")  # a phrase that ends its clause
 ENDING_WORDS = 4  # "after the units are finished": a thing's end said this close after a shift
 LEAD_REACH = 12  # how far before a shift's count its lead word is looked for ("for ")
 DAY_UNIT = "day"  # the unit a day part ("the evening before") shifts by
@@ -101,7 +102,8 @@ def shifted_day(
     if named is not None:  # the review says which thing: "6 weeks after the fracture on …"
         text, end = match.string, match.end()
         thing = document_phrase(text, end) or thing_phrase(text, end)
-        return day, f"{match[0]} {thing} on {iso(origin)}"
+        # "6 weeks after the fracture on …"; an elided thing: "21 days before 2026-04-14"
+        return day, f"{match[0]} {thing} on {iso(origin)}" if thing else f"{match[0]} {iso(origin)}"
     # "six weeks later than 22 May"; "six weeks after 22 May", "six weeks from 19 June";
     # "three weeks beforehand", "a week earlier": "three weeks before 20 June"
     said = match[0]
@@ -127,7 +129,7 @@ def thing_origin(match: re.Match[str], before: list[Told]) -> Told | None:
     # "two days after the fitters finish": the day the length ends, not the fitting's first
     ended = ended_origin(text, end, before) if day_ahead(text, end) is None else None
     named = ended or named_origin(text, end, before) or referred_origin(text, end, before)
-    named = named or edge_origin(text, end, before)
+    named = named or edge_origin(text, end, before) or elided_origin(text, end, before)
     return named or today(match, before)
 
 
@@ -199,6 +201,20 @@ def referred_origin(text: str, end: int, before: list[Told]) -> Told | None:
     shift_end = past_since(text, before[-1].end)
     thing = thing_words(text, shift_end)
     if before[-1].start < sentence[0] or not thing or thing & set(listed("today_words")):
+        return None
+    return named_origin(text, shift_end, before[:-1]) or anchor(before[:-1])
+
+
+def elided_origin(text: str, end: int, before: list[Told]) -> Told | None:
+    """The day the shift told just before, in one sentence, counts from, where this shift
+    closes its clause with no thing of its own and that one names a thing ("nominations
+    close 28 days before the meeting, and motions 21 days before": the meeting's day too,
+    not the nominations')."""
+    if not before or not before[-1].how or CLAUSE_CLOSE.match(text, end) is None:
+        return None
+    sentence = next(((s, e) for s, e in clauses(text) if s <= end <= e), (0, len(text)))
+    shift_end = past_since(text, before[-1].end)
+    if before[-1].start < sentence[0] or not thing_words(text, shift_end):
         return None
     return named_origin(text, shift_end, before[:-1]) or anchor(before[:-1])
 

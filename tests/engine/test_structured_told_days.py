@@ -1068,6 +1068,19 @@ def test_a_month_told_before_a_day_of_it_only_places_that_day() -> None:
     assert told_on(text, "school_start") == ("2029-09-05", "2029-09-05")
 
 
+AGM = (
+    "Notice of AGM: the Annual General Meeting of the Bowls Club will be held on 14 April 2026. "
+    "Nominations for committee posts close 28 days before the meeting, and motions 21 days before."
+)
+
+
+def test_a_shift_with_its_thing_left_out_counts_from_the_thing_the_one_before_named() -> None:
+    last = told_days(AGM)[-1]
+    assert (last.first, last.how) == (day("2026-03-24"), "21 days before 2026-04-14")
+    # the nominations' day is theirs alone: the motions' clause has a subject of its own
+    assert told_on(AGM, "nominations_close") == ("2026-03-17", "2026-03-17")
+
+
 def test_a_count_a_shift_word_follows_is_no_wait_and_its_note_says_before() -> None:
     text = (
         "Ballet exams are on Saturday 20 June 2026. Entry forms must be in three weeks beforehand."

@@ -21,7 +21,7 @@ from __future__ import annotations
 import calendar
 import datetime as dt
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import cache, lru_cache
 
 from dateutil import rrule
@@ -48,10 +48,12 @@ from engine.structured.series_counts import (
     ordinal_of,
     ordinals,
 )
+from engine.structured.series_gaps import skipped
 from engine.structured.words import key_parts
 
 MONTHS = {name.lower(): n for n, name in enumerate(calendar.month_name) if name}
 LAST = -1  # rrule's "last" weekday of a month
+MOST_SKIPPED = 3  # how many meetings past its count a series is read for days it skips
 DAYS_PER_WEEK = 7
 
 
@@ -80,7 +82,23 @@ def series_days(document: str) -> tuple[float, ...]:
         times = MOST_COUNTED  # (what open_ended says)
     until = None if times is not None or ends is None else ends[1]
     rule = Rule(weekday, monthly, times, apart)
-    return tuple(occurrences(text, rule, start, until))
+    return tuple(held(document, text, rule, start, until))
+
+
+def held(document: str, text: str, rule: Rule, start: float, until: float | None) -> list[float]:
+    """The rule's days from ``start`` less those the document says are skipped
+    (:mod:`.series_gaps`); a series counted in meetings runs on to hold its count."""
+    reach = replace(rule, times=rule.times + MOST_SKIPPED) if rule.times else rule
+    gaps = skipped(document, occurrences(text, reach, start, until))
+    if not gaps:
+        return occurrences(text, rule, start, until)
+    if rule.times:
+        days = occurrences(text, replace(rule, times=rule.times + len(gaps)), start, until)
+    else:  # "a six-week course … no class that night, so it finishes a week later"
+        days = occurrences(text, rule, start, until)
+        step = days[1] - days[0] if len(days) > 1 else 0
+        days = occurrences(text, rule, start, None if until is None else until + step * len(gaps))
+    return [day for day in days if day not in gaps]
 
 
 def first_meeting(reading: Reading, start: float, weekday: int | None) -> float:

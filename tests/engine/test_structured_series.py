@@ -280,3 +280,35 @@ def test_a_number_before_a_word_that_is_no_plural_noun_counts_nothing() -> None:
     text = "Stall 9 is yours for every Saturday in May 2027, starting on 1 May."
     assert isos(series_days(text)) == ["2027-05-01", "2027-05-08", "2027-05-15", "2027-05-22",
                                        "2027-05-29"]  # fmt: skip
+
+
+def days_of(document: str) -> list[str]:
+    return [dt.date.fromordinal(int(d)).isoformat() for d in series_days(document)]
+
+
+@pytest.mark.parametrize(
+    ("document", "days"),
+    [
+        (  # counted in meetings: the count holds, so the series runs a week longer
+            "Four weekly pottery sessions on Tuesdays from 3 March 2026. There is no session on "
+            "17 March because of the elections.",
+            ["2026-03-03", "2026-03-10", "2026-03-24", "2026-03-31"],
+        ),
+        (  # a length of weeks: it ends that much later
+            "A three-week first-aid course meets on Mondays from 2 November 2026. The trainer is "
+            "away on 9 November, so that class is cancelled and the course ends a week later.",
+            ["2026-11-02", "2026-11-16", "2026-11-23"],
+        ),
+    ],
+)
+def test_a_meeting_the_document_says_does_not_happen_is_skipped(
+    document: str, days: list[str]
+) -> None:
+    assert days_of(document) == days
+
+
+def test_a_day_in_a_sentence_without_a_skip_stays_a_meeting() -> None:
+    document = (
+        "Four weekly pottery sessions on Tuesdays from 3 March 2026. Bring an apron on 17 March."
+    )
+    assert days_of(document) == ["2026-03-03", "2026-03-10", "2026-03-17", "2026-03-24"]

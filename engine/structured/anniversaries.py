@@ -18,8 +18,10 @@ from __future__ import annotations
 
 import datetime as dt
 import re
+from dataclasses import replace
 from functools import cache
 
+import inflect
 from dateutil.relativedelta import relativedelta
 
 from engine.language.en.forms import verb_tags
@@ -67,6 +69,30 @@ def born_member(key: str) -> bool:
     """Whether a member dates a birth: a birth word and no count of years ("dob", "birthday";
     not "ninetieth_birthday", the day someone turns ninety)."""
     return columns.names(key, "birth") and years_counted(key) is None
+
+
+def counted_birthday(document: str, told: tuple[Told, ...], key: str) -> Told | None:
+    """The birthday a member's name counts ("ninetieth_birthday", "18th_birthday") from the
+    one birth the document writes ("Mum was born on 2 February 1938 … her 90th": 2 February
+    2028), which the member's word finds otherwise (the birth itself): the birth's told day,
+    moved that many years on."""
+    years = years_counted(key)
+    births = [span for span in told_births(document) if span[0] == span[1]]
+    if years is None or not columns.names(key, "birth") or len(births) != 1:
+        return None
+    birth = next((t for t in told if (t.first, t.last) == births[0] and not t.how), None)
+    if birth is None:
+        return None
+    born = dt.date.fromordinal(int(birth.first))
+    day = float((born + relativedelta(years=years)).toordinal())  # 29 February: the 28th
+    how = f"{inflect_engine().ordinal(str(years))} birthday from {born.isoformat()}"
+    return replace(birth, first=day, last=day, how=how)
+
+
+@cache
+def inflect_engine() -> inflect.engine:
+    """inflect's engine, made once."""
+    return inflect.engine()
 
 
 @cache

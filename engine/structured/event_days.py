@@ -43,7 +43,7 @@ from dataclasses import dataclass, replace
 from functools import lru_cache
 
 from engine.structured import columns, cued_days, other_days, periods, stated
-from engine.structured.anniversaries import years_counted
+from engine.structured.anniversaries import counted_birthday, years_counted
 from engine.structured.day_order import leftover, settled
 from engine.structured.day_readers import iso, yearlong
 from engine.structured.interleaved import between_meeting
@@ -119,7 +119,7 @@ class EventDays:
         bound words with no pair among ``siblings``, the day told right after its verb
         (:func:`.member_days.bound_day`: a lone "start_date" beside "starts on 4 March")."""
         keys = tuple(siblings)
-        found = self.told_day(key)
+        found = counted_birthday(self.text, self.told, key) or self.told_day(key)
         if found is not None:
             return None if self.one_for_both(key, found, keys) else found
         return None if paired(key, keys) else bound_day(self.told, self.text, key)

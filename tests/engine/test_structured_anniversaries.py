@@ -12,6 +12,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from engine.structured.anniversaries import born_member, years_counted
+from engine.structured.event_days import event_days, lone_date_span
 from engine.structured.told_days import digits, told_days
 from tests.helpers.fills import dates_schema, json_fill
 
@@ -122,3 +123,29 @@ def test_anniversaries_and_renewals_count_from_the_day_told_as_done(
     text: str, found: list[tuple[str, str]]
 ) -> None:
     assert counted(text) == found
+
+
+@pytest.mark.parametrize(
+    ("text", "members", "days"),
+    [
+        (
+            "Born 17 July 2008, Sam turns 18 next summer and can then vote.",
+            ["eighteenth_birthday"],
+            ["2026-07-17"],
+        ),
+        (  # the party counts from the birthday the name counts, not from the birth
+            "Grandad was born on 4 October 1946; we'll have a lunch for his 80th on the "
+            "Sunday after his birthday.",
+            ["eightieth_birthday", "lunch_date"],
+            ["2026-10-04", "2026-10-11"],
+        ),
+    ],
+)
+def test_a_member_that_counts_a_birthday_takes_it_from_the_one_birth_written(
+    text: str, members: list[str], days: list[str]
+) -> None:
+    event = event_days(text)
+    found = [lone_date_span(event, key, 1, members) for key in members]
+    assert [
+        None if f is None else dt.date.fromordinal(int(f[0])).isoformat() for f in found
+    ] == days

@@ -24,7 +24,8 @@ from functools import cache
 import inflect
 from dateutil.relativedelta import relativedelta
 
-from engine.language.en.forms import verb_tags
+from engine.language.en.data import word_set
+from engine.language.en.forms import NOUN_CLASS, readings, verb_tags
 from engine.structured import columns
 from engine.structured.ages import OLDEST, told_births
 from engine.structured.day_readers import (
@@ -39,7 +40,7 @@ from engine.structured.day_readers import (
 )
 from engine.structured.named_days import starting_verb
 from engine.structured.other_days import clauses
-from engine.structured.periods import alternation, listed
+from engine.structured.periods import alternation, listed, words
 from engine.structured.series_counts import spelled_ordinals
 from engine.structured.thing_anchor import thing_phrase, written
 from engine.structured.words import key_parts
@@ -85,8 +86,9 @@ def counted_birthday(document: str, told: tuple[Told, ...], key: str) -> Told | 
         return None
     born = dt.date.fromordinal(int(birth.first))
     day = float((born + relativedelta(years=years)).toordinal())  # 29 February: the 28th
+    told_so = next((t for t in told if t.first == t.last == day and t.how), None)
     how = f"{inflect_engine().ordinal(str(years))} birthday from {born.isoformat()}"
-    return replace(birth, first=day, last=day, how=how)
+    return told_so or replace(birth, first=day, last=day, how=how)  # "her 90th": that one
 
 
 @cache
@@ -98,14 +100,55 @@ def inflect_engine() -> inflect.engine:
 @cache
 def anniversary_pattern() -> re.Pattern[str]:
     """ "their 25th anniversary", "her 90th birthday", "their 2nd work anniversary" (one word
-    may say what of; numbers already in digits), or "turns 80"."""
+    may say what of; numbers already in digits), "turns 80", an ordinal after a determiner
+    with no noun of its own ("a party for her 80th on the day"), or "the anniversary" (its
+    years told elsewhere in its sentence: "to mark ten years … on the anniversary")."""
     kinds = alternation(listed("anniversary_words"))
     turning = alternation(listed("turning_words"))
     return re.compile(
         rf"(?i)\b(?P<count>\d{{1,3}})(?:st|nd|rd|th)\s+(?:[a-z]+\s+)?(?P<kind>{kinds})\b"
         rf"(?P<of>\s+of\b)?"
         rf"|\b(?:{turning})\s+(?P<turns>\d{{1,3}})\b"
+        rf"|\b(?P<bare>\d{{1,3}})(?:st|nd|rd|th)\b"
+        rf"|\bthe\s+(?P<plain>{kinds})\b(?!\s+of\b)"
     )
+
+
+def years_of(match: re.Match[str], sentence: tuple[int, int]) -> int | None:
+    """How many years an anniversary phrase counts: its number; for a bare ordinal, none
+    when a noun follows it ("her 2nd child"); for "the anniversary", a count of years
+    (or a ``named_years`` word: "its centenary") told before it in its sentence."""
+    said = match["count"] or match["turns"] or match["bare"]
+    if match["bare"] and (noun_after(match.string, match.end()) or not owned(match)):
+        return None
+    if said:
+        return int(said)
+    clause = match.string[sentence[0] : match.start()]
+    counted = re.findall(r"(?i)\b(\d{1,3})\s+years\b", clause)
+    named = [n for w, n in named_years().items() if re.search(rf"(?i)\b{w}\b", clause)]
+    found = {*map(int, counted), *named}
+    return found.pop() if len(found) == 1 else None
+
+
+def owned(match: re.Match[str]) -> bool:
+    """Whether a possessive stands right before a phrase ("her 80th"; not "the 20th", a day
+    of the month)."""
+    owners = alternation(sorted(word_set("grammar.json", "possessive_determiners")))
+    return re.search(rf"(?i)\b(?:{owners})\s+$", match.string[: match.start()]) is not None
+
+
+def noun_after(text: str, end: int) -> bool:
+    """Whether the word right after ``end`` can be a noun."""
+    word = WORD.match(text, end + len(text[end:]) - len(text[end:].lstrip()))
+    return word is not None and any(r.part == NOUN_CLASS for r in readings(word[0].lower()))
+
+
+@cache
+def named_years() -> dict[str, int]:
+    """Words that name an anniversary's years ("centenary": 100)."""
+    found = words()["named_years"]
+    assert isinstance(found, dict)
+    return {str(k): int(v) for k, v in found.items()}
 
 
 def anniversary_day(
@@ -118,9 +161,13 @@ def anniversary_day(
     the document writes, if it writes one (:func:`birth_told`)."""
     if match["turns"] and turned_on(match.string, match.end()):
         return None  # "turns 40 on 2 April": that day is the birthday (:mod:`.ages`)
-    years = int(match["count"] or match["turns"])
+    years = years_of(match, sentence)
+    if years is None:
+        return None
     named = named_origin(match.string, match.end(), before) if match["of"] else None
     base = named or birth_told(match, before) or last_written(before)
+    if match["bare"] and (base is None or (base.first, base.last) not in told_births(match.string)):
+        return None  # "her 80th" counts from a birth; "her 50th" parkrun from none
     if base is None or years > OLDEST or not (named or done_on(match.string, base.start)):
         return None
     origin = dt.date.fromordinal(int(base.first))

@@ -134,8 +134,8 @@ def test_anniversaries_and_renewals_count_from_the_day_told_as_done(
             ["2026-07-17"],
         ),
         (  # the party counts from the birthday the name counts, not from the birth
-            "Grandad was born on 4 October 1946; we'll have a lunch for his 80th on the "
-            "Sunday after his birthday.",
+            "Grandad was born on 4 October 1946; we'll all have lunch with him on the Sunday "
+            "after his birthday.",
             ["eightieth_birthday", "lunch_date"],
             ["2026-10-04", "2026-10-11"],
         ),
@@ -149,3 +149,44 @@ def test_a_member_that_counts_a_birthday_takes_it_from_the_one_birth_written(
     assert [
         None if f is None else dt.date.fromordinal(int(f[0])).isoformat() for f in found
     ] == days
+
+
+@pytest.mark.parametrize(
+    ("text", "day"),
+    [
+        (
+            "Grandma was born on 3 March 1946, and we're throwing a party for her 80th on the "
+            "day itself.",
+            "2026-03-03",
+        ),
+        (
+            "Founded on 14 August 1926, the club will celebrate its centenary with a gala match "
+            "on the anniversary.",
+            "2026-08-14",
+        ),
+        (
+            "Our shop opened on 1 October 2016. To mark 10 years we'll hold a sale on the "
+            "anniversary.",
+            "2026-10-01",
+        ),
+    ],
+)
+def test_an_ordinal_after_a_possessive_and_the_anniversary_count_their_years(
+    text: str, day: str
+) -> None:
+    last = told_days(text)[-1]
+    assert dt.date.fromordinal(int(last.first)).isoformat() == day
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Signed on 3 May 2026. The fitting is booked for the 20th.",  # a day of the month
+        "Jess ran her first parkrun on 4 January 2025; we'll bring cake for her 50th.",  # no birth
+        "He started on 7 September 2026. His first assessment is in June.",
+    ],
+)
+def test_an_ordinal_that_counts_no_years_from_a_birth_is_no_anniversary(text: str) -> None:
+    assert not any(
+        "from" in t.how and t.first - told_days(text)[0].first > 3000 for t in told_days(text)
+    )

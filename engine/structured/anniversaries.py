@@ -74,8 +74,8 @@ def born_member(key: str) -> bool:
 
 def counted_birthday(document: str, told: tuple[Told, ...], key: str) -> Told | None:
     """The birthday a member's name counts ("ninetieth_birthday", "18th_birthday") from the
-    one birth the document writes ("Mum was born on 2 February 1938 … her 90th": 2 February
-    2028), which the member's word finds otherwise (the birth itself): the birth's told day,
+    one birth the document writes ("Grandad was born on 4 October 1946 … his 80th": 4
+    October 2026), which the member's word finds otherwise (the birth itself): the birth's told day,
     moved that many years on."""
     years = years_counted(key)
     births = [span for span in told_births(document) if span[0] == span[1]]

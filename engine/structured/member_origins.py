@@ -1,10 +1,10 @@
 """Origins a schema names: a counted day whose thing only a date member's name dates.
 
-"2 x Stalls, Brahms & Dvořák evening, Fri 20 June 2025. Purchased 3 Mar 2025. Tickets may be
-exchanged up to 2 days before the performance." The text never writes "performance" beside a
-day, so the shift's reader (:mod:`.shift_days`) counts from the day told last before it, the
-purchase. A schema with a ``performance_date`` beside ``exchange_deadline`` says which day the
-performance is: the one that member takes. :func:`rebased` reads each member's counted day
+"Two seats, Friday 16 October 2026, 7.30pm. Paid by card on 3 August 2026. Seats may be
+exchanged up to 2 days before the concert." The text never writes "concert" beside a day, so
+the shift's reader (:mod:`.shift_days`) counts from the day told last before it, the payment.
+A schema with a ``concert_date`` beside ``exchange_by`` says which day the concert is: the
+one that member takes. :func:`rebased` reads each member's counted day
 again from the day of the sibling its thing names, after every member has its day
 (:func:`.event_days.ordered_days`), since only then is the sibling's day known. Only where
 the text itself dates no thing of those words (:func:`.day_readers.named_origin`), so a
@@ -29,7 +29,7 @@ from engine.structured.words import name_words
 
 Phrase = tuple[int, int]  # where a counted day's phrase stands in the text
 WHOLE_NAME_WORDS = 2  # a name's words a phrase writes to name that member over the text's day
-PHRASE_WORDS = 6  # "of the new trip date": how far a thing's phrase is read for its words
+PHRASE_WORDS = 6  # "of the new visit date": how far a thing's phrase is read for its words
 WORD = re.compile(r"[A-Za-z]+")
 CLAUSE_END = re.compile(r"[.,;:!?()]")
 
@@ -59,8 +59,8 @@ def counted_again(
     (:func:`named_sibling`), where that is a single day told before the phrase (a day
     counted from the phrase would count from itself), else as it was. A day the text dates
     the thing on itself (:func:`.day_readers.named_origin`) stands, unless the phrase
-    writes the whole of the sibling's name ("the new trip date", beside "the museum trip
-    planned for Friday 21 March")."""
+    writes the whole of the sibling's name ("the new visit date", beside "the aquarium visit
+    planned for Friday 12 June")."""
     day = days[at]
     if day is None or not day.how or (day.start, day.end) not in readers:
         return day
@@ -88,7 +88,7 @@ def sibling_origin(
     """The day member ``at``'s phrase (``match``) counts from, where its thing names a
     sibling whose day is a single day told before the phrase and the text dates the thing
     on no other day; ``None`` otherwise."""
-    thing_at = past_since(text, match.end())  # "within 5 days of the new trip date"
+    thing_at = past_since(text, match.end())  # "within 5 days of the new visit date"
     sibling = named_sibling(text, thing_at, siblings, at)
     if sibling is None:
         return None
@@ -106,8 +106,8 @@ def named_sibling(text: str, thing_at: int, siblings: tuple[str, ...], at: int) 
     """The sibling of member ``at`` the thing at ``thing_at`` names: the one whose own words
     (:func:`.name_acts.own_words`: "performance" of ``performance_date``) share a word with
     the thing's (:func:`.thing_anchor.thing_words`), or of several, the one whose own words
-    the thing's phrase writes all of ("the new trip date": ``new_trip_date``, not
-    ``original_trip_date``); ``None`` when none or several are."""
+    the thing's phrase writes all of ("the new visit date": ``new_visit_date``, not
+    ``original_visit_date``); ``None`` when none or several are."""
     thing = thing_words(text, thing_at)
     named = [k for o, k in enumerate(siblings) if o != at and thing & own_words(k)]
     if len(named) > 1:
@@ -118,7 +118,7 @@ def named_sibling(text: str, thing_at: int, siblings: tuple[str, ...], at: int) 
 
 def whole_name(text: str, thing_at: int, key: str) -> bool:
     """Whether the phrase at ``thing_at`` writes all of a member's own words, two or more
-    ("the new trip date" for ``new_trip_date``; "the fair" for ``fair_last_day`` is no more
+    ("the new visit date" for ``new_visit_date``; "the fair" for ``fair_last_day`` is no more
     than the fair, whose first day the text dates)."""
     own = own_words(key)
     return len(own) >= WHOLE_NAME_WORDS and own <= phrase_words(text, thing_at)
@@ -167,7 +167,7 @@ def only_as_origin(text: str, told: tuple[Told, ...], key: str) -> bool:
 def origin_word(text: str, told: tuple[Told, ...], word: re.Match[str]) -> bool:
     """Whether ``word`` stands in the thing's phrase (:func:`.thing_anchor.thing_pattern`)
     right after a counted day's phrase, and the text dates that thing nowhere
-    (:func:`.day_readers.named_origin`: not "14 days before the gates open on 5 July")."""
+    (:func:`.day_readers.named_origin`: not "ten days before the doors open on 3 July")."""
     for day in told:
         if day.how and shift_thing(text, word, day.end):
             before = [t for t in told if t.end <= day.start]

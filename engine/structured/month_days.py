@@ -61,7 +61,7 @@ def references(unit: str) -> list[str]:
     leads = listed("month_references")
     between = [*listed("same_words"), *listed("duration_next"), *listed("duration_previous")]
     around = [f"{w} {b} {unit}" for w in leads for b in between]
-    # "the week before" (a month so named is a shift's: "the month before the quarter starts")
+    # "the week before" (a month so named is a shift's: "the month before the term starts")
     shifted = [f"the {unit} {way}" for way in listed("clause_shifts")] if unit == WEEK else []
     return [f"{w} {unit}" for w in leads] + around + shifted
 

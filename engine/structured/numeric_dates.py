@@ -46,7 +46,7 @@ def cut_short(name: str) -> str:
     return name[:ABBREVIATED] + "".join(f"(?:{c}" for c in rest) + ")?" * len(rest)
 
 
-# A weekday, whole or cut short, right before a date ("Wed 1/4/26", "Tues 4/2/25",
+# A weekday, whole or cut short, right before a date ("Wed 1/4/26", "Tues 6/3/25",
 # "Tuesday, 3.11.27")
 WEEKDAY_BEFORE = re.compile(
     rf"(?i)\b({'|'.join(cut_short(d.lower()) for d in calendar.day_name)})\.?,?\s+$"
@@ -91,7 +91,7 @@ def numeric_phrases(document: str) -> list[tuple[int, int, float]]:
     """Where each day :func:`numeric_days` reads starts and ends, and the day."""
     found = numeric_matches(document)
     order = numeric_order(document, found) if found else None
-    if order is None:  # "Tue 3/3/26" is 3 March in either order
+    if order is None:  # "Sat 5/5/29" is 5 May in either order
         found, order = [m for m in found if int(m["a"]) == int(m["b"])], DAY_FIRST
     days = []
     for match in found:

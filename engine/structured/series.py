@@ -94,7 +94,7 @@ def held(document: str, text: str, rule: Rule, start: float, until: float | None
         return occurrences(text, rule, start, until)
     if rule.times:
         days = occurrences(text, replace(rule, times=rule.times + len(gaps)), start, until)
-    else:  # "a six-week course … no class that night, so it finishes a week later"
+    else:  # "a three-week course … that class is cancelled, so it ends a week later"
         days = occurrences(text, rule, start, until)
         step = days[1] - days[0] if len(days) > 1 else 0
         days = occurrences(text, rule, start, None if until is None else until + step * len(gaps))

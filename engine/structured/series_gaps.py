@@ -1,11 +1,10 @@
-"""Meetings a series skips: "six weekly sessions from 8 January … the hall is booked by
-someone else on 22 January, so there's no class that night and the course finishes a week
-later", "week 1 is Thursday 13 January and we play every Thursday after that, except the 10th
-of February".
+"""Meetings a series skips: "four weekly pottery sessions on Tuesdays from 3 March … there is
+no session on 17 March because of the elections", "a three-week first-aid course meets on
+Mondays … the trainer is away on 9 November, so that class is cancelled".
 
 A day a document writes in a sentence that says a meeting does not happen (an ``skip_words``
 word, or a ``none_words`` word and at most :data:`MOST_NOUN_WORDS` words before "on" or
-"that": "no class that night", "no session on 3 May") is no meeting of the series when it falls
+"that": "no lesson that week", "no session on 3 May") is no meeting of the series when it falls
 on one, and a series counted in meetings runs that many more weeks to hold its count
 (:func:`.series.series_days`). The first meeting is never skipped: a series starts on a day it
 meets. Words from ``period_words.json``. Pure functions over text.

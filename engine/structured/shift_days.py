@@ -87,7 +87,7 @@ def shifted_day(
         unit = DAY_UNIT
     back, on = way in listed("duration_before"), way in listed("duration_on")
     if way in listed("thing_shifts") and length_led(match):
-        return None  # "runs for three days from Friday 19 July" is a length, not a shift
+        return None  # "runs for four days from Monday 3 August" is a length, not a shift
     named = thing_origin(match, before)
     if way in listed("thing_shifts") and named is None and not pointed(match):
         return None  # "for 2 weeks from 9 August" is a length; "from the audit" a shift

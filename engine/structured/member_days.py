@@ -282,8 +282,8 @@ def one_thing(after: list[Told], text: str) -> list[Told]:
         joins = [i for i, w in enumerate(between) if w in JOINERS]
         if any(i + 1 < len(between) and not verb_tags(between[i + 1]) & FINITE for i in joins):
             return after[:at]
-        if any(i + 2 == len(between) for i in joins) and counted_subject(
-            between[-1], after[at], text
+        if any(i + 2 == len(between) for i in joins) and elided(
+            between[-1], after[at - 1 : at + 1], text
         ):
             return after[:at]  # "…, and motions 21 days before"
         if relative_opening().search(text, after[at - 1].end, after[at].start):
@@ -291,12 +291,16 @@ def one_thing(after: list[Told], text: str) -> list[Told]:
     return after
 
 
-def counted_subject(word: str, told: Told, text: str) -> bool:
-    """Whether ``word``, right before a counted day whose phrase opens with its count, is a
-    noun: the subject of a clause that elides its verb ("and motions 21 days before"), not
-    the verb of the last one's subject ("and runs for three days")."""
-    opens_with_count = text[told.start : told.start + 1].isdigit()
-    return opens_with_count and any(r.part == NOUN_CLASS for r in readings(word))
+def elided(word: str, pair: list[Told], text: str) -> bool:
+    """Whether ``word`` is the subject of a clause that elides its verb and its thing ("close
+    28 days before the meeting, and motions 21 days before"): a noun right before a counted
+    day whose phrase opens with its count, after a counted day (the one it repeats), not a
+    verb sharing the last clause's subject ("open on 1 February and close six weeks later",
+    "and runs for three days")."""
+    shift, day = pair
+    opens_with_count = text[day.start : day.start + 1].isdigit()
+    noun = any(r.part == NOUN_CLASS for r in readings(word))
+    return bool(shift.how) and opens_with_count and noun
 
 
 def counted_from(shift: Told, day: Told, text: str) -> bool:

@@ -1079,6 +1079,11 @@ def test_a_shift_with_its_thing_left_out_counts_from_the_thing_the_one_before_na
     assert (last.first, last.how) == (day("2026-03-24"), "21 days before 2026-04-14")
     # the nominations' day is theirs alone: the motions' clause has a subject of its own
     assert told_on(AGM, "nominations_close") == ("2026-03-17", "2026-03-17")
+    # a verb that shares the last clause's subject joins no new thing: "and close six weeks later"
+    text = (
+        "Applications for the summer placement open on 1 February 2027 and close six weeks later."
+    )
+    assert told_on(text, "applications_close") == ("2027-03-15", "2027-03-15")
 
 
 def test_a_count_a_shift_word_follows_is_no_wait_and_its_note_says_before() -> None:

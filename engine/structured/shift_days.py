@@ -212,9 +212,13 @@ def elided_origin(text: str, end: int, before: list[Told]) -> Told | None:
     not the nominations')."""
     if not before or not before[-1].how or CLAUSE_CLOSE.match(text, end) is None:
         return None
+    way = WORD_AFTER.findall(text, max(end - LEAD_REACH, 0), end)
+    if not way or way[-1].lower() not in listed("clause_shifts"):
+        return None  # "the last one two weeks later": from the day told last
     sentence = next(((s, e) for s, e in clauses(text) if s <= end <= e), (0, len(text)))
     shift_end = past_since(text, before[-1].end)
-    if before[-1].start < sentence[0] or not thing_words(text, shift_end):
+    thing = thing_words(text, shift_end) - set(listed("pointing_words"))
+    if before[-1].start < sentence[0] or not thing:
         return None
     return named_origin(text, shift_end, before[:-1]) or anchor(before[:-1])
 

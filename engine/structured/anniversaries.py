@@ -51,6 +51,7 @@ THIRD_PERSON = "VBZ"  # "starts": a thing said to begin on its day
 # the company on", "completed her paediatric first aid course on" (eight)
 CUE_WORDS = 8
 WORD = re.compile(r"[A-Za-z]+")
+OWNER_REACH = 40  # how far before an ordinal its possessive is looked for ("their ")
 TURNED_ON = 2  # "turns 40 on 2 April", "turns five this Saturday, 3 May": words before its day
 
 
@@ -134,7 +135,8 @@ def owned(match: re.Match[str]) -> bool:
     """Whether a possessive stands right before a phrase ("her 80th"; not "the 20th", a day
     of the month)."""
     owners = alternation(sorted(word_set("grammar.json", "possessive_determiners")))
-    return re.search(rf"(?i)\b(?:{owners})\s+$", match.string[: match.start()]) is not None
+    lead = match.string[max(match.start() - OWNER_REACH, 0) : match.start()]
+    return re.search(rf"(?i)\b(?:{owners})\s+$", lead) is not None
 
 
 def noun_after(text: str, end: int) -> bool:

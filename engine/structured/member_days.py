@@ -283,7 +283,7 @@ def one_thing(after: list[Told], text: str) -> list[Told]:
         if any(i + 1 < len(between) and not verb_tags(between[i + 1]) & FINITE for i in joins):
             return after[:at]
         if any(i + 2 == len(between) for i in joins) and elided(
-            between[-1], after[at - 1 : at + 1], text
+            between[-1], after[at - 1], after[at], text
         ):
             return after[:at]  # "…, and motions 21 days before"
         if relative_opening().search(text, after[at - 1].end, after[at].start):
@@ -291,13 +291,12 @@ def one_thing(after: list[Told], text: str) -> list[Told]:
     return after
 
 
-def elided(word: str, pair: list[Told], text: str) -> bool:
+def elided(word: str, shift: Told, day: Told, text: str) -> bool:
     """Whether ``word`` is the subject of a clause that elides its verb and its thing ("close
     28 days before the meeting, and motions 21 days before"): a noun right before a counted
     day whose phrase opens with its count, after a counted day (the one it repeats), not a
     verb sharing the last clause's subject ("open on 1 February and close six weeks later",
     "and runs for three days")."""
-    shift, day = pair
     opens_with_count = text[day.start : day.start + 1].isdigit()
     noun = any(r.part == NOUN_CLASS for r in readings(word))
     return bool(shift.how) and opens_with_count and noun

@@ -209,18 +209,34 @@ def elided_origin(text: str, end: int, before: list[Told]) -> Told | None:
     """The day the shift told just before, in one sentence, counts from, where this shift
     closes its clause with no thing of its own and that one names a thing ("nominations
     close 28 days before the meeting, and motions 21 days before": the meeting's day too,
-    not the nominations')."""
-    if not before or not before[-1].how or CLAUSE_CLOSE.match(text, end) is None:
-        return None
-    way = WORD_AFTER.findall(text, max(end - LEAD_REACH, 0), end)
-    if not way or way[-1].lower() not in listed("clause_shifts"):
+    not the nominations'), or, counting back, leaves it out the same way ("a reminder six
+    weeks before and a final notice seven days before": both from the thing told before)."""
+    way = elided_way(text, end)
+    if not before or not before[-1].how or way is None:
         return None  # "the last one two weeks later": from the day told last
     sentence = next(((s, e) for s, e in clauses(text) if s <= end <= e), (0, len(text)))
     shift_end = past_since(text, before[-1].end)
     thing = thing_words(text, shift_end) - set(listed("pointing_words"))
-    if before[-1].start < sentence[0] or not thing:
+    if before[-1].start < sentence[0] or not (thing or shift_way(text, shift_end) == way):
         return None
-    return named_origin(text, shift_end, before[:-1]) or anchor(before[:-1])
+    if thing:
+        return named_origin(text, shift_end, before[:-1]) or anchor(before[:-1])
+    # only back: "a week after, and feedback two days after" goes on from the week after
+    if way not in listed("duration_before"):
+        return None
+    return elided_origin(text, shift_end, before[:-1]) or anchor(before[:-1])
+
+
+def elided_way(text: str, end: int) -> str | None:
+    """The ``clause_shifts`` word ("before", "after") a shift ending at ``end`` closes its
+    clause with, its thing left out; ``None`` for any other shift."""
+    return shift_way(text, end) if CLAUSE_CLOSE.match(text, end) else None
+
+
+def shift_way(text: str, end: int) -> str | None:
+    """The ``clause_shifts`` word a shift ending at ``end`` ends on, or ``None``."""
+    way = WORD_AFTER.findall(text, max(end - LEAD_REACH, 0), end)
+    return way[-1].lower() if way and way[-1].lower() in listed("clause_shifts") else None
 
 
 def pointed(match: re.Match[str]) -> bool:

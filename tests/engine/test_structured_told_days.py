@@ -1086,6 +1086,20 @@ def test_a_shift_with_its_thing_left_out_counts_from_the_thing_the_one_before_na
     assert told_on(text, "applications_close") == ("2027-03-15", "2027-03-15")
 
 
+def test_shifts_back_that_both_leave_their_thing_out_count_from_one_thing() -> None:
+    text = (
+        "The club's insurance runs out on 30 September 2026. The broker sends a letter six weeks "
+        "before and a last reminder ten days before."
+    )
+    assert [(t.how) for t in told_days(text)[1:]] == [
+        "6 weeks before 2026-09-30",
+        "10 days before 2026-09-30",
+    ]
+    # going on, the second counts from the first: "a week after, and a check two days after"
+    text = "The cast comes off on 4 May 2026. Physio starts a week after, and a check two days after."
+    assert told_days(text)[-1].how == "2 days after 2026-05-11"
+
+
 def test_a_count_a_shift_word_follows_is_no_wait_and_its_note_says_before() -> None:
     text = (
         "Ballet exams are on Saturday 20 June 2026. Entry forms must be in three weeks beforehand."

@@ -1096,7 +1096,7 @@ def test_shifts_back_that_both_leave_their_thing_out_count_from_one_thing() -> N
         "10 days before 2026-09-30",
     ]
     # going on, the second counts from the first: "a week after, and a check two days after"
-    text = "The cast comes off on 4 May 2026. Physio starts a week after, and a check two days after."
+    text = "The cast comes off on 4 May 2026. Physio starts a week after, and a check 2 days after."
     assert told_days(text)[-1].how == "2 days after 2026-05-11"
 
 

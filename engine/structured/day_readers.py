@@ -14,6 +14,7 @@ dateutil's ``relativedelta``. Pure functions.
 
 from __future__ import annotations
 
+import calendar
 import datetime as dt
 import re
 from collections.abc import Callable
@@ -50,6 +51,13 @@ class Told:
     how: str = ""
     deadline: bool = False  # written right after a deadline word: "must reach us by 1 March"
     lasting: bool = False  # the last day of a length ("valid for 14 days"), not its thing's day
+    closing: bool = False  # a period's last day named alone ("the final morning" of a stay)
+
+
+def period_end(told: Told) -> bool:
+    """Whether a told day stands for the end of a period whose first day is told before it
+    (a length's last day, or a last day named alone): a shift back counts from that first."""
+    return told.lasting or told.closing
 
 
 # A reader gives the day and how it was counted, or a period's first and last day and how.
@@ -94,6 +102,23 @@ def anchor(before: list[Told]) -> Told | None:
     when only roughly): what a shift counts from, forward from its last day and back from
     its first ("18 and 19 September … entries close a fortnight before")."""
     return next((t for t in reversed(before) if not is_month(t)), None)
+
+
+def undated_thing_origin(text: str, end: int, before: list[Told]) -> Told | None:
+    """What a shift counts from whose thing, named after ``end``, the text dates nowhere
+    ("three days prior to the event"): the last day told before it that is not itself
+    counted back from another (a tasting "the Monday before" is a lead-up to the event, not
+    the event); ``None`` where no such thing is named."""
+    thing = thing_words(text, end) - set(listed("pointing_words")) - set(listed("today_words"))
+    if not thing:
+        return None
+    return anchor([t for t in before if not counted_back(t)])
+
+
+def counted_back(told: Told) -> bool:
+    """Whether a told day was counted back from another ("3 days before 2026-05-04", "the
+    Monday before …": how the review tells it)."""
+    return f" {BACK_NOTE} " in f" {told.how} "
 
 
 def last_written(before: list[Told]) -> Told | None:
@@ -149,12 +174,14 @@ def named_origin(text: str, end: int, before: list[Told]) -> Told | None:
         # a shift's thing follows its "after"; a limit's its "of" ("up to 4 weeks from the
         # adoption date … within 21 days of adoption" both count from the adoption)
         shift_end = past_since(text, told.end)
-        if told.how and thing & thing_words(text, shift_end):
+        # "from today" names no thing of an earlier shift's: "… after today's meeting"
+        if told.how and thing & thing_words(text, shift_end) - set(listed("today_words")):
             return named_origin(text, shift_end, before[:at]) or anchor(before[:at])
     return None
 
 
 NEXT_WORD = re.compile(r"\s*(\w+)")  # the word right after a phrase
+BACK_NOTE = "before"  # the word the review's note of a day counted back says
 DAYS_PER_YEAR = 365  # a told period this long or longer is a year's frame
 NAMING_REACH = 30  # "this letter is dated 17.01.25": how far before its day a document names itself
 WORKDAYS = (rrule.MO, rrule.TU, rrule.WE, rrule.TH, rrule.FR)  # the days a working day is
@@ -182,7 +209,8 @@ def next_weekday_pattern() -> re.Pattern[str]:
     first Saturday after it", as read: "1st"), "the Friday before" (or "beforehand"), "the
     Friday immediately following the last class" (a ``duration_next`` word after the
     weekday, before a ``meeting_owners`` word and its thing)."""
-    nexts, days = alternation(listed("duration_next")), alternation(WEEKDAYS)
+    nexts = alternation(listed("duration_next"))
+    days = alternation([*WEEKDAYS, *listed("weekend_words")])
     back = [w for w in listed("duration_before") if " " not in w]  # "the Friday beforehand"
     ways = alternation([*listed("clause_shifts"), *back])
     owners = alternation(listed("meeting_owners"))
@@ -195,36 +223,43 @@ def next_weekday_pattern() -> re.Pattern[str]:
 
 def next_weekday(
     match: re.Match[str], before: list[Told], sentence: tuple[int, int]
-) -> tuple[float, str] | None:
-    """The first such weekday after the last day told before it (before its first day,
-    for "the Friday before": a length's last day stands for a period whose first is the day
-    it counts from, as in :func:`shifted_day`)."""
+) -> Counted | None:
+    """The first such weekday (a weekend: its Saturday and Sunday) after the last day told
+    before it (before its first day, for "the Friday before": a length's last day stands
+    for a period whose first is the day it counts from, as in :func:`shifted_day`)."""
     backward = bool(match["way"]) and match["way"].lower() in listed("duration_before")
-    before = [t for t in before if not (backward and t.lasting)]
+    before = [t for t in before if not (backward and period_end(t))]
     base = named_origin(match.string, match.end(), before) if match["way"] else None
-    base = base or anchor(before)
+    base = base or undated_thing_origin(match.string, match.end(), before) or anchor(before)
     if base is None:
         return None
     name = (match["weekday"] or match["beside"]).lower()
+    # "the weekend after": its Saturday and Sunday; "the weekend before": both before the day
+    weekend = name in listed("weekend_words")
+    said = name if weekend else name.title()
     if backward:
+        weekday = calendar.SUNDAY if weekend else WEEKDAYS.index(name)
         start = dt.date.fromordinal(int(base.first))
-        back = (start.weekday() - WEEKDAYS.index(name) - 1) % 7 + 1
-        return base.first - back, f"the {name.title()} before {iso(base.first)}"
-    start = dt.date.fromordinal(int(base.last))
-    ahead = (WEEKDAYS.index(name) - start.weekday() - 1) % 7 + 1
-    return base.last + ahead, f"the {name.title()} after {iso(base.last)}"
+        day = base.first - ((start.weekday() - weekday - 1) % 7 + 1)
+        first, how = day - weekend, f"the {said} before {iso(base.first)}"
+    else:
+        weekday = calendar.SATURDAY if weekend else WEEKDAYS.index(name)
+        start = dt.date.fromordinal(int(base.last))
+        first = base.last + (weekday - start.weekday() - 1) % 7 + 1
+        how = f"the {said} after {iso(base.last)}"
+    return (first, first + 1, how) if weekend else (first, how)
 
 
 @cache
 def next_day_pattern() -> re.Pattern[str]:
-    """ "the next afternoon", "the following night", "the following business day": a
-    ``duration_next`` word before a one-day unit, a ``day_parts`` or a working-day word (a
-    longer unit, a week, is a period, not a day)."""
+    """ "the next afternoon", "the following night", "the following business day", "the very
+    next day": a ``duration_next`` word (a ``next_stress`` word before it at most) before a
+    one-day unit, a ``day_parts`` or a working-day word (a longer unit, a week, is a period,
+    not a day)."""
     one_day = [u for u in listed("duration_units") if unit_days(u, 1) == 1]
     parts = alternation([*one_day, *listed("day_parts"), *listed("working_day_units")])
-    return re.compile(
-        rf"(?i)\bthe\s+(?:{alternation(listed('duration_next'))})\s+(?P<unit>{parts})\b"
-    )
+    nexts, stress = alternation(listed("duration_next")), alternation(listed("next_stress"))
+    return re.compile(rf"(?i)\bthe\s+(?:(?:{stress})\s+)?(?:{nexts})\s+(?P<unit>{parts})\b")
 
 
 def next_day(

@@ -10,6 +10,7 @@ functions over text.
 
 from __future__ import annotations
 
+import calendar
 import re
 from functools import cache, lru_cache
 
@@ -31,11 +32,15 @@ from engine.structured.day_readers import (
 from engine.structured.named_days import starting_verb
 from engine.structured.periods import alternation, listed, phrase_spans
 from engine.structured.shift_days import document_phrase, ended_origin
-from engine.structured.thing_anchor import since_pattern
+from engine.structured.thing_anchor import since_pattern, written
 
 CHAINED = "then"  # how the review tells a length that follows another
 # where a notice's "from" is looked for up to: a sentence's end, not a line break in it
 STOP = re.compile(r"[.;!?](?:\s|$)")
+WEEKDAY_NAMES = "|".join([*calendar.day_name, *calendar.day_abbr])
+# what may stand between a start verb and the day it writes: "starting (on) (the) Friday, "
+LEADING_WEEKDAY = re.compile(rf"(?i)\s*(?:the\s+)?(?:(?:{WEEKDAY_NAMES})\.?,?\s+)?")
+WORDS = re.compile(r"[A-Za-z0-9]")  # a word's character: punctuation alone joins no clause
 WAITED = "a wait of"  # how it tells the day a wait runs out ("for a week, then …")
 
 
@@ -135,7 +140,16 @@ def start_origin(match: re.Match[str], before: list[Told]) -> Told | None:
     cue = start_cue().match(match.string, match.end())
     if cue is None or not starting_verb(cue["verb"].lower()):
         return None
+    if day_written_at(match.string, cue.end()):
+        return None  # "for eleven days starting 1 July": :mod:`.started_lengths`' to read
     return named_origin(match.string, cue.end(), before)
+
+
+def day_written_at(text: str, at: int) -> bool:
+    """Whether a phrase writing a day starts right at ``at``, perhaps after "the" and a
+    weekday ("starting Friday 14 August")."""
+    start = next((start for start, _, _ in written(text) if start >= at), None)
+    return start is not None and LEADING_WEEKDAY.fullmatch(text, at, start) is not None
 
 
 def stay_origin(match: re.Match[str], before: list[Told]) -> Told | None:
@@ -246,9 +260,10 @@ def ahead_day(
     check is due in 18 months": 21 December the year after), or the days from the low length's
     to the high one's ("ready in 2 to 4 working days")."""
     base = anchor(before)
-    # "went home on 31 December after four nights": a length right after its day is how long
-    # came before that day, not a day after it
-    if base is None or not match.string[base.end : match.start()].strip():
+    # "went home on 31 December after four nights", "died on 19 May, after forty years in the
+    # parish": a length right after its day, a comma at most between, is how long came before
+    # that day, not a day after it
+    if base is None or not WORDS.search(match.string, base.end, match.start()):
         return None
     count, unit = count_and_unit(match)
     last = moved(base.last, count, unit, back=False)

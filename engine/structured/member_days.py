@@ -27,7 +27,9 @@ from engine.structured.day_readers import (
     anchor,
     is_month,
     named_origin,
+    period_end,
     shift_ways,
+    undated_thing_origin,
     yearlong,
 )
 from engine.structured.name_acts import (
@@ -41,7 +43,7 @@ from engine.structured.name_acts import (
 from engine.structured.other_days import clauses
 from engine.structured.periods import alternation, listed
 from engine.structured.series_counts import ordinal_of
-from engine.structured.shift_days import moved_by_pattern
+from engine.structured.shift_days import edge_day_pattern, ended_origin, moved_by_pattern
 from engine.structured.thing_anchor import before_thing, past_since, shift_thing
 from engine.structured.told_days import digits
 from engine.structured.words import key_parts
@@ -189,8 +191,10 @@ def candidates(
         inside = [t for t in days if t.start <= word.start() and word.end() <= t.end]
         # the phrase names its thing: "our 3rd rehearsal"; "a month's notice" for its end only
         lasting = bool(inside) and inside[0].lasting
-        if inside and (ends_its_length(key) if lasting else not ends):
-            yield (False, False, derived, deadline, 0, 0), inside[0]
+        # "on the closing day": a period's edge named, an end's as much as any member's
+        edge = bool(inside) and edge_said(key, text, inside[0])
+        if inside and (edge or (ends_its_length(key) if lasting else not ends)):
+            yield (False, False, derived, deadline, -edge, 0), inside[0]
         found = told_after(key, text, word.end(), (sentence[1], days))
         if found is not None:
             between, near, single = found
@@ -201,6 +205,19 @@ def candidates(
         if before is not None:
             counted = bool(before[1].how) and shift_thing(text, word, before[1].end)
             yield (counted, False, derived, deadline, before[0] + BEFORE_COST, 1), before[1]
+
+
+def edge_said(key: str, text: str, told: Told) -> bool:
+    """Whether a told day is a period's first or last day named ("on the closing day") that
+    a member whose name it writes takes before any day told near another of its words: not
+    a start's, where the phrase names the last day ("the festival's closing evening" for
+    ``festival_opens``), nor an end's, where it names the first."""
+    said = edge_day_pattern().fullmatch(text, told.start, told.end)
+    if said is None:
+        return False
+    last = said["edge"].lower() in listed("last_day_words")
+    start, end = columns.names(key, "start"), columns.names(key, "end")
+    return start == end or end == last
 
 
 def other_nth(key: str, phrase: str) -> bool:
@@ -344,14 +361,20 @@ def thing_day(text: str, told: Told, word: int, days: list[Told]) -> Told | None
     a shift whose "after" the word's thing follows ("ten days after the fall" names the
     fall's day, the day it counts from), or a limit "of" it ("within 21 days of the order
     date": the order's day)."""
-    shift = re.search(r"(\w+)\s*$", text[told.start : told.end])
-    named = shift is not None and shift[1].lower() in shift_ways()
+    phrase = text[told.start : told.end].lower()  # "3 days prior to": a way of two words
+    way = next((w for w in shift_ways() if re.search(rf"\b{re.escape(w)}\s*$", phrase)), "")
+    named = bool(way)
     end = told.end if named or not told.how else past_since(text, told.end)
     limit = end > told.end  # "within 21 days of the order date"
     if not told.how or not (named or limit) or not before_thing().fullmatch(text, end, word):
         return told
     earlier = days[: days.index(told)]
-    return named_origin(text, end, earlier) or anchor(earlier)
+    ended = ended_origin(text, end, earlier)  # "28 days before the licence expires"
+    # back from a thing's first day, as the shift counted: no length's last day
+    back = way in listed("duration_before")
+    earlier = [t for t in earlier if not (back and period_end(t))]
+    named_day = ended or named_origin(text, end, earlier)
+    return named_day or undated_thing_origin(text, end, earlier) or anchor(earlier)
 
 
 def next_one(key: str, before: list[str], text: str) -> bool:

@@ -22,7 +22,7 @@ from engine.structured.day_order import leftover
 from engine.structured.day_readers import Reader, Told, named_origin
 from engine.structured.name_acts import names_act, own_words
 from engine.structured.other_days import clauses
-from engine.structured.shift_days import edge_origin
+from engine.structured.shift_days import edge_origin, ended_origin
 from engine.structured.thing_anchor import past_since, shift_thing, thing_words
 from engine.structured.told_days import counted_phrases, digits
 from engine.structured.words import name_words
@@ -96,7 +96,8 @@ def sibling_origin(
     if origin is None or origin.first != origin.last or origin.end > match.start():
         return None
     before = [t for t in told if t.end <= match.start()]
-    dated = named_origin(text, thing_at, before) or edge_origin(text, thing_at, before)
+    dated = ended_origin(text, thing_at, before) or named_origin(text, thing_at, before)
+    dated = dated or edge_origin(text, thing_at, before)  # "… before the licence expires"
     if dated not in (None, origin) and not whole_name(text, thing_at, sibling):
         return None
     return origin

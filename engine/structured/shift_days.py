@@ -16,6 +16,7 @@ from functools import cache
 
 from lemminflect import getLemma
 
+from engine.language.en.data import word_set
 from engine.structured.day_readers import (
     NEXT_WORD,
     Told,
@@ -27,7 +28,9 @@ from engine.structured.day_readers import (
     moved,
     named_origin,
     own_day,
+    period_end,
     shift_ways,
+    undated_thing_origin,
     unit_words,
     yearlong,
 )
@@ -94,7 +97,8 @@ def shifted_day(
     # back from a thing's first day: a length's last day stands for a period whose first is
     # the day it counts from ("stays four nights … due a fortnight before departure")
     # "hired for six weeks … six weeks on": on from the hire's first day, not its last
-    base = named or anchor([t for t in before if not ((back or on) and t.lasting)])
+    before = [t for t in before if not ((back or on) and period_end(t))]
+    base = named or undated_thing_origin(match.string, match.end(), before) or anchor(before)
     if base is None:
         return None
     origin = base.first if back else base.last
@@ -145,11 +149,22 @@ def edge_origin(text: str, end: int, before: list[Told]) -> Told | None:
 def period_edge(before: list[Told], edge: str) -> Told | None:
     """The first day (for a ``first_day_words`` ``edge``) or the last of the period told
     last in ``before`` that is no deadline's days, month or year."""
-    periods = [t for t in before if t.first < t.last and not (t.deadline or is_month(t))]
+    periods = [lasted(before, at) or t for at, t in enumerate(before)]
+    periods = [t for t in periods if t.first < t.last and not (t.deadline or is_month(t))]
     if not periods or yearlong(periods[-1]):
         return None
     day = periods[-1].first if edge.lower() in listed("first_day_words") else periods[-1].last
     return replace(periods[-1], first=day, last=day)
+
+
+def lasted(told: list[Told], at: int) -> Told | None:
+    """The period a length's last day (``told[at]``) ends, from the single day told last
+    before it, the day it counts from ("runs for eleven days starting 1 July": 1 to 11
+    July); ``None`` for any other day."""
+    if not told[at].lasting:
+        return None
+    start = next((t for t in reversed(told[:at]) if t.first == t.last and not t.how), None)
+    return None if start is None else replace(told[at], first=start.first)
 
 
 @cache
@@ -169,7 +184,8 @@ def edge_day_pattern() -> re.Pattern[str]:
     names another thing's day, nor "last night" alone."""
     edges = alternation([*listed("first_day_words"), *listed("last_day_words")])
     nouns = alternation(listed("edge_nouns"))
-    owner = rf"(?:{determiners()}|[A-Za-z]+'s)"
+    owners = alternation(sorted(word_set("grammar.json", "possessive_determiners")))
+    owner = rf"(?:{determiners()}|{owners}|[A-Za-z]+'s)"  # "on its final evening"
     return re.compile(rf"(?i)\b{owner}\s+(?P<edge>{edges})\s+(?:{nouns})\b(?!\s+of\b)")
 
 
@@ -259,8 +275,14 @@ def ended_origin(text: str, end: int, before: list[Told]) -> Told | None:
     # a verb's lemma too: "of the cover ending" ends it, as "after it finishes" does
     if not any(ends & (name_words(w.lower()) | {*getLemma(w.lower(), upos="VERB")}) for w in said):
         return None
-    ended = next((t for t in reversed(before) if t.lasting or is_period(t)), None)
+    # no deadline's days: "renew before the end of February" ends nothing
+    ended = next((t for t in reversed(before) if t.lasting or ended_period(t)), None)
     return None if ended is None else replace(ended, first=ended.last)
+
+
+def ended_period(told: Told) -> bool:
+    """Whether a told period is one a thing may be said to end: no deadline's days."""
+    return is_period(told) and not told.deadline
 
 
 def today(match: re.Match[str], before: list[Told]) -> Told | None:

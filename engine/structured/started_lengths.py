@@ -58,9 +58,8 @@ def started_lengths(
         match = started_pattern().search(text, start, day.start)
         if day.first != day.last or match is None or not starts(match):
             continue
-        stay = match["verb"].lower() in listed("stay_start_words")
-        if recurs(text[start:stop]) or (led(text, start, match.start()) and not stay):
-            continue  # a series' ("every Thursday for six weeks, beginning …"), or led
+        if recurs(text[start:stop]):
+            continue  # a series' ("every Thursday for six weeks, beginning …")
         if any(t.start < match.end("unit") and match.start() < t.end for t in found):
             continue  # another reader's length, or a shift: "three weeks before …"
         count, unit = count_and_unit(match)
@@ -101,4 +100,6 @@ def starts(match: re.Match[str]) -> bool:
     starts")."""
     thing, verb = match["thing"].split(), match["verb"].lower()
     shifted = bool(thing) and thing[0].lower() in shift_ways()
-    return (starting_verb(verb) or verb in listed("stay_start_words")) and not shifted
+    # "for nine days from 14 August": a length from the day, its thing said before it
+    from_day = not thing and verb in listed("thing_shifts") and led(match.string, 0, match.start())
+    return (starting_verb(verb) or verb in listed("stay_start_words") or from_day) and not shifted

@@ -306,7 +306,7 @@ def test_an_end_told_beside_the_first_day_written_as_a_start_is_the_events_last(
     closes, opens = event.told_day("fair_closes"), event.told_day("fair_opens")
     assert closes is not None and opens is not None
     assert (closes.first, opens.first) == (day("2027-06-09"), day("2027-06-04"))
-    assert closes.how == "last of 2027-06-04 to 2027-06-09"
+    assert closes.how == "end of 6 days from 2027-06-04"  # the length's last day, told
     written = "Nominations close on Friday 4 June 2027; the show runs for six days from 12 June."
     shut = event_days(written)
     assert shut is not None
@@ -355,3 +355,54 @@ def test_a_lone_member_takes_its_events_edge_or_the_day_left_over(
     event = event_days(text)
     assert event is not None
     assert iso(lone_date_span(event, key, 1, members)) == days
+
+
+def members_days(text: str, members: list[str]) -> list[tuple[str, str] | None]:
+    event = event_days(text)
+    assert event is not None
+    return [iso(lone_date_span(event, key, 1, members)) for key in members]
+
+
+def test_a_periods_first_or_last_day_named_is_the_day_of_the_member_whose_name_it_writes() -> None:
+    # the length's last day, named "the final day", is the recital's, not the day after the
+    # closing "registration closes" counts back
+    text = (
+        "The music school's summer course runs for five days starting 3 August 2026. "
+        "Registration closes ten days before the first class, and the recital is held on the "
+        "final day."
+    )
+    members = ["registration_deadline", "recital_date"]
+    assert members_days(text, members) == [("2026-07-24",) * 2, ("2026-08-07",) * 2]
+    # a start never takes the last day its phrase names: "the fair's closing night"
+    both = "The craft fair (9 to 11 October 2026) has a ceilidh on the fair's closing night."
+    assert members_days(both, ["fair_opens", "ceilidh"]) == [
+        ("2026-10-09",) * 2,
+        ("2026-10-11",) * 2,
+    ]
+
+
+def test_a_shift_from_the_end_of_a_length_counts_for_the_member_that_writes_its_thing() -> None:
+    text = (
+        "Your allotment tenancy is granted for one year from 1 March 2027. Notice to renew must "
+        "reach the secretary at least 30 days before the tenancy expires."
+    )
+    members = ["tenancy_start", "tenancy_end", "renewal_notice_by"]
+    # the start and the end take the tenancy's ends by rule (json_rules.period_ends)
+    assert members_days(text, members)[2] == ("2028-01-30",) * 2
+
+
+def test_an_edge_named_after_a_possessive_and_a_thing_counted_prior_to_keep_their_days() -> None:
+    text = (
+        "The choir's spring concert is on Saturday 18 April 2026. Rehearsal in the hall is "
+        "the Thursday before, and tickets must be collected two days prior to the concert."
+    )
+    members = ["concert_date", "hall_rehearsal", "ticket_collection"]
+    assert members_days(text, members) == [
+        ("2026-04-18",) * 2,
+        ("2026-04-16",) * 2,
+        ("2026-04-16",) * 2,
+    ]
+    festival = (
+        "The food festival runs 4 to 6 September 2026; a cook-off is held on its final evening."
+    )
+    assert members_days(festival, ["cook_off"]) == [("2026-09-06",) * 2]

@@ -66,3 +66,14 @@ def test_a_course_told_by_its_length_and_first_day_fills_its_last(seed: int) -> 
     )
     filled = json_fill(dates_schema("course_start", "course_end"), text, seed)
     assert filled.value == {"course_start": "2027-10-13", "course_end": "2027-10-15"}
+
+
+def test_a_length_led_by_for_runs_from_the_day_its_start_verb_or_from_writes() -> None:
+    # the last day is told after the first, so a start takes the first and an end the last
+    started = "The regatta runs for six days starting 3 August 2026, with a ball at the end."
+    assert [t.lasting for t in told_days(started)] == [False, True]
+    assert ends(started) == ["2026-08-08"]
+    assert ends("Hire the marquee for four days from 12 June 2027.") == ["2027-06-15"]
+    assert ends("The course runs for ten days, beginning on Monday 6 September 2027.") == [
+        "2027-09-15"
+    ]

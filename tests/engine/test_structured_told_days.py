@@ -675,8 +675,9 @@ def test_from_shifts_a_day_only_from_a_thing_the_document_dated() -> None:
     assert [t.how for t in told_days(text) if t.how] == [
         "60 days from the invoice date on 2027-03-03"
     ]
+    # a length from a day written after "from", not a day two weeks on
     length = "The pool opened on 1 June 2027. It is open for 2 weeks from 5 July too."
-    assert [t.how for t in told_days(length) if t.how] == []
+    assert [t.how for t in told_days(length) if t.how] == ["end of 2 weeks from 2027-07-05"]
 
 
 def test_a_year_written_as_a_label_is_no_members_day() -> None:
@@ -1100,6 +1101,68 @@ def test_shifts_back_that_both_leave_their_thing_out_count_from_one_thing() -> N
     assert told_days(text)[-1].how == "2 days after 2026-05-11"
 
 
+def test_a_length_set_off_after_its_day_tells_how_long_came_before() -> None:
+    text = (
+        "Our head teacher retired on Friday 17 July 2026, after thirty years at the school. "
+        "A leaving lunch followed exactly a week after that."
+    )
+    assert [t.how for t in told_days(text)] == ["", "a week after 2026-07-17"]
+
+
+def test_the_weekend_after_or_before_a_day_is_its_saturday_and_sunday() -> None:
+    after = "The jumble sale was set for Sat 7 March 2026, but it is now the weekend after."
+    assert [(t.first, t.last) for t in told_days(after)][-1] == (
+        day("2026-03-14"),
+        day("2026-03-15"),
+    )
+    # back from a Sunday: the weekend before its own, not the one it ends
+    before = "The match is on Sunday 8 March 2026, and the training camp is the weekend before."
+    assert [(t.first, t.last) for t in told_days(before)][-1] == (
+        day("2026-02-28"),
+        day("2026-03-01"),
+    )
+
+
+def test_a_shift_from_a_thing_said_to_expire_counts_from_the_lengths_last_day() -> None:
+    text = (
+        "The parking permit is issued for three months from 1 April 2027. Apply again at "
+        "least 10 days before the permit expires."
+    )
+    assert told_days(text)[-1].first == day("2027-06-20")
+    # a deadline's days end no thing: "before the end of May" is when, not what ends
+    deadline = (
+        "Your season ticket runs until 30.6.27. Renew before the end of May for a discount; "
+        "the new season starts the day after the old one ends."
+    )
+    assert told_days(deadline)[-1].how == "the day after 2027-05-31"
+
+
+def test_prior_to_shifts_back_and_the_very_next_day_is_the_next() -> None:
+    text = "The gala dinner is on Saturday 6 June 2026. Table plans are due five days prior to it."
+    assert told_days(text)[-1].how == "5 days before 2026-06-06"
+    very = "Heats finish on 9 May 2026, and the final is held the very next day."
+    assert told_days(very)[-1].first == day("2026-05-10")
+
+
+def test_a_thing_the_text_dates_nowhere_is_not_a_lead_up_counted_back_from_it() -> None:
+    # "the meeting" is dated nowhere: the count runs from the meeting's day, not from the
+    # deadline counted back from it
+    text = (
+        "The parish council's annual assembly is on 12 March 2026. Questions must be sent in "
+        "seven days beforehand, and the papers are published three days before the gathering."
+    )
+    assert told_days(text)[-1].how == "3 days before 2026-03-12"
+
+
+def test_from_today_counts_from_the_documents_day_not_where_todays_thing_counted() -> None:
+    text = (
+        "Notes of the allotment committee, Tuesday 2 June 2026. The shed is painted on the "
+        "first of next month; plot fees are chased ten days after today's meeting. We meet "
+        "again four weeks from today."
+    )
+    assert told_days(text)[-1].how == "4 weeks from today on 2026-06-02"
+
+
 def test_a_count_a_shift_word_follows_is_no_wait_and_its_note_says_before() -> None:
     text = (
         "Ballet exams are on Saturday 20 June 2026. Entry forms must be in three weeks beforehand."
@@ -1115,8 +1178,9 @@ def test_the_first_day_of_another_thing_and_a_length_from_a_day_tell_no_edge_or_
     ] == [""]
     # "for three days from Friday 19 July" is how long the fair runs, not a day three days on
     assert [
-        t.first for t in told_days("The fair runs for three days from Friday 19 July 2024.")
-    ] == [day("2024-07-19")]
+        (t.first, t.lasting)
+        for t in told_days("The fair runs for three days from Friday 19 July 2024.")
+    ] == [(day("2024-07-19"), False), (day("2024-07-21"), True)]
 
 
 @pytest.mark.parametrize(

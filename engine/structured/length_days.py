@@ -248,7 +248,7 @@ def ahead_pattern() -> re.Pattern[str]:
     shifted = alternation(shift_words())  # "must be in three weeks beforehand": a shift's
     return re.compile(
         rf"(?i)\b(?:{leads})\s+(?:(?P<low>\d{{1,3}})\s*(?:{joins})\s*)?"
-        rf"(?P<count>\d{{1,3}}|{one})\s+(?P<unit>{unit_words()})s?\b(?:['’]?\s+time\b)?"
+        rf"(?P<count>\d{{1,3}}|{one})\s+(?P<unit>{unit_words()})s?\b(?P<time>['’]?\s+time\b)?"
         rf"(?!\s+(?:{shifted})\b)"
     )
 
@@ -258,8 +258,9 @@ def ahead_day(
 ) -> Counted | None:
     """The day that long after the last day told before it ("serviced on 21 June; the next
     check is due in 18 months": 21 December the year after), or the days from the low length's
-    to the high one's ("ready in 2 to 4 working days")."""
-    base = anchor(before)
+    to the high one's ("ready in 2 to 4 working days"); "in four weeks' time" is that long
+    from now, the document's own day (minutes' "we meet again in four weeks' time")."""
+    base = own_day(before, match.string) if match["time"] else anchor(before)
     # "went home on 31 December after four nights", "died on 19 May, after forty years in the
     # parish": a length right after its day, a comma at most between, is how long came before
     # that day, not a day after it

@@ -32,6 +32,7 @@ from engine.structured.day_readers import (
     bounds,
     is_month,
     iso,
+    own_day,
 )
 from engine.structured.periods import alternation, listed, phrase_spans
 from engine.structured.series import LAST, MONTHS
@@ -114,7 +115,7 @@ def month_weekday(
     nth = LAST if word in listed("last_day_words") else ordinals().get(word)
     if nth is None or nth == 0 or nth > 5 or LISTED.search(match.string, 0, match.start()):
         return None  # "the 2nd and 4th Saturday of every month" is a series, not one day
-    base = anchor(before)
+    base = reference_base(match["month"], before, match.string)
     named = MONTHS.get(match["month"].lower())
     month_year = named_month(match, named, base, sentence)
     if month_year is None:
@@ -216,8 +217,8 @@ def month_end(
     match: re.Match[str], before: list[Told], sentence: tuple[int, int]
 ) -> tuple[float, str] | None:
     """The last day of the month named, or of the last day's month told before it (the
-    month after it for "next month")."""
-    base = anchor(before)
+    month after it for "next month"; the document's own for "this month")."""
+    base = reference_base(match["month"], before, match.string)
     said = match["month"].lower()
     named = MONTHS.get(said)
     if named is not None and match["year"]:
@@ -284,6 +285,7 @@ def ordinal_day(
         return None if month is None else month_ordinal(month, day, weekday, said)
     start = dt.date.fromordinal(int(base.last))
     if match["month"]:  # "the 9th of that month": of the month told, before or after
+        base = reference_base(match["month"], before, match.string) or base
         return referred_month_day(match, base, said)
     wanted = None if not match["weekday"] else WEEKDAYS.index(match["weekday"].lower())
     for ahead in range(13):
@@ -306,6 +308,15 @@ def month_after(match: re.Match[str], sentence_start: int) -> Told | None:
         return None
     later = (Told(s, e, *bounds(w)) for s, e, w in phrase_spans(match.string) if s >= match.end())
     return next((t for t in later if is_month(t)), None)
+
+
+def reference_base(reference: str, before: list[Told], text: str) -> Told | None:
+    """The day a month named by ``reference`` is found from: the document's own day for a
+    ``present_references`` one ("the 19th of this month" in minutes of 9 June: June), else
+    the last day told before it ("that month")."""
+    if reference.lower().split()[0] in listed("present_references"):
+        return own_day(before, text) or anchor(before)
+    return anchor(before)
 
 
 def referred_month_day(match: re.Match[str], base: Told, said: str) -> tuple[float, str] | None:

@@ -1163,6 +1163,15 @@ def test_from_today_counts_from_the_documents_day_not_where_todays_thing_counted
     assert told_days(text)[-1].how == "4 weeks from today on 2026-06-02"
 
 
+def test_this_month_and_a_time_from_now_count_from_the_documents_own_day() -> None:
+    text = (
+        "Residents' meeting, Thursday 10 September 2026. The car park is resurfaced on the "
+        "first Saturday in October; rents go up on the 28th of this month; we meet again "
+        "in five weeks' time."
+    )
+    assert [t.first for t in told_days(text)][2:] == [day("2026-09-28"), day("2026-10-15")]
+
+
 def test_a_count_a_shift_word_follows_is_no_wait_and_its_note_says_before() -> None:
     text = (
         "Ballet exams are on Saturday 20 June 2026. Entry forms must be in three weeks beforehand."

@@ -67,20 +67,31 @@ def told_births(document: str) -> tuple[Span, ...]:
     return tuple(dict.fromkeys(span for span, _ in read_births(document)))
 
 
-@lru_cache(maxsize=16)
 def read_births(document: str) -> tuple[tuple[Span, str], ...]:
     """The birth days ``document`` writes, each with how it was counted ("" when written
     outright): each day written at most :data:`BIRTH_REACH` words after a ``birth_cues``
     word, in its sentence, or after a ``turning_words`` word and an age ("turns 5 on 3 March
     2029": born 3 March 2024). A birth the text states outright is the birth date itself,
     where an age only bounds one."""
+    return tuple((span, how) for _, span, how in births_at(in_digits(document)))
+
+
+def birth_phrases(document: str) -> list[tuple[int, int]]:
+    """Where the phrases that write a birth day (:func:`read_births`) start and end: no day
+    of what the document is about ("Aiko (born 9 Nov 2009) stays from 1 September")."""
+    return [phrase for phrase, _, how in births_at(document) if not how]
+
+
+@lru_cache(maxsize=16)
+def births_at(text: str) -> tuple[tuple[tuple[int, int], Span, str], ...]:
+    """:func:`read_births`' births in ``text`` as it is, each with where its phrase starts
+    and ends."""
     said = words()["ages"]
     assert isinstance(said, dict)
-    text = in_digits(document)
     cues = re.compile(rf"(?i)\b(?:{alternation(said['birth_cues'])})(?![A-Za-z])")
     turns = re.compile(rf"(?i)\b(?:{alternation(listed('turning_words'))})\s+(?P<age>\d{{1,3}})\b")
-    found: list[tuple[Span, str]] = []
-    for start, _, what in written_phrases(text):
+    found: list[tuple[tuple[int, int], Span, str]] = []
+    for start, end, what in written_phrases(text):
         stop = max((m.end() for m in SENTENCE_STOP.finditer(text, 0, start)), default=0)
         cue = [(m.end(), 0) for m in cues.finditer(text, stop, start)]
         cue += [(m.end(), int(m["age"])) for m in turns.finditer(text, stop, start)]
@@ -89,7 +100,7 @@ def read_births(document: str) -> tuple[tuple[Span, str], ...]:
             dates = [dt.date.fromordinal(int(d)) for d in phrase_days(what)]
             days = [float(years_before(d, near[1]).toordinal()) for d in dates]
             how = f"{near[1]} years before {dates[0].isoformat()}" if near[1] else ""
-            found.append(((days[0], days[-1]), how))
+            found.append(((start, end), (days[0], days[-1]), how))
     return tuple(found)
 
 

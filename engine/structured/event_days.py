@@ -43,6 +43,7 @@ from dataclasses import dataclass, replace
 from functools import lru_cache
 
 from engine.structured import columns, cued_days, other_days, periods, stated
+from engine.structured.ages import birth_phrases, read_births
 from engine.structured.anniversaries import counted_birthday, years_counted
 from engine.structured.day_order import leftover, settled
 from engine.structured.day_readers import iso, yearlong
@@ -307,9 +308,10 @@ def unclaimed_day(event: EventDays, key: str, siblings: tuple[str, ...]) -> Told
     # a length's last day ("hired for six weeks") is no day of a member that ends nothing,
     # where no start and end among the members may take the length's days as theirs
     lasting = any(ends_its_length(k) for k in members) or any(paired(k, siblings) for k in siblings)
+    births = {span for span, how in read_births(event.text) if not how}  # a born member's
     for also in ends + one_day:
         left = leftover(event.told, taken | ({also} if also else set()))
-        left = [t for t in left if lasting or not t.lasting]
+        left = [t for t in left if (lasting or not t.lasting) and (t.first, t.last) not in births]
         if len(left) == len(members):
             return left[members.index(key)]
     return None
@@ -384,8 +386,11 @@ def document_ends(document: str) -> tuple[float, float] | None:
     """The first and last day of what a document is about, when it writes them
     (:meth:`engine.structured.periods.Reading.written_span`), or the one day of a one-day
     thing (:func:`engine.structured.stated.one_day`); its deadlines and a moved thing's old
-    day are no days of it (:mod:`engine.structured.other_days`)."""
+    day are no days of it (:mod:`engine.structured.other_days`), nor is a birth it writes
+    (:func:`.ages.birth_phrases`), where it writes another day."""
     text = other_days.event_text(document)
+    unborn = periods.masked(text, birth_phrases(document))
+    text = unborn if phrase_spans(unborn) else text
     cued = cued_days.cued_span(stated.prepared(text))
     if cued is not None:
         return cued

@@ -406,3 +406,18 @@ def test_an_edge_named_after_a_possessive_and_a_thing_counted_prior_to_keep_thei
         "The food festival runs 4 to 6 September 2026; a cook-off is held on its final evening."
     )
     assert members_days(festival, ["cook_off"]) == [("2026-09-06",) * 2]
+
+
+def test_a_birth_the_text_writes_is_no_day_of_what_it_is_about_nor_a_day_left_over() -> None:
+    text = (
+        "Lodger agreement: Tomasz (born 14 February 2004) rents the back room from 5 January "
+        "2027 until the lease runs out on 30 June 2027."
+    )
+    event = event_days(text)
+    assert event is not None and iso(event.ends) == ("2027-01-05", "2027-06-30")
+    obituary = (
+        "HALE, Arthur (born 9 October 1938) died on Tuesday 2 February 2027. His ashes are "
+        "scattered at the lake the following Saturday."
+    )
+    members = ["date_of_death", "ashes_scattered"]
+    assert members_days(obituary, members) == [("2027-02-02",) * 2, ("2027-02-06",) * 2]

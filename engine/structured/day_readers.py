@@ -153,10 +153,11 @@ def named_origin(text: str, end: int, before: list[Told]) -> Told | None:
     day); ``None`` when they name none. A day written right after the thing is its own
     (:func:`.thing_anchor.day_ahead`), as is a meeting of a series counted right after it
     ("the Sunday after the last one", :func:`.counted_meetings.meeting_ahead`)."""
-    thing = thing_words(text, end)
-    if not thing:
+    # a meeting counted in digits ("before the 1st meeting") has no thing's words of its own
+    thing, ahead = thing_words(text, end), meeting_ahead(text, end)
+    if not thing and ahead is None:
         return None
-    ahead = meeting_ahead(text, end) or day_ahead(text, end)
+    ahead = ahead or day_ahead(text, end)
     if ahead is not None:
         return Told(ahead[0], ahead[1], ahead[2], ahead[2])
     # "2 months' notice to cancel …, within 3 days after the cancellation"

@@ -29,7 +29,7 @@ from dateutil import rrule
 from engine.structured import stated
 from engine.structured.counted_days import unit_days
 from engine.structured.named_days import starting_verb
-from engine.structured.other_days import clauses
+from engine.structured.other_days import clauses, phrase_days
 from engine.structured.periods import (
     DAY,
     YEAR,
@@ -75,6 +75,7 @@ def series_days(document: str) -> tuple[float, ...]:
         return ()
     own = own_period(document, weekday)
     start = first_meeting(reading, max(start, own[0]) if own else start, weekday)
+    start = written_meeting(document, start, weekday)
     times, ends = count_of(text), own or series_end(document)
     if ends is not None and ends[1] <= start:
         ends = None  # "from Monday 1 March we meet on alternate Thursdays, starting on the 11th"
@@ -111,6 +112,18 @@ def first_meeting(reading: Reading, start: float, weekday: int | None) -> float:
     ends = [day for p in reading.periods if p[0] == DAY for day in p[1:]]
     written = sorted(d for d in {*reading.points, *ends} if d >= start)
     return next((d for d in written if dt.date.fromordinal(int(d)).weekday() == weekday), start)
+
+
+def written_meeting(document: str, start: float, weekday: int | None) -> float:
+    """The first day on the series' weekday the document writes in digits or words on or
+    after ``start``, where ``start`` is a day it only counts ("lessons start on Saturday 11
+    September … the fee at least a week before her first lesson": 11 September, not the
+    Saturday a week before it); else ``start``."""
+    written = sorted(d for _, _, what in phrase_spans(document) for d in phrase_days(what))
+    if weekday is None or start in written:
+        return start
+    later = [d for d in written if d >= start]
+    return next((d for d in later if dt.date.fromordinal(int(d)).weekday() == weekday), start)
 
 
 def open_ended(document: str) -> bool:

@@ -12,8 +12,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from engine.structured.event_days import LEAD_DAYS, event_days, lone_date_span
+from engine.structured.event_days import LEAD_DAYS, EventDays, event_days, lone_date_span
 from engine.structured.json_rules import lasts_days
+from engine.structured.told_days import digits
 from tests.helpers.fills import dates_schema, json_fill
 
 DATE = {"type": "string", "format": "date"}
@@ -421,3 +422,26 @@ def test_a_birth_the_text_writes_is_no_day_of_what_it_is_about_nor_a_day_left_ov
     )
     members = ["date_of_death", "ashes_scattered"]
     assert members_days(obituary, members) == [("2027-02-02",) * 2, ("2027-02-06",) * 2]
+
+
+def test_a_shift_before_a_meeting_counted_in_digits_and_a_series_from_its_written_day() -> None:
+    text = (
+        "The beginners' pottery course meets on Tuesday evenings for eight weeks, starting "
+        "12 January 2027. The fourth class is a glazing night. Please book by the Friday "
+        "before the first class."
+    )
+    event = event_days(text)
+    assert event is not None and told_by(event, "the Friday before") == "2027-01-08"
+    fee = (
+        "Your son's swimming lessons start on Sunday 5 September 2027 and run every Sunday "
+        "for eight weeks. Please pay at least a week before his first lesson."
+    )
+    event = event_days(fee)
+    assert event is not None and iso((event.series[0], event.series[0])) == ("2027-09-05",) * 2
+
+
+def told_by(event: EventDays, phrase: str) -> str | None:
+    """The day the told phrase that starts with ``phrase`` names."""
+    start = digits(event.text).index(phrase)
+    found = next((t for t in event.told if t.start == start), None)
+    return None if found is None else dt.date.fromordinal(int(found.first)).isoformat()

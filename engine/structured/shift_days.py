@@ -270,14 +270,20 @@ def ended_origin(text: str, end: int, before: list[Told]) -> Told | None:
     2027 to 9 June 2028": a ``period_end_verbs`` verb at most :data:`ENDING_WORDS` words
     after it, in its clause); ``None`` otherwise."""
     clause = re.split(r"[,;:.()]", text[end : end + 80], maxsplit=1)[0]
-    said = WORD_AFTER.findall(clause)[:ENDING_WORDS]
-    ends = set(listed("period_end_verbs"))
-    # a verb's lemma too: "of the cover ending" ends it, as "after it finishes" does
-    if not any(ends & (name_words(w.lower()) | {*getLemma(w.lower(), upos="VERB")}) for w in said):
+    said = [w.lower() for w in WORD_AFTER.findall(clause)[:ENDING_WORDS]]
+    if not any(ends_said(w, said[at + 1 :]) for at, w in enumerate(said)):
         return None
     # no deadline's days: "renew before the end of February" ends nothing
     ended = next((t for t in reversed(before) if t.lasting or ended_period(t)), None)
     return None if ended is None else replace(ended, first=ended.last)
+
+
+def ends_said(word: str, following: list[str]) -> bool:
+    """Whether ``word`` says a thing ends: a ``period_end_verbs`` verb, its lemma too ("of the
+    cover ending", "after it finishes"); not one before a day's noun (``day_nouns``): "the
+    closing date" is a day of its own, dated where the text tells it."""
+    ending = set(listed("period_end_verbs")) & (name_words(word) | {*getLemma(word, upos="VERB")})
+    return bool(ending) and not (following and following[0] in listed("day_nouns"))
 
 
 def ended_period(told: Told) -> bool:

@@ -1172,6 +1172,14 @@ def test_this_month_and_a_time_from_now_count_from_the_documents_own_day() -> No
     assert [t.first for t in told_days(text)][2:] == [day("2026-09-28"), day("2026-10-15")]
 
 
+def test_a_closing_date_is_a_day_of_its_own_not_the_end_of_the_period_told_last() -> None:
+    text = (
+        "Stall bookings for the summer 2026 craft market open on 2 March 2026 and close four "
+        "weeks later. Traders hear back within 10 days of the closing date."
+    )
+    assert told_days(text)[-1].first == day("2026-04-09")
+
+
 def test_a_count_a_shift_word_follows_is_no_wait_and_its_note_says_before() -> None:
     text = (
         "Ballet exams are on Saturday 20 June 2026. Entry forms must be in three weeks beforehand."

@@ -19,6 +19,8 @@ from dataclasses import replace
 from functools import cache, lru_cache
 from itertools import pairwise
 
+from lemminflect import getAllLemmas
+
 from engine.language.en.data import word_set
 from engine.language.en.forms import NOUN_CLASS, readings, verb_tags
 from engine.structured import columns
@@ -34,6 +36,7 @@ from engine.structured.day_readers import (
 )
 from engine.structured.name_acts import (
     SHORTEST_OWN_WORD,
+    act_words,
     bound_acts,
     bound_verbs,
     derived_only,
@@ -66,6 +69,7 @@ NEXT_REACH = 2  # "next pay review": a next word at most this many words before 
 # The verb forms that go on with the subject before a joiner ("and will close"); a gerund
 # ("and marking starts") starts a subject of its own.
 FINITE = frozenset({"VB", "VBZ", "VBP", "VBD"})
+SUBJECT_VERB = frozenset({"VBZ", "VBD", "MD"})  # the verb forms a singular subject takes
 ASIDE = re.compile(r"\([^()]*\)")  # an aside in brackets, outside its sentence's words
 # "from Christmas Eve up to … New Year's Day" with "and including" between: one thing's first
 # and last day, no second clause
@@ -137,7 +141,38 @@ def counted_thing_day(told: tuple[Told, ...], text: str, key: str) -> Told | Non
         near = told_right_after(told, text, named.end(), sentences)
         if near:
             return near[0]
+    return bare_count_day(told, text, nth, things)
+
+
+def bare_count_day(told: tuple[Told, ...], text: str, nth: int, things: list[str]) -> Told | None:
+    """The day told right after a bare ordinal standing for a thing the text names before it
+    ("three visits. The first is on 6 June, the second six weeks after that": ``second_visit``
+    takes the day six weeks on), where no noun follows the ordinal; ``None`` otherwise."""
+    own = frozenset(w for thing in things for w in act_words(thing))
+    named = (m.end() for m in WORD.finditer(text) if names_act(own, m[0].lower()))
+    first_named = next(named, None)
+    if first_named is None:
+        return None
+    sentences = clauses(text)
+    bare_count = re.compile(rf"(?i)\bthe\s+{nth}(?:st|nd|rd|th)\b")
+    for bare in bare_count.finditer(text, first_named):
+        following = WORD.match(text, bare.end() + 1)
+        if following is not None and counts_noun(following[0]):
+            continue  # "the 2nd coat", "the 1st Monday": the ordinal counts a noun
+        near = told_right_after(told, text, bare.end(), sentences)
+        if near:
+            return near[0]
     return None
+
+
+def counts_noun(word: str) -> bool:
+    """Whether an ordinal's next word is a noun it counts: a name ("the 2nd Tuesday"), or one
+    lemminflect knows as a noun, not in a singular subject's verb form ("the first falls on
+    …", "the second is …", "the first will be …")."""
+    lemma = word.lower()
+    lemmas = getAllLemmas(lemma)
+    said = bool(verb_tags(lemma) & SUBJECT_VERB) or "AUX" in lemmas
+    return word[:1].isupper() or ("NOUN" in lemmas and not said)
 
 
 def told_right_after(

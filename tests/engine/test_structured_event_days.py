@@ -14,6 +14,7 @@ from hypothesis import strategies as st
 
 from engine.structured.event_days import LEAD_DAYS, EventDays, event_days, lone_date_span
 from engine.structured.json_rules import lasts_days
+from engine.structured.member_days import counts_noun
 from engine.structured.told_days import digits
 from tests.helpers.fills import dates_schema, json_fill
 
@@ -445,3 +446,19 @@ def told_by(event: EventDays, phrase: str) -> str | None:
     start = digits(event.text).index(phrase)
     found = next((t for t in event.told if t.start == start), None)
     return None if found is None else dt.date.fromordinal(int(found.first)).isoformat()
+
+
+def test_a_bare_ordinal_standing_for_a_thing_named_before_it_dates_that_thing() -> None:
+    text = (
+        "The gutters get two cleans this year. The first is on 14 April 2026, the second "
+        "ten weeks after that."
+    )
+    assert members_days(text, ["second_clean"]) == [("2026-06-23",) * 2]
+    # an ordinal that counts a noun of its own is no such stand-in: "the 2nd Tuesday"
+    assert [counts_noun(w) for w in ["Tuesday", "coat", "is", "falls", "6"]] == [
+        True,
+        True,
+        False,
+        False,
+        False,
+    ]

@@ -83,10 +83,18 @@ def lead_before() -> re.Pattern[str]:
 
 @cache
 def recurrence() -> re.Pattern[str]:
-    """The words that say a thing recurs ("every", "weekly", "fortnightly", "Wednesdays")."""
-    said = [*listed("recurrence_words"), *listed("frequency_adjectives")]
+    """The words that say a thing recurs ("every week", "each Monday", "weekly",
+    "fortnightly", "Wednesdays"): a ``recurrence_words`` word only before a time's word (a
+    weekday, a unit, a day's noun or part, perhaps after "other" or a count), not "every
+    customer"."""
     plural = [f"{day}s" for day in calendar.day_name]  # "on Wednesdays at 4pm"
-    return re.compile(rf"(?i)\b(?:{alternation([*said, *plural])})\b")
+    said = alternation([*listed("frequency_adjectives"), *plural])
+    every = alternation(listed("recurrence_words"))
+    times = alternation([*calendar.day_name, *listed("day_nouns"), *listed("day_parts")])
+    times = f"{times}|{unit_words()}"
+    return re.compile(
+        rf"(?i)\b(?:{said})\b|\b(?:{every})\s+(?:(?:other|second|\d+|[a-z]+)\s+)?(?:{times})s?\b"
+    )
 
 
 def recurs(clause: str) -> bool:

@@ -77,3 +77,14 @@ def test_a_length_led_by_for_runs_from_the_day_its_start_verb_or_from_writes() -
     assert ends("The course runs for ten days, beginning on Monday 6 September 2027.") == [
         "2027-09-15"
     ]
+
+
+def test_every_before_a_word_that_is_no_time_says_no_thing_recurs() -> None:
+    # "every guest" is no series: the length that starts the day after the party ends
+    text = (
+        "The bakery's party is on 9 May 2026. Every guest gets a free loaf on any of the "
+        "five days starting the day after the party."
+    )
+    assert ends(text) == ["2026-05-14"]
+    weekly = "Every week for six weeks, starting Monday 4 May 2026, the choir sings at noon."
+    assert ends(weekly) == []  # a series' length: :mod:`.series` reads it

@@ -115,6 +115,13 @@ def undated_thing_origin(text: str, end: int, before: list[Told]) -> Told | None
     return anchor([t for t in before if not counted_back(t)])
 
 
+def onward(before: list[Told]) -> list[Told]:
+    """The days a shift onward may count from: none counted back from another, where any
+    other is told ("free cancellation until two days before the meeting … a follow-up the
+    Thursday after": after the meeting, not after the cancellation's last day)."""
+    return [t for t in before if not counted_back(t)] or before
+
+
 def counted_back(told: Told) -> bool:
     """Whether a told day was counted back from another ("3 days before 2026-05-04", "the
     Monday before …": how the review tells it)."""
@@ -231,7 +238,8 @@ def next_weekday(
     backward = bool(match["way"]) and match["way"].lower() in listed("duration_before")
     before = [t for t in before if not (backward and period_end(t))]
     base = named_origin(match.string, match.end(), before) if match["way"] else None
-    base = base or undated_thing_origin(match.string, match.end(), before) or anchor(before)
+    base = base or undated_thing_origin(match.string, match.end(), before)
+    base = base or anchor(before if backward else onward(before))
     if base is None:
         return None
     name = (match["weekday"] or match["beside"]).lower()

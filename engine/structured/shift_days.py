@@ -27,6 +27,7 @@ from engine.structured.day_readers import (
     iso,
     moved,
     named_origin,
+    onward,
     own_day,
     period_end,
     shift_ways,
@@ -98,7 +99,8 @@ def shifted_day(
     # the day it counts from ("stays four nights … due a fortnight before departure")
     # "hired for six weeks … six weeks on": on from the hire's first day, not its last
     before = [t for t in before if not ((back or on) and period_end(t))]
-    base = named or undated_thing_origin(match.string, match.end(), before) or anchor(before)
+    base = named or undated_thing_origin(match.string, match.end(), before)
+    base = base or anchor(before if back else onward(before))
     if base is None:
         return None
     origin = base.first if back else base.last

@@ -1180,6 +1180,18 @@ def test_a_closing_date_is_a_day_of_its_own_not_the_end_of_the_period_told_last(
     assert told_days(text)[-1].first == day("2026-04-09")
 
 
+def test_a_shift_onward_counts_from_no_lead_up_counted_back() -> None:
+    text = (
+        "The quiz is on Friday 5 June 2026. Team names close three days before, and the "
+        "prize-giving is the following Friday."
+    )
+    assert told_days(text)[-1].first == day("2026-06-12")
+    later = (
+        "Viewing is on 3 March 2026; offers close two days before it and keys go out a week later."
+    )
+    assert told_days(later)[-1].first == day("2026-03-10")
+
+
 def test_a_count_a_shift_word_follows_is_no_wait_and_its_note_says_before() -> None:
     text = (
         "Ballet exams are on Saturday 20 June 2026. Entry forms must be in three weeks beforehand."

@@ -220,7 +220,11 @@ def candidates(
     deadline = columns.names(key, "deadline_name")
     words = list(WORD.finditer(text, *sentence))
     for at, word in enumerate(words):
-        if not names_act(own, word[0].lower()) or not its_thing(key, words, at, text):
+        if not names_act(own, word[0].lower()):
+            continue
+        if not its_thing(key, words, at, text):
+            # "Nominations open on 1 April and close four weeks later": the end's own verb
+            yield from own_end_day(key, text, words[at + 1 :], (sentence[1], days))
             continue
         derived = derived_only(key, word[0].lower())
         inside = [t for t in days if t.start <= word.start() and word.end() <= t.end]
@@ -240,6 +244,22 @@ def candidates(
         if before is not None:
             counted = bool(before[1].how) and shift_thing(text, word, before[1].end)
             yield (counted, False, derived, deadline, before[0] + BEFORE_COST, 1), before[1]
+
+
+def own_end_day(
+    key: str, text: str, following: list[re.Match[str]], told: tuple[int, list[Told]]
+) -> Iterator[tuple[tuple[bool, bool, bool, bool, int, int], Told]]:
+    """The day told right after the member's own end verb, where its word names the other
+    end first and a joiner then gives its own ("open on 1 April and close four weeks
+    later" for ``nominations_close``): ranked as a day told right after its word."""
+    kind = "end" if columns.names(key, "end") else "start"
+    for at in range(1, len(following)):
+        joined = following[at - 1][0].lower() in JOINERS
+        if joined and columns.names(following[at][0].lower(), kind):
+            found = told_after(key, text, following[at].end(), told)
+            if found is not None and found[0] <= MOST_WORDS_BETWEEN:
+                yield (False, found[2], False, False, found[0], 0), found[1]
+            return
 
 
 def edge_said(key: str, text: str, told: Told) -> bool:
@@ -293,7 +313,7 @@ def told_after(
     one told as a deadline), and whether it is a start's or an end's only single day."""
     stop, days = told
     after = [t for t in told_between(days, end, stop) if not t.lasting or ends_its_length(key)]
-    after = one_thing(after, text)
+    after = unrefined(one_thing(after, text), text)
     near = pick(key, after)
     deadline = columns.names(key, "deadline_name")
     if deadline:
@@ -359,6 +379,24 @@ def counted_from(shift: Told, day: Told, text: str) -> bool:
     day its review note counts from (:mod:`.day_readers` quotes it), with only spaces between."""
     origin = dt.date.fromordinal(int(day.first)).isoformat()
     return bool(shift.how) and origin in shift.how and not text[shift.end : day.start].strip()
+
+
+def unrefined(after: list[Told], text: str) -> list[Told]:
+    """The days told after a member's word less each one the next narrows, set off by a
+    comma ("the week after nominations close, on the Friday": the Friday of that week,
+    counted from it)."""
+    return [day for at, day in enumerate(after[:-1]) if not refines(after[at + 1], day, text)] + [
+        *after[-1:]
+    ]
+
+
+def refines(later: Told, day: Told, text: str) -> bool:
+    """Whether ``later``, told right after ``day`` (and its thing) past a comma, "on" at
+    most after it, is counted from it: the same day told more narrowly."""
+    origin = dt.date.fromordinal(int(day.first)).isoformat()
+    between = text[day.end : later.start].strip().lower().removesuffix(" on")
+    words = {w.lower() for w in WORD.findall(between)}
+    return bool(later.how) and origin in later.how and between.endswith(",") and not words & JOINERS
 
 
 @cache

@@ -1192,6 +1192,15 @@ def test_a_shift_onward_counts_from_no_lead_up_counted_back() -> None:
     assert told_days(later)[-1].first == day("2026-03-10")
 
 
+def test_an_end_named_after_its_start_and_a_day_narrowed_after_a_comma() -> None:
+    text = (
+        "Entries open on 2 March 2026 and close two weeks later. Judges meet the week after "
+        "entries close, on the Thursday."
+    )
+    assert told_on(text, "entries_close") == ("2026-03-16", "2026-03-16")
+    assert told_on(text, "judges_meet") == ("2026-03-26", "2026-03-26")
+
+
 def test_a_count_a_shift_word_follows_is_no_wait_and_its_note_says_before() -> None:
     text = (
         "Ballet exams are on Saturday 20 June 2026. Entry forms must be in three weeks beforehand."

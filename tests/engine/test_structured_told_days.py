@@ -1201,6 +1201,18 @@ def test_an_end_named_after_its_start_and_a_day_narrowed_after_a_comma() -> None
     assert told_on(text, "judges_meet") == ("2026-03-26", "2026-03-26")
 
 
+def test_an_invoices_terms_are_a_limit_from_its_day() -> None:
+    text = (
+        "Invoice 207, dated 10 August 2026, for garden clearance. Terms: 14 days. A late fee "
+        "is added 7 days after that."
+    )
+    assert [t.first for t in told_days(text)] == [
+        day("2026-08-10"),
+        day("2026-08-24"),
+        day("2026-08-31"),
+    ]
+
+
 def test_a_count_a_shift_word_follows_is_no_wait_and_its_note_says_before() -> None:
     text = (
         "Ballet exams are on Saturday 20 June 2026. Entry forms must be in three weeks beforehand."

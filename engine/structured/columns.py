@@ -78,17 +78,20 @@ def unit_adjectives() -> dict[str, str]:
 
 @cache
 def verb_of(noun: str) -> frozenset[str]:
-    """The verb a noun is made from by a ``verb_noun_endings`` ending ("payment": "pay",
-    "delivery": "deliver"), when what is left is a verb's base form; none otherwise, or for
+    """The verb a noun is made from by a ``verb_noun_endings`` ending, and what replaces it
+    (one, or the first of several that leaves a verb: "payment": "pay", "delivery":
+    "deliver", "closure": "close", "departure": "depart"), when what is left is a verb's base
+    form; none otherwise, or for
     a word that is more than a noun ("final" is no act of finning)."""
     endings = words_file()["verb_noun_endings"]
     assert isinstance(endings, dict)
     if set(getAllLemmas(noun)) != {NOUN}:
         return frozenset()
-    for ending, instead in endings.items():
-        stem = noun.removesuffix(ending) + instead
-        if stem != noun + instead and stem in getAllLemmas(stem).get(VERB, ()):
-            return frozenset({stem})
+    for ending, replacements in endings.items():
+        for instead in [replacements] if isinstance(replacements, str) else replacements:
+            stem = noun.removesuffix(ending) + instead
+            if stem != noun + instead and stem in getAllLemmas(stem).get(VERB, ()):
+                return frozenset({stem})
     return frozenset()
 
 

@@ -71,6 +71,7 @@ NEXT_REACH = 2  # "next pay review": a next word at most this many words before 
 FINITE = frozenset({"VB", "VBZ", "VBP", "VBD"})
 SUBJECT_VERB = frozenset({"VBZ", "VBD", "MD"})  # the verb forms a singular subject takes
 ASIDE = re.compile(r"\([^()]*\)")  # an aside in brackets, outside its sentence's words
+PAUSE = re.compile(r"[,;:.!?()]")  # a mark that sets one phrase off from the next
 # "from Christmas Eve up to … New Year's Day" with "and including" between: one thing's first
 # and last day, no second clause
 INCLUSIVE = re.compile(rf"(?i)\bto\s+(?:{alternation(listed('inclusive_ends'))})\b")
@@ -376,9 +377,13 @@ def elided(word: str, shift: Told, day: Told, text: str) -> bool:
 
 def counted_from(shift: Told, day: Told, text: str) -> bool:
     """Whether ``day`` is the origin of the counted day ``shift`` told right before it: the
-    day its review note counts from (:mod:`.day_readers` quotes it), with only spaces between."""
+    day its review note counts from (:mod:`.day_readers` quotes it), with only spaces or the
+    words of its thing between ("six months from your start date of 7 September")."""
     origin = dt.date.fromordinal(int(day.first)).isoformat()
-    return bool(shift.how) and origin in shift.how and not text[shift.end : day.start].strip()
+    between = text[shift.end : day.start]
+    said = WORD.findall(between)
+    thing_only = len(said) <= MOST_WORDS_BEFORE + 1 and not set(map(str.lower, said)) & JOINERS
+    return bool(shift.how) and origin in shift.how and thing_only and not PAUSE.search(between)
 
 
 def unrefined(after: list[Told], text: str) -> list[Told]:

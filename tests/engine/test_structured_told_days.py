@@ -1213,6 +1213,11 @@ def test_an_invoices_terms_are_a_limit_from_its_day() -> None:
     ]
 
 
+def test_the_day_a_shift_counts_from_written_after_its_thing_is_no_second_day() -> None:
+    text = "Your trial membership ends eight weeks from your joining date of 2 February 2026."
+    assert told_on(text, "membership_end") == ("2026-03-30", "2026-03-30")
+
+
 def test_a_count_a_shift_word_follows_is_no_wait_and_its_note_says_before() -> None:
     text = (
         "Ballet exams are on Saturday 20 June 2026. Entry forms must be in three weeks beforehand."

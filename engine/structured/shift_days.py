@@ -37,6 +37,7 @@ from engine.structured.day_readers import (
 )
 from engine.structured.other_days import clauses
 from engine.structured.periods import alternation, listed
+from engine.structured.series_counts import cardinals, ordinals
 from engine.structured.thing_anchor import (
     day_ahead,
     determiners,
@@ -155,8 +156,20 @@ def period_edge(before: list[Told], edge: str) -> Told | None:
     periods = [t for t in periods if t.first < t.last and not (t.deadline or is_month(t))]
     if not periods or yearlong(periods[-1]):
         return None
-    day = periods[-1].first if edge.lower() in listed("first_day_words") else periods[-1].last
+    first, last = periods[-1].first, periods[-1].last
+    nth = day_ordinals().get(edge.lower())
+    if nth is not None:  # "the second evening" of the period: its second day, if it has one
+        day = first + nth - 1
+        return replace(periods[-1], first=day, last=day) if day <= last else None
+    day = first if edge.lower() in listed("first_day_words") else last
     return replace(periods[-1], first=day, last=day)
+
+
+@cache
+def day_ordinals() -> dict[str, int]:
+    """The ordinals ("second", "3rd") that count a period's days, from the second: the
+    first is a ``first_day_words`` word."""
+    return {w: n for w, n in ordinals().items() if w not in cardinals() and n > 1}
 
 
 def lasted(told: list[Told], at: int) -> Told | None:
@@ -181,10 +194,11 @@ def edge_pattern() -> re.Pattern[str]:
 @cache
 def edge_day_pattern() -> re.Pattern[str]:
     """A period's first or last day named as a thing of its own: "on the closing day", "the
-    festival's closing evening" (a determiner or a possessive, a ``first_day_words`` or
-    ``last_day_words`` word and an ``edge_nouns`` word); not "the first day of term", which
-    names another thing's day, nor "last night" alone."""
-    edges = alternation([*listed("first_day_words"), *listed("last_day_words")])
+    festival's closing evening", "on the second evening" (a determiner or a possessive, a
+    ``first_day_words`` or ``last_day_words`` word or an ordinal, and an ``edge_nouns``
+    word); not "the first day of term", which names another thing's day, nor "last night"
+    alone."""
+    edges = alternation([*listed("first_day_words"), *listed("last_day_words"), *day_ordinals()])
     nouns = alternation(listed("edge_nouns"))
     owners = alternation(sorted(word_set("grammar.json", "possessive_determiners")))
     owner = rf"(?:{determiners()}|{owners}|[A-Za-z]+'s)"  # "on its final evening"

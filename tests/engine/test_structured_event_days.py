@@ -462,3 +462,14 @@ def test_a_bare_ordinal_standing_for_a_thing_named_before_it_dates_that_thing() 
         False,
         False,
     ]
+
+
+def test_an_ordinal_day_of_a_period_named_alone_is_that_day_of_it() -> None:
+    text = (
+        "The folk weekend runs from Friday 4 to Sunday 6 September 2026, with a ceilidh on "
+        "the second evening."
+    )
+    assert members_days(text, ["ceilidh"]) == [("2026-09-05",) * 2]
+    # a period with no such day names none: "the fifth evening" of three days
+    event = event_days(text.replace("second", "fifth"))
+    assert event is not None and all("fifth" not in t.how for t in event.told)

@@ -40,7 +40,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, replace
-from functools import lru_cache
+from functools import cache, lru_cache
 
 from engine.structured import columns, cued_days, other_days, periods, stated
 from engine.structured.ages import birth_phrases, read_births
@@ -52,7 +52,7 @@ from engine.structured.member_days import bound_day, ends_its_length, told_span
 from engine.structured.member_origins import left_to_yielded, rebased, yielded
 from engine.structured.named_days import starting_verb
 from engine.structured.other_days import clauses, phrase_days
-from engine.structured.periods import Span, listed, phrase_spans
+from engine.structured.periods import Span, alternation, listed, phrase_spans
 from engine.structured.series import open_ended, series_day, series_days
 from engine.structured.series_counts import cardinals, ordinal_of, ordinals
 from engine.structured.told_days import Told, digits, told_days
@@ -73,6 +73,12 @@ LATER = "later"
 # A start and an end that are a pair take the event's ends by rule
 # (:func:`engine.structured.json_rules.period_ends`); one alone ("ordered_on") is a lone date.
 PAIR = ("start", "end")
+
+
+@cache
+def until_cue() -> re.Pattern[str]:
+    """A ``period_end_cues`` word ("until") right before the end of the text searched."""
+    return re.compile(rf"(?i)\b(?:{alternation(listed('period_end_cues'))})\s+$")
 
 
 @dataclass(frozen=True)
@@ -406,6 +412,7 @@ def event_days(document: str) -> EventDays | None:
     ends, series, told = document_ends(document), series_days(document), told_days(document)
     if ends is None and not series and not told:
         return None
+    ends = counted_until(document, told, ends)
     phrases = phrase_spans(document)
     found = []
     for start, end in clauses(document):
@@ -416,6 +423,22 @@ def event_days(document: str) -> EventDays | None:
         if days:
             found.append(Clause(clause_words(text), tuple(days)))
     return EventDays(ends, tuple(found), series, told, document)
+
+
+def counted_until(document: str, told: tuple[Told, ...], ends: Span | None) -> Span | None:
+    """A one-day event's ends run on to a day counted right after a ``period_end_cues`` word
+    in the sentence that writes its day ("hired from Sat 2 Aug 2025 until the following
+    Friday": 2 to 8 August); ``ends`` as they are otherwise."""
+    if ends is None or ends[0] != ends[1]:
+        return ends
+    text = digits(document)
+    for day in told:
+        sentence = next(((s, e) for s, e in clauses(text) if s <= day.start <= e), (0, 0))
+        written = any(t.first == ends[0] and not t.how and sentence[0] <= t.start for t in told)
+        cued = until_cue().search(text, sentence[0], day.start) is not None
+        if day.how and day.first > ends[0] and written and cued:
+            return (ends[0], day.last)
+    return ends
 
 
 def relative_day(text: str, ends: Span | None) -> tuple[str, list[float]]:

@@ -473,3 +473,13 @@ def test_an_ordinal_day_of_a_period_named_alone_is_that_day_of_it() -> None:
     # a period with no such day names none: "the fifth evening" of three days
     event = event_days(text.replace("second", "fifth"))
     assert event is not None and all("fifth" not in t.how for t in event.told)
+
+
+def test_a_day_counted_after_until_ends_the_period_its_sentence_starts() -> None:
+    text = "The cottage is ours from Thursday 9 April 2026 until the following Monday."
+    event = event_days(text)
+    assert event is not None and iso(event.ends) == ("2026-04-09", "2026-04-13")
+    # a counted day after "until" in another sentence ends nothing of this one
+    apart = "The cottage is ours on Thursday 9 April 2026. The shop is shut until the Monday after."
+    other = event_days(apart)
+    assert other is not None and iso(other.ends) == ("2026-04-09", "2026-04-09")

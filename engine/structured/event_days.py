@@ -46,9 +46,9 @@ from engine.structured import columns, cued_days, other_days, periods, stated
 from engine.structured.ages import birth_phrases, read_births
 from engine.structured.anniversaries import counted_birthday, years_counted
 from engine.structured.day_order import leftover, settled
-from engine.structured.day_readers import iso, yearlong
+from engine.structured.day_readers import is_period, iso, yearlong
 from engine.structured.interleaved import between_meeting
-from engine.structured.member_days import bound_day, ends_its_length, told_span
+from engine.structured.member_days import SHORTEST_FRAME, bound_day, ends_its_length, told_span
 from engine.structured.member_origins import left_to_yielded, rebased, yielded
 from engine.structured.named_days import starting_verb
 from engine.structured.other_days import clauses, phrase_days
@@ -206,10 +206,18 @@ class EventDays:
         the event's last."""
         words = set(key_parts(key))
         nth = ordinal_of(words)
-        if self.ends is None or nth is None or not words & columns.field_words()["counted_day"]:
+        frame = self.ends or self.told_period()
+        if frame is None or nth is None or not words & columns.field_words()["counted_day"]:
             return None
-        day = self.ends[0] + nth - 1
-        return (day, day) if day <= self.ends[1] else None
+        day = frame[0] + nth - 1
+        return (day, day) if day <= frame[1] else None
+
+    def told_period(self) -> Span | None:
+        """The one period of a few days the document tells, where no event's days are read
+        ("a two-day seminar on the last weekend of June 2027"); ``None`` for none or more."""
+        periods = {(t.first, t.last) for t in self.told if is_period(t) and not t.deadline}
+        short = [p for p in periods if p[1] - p[0] < SHORTEST_FRAME]
+        return short[0] if len(short) == 1 else None
 
     def act_span(self, key: str) -> Span | None:
         """The lead-up to the day a clause sets for the act a member named ``key`` dates,

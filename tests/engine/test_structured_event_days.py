@@ -483,3 +483,8 @@ def test_a_day_counted_after_until_ends_the_period_its_sentence_starts() -> None
     apart = "The cottage is ours on Thursday 9 April 2026. The shop is shut until the Monday after."
     other = event_days(apart)
     assert other is not None and iso(other.ends) == ("2026-04-09", "2026-04-09")
+
+
+def test_a_member_counting_a_day_takes_it_of_the_one_short_period_told() -> None:
+    text = "The sailing course takes the first weekend of May 2027; bring waterproofs."
+    assert members_days(text, ["course_day_two"]) == [("2027-05-02",) * 2]

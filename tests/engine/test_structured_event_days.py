@@ -341,9 +341,9 @@ HOARDING = (
     [
         (COURSE, ["course_start", "final_class", "first_shadow"], "course_start",
          ("2027-05-04", "2027-05-04")),
-        # two days told on their own may be two things': a birth and a job's first day
+        # a birth is no day of what the text is about: the job's first day is its own
         ("Welcome, Sam. You start with us on 1 September 2026; your date of birth is 3 May 2005.",
-         ["job_start"], "job_start", ("2005-05-03", "2026-09-01")),
+         ["job_start"], "job_start", ("2026-09-01", "2026-09-01")),
         # a length's last day is no day left over for a member that ends nothing
         (HOARDING, ["erected", "officer_visit"], "erected", ("2027-05-03", "2027-05-03")),
         # an end may take it: two left, two days

@@ -12,9 +12,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from engine.structured.day_clauses import counts_noun
 from engine.structured.event_days import LEAD_DAYS, EventDays, event_days, lone_date_span
 from engine.structured.json_rules import lasts_days
-from engine.structured.member_days import counts_noun
 from engine.structured.told_days import digits
 from tests.helpers.fills import dates_schema, json_fill
 

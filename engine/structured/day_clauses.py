@@ -70,8 +70,9 @@ def counted_thing_day(told: tuple[Told, ...], text: str, key: str) -> Told | Non
 
 def bare_count_day(told: tuple[Told, ...], text: str, nth: int, things: list[str]) -> Told | None:
     """The day told right after a bare ordinal standing for a thing the text names before it
-    ("three visits. The first is on 6 June, the second six weeks after that": ``second_visit``
-    takes the day six weeks on), where no noun follows the ordinal; ``None`` otherwise."""
+    ("two cleans this year. The first is on 14 April, the second ten weeks after that":
+    ``second_clean`` takes the day ten weeks on), where no noun follows the ordinal; ``None``
+    otherwise."""
     own = frozenset(w for thing in things for w in act_words(thing))
     named = (m.end() for m in WORD.finditer(text) if names_act(own, m[0].lower()))
     first_named = next(named, None)

@@ -106,7 +106,7 @@ def anchor(before: list[Told]) -> Told | None:
 
 def undated_thing_origin(text: str, end: int, before: list[Told]) -> Told | None:
     """What a shift counts from whose thing, named after ``end``, the text dates nowhere
-    ("three days prior to the event"): the last day told before it that is not itself
+    ("two days prior to the gathering"): the last day told before it that is not itself
     counted back from another (a tasting "the Monday before" is a lead-up to the event, not
     the event); ``None`` where no such thing is named."""
     thing = thing_words(text, end) - set(listed("pointing_words")) - set(listed("today_words"))

@@ -214,7 +214,7 @@ class EventDays:
 
     def told_period(self) -> Span | None:
         """The one period of a few days the document tells, where no event's days are read
-        ("a two-day seminar on the last weekend of June 2027"); ``None`` for none or more."""
+        ("a sailing course on the first weekend of May 2027"); ``None`` for none or more."""
         periods = {(t.first, t.last) for t in self.told if is_period(t) and not t.deadline}
         short = [p for p in periods if p[1] - p[0] < SHORTEST_FRAME]
         return short[0] if len(short) == 1 else None
@@ -435,8 +435,8 @@ def event_days(document: str) -> EventDays | None:
 
 def counted_until(document: str, told: tuple[Told, ...], ends: Span | None) -> Span | None:
     """A one-day event's ends run on to a day counted right after a ``period_end_cues`` word
-    in the sentence that writes its day ("hired from Sat 2 Aug 2025 until the following
-    Friday": 2 to 8 August); ``ends`` as they are otherwise."""
+    in the sentence that writes its day ("the cottage is ours from Thursday 9 April 2026 until
+    the following Monday": 9 to 13 April); ``ends`` as they are otherwise."""
     if ends is None or ends[0] != ends[1]:
         return ends
     text = digits(document)

@@ -141,7 +141,7 @@ def start_origin(match: re.Match[str], before: list[Told]) -> Told | None:
     if cue is None or not starting_verb(cue["verb"].lower()):
         return None
     if day_written_at(match.string, cue.end()):
-        return None  # "for eleven days starting 1 July": :mod:`.started_lengths`' to read
+        return None  # "for six days starting 3 August": :mod:`.started_lengths`' to read
     return named_origin(match.string, cue.end(), before)
 
 
@@ -258,12 +258,13 @@ def ahead_day(
 ) -> Counted | None:
     """The day that long after the last day told before it ("serviced on 21 June; the next
     check is due in 18 months": 21 December the year after), or the days from the low length's
-    to the high one's ("ready in 2 to 4 working days"); "in four weeks' time" is that long
-    from now, the document's own day (minutes' "we meet again in four weeks' time")."""
+    to the high one's ("ready in 2 to 4 working days"); "in five weeks' time" is that long
+    from now, the document's own day (notes of a meeting: "we meet again in five weeks'
+    time")."""
     base = own_day(before, match.string) if match["time"] else anchor(before)
-    # "went home on 31 December after four nights", "died on 19 May, after forty years in the
-    # parish": a length right after its day, a comma at most between, is how long came before
-    # that day, not a day after it
+    # "went home on 31 December after four nights", "stepped down on 4 May, after nine years
+    # as chair": a length right after its day, a comma at most between, is how long came
+    # before that day, not a day after it
     if base is None or not WORDS.search(match.string, base.end, match.start()):
         return None
     count, unit = count_and_unit(match)

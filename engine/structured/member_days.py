@@ -286,7 +286,7 @@ def thing_day(text: str, told: Told, word: int, days: list[Told]) -> Told | None
     if not told.how or not (named or limit) or not before_thing().fullmatch(text, end, word):
         return told
     earlier = days[: days.index(told)]
-    ended = ended_origin(text, end, earlier)  # "28 days before the licence expires"
+    ended = ended_origin(text, end, earlier)  # "10 days before the permit expires"
     # back from a thing's first day, as the shift counted: no length's last day
     back = way in listed("duration_before")
     earlier = [t for t in earlier if not (back and period_end(t))]

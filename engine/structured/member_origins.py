@@ -97,7 +97,7 @@ def sibling_origin(
         return None
     before = [t for t in told if t.end <= match.start()]
     dated = ended_origin(text, thing_at, before) or named_origin(text, thing_at, before)
-    dated = dated or edge_origin(text, thing_at, before)  # "… before the licence expires"
+    dated = dated or edge_origin(text, thing_at, before)  # "… before the permit expires"
     if dated not in (None, origin) and not whole_name(text, thing_at, sibling):
         return None
     return origin

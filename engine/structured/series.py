@@ -116,9 +116,9 @@ def first_meeting(reading: Reading, start: float, weekday: int | None) -> float:
 
 def written_meeting(document: str, start: float, weekday: int | None) -> float:
     """The first day on the series' weekday the document writes in digits or words on or
-    after ``start``, where ``start`` is a day it only counts ("lessons start on Saturday 11
-    September … the fee at least a week before her first lesson": 11 September, not the
-    Saturday a week before it); else ``start``."""
+    after ``start``, where ``start`` is a day it only counts ("lessons start on Sunday 5
+    September … pay at least a week before his first lesson": 5 September, not the Sunday a
+    week before it); else ``start``."""
     written = sorted(d for _, _, what in phrase_spans(document) for d in phrase_days(what))
     if weekday is None or start in written:
         return start

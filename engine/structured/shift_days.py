@@ -174,8 +174,8 @@ def day_ordinals() -> dict[str, int]:
 
 def lasted(told: list[Told], at: int) -> Told | None:
     """The period a length's last day (``told[at]``) ends, from the single day told last
-    before it, the day it counts from ("runs for eleven days starting 1 July": 1 to 11
-    July); ``None`` for any other day."""
+    before it, the day it counts from ("runs for six days starting 3 August": 3 to 8
+    August); ``None`` for any other day."""
     if not told[at].lasting:
         return None
     start = next((t for t in reversed(told[:at]) if t.first == t.last and not t.how), None)
@@ -289,7 +289,7 @@ def ended_origin(text: str, end: int, before: list[Told]) -> Told | None:
     said = [w.lower() for w in WORD_AFTER.findall(clause)[:ENDING_WORDS]]
     if not any(ends_said(w, said[at + 1 :]) for at, w in enumerate(said)):
         return None
-    # no deadline's days: "renew before the end of February" ends nothing
+    # no deadline's days: "pay by the close of March" ends nothing
     ended = next((t for t in reversed(before) if t.lasting or ended_period(t)), None)
     return None if ended is None else replace(ended, first=ended.last)
 

@@ -38,25 +38,33 @@ offers it only the written days inside them), and the era rule
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable
 from dataclasses import dataclass, replace
 from functools import cache, lru_cache
 
 from engine.structured import columns, cued_days, other_days, periods, stated
-from engine.structured.ages import birth_phrases, read_births
-from engine.structured.anniversaries import counted_birthday, years_counted
-from engine.structured.day_order import leftover, settled
+from engine.structured.ages import birth_phrases
+from engine.structured.anniversaries import counted_birthday
+from engine.structured.day_elimination import edge_of, ordered_days, unclaimed_day
 from engine.structured.day_readers import is_period, iso, yearlong
 from engine.structured.interleaved import between_meeting
-from engine.structured.member_days import SHORTEST_FRAME, bound_day, ends_its_length, told_span
-from engine.structured.member_origins import left_to_yielded, rebased, yielded
+from engine.structured.member_days import SHORTEST_FRAME, bound_day, told_span
+from engine.structured.member_kinds import (
+    LATER,
+    born,
+    clause_words,
+    ends_only,
+    own_words,
+    paired,
+    partners,
+)
 from engine.structured.named_days import starting_verb
 from engine.structured.other_days import clauses, phrase_days
 from engine.structured.periods import Span, alternation, listed, phrase_spans
 from engine.structured.series import open_ended, series_day, series_days
-from engine.structured.series_counts import cardinals, ordinal_of, ordinals
+from engine.structured.series_counts import cardinals, ordinal_of
 from engine.structured.told_days import Told, digits, told_days
-from engine.structured.words import key_parts, name_words, shares_act
+from engine.structured.words import key_parts, shares_act
 
 # An act done ahead of an event (a booking, an entry) is dated this close before its day: a
 # booking made two months ahead is as likely as one made the week before.
@@ -65,14 +73,6 @@ WORD = re.compile(r"[A-Za-z]+")
 START_WORDS = 3  # a start verb, "on" and a weekday: the words before a day written as a start
 # "six weeks before": three words, looked ahead at so that every word may start them
 RELATIVE = re.compile(r"\b(?=([a-z0-9-]+) ([a-z]+) ([a-z]+)\b)")
-# Dates that are no day of the event: a birth and the year a thing began, whatever the
-# document says; a later date (a renewal, a payment) unless the document ties it to an act
-# done ahead of the event ("pay for the kit by 20 April").
-BORN = ("birth", "origin_year")
-LATER = "later"
-# A start and an end that are a pair take the event's ends by rule
-# (:func:`engine.structured.json_rules.period_ends`); one alone ("ordered_on") is a lone date.
-PAIR = ("start", "end")
 
 
 @cache
@@ -250,8 +250,8 @@ def lone_date_span(
     a series its name counts or names the month of; the day the document tells for the thing
     its name names (:func:`told_window`); where the document writes an event's days, the
     lead-up of the act its name ties it to, whatever else its name says (a payment, a
-    delivery); else, as a lone date of the object (no
-    :data:`BORN` or :data:`LATER` word names it, and it is no start or end with its pair among
+    delivery); else, as a lone date of the object (no :data:`.member_kinds.BORN` or
+    :data:`.member_kinds.LATER` word names it, and it is no start or end with its pair among
     ``siblings``: "reserved_on" alone is lone), the event's days. ``None`` otherwise."""
     if event is None or depth != 1 or born(key):
         return None
@@ -269,99 +269,6 @@ def lone_date_span(
     return event.counted_day(key) or edge_of(event, key)  # its act read once
 
 
-def edge_day(event: EventDays, key: str, siblings: tuple[str, ...]) -> Span | None:
-    """The one day of its event a lone member takes by its name (:func:`edge_of`), where no
-    pair among ``siblings`` takes the event's ends by rule."""
-    if not unclaimed(event, key, siblings) or paired(key, event.not_acts(siblings)):
-        return None
-    edge = edge_of(event, key)
-    return edge if edge is not None and edge != event.ends else None
-
-
-def edge_of(event: EventDays, key: str) -> Span | None:
-    """The days of an event a lone member takes: its first for a name that says it starts
-    ("course_start" beside "the course runs for six weeks … beginning 8 March"), its last for
-    one that says it ends, unless both are days told on their own (a birth and a job's start
-    may bound the days); else all of them."""
-    ends = event.ends
-    if ends is None or columns.names(key, "start") == ends_only(key):
-        return ends
-    singles = {t.first for t in event.told if t.first == t.last}
-    if ends[0] in singles and ends[1] in singles:
-        return ends  # two days told apart may be two things' (a birth and a start)
-    day = ends[0] if columns.names(key, "start") else ends[1]
-    return (day, day)
-
-
-@lru_cache(maxsize=256)  # the compiler, the era rule and the review's note each ask
-def unclaimed_day(event: EventDays, key: str, siblings: tuple[str, ...]) -> Told | None:
-    """The day a date member with no word beside any told day takes by elimination: the
-    document tells days that the other date members (``siblings``, in the schema's order)
-    take by their names (a told day, or a meeting of its series; or as the ends of its
-    event; the event's days, where any lone date goes, are no day left over), and those left
-    over go to the members left over, in order, when there are as many of each. "Installed
-    on 4 March 2026 with a one-year guarantee; it began to rattle on 5 February 2027": a
-    ``breakdown_date`` beside ``installed_on`` and ``guarantee_ends`` takes 5 February."""
-    # a lone start or end that takes its event's first or last day takes no day left over
-    edges = {k: edge for k in siblings if (edge := edge_day(event, k, siblings)) is not None}
-    members = [k for k in siblings if unclaimed(event, k, siblings) and k not in edges]
-    if key not in members:
-        return None
-    taken = {(t.first, t.last) for k in siblings if (t := event.named_day(k, siblings)) is not None}
-    taken |= set(edges.values())
-    taken |= {m for k in siblings if (m := event.meeting(k)) is not None}  # "first_session"
-    if event.ends is not None and any(paired(k, siblings) for k in siblings):
-        taken |= {(t.first, t.last) for t in event.told
-                  if event.ends[0] <= t.first and t.last <= event.ends[1]}  # fmt: skip
-    # The event's own days, which a lone date takes anyway; but a one-day event's day is
-    # one member's, and when the members left over are as many as the days left with it,
-    # each takes its own in order ("moved in on 2 March; the dinner falls on a Friday in
-    # May; let us know by 12 April": three members, three days).
-    ends = [] if event.ends is None else [event.ends]
-    one_day = [None] if not ends or ends[0][0] == ends[0][1] else []
-    # a length's last day ("hired for six weeks") is no day of a member that ends nothing,
-    # where no start and end among the members may take the length's days as theirs
-    lasting = any(ends_its_length(k) for k in members) or any(paired(k, siblings) for k in siblings)
-    births = {span for span, how in read_births(event.text) if not how}  # a born member's
-    for also in ends + one_day:
-        left = leftover(event.told, taken | ({also} if also else set()))
-        left = [t for t in left if (lasting or not t.lasting) and (t.first, t.last) not in births]
-        if len(left) == len(members):
-            return left[members.index(key)]
-    return None
-
-
-@lru_cache(maxsize=256)  # each date member of one object asks
-def ordered_days(event: EventDays, siblings: tuple[str, ...]) -> tuple[Told | None, ...]:
-    """The day each of ``siblings`` (the object's date members, in the schema's order) takes:
-    the one its name finds or elimination gives it, settled against the others' in the order
-    the document tells them (:func:`.day_order.settled`)."""
-    claims = [event.named_day(k, siblings) or unclaimed_day(event, k, siblings) for k in siblings]
-    free = [unclaimed(event, k, siblings) for k in siblings]
-    gave_up = yielded(event.text, event.told, siblings, claims)
-    for at in (at for at, gives_up in enumerate(gave_up) if gives_up):
-        claims[at], free[at] = None, True  # "… 2 days before the concert": another day
-    meetings = {m for k in siblings if (m := event.meeting(k)) is not None}
-    days = left_to_yielded(event.told, gave_up, settled(claims, free, event.told, meetings))
-    return rebased(event.text, event.told, siblings, days)  # "before the performance"
-
-
-def unclaimed(event: EventDays, key: str, siblings: tuple[str, ...]) -> bool:
-    """Whether a date member takes no day by its name: no told day, series meeting, act or
-    count of its own, no birth or later date (a renewal is no day told; a deadline for one
-    is: "reply_by", "renewal_deadline"), and no start or end with its pair where the
-    document writes its event's ends (the pair takes them by rule; with none written, a
-    start and an end take the days told in their order: "arrives on Thu 9/8/29 … the
-    Tuesday after")."""
-    if born(key) or later(key) or (paired(key, siblings) and event.ends is not None):
-        return False
-    if event.meeting(key) is not None or event.counted_day(key) is not None:
-        return False
-    if ordinal_of(set(key_parts(key))) is not None and (event.series or named_in(event, key)):
-        return False  # "session_two" of a series, or of a thing the text names, is counted
-    return event.named_day(key, siblings) is None and event.act_span(key) is None
-
-
 def told_window(told: Told, key: str) -> Span:
     """The days of a member the document tells a day for: that day (or period), or the
     lead-up to it when it is written as a deadline ("boxes must reach us by 1 March") and
@@ -376,24 +283,6 @@ def written_as_start(document: str, told: Told) -> bool:
     Friday 4 June", "starting 3 May": two words between at most)."""
     said = WORD.findall(digits(document), 0, told.start)[-START_WORDS:]
     return any(starting_verb(w.lower()) for w in said)
-
-
-def ends_only(key: str) -> bool:
-    """Whether a member's name makes it an end and not a start."""
-    return columns.names(key, "end") and not columns.names(key, "start")
-
-
-def paired(key: str, siblings: Iterable[str]) -> bool:
-    """Whether a start's end, or an end's start, is among its siblings."""
-    return any(partners(key, siblings))  # member names are never empty
-
-
-def partners(key: str, siblings: Iterable[str]) -> Iterator[str]:
-    """The siblings that end what a start ``key`` starts, or start what an end ``key`` ends."""
-    others = [s for s in siblings if s != key]
-    for own, other in (PAIR, PAIR[::-1]):
-        if columns.names(key, own):
-            yield from (s for s in others if columns.names(s, other))
 
 
 def document_ends(document: str) -> tuple[float, float] | None:
@@ -466,33 +355,3 @@ def relative_day(text: str, ends: Span | None) -> tuple[str, list[float]]:
         if number is not None and unit in units and after in listed("deadline_words"):
             return text[: match.start()], [ends[0] - number * units[unit]]
     return text, []
-
-
-def named_in(event: EventDays, key: str) -> bool:
-    """Whether a word of a member's name, other than its ordinal, stands in the text: a
-    "second_heat" beside "heats" is the second of them, no day left over."""
-    named = own_words(key) - set(ordinals())
-    return not named.isdisjoint(clause_words(event.text))
-
-
-def clause_words(text: str) -> frozenset[str]:
-    """A clause's words and their lemmas ("papers" → "paper", "reserved" → "reserve")."""
-    return frozenset(w for word in text.split() for w in name_words(word) if w)
-
-
-def own_words(key: str) -> frozenset[str]:
-    """A date member's words that say what happened on its day: not the words that only say
-    it holds a day ("date", "day", "on"; ``day_name`` in ``field_words.json``)."""
-    return name_words(key) - columns.field_words()["day_name"]
-
-
-def born(key: str) -> bool:
-    """Whether a member dates a birth or an origin (:data:`BORN`), not an anniversary of one
-    ("ninetieth_birthday")."""
-    return years_counted(key) is None and any(columns.names(key, w) for w in BORN)
-
-
-def later(key: str) -> bool:
-    """Whether a member dates something done later than the days a document tells (a
-    renewal, a reply), and not the deadline for it."""
-    return columns.names(key, LATER) and not columns.names(key, "deadline_name")

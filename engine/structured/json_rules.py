@@ -85,7 +85,7 @@ def complete_instance(done: Completion, instance: Any) -> None:
 def told(done: Completion, path: Path, members: Members) -> None:
     """Say which of the object's dates the document counts rather than writes ("the results
     came out six weeks later", "the second Thursday of November"), or a member took by
-    elimination (:func:`.event_days.unclaimed_day`): the compiler fixed them
+    elimination (:func:`.day_elimination.unclaimed_day`): the compiler fixed them
     (:mod:`.told_days`), so no rule wrote them, and the review should still say why."""
     if path or done.event is None:
         return

@@ -6,7 +6,7 @@ the shift's reader (:mod:`.shift_days`) counts from the day told last before it,
 A schema with a ``concert_date`` beside ``exchange_by`` says which day the concert is: the
 one that member takes. :func:`rebased` reads each member's counted day
 again from the day of the sibling its thing names, after every member has its day
-(:func:`.event_days.ordered_days`), since only then is the sibling's day known. Only where
+(:func:`.day_elimination.ordered_days`), since only then is the sibling's day known. Only where
 the text itself dates no thing of those words (:func:`.day_readers.named_origin`), so a
 document that names its origin keeps it. Pure functions.
 """

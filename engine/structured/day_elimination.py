@@ -8,8 +8,9 @@ count from (:func:`ordered_days`, :mod:`.day_order`, :mod:`.member_origins`). As
 
 from __future__ import annotations
 
+from collections.abc import Hashable, Iterable
 from functools import lru_cache
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 from engine.structured import columns
 from engine.structured.ages import read_births
@@ -22,11 +23,35 @@ from engine.structured.series_counts import ordinal_of
 from engine.structured.told_days import Told
 from engine.structured.words import key_parts
 
-if TYPE_CHECKING:
-    from engine.structured.event_days import EventDays
+
+class DocumentDays(Hashable, Protocol):
+    """What elimination reads of one document (:class:`.event_days.EventDays`): its event's
+    ends, the days it tells, its series, its text, and what each member's name finds."""
+
+    @property
+    def ends(self) -> Span | None: ...
+
+    @property
+    def told(self) -> tuple[Told, ...]: ...
+
+    @property
+    def series(self) -> tuple[float, ...]: ...
+
+    @property
+    def text(self) -> str: ...
+
+    def named_day(self, key: str, siblings: Iterable[str]) -> Told | None: ...
+
+    def meeting(self, key: str) -> Span | None: ...
+
+    def counted_day(self, key: str) -> Span | None: ...
+
+    def act_span(self, key: str) -> Span | None: ...
+
+    def not_acts(self, keys: Iterable[str]) -> list[str]: ...
 
 
-def edge_day(event: EventDays, key: str, siblings: tuple[str, ...]) -> Span | None:
+def edge_day(event: DocumentDays, key: str, siblings: tuple[str, ...]) -> Span | None:
     """The one day of its event a lone member takes by its name (:func:`edge_of`), where no
     pair among ``siblings`` takes the event's ends by rule."""
     if not unclaimed(event, key, siblings) or paired(key, event.not_acts(siblings)):
@@ -35,7 +60,7 @@ def edge_day(event: EventDays, key: str, siblings: tuple[str, ...]) -> Span | No
     return edge if edge is not None and edge != event.ends else None
 
 
-def edge_of(event: EventDays, key: str) -> Span | None:
+def edge_of(event: DocumentDays, key: str) -> Span | None:
     """The days of an event a lone member takes: its first for a name that says it starts
     ("course_start" beside "the course runs for six weeks … beginning 8 March"), its last for
     one that says it ends, unless both are days told on their own (a birth and a job's start
@@ -51,7 +76,7 @@ def edge_of(event: EventDays, key: str) -> Span | None:
 
 
 @lru_cache(maxsize=256)  # the compiler, the era rule and the review's note each ask
-def unclaimed_day(event: EventDays, key: str, siblings: tuple[str, ...]) -> Told | None:
+def unclaimed_day(event: DocumentDays, key: str, siblings: tuple[str, ...]) -> Told | None:
     """The day a date member with no word beside any told day takes by elimination: the
     document tells days that the other date members (``siblings``, in the schema's order)
     take by their names (a told day, or a meeting of its series; or as the ends of its
@@ -89,7 +114,7 @@ def unclaimed_day(event: EventDays, key: str, siblings: tuple[str, ...]) -> Told
 
 
 @lru_cache(maxsize=256)  # each date member of one object asks
-def ordered_days(event: EventDays, siblings: tuple[str, ...]) -> tuple[Told | None, ...]:
+def ordered_days(event: DocumentDays, siblings: tuple[str, ...]) -> tuple[Told | None, ...]:
     """The day each of ``siblings`` (the object's date members, in the schema's order) takes:
     the one its name finds or elimination gives it, settled against the others' in the order
     the document tells them (:func:`.day_order.settled`)."""
@@ -103,7 +128,7 @@ def ordered_days(event: EventDays, siblings: tuple[str, ...]) -> tuple[Told | No
     return rebased(event.text, event.told, siblings, days)  # "before the performance"
 
 
-def unclaimed(event: EventDays, key: str, siblings: tuple[str, ...]) -> bool:
+def unclaimed(event: DocumentDays, key: str, siblings: tuple[str, ...]) -> bool:
     """Whether a date member takes no day by its name: no told day, series meeting, act or
     count of its own, no birth or later date (a renewal is no day told; a deadline for one
     is: "reply_by", "renewal_deadline"), and no start or end with its pair where the

@@ -24,7 +24,6 @@ from functools import cache
 import inflect
 from dateutil.relativedelta import relativedelta
 
-from engine.language.en.data import word_set
 from engine.language.en.forms import NOUN_CLASS, readings, verb_tags
 from engine.structured import columns
 from engine.structured.ages import OLDEST, told_births
@@ -42,7 +41,7 @@ from engine.structured.named_days import starting_verb
 from engine.structured.other_days import clauses
 from engine.structured.periods import alternation, listed, words
 from engine.structured.series_counts import spelled_ordinals
-from engine.structured.thing_anchor import thing_phrase, written
+from engine.structured.thing_anchor import possessives, thing_phrase, written
 from engine.structured.words import key_parts
 
 PAST_TAGS = frozenset({"VBD", "VBN"})  # "wed", "was leased", "born"
@@ -134,9 +133,8 @@ def years_of(match: re.Match[str], sentence: tuple[int, int]) -> int | None:
 def owned(match: re.Match[str]) -> bool:
     """Whether a possessive stands right before a phrase ("her 80th"; not "the 20th", a day
     of the month)."""
-    owners = alternation(sorted(word_set("grammar.json", "possessive_determiners")))
     lead = match.string[max(match.start() - OWNER_REACH, 0) : match.start()]
-    return re.search(rf"(?i)\b(?:{owners})\s+$", lead) is not None
+    return re.search(rf"(?i)\b{possessives()}\s+$", lead) is not None
 
 
 def noun_after(text: str, end: int) -> bool:

@@ -115,6 +115,14 @@ def undated_thing_origin(text: str, end: int, before: list[Told]) -> Told | None
     return anchor([t for t in before if not counted_back(t)])
 
 
+def fallback_origin(text: str, end: int, before: list[Told], back: bool) -> Told | None:
+    """What a shift counts from when no day names its thing: the last day that is no
+    lead-up where it names an undated thing (:func:`undated_thing_origin`), else the last day
+    told, back, or the last not counted back, onward (:func:`onward`)."""
+    found = undated_thing_origin(text, end, before)
+    return found or anchor(before if back else onward(before))
+
+
 def onward(before: list[Told]) -> list[Told]:
     """The days a shift onward may count from: none counted back from another, where any
     other is told ("free cancellation until two days before the meeting … a follow-up the
@@ -238,8 +246,7 @@ def next_weekday(
     backward = bool(match["way"]) and match["way"].lower() in listed("duration_before")
     before = [t for t in before if not (backward and period_end(t))]
     base = named_origin(match.string, match.end(), before) if match["way"] else None
-    base = base or undated_thing_origin(match.string, match.end(), before)
-    base = base or anchor(before if backward else onward(before))
+    base = base or fallback_origin(match.string, match.end(), before, backward)
     if base is None:
         return None
     name = (match["weekday"] or match["beside"]).lower()

@@ -329,8 +329,9 @@ def counted_until(document: str, told: tuple[Told, ...], ends: Span | None) -> S
     if ends is None or ends[0] != ends[1]:
         return ends
     text = digits(document)
+    sentences = clauses(text)
     for day in told:
-        sentence = next(((s, e) for s, e in clauses(text) if s <= day.start <= e), (0, 0))
+        sentence = next(((s, e) for s, e in sentences if s <= day.start <= e), (0, 0))
         written = any(t.first == ends[0] and not t.how and sentence[0] <= t.start for t in told)
         cued = until_cue().search(text, sentence[0], day.start) is not None
         if day.how and day.first > ends[0] and written and cued:

@@ -16,22 +16,20 @@ from functools import cache
 
 from lemminflect import getLemma
 
-from engine.language.en.data import word_set
 from engine.structured.day_readers import (
     NEXT_WORD,
     Told,
     anchor,
     count_and_unit,
+    fallback_origin,
     is_month,
     is_period,
     iso,
     moved,
     named_origin,
-    onward,
     own_day,
     period_end,
     shift_ways,
-    undated_thing_origin,
     unit_words,
     yearlong,
 )
@@ -42,6 +40,7 @@ from engine.structured.thing_anchor import (
     day_ahead,
     determiners,
     past_since,
+    possessives,
     thing_phrase,
     thing_words,
 )
@@ -100,8 +99,7 @@ def shifted_day(
     # the day it counts from ("stays four nights … due a fortnight before departure")
     # "hired for six weeks … six weeks on": on from the hire's first day, not its last
     before = [t for t in before if not ((back or on) and period_end(t))]
-    base = named or undated_thing_origin(match.string, match.end(), before)
-    base = base or anchor(before if back else onward(before))
+    base = named or fallback_origin(match.string, match.end(), before, back)
     if base is None:
         return None
     origin = base.first if back else base.last
@@ -200,8 +198,7 @@ def edge_day_pattern() -> re.Pattern[str]:
     alone."""
     edges = alternation([*listed("first_day_words"), *listed("last_day_words"), *day_ordinals()])
     nouns = alternation(listed("edge_nouns"))
-    owners = alternation(sorted(word_set("grammar.json", "possessive_determiners")))
-    owner = rf"(?:{determiners()}|{owners}|[A-Za-z]+'s)"  # "on its final evening"
+    owner = rf"(?:{determiners()}|{possessives()}|[A-Za-z]+'s)"  # "on its final evening"
     return re.compile(rf"(?i)\b{owner}\s+(?P<edge>{edges})\s+(?:{nouns})\b(?!\s+of\b)")
 
 

@@ -60,6 +60,12 @@ def determiners() -> str:
 
 
 @cache
+def possessives() -> str:
+    """The possessive determiners ("her", "its", "their"), as an alternation."""
+    return rf"(?:{alternation(sorted(word_set('grammar.json', 'possessive_determiners')))})"
+
+
+@cache
 def thing_pattern() -> re.Pattern[str]:
     """A thing's name after a shift: a determiner at most, then a word or two; or an act,
     its subject a pronoun, then its verb ("before we sail")."""

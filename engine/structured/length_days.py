@@ -28,6 +28,7 @@ from engine.structured.day_readers import (
     shift_words,
     unit_words,
     units,
+    working_days,
 )
 from engine.structured.named_days import starting_verb
 from engine.structured.periods import alternation, listed, phrase_spans
@@ -97,7 +98,11 @@ def length_end(
 
 def length_last(first: float, count: int, unit: str) -> float:
     """The last day of ``count`` units from ``first``: the day before that long after (a
-    night, or a month's day, runs into it: three nights from 4 May end on the 7th)."""
+    night, or a month's day, runs into it: three nights from 4 May end on the 7th). Working
+    days count ``first`` itself when it is one: five working days from Monday 7 June end on
+    Friday the 11th, not on the Sunday before the fifth weekday after it."""
+    if unit in listed("working_day_units"):
+        return working_days(first - 1, count, back=False)
     ends_before = unit in calendar_units() or unit not in listed("overnight_units")
     return moved(first, count, unit, back=False) - ends_before
 

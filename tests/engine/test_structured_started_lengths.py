@@ -88,3 +88,10 @@ def test_every_before_a_word_that_is_no_time_says_no_thing_recurs() -> None:
     assert ends(text) == ["2026-05-14"]
     weekly = "Every week for six weeks, starting Monday 4 May 2026, the choir sings at noon."
     assert ends(weekly) == []  # a series' length: :mod:`.series` reads it
+
+
+def test_working_days_from_a_weekday_count_that_weekday_and_skip_the_weekend() -> None:
+    shut = "The print room is shut for four working days from Tuesday 2 March 2027 for a refit."
+    assert ends(shut) == ["2027-03-05"]  # Tue, Wed, Thu, Fri
+    over = "Audits take place over six working days starting Thursday 4 March 2027."
+    assert ends(over) == ["2027-03-11"]  # Thu, Fri, Mon to Thu

@@ -19,7 +19,7 @@ import datetime as dt
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, lru_cache
 
 import inflect
 from dateutil import rrule
@@ -37,6 +37,7 @@ from engine.structured.thing_anchor import (
     purpose_of,
     thing_words,
 )
+from engine.structured.written_days import written_phrases
 
 
 @dataclass(frozen=True)
@@ -144,20 +145,33 @@ def last_written(before: list[Told]) -> Told | None:
 
 def own_day(before: list[Told], text: str = "") -> Told | None:
     """The document's own day: the day ``text`` writes right after naming itself ("this
-    letter is dated 17.01.25", "Email sent 5 Feb 2029"), else the first day or period it
-    writes (a letter's date, a note's heading), not one it counts."""
+    letter is dated 17.01.25", "Email sent 5 Feb 2029"), or right after "today" set off
+    ("within seven days of today (3 March 2026)"), wherever it writes it ("14 days from the
+    date of this letter, 3 February 2026"); else the first day or period it writes before
+    (a letter's date, a note's heading), not one it counts."""
     written = [t for t in before if not t.how]
     named = (
         t for t in written if self_named().search(text, max(t.start - NAMING_REACH, 0), t.start)
     )
-    return next(named, None) or next(iter(written), None)
+    return next(named, None) or named_later(text) or next(iter(written), None)
+
+
+@lru_cache(maxsize=16)  # each reader of one text that counts from its own day asks
+def named_later(text: str) -> Told | None:
+    """The first day ``text`` writes right after naming itself or "today" (:func:`self_named`),
+    told anywhere in it; ``None`` where it names none so."""
+    for start, end, what in written_phrases(text):
+        if self_named().search(text, max(start - NAMING_REACH, 0), start):
+            return Told(start, end, *bounds(what))
+    return None
 
 
 @cache
 def self_named() -> re.Pattern[str]:
-    """An ``own_document_words`` word and the words up to a day right after it."""
-    own = alternation(listed("own_document_words"))
-    return re.compile(rf"(?i)\bthis\s+(?:{own})\b[^.;]*$")
+    """An ``own_document_words`` word and the words up to a day right after it, or a
+    ``today_words`` word and a bracket or a comma right before the day."""
+    own, today = alternation(listed("own_document_words")), alternation(listed("today_words"))
+    return re.compile(rf"(?i)(?:\bthis\s+(?:{own})\b[^.;]*|\b(?:{today})\s*[(,]\s*)$")
 
 
 def named_origin(text: str, end: int, before: list[Told]) -> Told | None:

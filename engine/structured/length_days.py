@@ -32,7 +32,7 @@ from engine.structured.day_readers import (
 )
 from engine.structured.named_days import starting_verb
 from engine.structured.periods import alternation, listed, phrase_spans
-from engine.structured.shift_days import document_phrase, ended_origin
+from engine.structured.shift_days import ended_origin, names_own_day
 from engine.structured.thing_anchor import since_pattern, written
 
 CHAINED = "then"  # how the review tells a length that follows another
@@ -204,11 +204,11 @@ def written_starts(text: str) -> tuple[int, ...]:
 def limit_origin(match: re.Match[str], before: list[Told]) -> Told | None:
     """The day of the thing a limit names after a ``span_since`` word ("within 10 weeks of
     the inspection"), where the document dated it, or the document's own day ("within 28
-    days of the date of this email")."""
+    days of the date of this email", "within seven days of today")."""
     found = since_pattern().match(match.string, match.end())
     if found is None:
         return None
-    if document_phrase(match.string, found.end()):
+    if names_own_day(match.string, found.end()):
         return own_day(before, match.string)
     ended = ended_origin(match.string, found.end(), before)  # "of the cover ending"
     return ended or named_origin(match.string, found.end(), before)

@@ -308,10 +308,15 @@ def today(match: re.Match[str], before: list[Told]) -> Told | None:
     """The document's own day, for a shift from "today" ("we meet again ten days from
     today" in notes dated 2 May) or from the day of the document itself ("four weeks from
     the date of this letter"): the first day it writes."""
-    said = NEXT_WORD.match(match.string, match.end())
-    if said is not None and said[1].lower() in listed("today_words"):
-        return own_day(before, match.string)
-    return own_day(before, match.string) if document_phrase(match.string, match.end()) else None
+    return own_day(before, match.string) if names_own_day(match.string, match.end()) else None
+
+
+def names_own_day(text: str, end: int) -> bool:
+    """Whether the words right after ``end`` name the document's own day: a ``today_words``
+    word, or the day of the document itself ("the date of this letter")."""
+    said = NEXT_WORD.match(text, end)
+    today = said is not None and said[1].lower() in listed("today_words")
+    return today or document_phrase(text, end) is not None
 
 
 def document_phrase(text: str, end: int) -> str | None:

@@ -286,8 +286,40 @@ def iso_span(start: str, end: str) -> Found:
 
 
 def day_point(match: re.Match[str], year: int) -> Found:
+    """A day of a month: in its written year, else in the nearest year the document names, or
+    the year before or after it where only that one falls on the weekday written right before
+    it ("closed from Thursday 24 December until 4 January 2027": 2026's Thursday)."""
     named = int(given(match, "y1") or year)
-    return ordinal(named, month_of(match, "m1"), int(match["d1"])) if named else None
+    if not named:
+        return None
+    month, number = month_of(match, "m1"), int(match["d1"])
+    weekday = None if given(match, "y1") else weekday_before(match)
+    if weekday is not None and not falls_on(named, month, number, weekday):
+        named = next((y for y in (named - 1, named + 1) if falls_on(y, month, number, weekday)),
+                     named)  # fmt: skip
+    return ordinal(named, month, number)
+
+
+def weekday_before(match: re.Match[str]) -> int | None:
+    """The weekday (0 for Monday) written right before a day ("Thu 24 December", "Friday, the
+    3rd of May"), or ``None``."""
+    said = WEEKDAY_BEFORE.search(match.string, max(match.start() - WEEKDAY_REACH, 0), match.start())
+    if said is None:
+        return None
+    name = said["weekday"][:3].lower()
+    return next(i for i, abbr in enumerate(calendar.day_abbr) if abbr.lower() == name)
+
+
+def falls_on(year: int, month: int, number: int, weekday: int) -> bool:
+    day = ordinal(year, month, number)
+    return day is not None and dt.date.fromordinal(int(day)).weekday() == weekday
+
+
+WEEKDAY_REACH = 16  # "Wednesday, the ": the longest a weekday and its joiners stand before a day
+WEEKDAY_BEFORE = re.compile(
+    rf"(?i)\b(?P<weekday>{'|'.join(calendar.day_name)}|{'|'.join(calendar.day_abbr)})"
+    r"\.?,?\s+(?:the\s+)?$"
+)
 
 
 def day_range(match: re.Match[str], year: int) -> Found:

@@ -70,6 +70,13 @@ def test_a_yearless_day_long_before_the_dated_one_falls_the_next_year() -> None:
     assert [t.first for t in told_days(past)][1] == day("2027-02-02")
 
 
+def test_a_yearless_day_takes_the_year_its_written_weekday_falls_in() -> None:
+    text = "The office shuts on Wednesday 23 December and opens again on Tuesday 5 January 2027."
+    assert [t.first for t in told_days(text)] == [day("2026-12-23"), day("2027-01-05")]
+    after = "Term ended on 18 December 2026; the first club night is Friday, the 8th of January."
+    assert [t.first for t in told_days(after)][1] == day("2027-01-08")
+
+
 def test_a_shift_counts_from_the_last_day_told_before_it() -> None:
     text = "We planted the beds on 3 March 2027, and the first shoots showed two weeks later."
     assert told_on(text, "shoots_seen_on") == ("2027-03-17",) * 2

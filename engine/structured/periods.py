@@ -411,6 +411,8 @@ def year_span(match: re.Match[str], year: int) -> Found:
     """A year (1 January to 31 December), or a season written across two ("2025/26"): the
     twelve months from ``season_across_years``' month of the first, as a school year or a
     league season runs, not two whole years."""
+    if in_code(match):
+        return None
     first = int(match["y1"])
     last = int(match["y1"][:2] + match["y2"]) if given(match, "y2") else first
     if last < first:
@@ -421,6 +423,17 @@ def year_span(match: re.Match[str], year: int) -> Found:
         start, end = ordinal(first, opens, 1), ordinal(last, opens, 1)
         end = end - 1 if end is not None else None
     return (YEAR, start, end) if start is not None and end is not None else None
+
+
+def in_code(match: re.Match[str]) -> bool:
+    """Whether a year is part of a reference ("recall R/2026/114", "invoice INV-2026-0042"):
+    a letter joined right before it, or a longer number that is no year joined right after."""
+    text = match.string
+    return bool(CODE_BEFORE.search(text, 0, match.start()) or CODE_AFTER.match(text, match.end()))
+
+
+CODE_BEFORE = re.compile(r"[A-Za-z][/-]$")
+CODE_AFTER = re.compile(r"[/-](?!(?:1[89]|20)\d\d\b)\d{3,}")
 
 
 def in_digits(document: str) -> str:

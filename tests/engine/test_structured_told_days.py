@@ -1283,3 +1283,10 @@ def test_a_member_named_new_takes_the_moved_day_not_its_things_old_one() -> None
 )
 def test_what_takes_a_length_to_happen_happens_that_long_after(text: str, days: list[str]) -> None:
     assert [dt.date.fromordinal(int(t.last)).isoformat() for t in told_days(text)] == days
+
+
+def test_a_year_inside_a_reference_is_no_period_told() -> None:
+    text = "Claim ref C/2027/5521, opened 14 June 2027. Invoice INV-2027-0093 is paid."
+    assert [t.first for t in told_days(text)] == [day("2027-06-14")]
+    season = "Fixtures for the 2027/28 season start on 4 September 2027."
+    assert len(told_days(season)) == 2  # a season across two years is still a period

@@ -275,6 +275,8 @@ def told_window(told: Told, key: str) -> Span:
     the member's name does not date the deadline itself (``deadline_name`` words)."""
     if told.deadline and not columns.names(key, "deadline_name"):
         return told.last - LEAD_DAYS, told.last
+    if told.deadline:  # "by the end of January": the deadline is the period's last day
+        return told.last, told.last
     return told.first, told.last
 
 

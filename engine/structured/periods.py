@@ -215,13 +215,45 @@ def phrase_spans(
     for pattern, handler in patterns():
         read_spans: list[tuple[int, int]] = []
         for match in pattern.finditer(text):
-            what = handler(match, nearest(years, match.start()) or 0)
+            year = stepped_year(text, match.end(), years) or nearest(years, match.start())
+            what = handler(match, year or 0)
             if what is None:
                 continue
             found.append((match.start(), match.end(), what))
             read_spans.append(match.span())
         text = masked(text, read_spans)
     return found
+
+
+def stepped_year(text: str, end: int, years: list[tuple[int, int]]) -> int | None:
+    """The year a phrase ending at ``end`` is told in by a step from the year the text last
+    wrote before it ("the show on 28 November 2026 … by the end of January next year": 2027;
+    "15 January of the following year", "in May last year"); ``None`` where none follows."""
+    said = relative_year_pattern().match(text, end)
+    written = [year for at, year in years if at < end]
+    if said is None or not written:
+        return None
+    return written[-1] + year_step(said["step"].lower())
+
+
+def year_step(word: str) -> int:
+    """How many years on a ``relative_year_pattern`` word counts: the next, the previous, this."""
+    if word in listed("duration_next"):
+        return 1
+    return -1 if word in listed("duration_previous") or word == LAST else 0
+
+
+LAST = "last"  # "last year": the one before, as "last week" is (a word of many senses elsewhere)
+
+
+@cache
+def relative_year_pattern() -> re.Pattern[str]:
+    """A year named by its step from the one the text last wrote: "next year", "the following
+    year", "last year", "this year"."""
+    steps = [*listed("duration_next"), *listed("duration_previous"), *listed("present_references")]
+    return re.compile(
+        rf"(?i)\s+(?:of\s+)?(?:the\s+)?(?P<step>{alternation([*steps, LAST])})\s+year\b"
+    )
 
 
 def day_starts(document: str, day: float) -> int | None:

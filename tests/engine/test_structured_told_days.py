@@ -322,6 +322,26 @@ def test_a_deadline_dates_an_act_on_or_before_it_unless_the_name_dates_the_deadl
     assert lone_date_span(event, "boxes_deadline", 1, []) == (by, by)
 
 
+def test_a_deadline_told_as_a_period_is_its_last_day_for_a_name_that_dates_it() -> None:
+    text = "Sign-up for the spring league is open now; forms must be in by the end of March 2027."
+    event = event_days(text)
+    assert event is not None
+    assert lone_date_span(event, "forms_deadline", 1, []) == (day("2027-03-31"),) * 2
+    end = day("2027-03-31")
+    assert lone_date_span(event, "forms_received_on", 1, []) == (end - LEAD_DAYS, end)
+
+
+def test_a_month_followed_by_next_or_the_following_year_steps_from_the_year_written() -> None:
+    text = "Our fete was on Sunday 5 September 2027. The shed is ours to the end of May next year."
+    assert [t.last for t in told_days(text)][-1] == day("2028-05-31")
+    following = (
+        "Tickets bought on 2 November 2027 can be swapped until 10 February of the following year."
+    )
+    assert [t.first for t in told_days(following)][-1] == day("2028-02-10")
+    other = "Our fete was on 5 September 2027 and the next one is on 3 September."
+    assert [t.first for t in told_days(other)][-1] == day("2027-09-03")  # no year step said
+
+
 @pytest.mark.parametrize("seed", range(2))
 def test_a_fill_fixes_the_told_day_and_says_how_it_was_counted(seed: int) -> None:
     text = (

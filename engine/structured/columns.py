@@ -95,6 +95,24 @@ def verb_of(noun: str) -> frozenset[str]:
     return frozenset()
 
 
+def phrasal_verb(word: str) -> frozenset[str]:
+    """The verb of a verb and a ``phrasal_particles`` particle written as one word ("pickup":
+    "pick", "dropoff": "drop", "handover": "hand"), when the whole is no verb of its own
+    ("begin" is); none otherwise."""
+    if VERB in getAllLemmas(word):
+        return frozenset()
+    particles = words_file()["phrasal_particles"]
+    assert isinstance(particles, list)
+    for particle in particles:
+        stem = word.removesuffix(str(particle))
+        if stem != word and len(stem) >= SHORTEST_VERB and stem in getAllLemmas(stem).get(VERB, ()):
+            return frozenset({stem})
+    return frozenset()
+
+
+SHORTEST_VERB = 3  # "pickup": "pick"; a shorter stem ("upbeat") is no verb of a compound
+
+
 def names(header: str, what: str) -> bool:
     """Whether a header or property name says ``what`` (see ``field_words.json``), by its
     words or their lemmas."""

@@ -80,10 +80,12 @@ def derived_only(key: str, word: str) -> bool:
 @lru_cache(maxsize=4096)
 def act_words(word: str) -> frozenset[str]:
     """A word's :func:`inflected_words`, an irregular past verb's lemma ("paid": "pay",
-    lemminflect's lexicon) and the verb a noun is made from ("payment": "pay",
-    :func:`.columns.verb_of`): a member's name and a clause name one act however it is
+    lemminflect's lexicon), the verb a noun is made from ("payment": "pay",
+    :func:`.columns.verb_of`) and a phrasal compound's ("pickup": "pick",
+    :func:`.columns.phrasal_verb`): a member's name and a clause name one act however it is
     inflected or derived."""
-    return inflected_words(word) | columns.verb_of(word) | past_verb(word)
+    derived = columns.verb_of(word) | columns.phrasal_verb(word)
+    return inflected_words(word) | derived | past_verb(word)
 
 
 @lru_cache(maxsize=4096)

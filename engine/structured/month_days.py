@@ -34,6 +34,7 @@ from engine.structured.day_readers import (
     iso,
     own_day,
 )
+from engine.structured.other_days import PAST, clause_tense, clauses
 from engine.structured.periods import alternation, listed, phrase_spans
 from engine.structured.series import LAST, MONTHS
 from engine.structured.series_counts import WEEKDAYS, ordinals
@@ -288,6 +289,9 @@ def ordinal_day(
         base = reference_base(match["month"], before, match.string) or base
         return referred_month_day(match, base, said)
     wanted = None if not match["weekday"] else WEEKDAYS.index(match["weekday"].lower())
+    earlier = earlier_in_month(match, base, wanted)
+    if earlier is not None:
+        return earlier, f"{said} of the month of {iso(base.last)}"
     for ahead in range(13):
         month = dt.date(start.year, start.month, 1) + relativedelta(months=ahead)
         day = month + relativedelta(day=int(match["day"]))
@@ -296,6 +300,24 @@ def ordinal_day(
         if day >= start and (wanted is None or day.weekday() == wanted):
             return float(day.toordinal()), f"{said} after {iso(base.last)}"
     return None
+
+
+def earlier_in_month(match: re.Match[str], base: Told, wanted: int | None) -> float | None:
+    """The day of that number earlier in the month of the day told before it, where that day
+    was told in a clause not in the past: the month the text is about ("your wedding (Saturday
+    20 June 2026): the flowers arrive on the 17th"); after a past one ("following your call
+    on 4 March, we collect on the 1st") the next such day is meant. ``None`` otherwise, or
+    when the month has no such day or it falls on another weekday than the one written."""
+    clause = next(((a, b) for a, b in clauses(match.string) if a <= base.start <= b), None)
+    if clause is None or clause_tense(match.string[clause[0] : clause[1]]) == PAST:
+        return None
+    last = dt.date.fromordinal(int(base.last))
+    try:
+        day = last.replace(day=int(match["day"]))
+    except ValueError:  # no 31st in that month
+        return None
+    earlier = day < last and (wanted is None or day.weekday() == wanted)
+    return float(day.toordinal()) if earlier else None
 
 
 def month_after(match: re.Match[str], sentence_start: int) -> Told | None:

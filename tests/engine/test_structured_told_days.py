@@ -1310,3 +1310,12 @@ def test_a_year_inside_a_reference_is_no_period_told() -> None:
     assert [t.first for t in told_days(text)] == [day("2027-06-14")]
     season = "Fixtures for the 2027/28 season start on 4 September 2027."
     assert len(told_days(season)) == 2  # a season across two years is still a period
+
+
+def test_an_ordinal_day_is_of_the_month_the_text_is_about_unless_told_after_a_past_day() -> None:
+    text = "Our open day is Saturday 19 June 2027; the marquee goes up on the 16th, as agreed."
+    assert [t.first for t in told_days(text)][-1] == day("2027-06-16")
+    past = "Your call on 12 May 2027 was logged. Rent is collected on the 3rd."
+    assert [t.first for t in told_days(past)][-1] == day("2027-06-03")
+    later = "Our open day is Saturday 19 June 2027; we clear up on the 21st."
+    assert [t.first for t in told_days(later)][-1] == day("2027-06-21")

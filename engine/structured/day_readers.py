@@ -146,8 +146,8 @@ def last_written(before: list[Told]) -> Told | None:
 def own_day(before: list[Told], text: str = "") -> Told | None:
     """The document's own day: the day ``text`` writes right after naming itself ("this
     letter is dated 17.01.25", "Email sent 5 Feb 2029"), or right after "today" set off
-    ("within seven days of today (3 March 2026)"), wherever it writes it ("14 days from the
-    date of this letter, 3 February 2026"); else the first day or period it writes before
+    ("within five days of today (11 June 2027)"), wherever it writes it ("ten days of the
+    date of this letter, 12 May 2027"); else the first day or period it writes before
     (a letter's date, a note's heading), not one it counts."""
     written = [t for t in before if not t.how]
     named = (

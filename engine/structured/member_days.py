@@ -51,7 +51,7 @@ from engine.structured.other_days import clauses
 from engine.structured.periods import alternation, listed
 from engine.structured.series_counts import ordinal_of
 from engine.structured.shift_days import edge_day_pattern, ended_origin, moved_by_pattern
-from engine.structured.thing_anchor import before_thing, past_since, shift_thing
+from engine.structured.thing_anchor import before_thing, past_since, shift_thing, thing_words
 from engine.structured.told_days import digits
 from engine.structured.words import key_parts
 
@@ -156,7 +156,7 @@ def candidates(
         found = told_after(key, text, word.end(), (sentence[1], days))
         if found is not None:
             between, near, single = found
-            wanted = deadline and near.deadline
+            wanted = deadline and near.deadline and not counts_from_own(key, text, near)
             if between <= MOST_WORDS_BETWEEN or wanted:
                 yield (False, single, derived, deadline and not wanted, between, 0), near
         before = day_before(key, text, words[:at], word.start(), (sentence[0], days))
@@ -235,8 +235,8 @@ def told_after(
     after = unrefined(one_thing(after, text), text)
     near = pick(key, after)
     deadline = columns.names(key, "deadline_name")
-    if deadline:
-        near = next((t for t in after if t.deadline), near)
+    if deadline:  # not one counted from the member's own thing: "… after the surveyor's deadline"
+        near = next((t for t in after if t.deadline and not counts_from_own(key, text, t)), near)
     if near is None:
         return None
     # a day told as a deadline is its member's however far; another is only as near as the
@@ -247,6 +247,13 @@ def told_after(
     # 5 July to 9 July", not "Applications for the intensive close on 15 May".
     ends = columns.names(key, "start") or columns.names(key, "end")
     return between, near, bool(ends) and len(after) < 2 and after[0].first == after[0].last
+
+
+def counts_from_own(key: str, text: str, told: Told) -> bool:
+    """Whether a counted day's phrase names a word of ``key``'s name as the thing it counts
+    from ("5 days after the surveyor's deadline" for ``surveyor_filing_due``)."""
+    own = own_words(key) | bound_acts(key)
+    return bool(told.how) and any(names_act(own, w) for w in thing_words(text, told.end))
 
 
 def day_before(

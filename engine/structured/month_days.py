@@ -304,9 +304,9 @@ def ordinal_day(
 
 def earlier_in_month(match: re.Match[str], base: Told, wanted: int | None) -> float | None:
     """The day of that number earlier in the month of the day told before it, where that day
-    was told in a clause not in the past: the month the text is about ("your wedding (Saturday
-    20 June 2026): the flowers arrive on the 17th"); after a past one ("following your call
-    on 4 March, we collect on the 1st") the next such day is meant. ``None`` otherwise, or
+    was told in a clause not in the past: the month the text is about ("our open day is Saturday
+    19 June; the marquee goes up on the 16th"); after a past one ("your call on 12 May was
+    logged; rent is collected on the 3rd") the next such day is meant. ``None`` otherwise, or
     when the month has no such day or it falls on another weekday than the one written."""
     clause = next(((a, b) for a, b in clauses(match.string) if a <= base.start <= b), None)
     if clause is None or clause_tense(match.string[clause[0] : clause[1]]) == PAST:

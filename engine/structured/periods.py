@@ -227,7 +227,7 @@ def phrase_spans(
 
 def stepped_year(text: str, end: int, years: list[tuple[int, int]]) -> int | None:
     """The year a phrase ending at ``end`` is told in by a step from the year the text last
-    wrote before it ("the show on 28 November 2026 … by the end of January next year": 2027;
+    wrote before it ("our fete was on 5 September 2027 … the end of May next year": 2028;
     "15 January of the following year", "in May last year"); ``None`` where none follows."""
     said = relative_year_pattern().match(text, end)
     written = [year for at, year in years if at < end]
@@ -320,7 +320,7 @@ def iso_span(start: str, end: str) -> Found:
 def day_point(match: re.Match[str], year: int) -> Found:
     """A day of a month: in its written year, else in the nearest year the document names, or
     the year before or after it where only that one falls on the weekday written right before
-    it ("closed from Thursday 24 December until 4 January 2027": 2026's Thursday)."""
+    it ("shuts on Wednesday 23 December and opens on Tuesday 5 January 2027": 2026's)."""
     named = int(given(match, "y1") or year)
     if not named:
         return None
@@ -333,7 +333,7 @@ def day_point(match: re.Match[str], year: int) -> Found:
 
 
 def weekday_before(match: re.Match[str]) -> int | None:
-    """The weekday (0 for Monday) written right before a day ("Thu 24 December", "Friday, the
+    """The weekday (0 for Monday) written right before a day ("Wed 23 December", "Friday, the
     3rd of May"), or ``None``."""
     said = WEEKDAY_BEFORE.search(match.string, max(match.start() - WEEKDAY_REACH, 0), match.start())
     if said is None:
@@ -458,7 +458,7 @@ def year_span(match: re.Match[str], year: int) -> Found:
 
 
 def in_code(match: re.Match[str]) -> bool:
-    """Whether a year is part of a reference ("recall R/2026/114", "invoice INV-2026-0042"):
+    """Whether a year is part of a reference ("claim ref C/2027/5521", "invoice INV-2027-0093"):
     a letter joined right before it, or a longer number that is no year joined right after."""
     text = match.string
     return bool(CODE_BEFORE.search(text, 0, match.start()) or CODE_AFTER.match(text, match.end()))

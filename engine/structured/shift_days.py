@@ -58,15 +58,20 @@ def shift_pattern() -> re.Pattern[str]:
     """A count (or "the": one), a unit and a shift: "six weeks later", "a fortnight after",
     "the day before", "the third day after" (three days after), "five years to the day after"
     (a ``shift_exact`` phrase and a ``day_nouns`` word); "the evening before" (a
-    ``day_parts`` word) is the day before too."""
+    ``day_parts`` word) is the day before too. A short aside in brackets may stand before the
+    shift's word ("5 working days (Mon-Fri) after the visit")."""
     ways = alternation(sorted(shift_ways()))
     units = f"{unit_words()}|{alternation(listed('day_parts'))}"
     one, exact = alternation(listed("duration_one")), alternation(listed("shift_exact"))
     exact = rf"(?:{exact})\s+(?:{alternation(listed('day_nouns'))})"  # "to the day"
     return re.compile(
         rf"(?i)\b(?P<count>\d{{1,3}}|{one}|the(?:\s+(?P<nth>\d{{1,3}})(?:st|nd|rd|th))?)"
-        rf"[\s-]+(?P<unit>{units})s?(?:\s+(?:{exact}))?\s+(?P<way>{ways}|{on_clause_end()})\b"
+        rf"[\s-]+(?P<unit>{units})s?(?:\s+(?:{exact}))?(?:{ASIDE})?"
+        rf"\s+(?P<way>{ways}|{on_clause_end()})\b"
     )
+
+
+ASIDE = r"\s+\([^()]{1,40}\)"  # "(Mon-Fri)": what a unit counts, said in brackets
 
 
 @cache

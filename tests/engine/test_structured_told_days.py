@@ -1319,3 +1319,19 @@ def test_an_ordinal_day_is_of_the_month_the_text_is_about_unless_told_after_a_pa
     assert [t.first for t in told_days(past)][-1] == day("2027-06-03")
     later = "Our open day is Saturday 19 June 2027; we clear up on the 21st."
     assert [t.first for t in told_days(later)][-1] == day("2027-06-21")
+
+
+def test_a_short_aside_in_brackets_may_stand_between_a_shifts_unit_and_its_word() -> None:
+    text = (
+        "The boiler was serviced on 3 March 2027; "
+        "the certificate follows 5 working days (Mon-Fri) after the visit."
+    )
+    assert [t.first for t in told_days(text)][-1] == day("2027-03-10")
+
+
+def test_a_deadline_counted_from_a_members_own_thing_is_not_that_members_day() -> None:
+    text = (
+        "We had your form on 1 June 2027. Your surveyor has four weeks from that date to file "
+        "the survey, and the board rules no later than 5 days after the surveyor's deadline."
+    )
+    assert told_on(text, "surveyor_filing_due") == ("2027-06-29", "2027-06-29")

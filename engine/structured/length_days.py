@@ -99,7 +99,7 @@ def length_end(
 def length_last(first: float, count: int, unit: str) -> float:
     """The last day of ``count`` units from ``first``: the day before that long after (a
     night, or a month's day, runs into it: three nights from 4 May end on the 7th). Working
-    days count ``first`` itself when it is one: five working days from Monday 7 June end on
+    days count ``first`` itself when it is one: four working days from Tuesday 2 March end on
     Friday the 11th, not on the Sunday before the fifth weekday after it."""
     if unit in listed("working_day_units"):
         return working_days(first - 1, count, back=False)
@@ -204,7 +204,7 @@ def written_starts(text: str) -> tuple[int, ...]:
 def limit_origin(match: re.Match[str], before: list[Told]) -> Told | None:
     """The day of the thing a limit names after a ``span_since`` word ("within 10 weeks of
     the inspection"), where the document dated it, or the document's own day ("within 28
-    days of the date of this email", "within seven days of today")."""
+    days of the date of this email", "within five days of today")."""
     found = since_pattern().match(match.string, match.end())
     if found is None:
         return None

@@ -306,7 +306,7 @@ def earlier_in_month(match: re.Match[str], base: Told, wanted: int | None) -> fl
     """The day of that number earlier in the month of the day told before it, where that day
     was told in a clause not in the past: the month the text is about ("our open day is Saturday
     19 June; the marquee goes up on the 16th"); after a past one ("your call on 12 May was
-    logged; rent is collected on the 3rd") the next such day is meant. ``None`` otherwise, or
+    logged; rent comes out on the 3rd") the next such day is meant. ``None`` otherwise, or
     when the month has no such day or it falls on another weekday than the one written."""
     clause = next(((a, b) for a, b in clauses(match.string) if a <= base.start <= b), None)
     if clause is None or clause_tense(match.string[clause[0] : clause[1]]) == PAST:

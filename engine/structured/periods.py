@@ -228,7 +228,7 @@ def phrase_spans(
 def stepped_year(text: str, end: int, years: list[tuple[int, int]]) -> int | None:
     """The year a phrase ending at ``end`` is told in by a step from the year the text last
     wrote before it ("our fete was on 5 September 2027 … the end of May next year": 2028;
-    "15 January of the following year", "in May last year"); ``None`` where none follows."""
+    "10 February of the year after", "in May last year"); ``None`` where none follows."""
     said = relative_year_pattern().match(text, end)
     written = [year for at, year in years if at < end]
     if said is None or not written:

@@ -59,7 +59,7 @@ def shift_pattern() -> re.Pattern[str]:
     "the day before", "the third day after" (three days after), "five years to the day after"
     (a ``shift_exact`` phrase and a ``day_nouns`` word); "the evening before" (a
     ``day_parts`` word) is the day before too. A short aside in brackets may stand before the
-    shift's word ("5 working days (Mon-Fri) after the visit")."""
+    shift's word ("5 working days (weekdays only) after the visit")."""
     ways = alternation(sorted(shift_ways()))
     units = f"{unit_words()}|{alternation(listed('day_parts'))}"
     one, exact = alternation(listed("duration_one")), alternation(listed("shift_exact"))
@@ -71,7 +71,7 @@ def shift_pattern() -> re.Pattern[str]:
     )
 
 
-ASIDE = r"\s+\([^()]{1,40}\)"  # "(Mon-Fri)": what a unit counts, said in brackets
+ASIDE = r"\s+\([^()]{1,40}\)"  # "(weekdays only)": what a unit counts, said in brackets
 
 
 @cache

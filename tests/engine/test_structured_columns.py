@@ -38,7 +38,7 @@ def test_a_verb_that_only_ends_like_a_particle_is_no_compound() -> None:
 
 
 def test_a_compound_name_takes_the_day_told_after_its_verb_and_particle() -> None:
-    text = "The van was collected on 2 May 2027. We drop it off at the depot on 9 May 2027."
+    text = "The van was collected on 2 May 2027. We drop the van off at the depot on 9 May 2027."
     event = event_days(text)
     assert event is not None
     found = event.own_day("dropoff_date", ("pickup_date", "dropoff_date"))

@@ -22,7 +22,7 @@ def test_a_day_set_off_after_the_date_of_this_letter_is_the_letters_own() -> Non
     assert counted(text) == ["2027-05-22"]
     later = (
         "The lease began on 1 March 2027. "
-        "Reply within 21 days from the date of this notice, 9 April 2027."
+        "Answer within 3 weeks of the date of this notice, 9 April 2027."
     )
     assert counted(later) == ["2027-04-30"]
 
@@ -35,7 +35,7 @@ def test_a_day_in_brackets_after_today_is_the_documents_own() -> None:
     assert counted(text) == ["2027-06-16"]
     comma = (
         "Lessons start on 6 September 2027; "
-        "the first invoice is due ten days from today, 1 July 2027."
+        "the first bill falls due ten days from today, 1 July 2027."
     )
     assert counted(comma) == ["2027-07-11"]
 

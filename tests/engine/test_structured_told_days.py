@@ -323,7 +323,7 @@ def test_a_deadline_dates_an_act_on_or_before_it_unless_the_name_dates_the_deadl
 
 
 def test_a_deadline_told_as_a_period_is_its_last_day_for_a_name_that_dates_it() -> None:
-    text = "Sign-up for the spring league is open now; forms must be in by the end of March 2027."
+    text = "Sign-up for the league is open; forms have to be with us by the end of March 2027."
     event = event_days(text)
     assert event is not None
     assert lone_date_span(event, "forms_deadline", 1, []) == (day("2027-03-31"),) * 2
@@ -1315,7 +1315,7 @@ def test_a_year_inside_a_reference_is_no_period_told() -> None:
 def test_an_ordinal_day_is_of_the_month_the_text_is_about_unless_told_after_a_past_day() -> None:
     text = "Our open day is Saturday 19 June 2027; the marquee goes up on the 16th, as agreed."
     assert [t.first for t in told_days(text)][-1] == day("2027-06-16")
-    past = "Your call on 12 May 2027 was logged. Rent is collected on the 3rd."
+    past = "Your call on 12 May 2027 was logged. Rent comes out on the 3rd."
     assert [t.first for t in told_days(past)][-1] == day("2027-06-03")
     later = "Our open day is Saturday 19 June 2027; we clear up on the 21st."
     assert [t.first for t in told_days(later)][-1] == day("2027-06-21")
@@ -1324,14 +1324,14 @@ def test_an_ordinal_day_is_of_the_month_the_text_is_about_unless_told_after_a_pa
 def test_a_short_aside_in_brackets_may_stand_between_a_shifts_unit_and_its_word() -> None:
     text = (
         "The boiler was serviced on 3 March 2027; "
-        "the certificate follows 5 working days (Mon-Fri) after the visit."
+        "the certificate follows 5 working days (weekdays only) after the visit."
     )
     assert [t.first for t in told_days(text)][-1] == day("2027-03-10")
 
 
 def test_a_deadline_counted_from_a_members_own_thing_is_not_that_members_day() -> None:
     text = (
-        "We had your form on 1 June 2027. Your surveyor has four weeks from that date to file "
+        "We had your form on 1 June 2027. Your surveyor gets four weeks after that to file "
         "the survey, and the board rules no later than 5 days after the surveyor's deadline."
     )
     assert told_on(text, "surveyor_filing_due") == ("2027-06-29", "2027-06-29")

@@ -102,7 +102,8 @@ def anniversary_pattern() -> re.Pattern[str]:
     """ "their 25th anniversary", "her 90th birthday", "their 2nd work anniversary" (one word
     may say what of; numbers already in digits), "turns 80", an ordinal after a determiner
     with no noun of its own ("a party for her 80th on the day"), or "the anniversary" (its
-    years told elsewhere in its sentence: "to mark ten years … on the anniversary")."""
+    years told elsewhere in its sentence: "to mark ten years … on the anniversary"; one year
+    when it is the anniversary "of" a thing and tells none)."""
     kinds = alternation(listed("anniversary_words"))
     turning = alternation(listed("turning_words"))
     return re.compile(
@@ -110,7 +111,7 @@ def anniversary_pattern() -> re.Pattern[str]:
         rf"(?P<of>\s+of\b)?"
         rf"|\b(?:{turning})\s+(?P<turns>\d{{1,3}})\b"
         rf"|\b(?P<bare>\d{{1,3}})(?:st|nd|rd|th)\b"
-        rf"|\bthe\s+(?P<plain>{kinds})\b(?!\s+of\b)"
+        rf"|\bthe\s+(?P<plain>{kinds})\b(?P<plain_of>\s+of\b)?"
     )
 
 
@@ -127,6 +128,8 @@ def years_of(match: re.Match[str], sentence: tuple[int, int]) -> int | None:
     counted = re.findall(r"(?i)\b(\d{1,3})\s+years\b", clause)
     named = [n for w, n in named_years().items() if re.search(rf"(?i)\b{w}\b", clause)]
     found = {*map(int, counted), *named}
+    if not found and match["plain_of"]:  # "on the anniversary of the first delivery": a year on
+        return 1
     return found.pop() if len(found) == 1 else None
 
 
@@ -164,7 +167,11 @@ def anniversary_day(
     years = years_of(match, sentence)
     if years is None:
         return None
-    named = named_origin(match.string, match.end(), before) if match["of"] else None
+    named = (
+        named_origin(match.string, match.end(), before)
+        if match["of"] or match["plain_of"]
+        else None
+    )
     base = named or birth_told(match, before) or last_written(before)
     if match["bare"] and (base is None or (base.first, base.last) not in told_births(match.string)):
         return None  # "her 80th" counts from a birth; "her 50th" parkrun from none

@@ -190,3 +190,16 @@ def test_an_ordinal_that_counts_no_years_from_a_birth_is_no_anniversary(text: st
     assert not any(
         "from" in t.how and t.first - told_days(text)[0].first > 3000 for t in told_days(text)
     )
+
+
+def test_the_anniversary_of_a_dated_thing_with_no_years_told_is_a_year_on() -> None:
+    text = (
+        "The gym opened its doors on 8 March 2027. "
+        "Members get a free shake on the anniversary of the opening."
+    )
+    assert counted(text) == [("the anniversary of", "2028-03-08")]
+    told = (
+        "The charity was founded on 2 May 2017; "
+        "to mark 10 years we dine on the anniversary of its founding."
+    )
+    assert [day for _, day in counted(told)] == ["2027-05-02"]

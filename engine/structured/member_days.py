@@ -218,10 +218,20 @@ def its_thing(key: str, words: list[re.Match[str]], at: int, text: str) -> bool:
 
 def other_count(key: str, before: list[re.Match[str]]) -> bool:
     """Whether the word before a member's word counts another one of its kind than the
-    name does ("her second visit" for ``first_visit_date``)."""
-    named = ordinal_of(set(key_parts(key)))
-    said = ordinal_of({before[0][0].lower()}) if before else None
+    name does ("her second visit" for ``first_visit_date``; "her first visit" for
+    ``last_visit``, a ``last_day_words`` count)."""
+    named = count_of(set(key_parts(key)))
+    said = count_of({before[0][0].lower()}) if before else None
     return named is not None and said is not None and said != named
+
+
+def count_of(words: set[str]) -> int | None:
+    """The ordinal ``words`` count by, or :data:`LAST_COUNT` for a ``last_day_words`` word."""
+    nth = ordinal_of(words)
+    return nth if nth is not None or words.isdisjoint(listed("last_day_words")) else LAST_COUNT
+
+
+LAST_COUNT = -1  # "last", "final": the count of the last one, whichever that is
 
 
 def told_after(

@@ -58,7 +58,9 @@ def lone_weekday(
     base = anchor(before)
     name = match["weekday"].lower()
     lead = (match["lead"] or "").lower()
-    if base is None or recurs(match.string.lower(), WEEKDAYS.index(name)):
+    # "the Tuesday of that week" is one day, whatever the text says recurs on Tuesdays
+    said_week = bool(match["week"]) and not recurring(match["week"].lower())
+    if base is None or (not said_week and recurs(match.string.lower(), WEEKDAYS.index(name))):
         return None
     if writes_day(match, sentence):  # "The class meets Monday to Thursday, from 7 June"
         return None

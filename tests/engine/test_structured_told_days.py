@@ -1335,3 +1335,21 @@ def test_a_deadline_counted_from_a_members_own_thing_is_not_that_members_day() -
         "the survey, and the board rules no later than 5 days after the surveyor's deadline."
     )
     assert told_on(text, "surveyor_filing_due") == ("2027-06-29", "2027-06-29")
+
+
+def test_a_weekday_of_a_named_week_is_one_day_though_the_weekday_recurs() -> None:
+    text = (
+        "From the week of Monday 7 June 2027 the tutor comes on Wednesdays and Fridays. "
+        "His first lesson is the Wednesday of that week."
+    )
+    assert [t.first for t in told_days(text)][-1] == day("2027-06-09")
+    every = "The tutor comes on Wednesdays from Monday 7 June 2027; ring him on Wednesday if ill."
+    assert len(told_days(every)) == 1  # a weekday the text says recurs names no one day
+
+
+def test_a_last_member_takes_no_day_told_after_a_first_of_its_kind() -> None:
+    text = (
+        "Your first lesson is on Monday 7 June 2027. "
+        "The last lesson before the break will be Friday 25 June 2027."
+    )
+    assert told_on(text, "last_lesson_before_break") == ("2027-06-25", "2027-06-25")

@@ -32,6 +32,7 @@ from engine.structured.day_readers import (
     bounds,
     is_month,
     iso,
+    named_later,
     own_day,
 )
 from engine.structured.other_days import PAST, clause_tense, clauses
@@ -279,7 +280,8 @@ def ordinal_day(
     if before and is_month(before[-1]) and not match["month"]:
         return month_ordinal(before[-1], int(match["day"]), match["weekday"], said)
     # not from the day a length runs out: "guaranteed for 90 days … visit booked for the 20th"
-    base = anchor([t for t in before if not t.lasting])
+    # a day the text names as its own later on ("… of next month. This letter is dated …")
+    base = anchor([t for t in before if not t.lasting]) or named_later(match.string)
     if base is None:  # "this Saturday the 21st (August 2027)": of the month written after
         month = month_after(match, sentence[0])
         day, weekday = int(match["day"]), match["weekday"]

@@ -43,3 +43,12 @@ def test_a_day_in_brackets_after_today_is_the_documents_own() -> None:
 def test_without_a_day_named_so_the_first_written_day_stays_the_own_day() -> None:
     text = "Minutes of 3 May 2027. We meet again fourteen days from today."
     assert counted(text) == ["2027-05-17"]
+
+
+def test_an_ordinal_of_next_month_before_the_documents_named_day_counts_from_it() -> None:
+    text = (
+        "Your boiler check is booked for the 9th of next month. "
+        "This notice is dated 20 August 2027; call us if that day is no good."
+    )
+    found = [t for t in told_days(text) if t.how]
+    assert dt.date.fromordinal(int(found[0].first)).isoformat() == "2027-09-09"

@@ -53,6 +53,7 @@ class Told:
     deadline: bool = False  # written right after a deadline word: "must reach us by 1 March"
     lasting: bool = False  # the last day of a length ("valid for 14 days"), not its thing's day
     closing: bool = False  # a period's last day named alone ("the final morning" of a stay)
+    limit: bool = False  # the most a thing may take: "within two days of the visit"
 
 
 def period_end(told: Told) -> bool:

@@ -156,7 +156,7 @@ def candidates(
         found = told_after(key, text, word.end(), (sentence[1], days))
         if found is not None:
             between, near, single = found
-            wanted = deadline and near.deadline and not counts_from_own(key, text, near)
+            wanted = deadline and due(near) and not counts_from_own(key, text, near)
             if between <= MOST_WORDS_BETWEEN or wanted:
                 yield (False, single, derived, deadline and not wanted, between, 0), near
         before = day_before(key, text, words[:at], word.start(), (sentence[0], days))
@@ -246,17 +246,23 @@ def told_after(
     near = pick(key, after)
     deadline = columns.names(key, "deadline_name")
     if deadline:  # not one counted from the member's own thing: "… after the surveyor's deadline"
-        near = next((t for t in after if t.deadline and not counts_from_own(key, text, t)), near)
+        near = next((t for t in after if due(t) and not counts_from_own(key, text, t)), near)
     if near is None:
         return None
     # a day told as a deadline is its member's however far; another is only as near as the
     # first day told after the word
-    told_at = near.start if deadline and near.deadline else after[0].start
+    told_at = near.start if deadline and due(near) else after[0].start
     between = words_between(text, end, told_at)
     # A start or an end is of a thing told with more than one day: "The intensive runs from
     # 5 July to 9 July", not "Applications for the intensive close on 15 May".
     ends = columns.names(key, "start") or columns.names(key, "end")
     return between, near, bool(ends) and len(after) < 2 and after[0].first == after[0].last
+
+
+def due(told: Told) -> bool:
+    """Whether a day is told as the latest a thing may be done: after a deadline word ("by
+    1 March"), or as a limit ("within two days of the visit")."""
+    return told.deadline or told.limit
 
 
 def counts_from_own(key: str, text: str, told: Told) -> bool:

@@ -122,7 +122,9 @@ def told_days(document: str) -> tuple[Told, ...]:
             # a limit ends no length; a notice period's last day is its thing's, as a length's
             lasting = reader is notice_day or (reader is length_end and not match["limit"])
             closing = reader is edge_day and match["edge"].lower() in listed("last_day_words")
-            found.append(Told(start, end, first, last, str(how), lasting=lasting, closing=closing))
+            limit = reader is length_end and bool(match["limit"])  # "within two days of it"
+            found.append(Told(start, end, first, last, str(how), lasting=lasting,
+                              closing=closing, limit=limit))  # fmt: skip
             found += started_lengths(text, found[-1:], found, sentences)
     marked = [replace(t, deadline=within(t.start, t.end, cut)
                       or bool(t.how and deadline_before().search(text, 0, t.start)))

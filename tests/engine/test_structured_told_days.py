@@ -1353,3 +1353,13 @@ def test_a_last_member_takes_no_day_told_after_a_first_of_its_kind() -> None:
         "The last lesson before the break will be Friday 25 June 2027."
     )
     assert told_on(text, "last_lesson_before_break") == ("2027-06-25", "2027-06-25")
+
+
+def test_a_limit_right_after_a_deadline_members_word_beats_a_deadline_told_further_on() -> None:
+    text = (
+        "You will judge the bake-off at the village hall on Saturday 5 June 2027. Your score "
+        "sheet is due within two days of the contest, and travel claims must be submitted by "
+        "the final Friday of that month."
+    )
+    assert told_on(text, "score_sheet_due") == ("2027-06-07", "2027-06-07")
+    assert told_on(text, "travel_claims_deadline") == ("2027-06-25", "2027-06-25")

@@ -103,7 +103,13 @@ def anchor(before: list[Told]) -> Told | None:
     """The last day or period told before a phrase, not a whole month ("in June" says
     when only roughly): what a shift counts from, forward from its last day and back from
     its first ("18 and 19 September … entries close a fortnight before")."""
-    return next((t for t in reversed(before) if not is_month(t)), None)
+    return next((t for t in reversed(before) if not (is_month(t) or thing_of(t, before))), None)
+
+
+def thing_of(told: Told, before: list[Told]) -> bool:
+    """Whether a written day is the thing of a day counted right before it ("the Friday
+    before New Year's Day"): that phrase tells the counted day, not this one."""
+    return not told.how and any(t.how and t.end <= told.start <= t.end + 1 for t in before)
 
 
 def undated_thing_origin(text: str, end: int, before: list[Told]) -> Told | None:
@@ -122,7 +128,10 @@ def fallback_origin(text: str, end: int, before: list[Told], back: bool) -> Told
     lead-up where it names an undated thing (:func:`undated_thing_origin`), else the last day
     told, back, or the last not counted back, onward (:func:`onward`)."""
     found = undated_thing_origin(text, end, before)
-    return found or anchor(before if back else onward(before))
+    said = NEXT_WORD.match(text, end)
+    # "the Monday after that": the day just told, a lead-up too, not the thing it counts from
+    pointed = said is not None and said[1].lower() in listed("pointing_words")
+    return found or anchor(before if back or pointed else onward(before))
 
 
 def onward(before: list[Told]) -> list[Told]:

@@ -1363,3 +1363,11 @@ def test_a_limit_right_after_a_deadline_members_word_beats_a_deadline_told_furth
     )
     assert told_on(text, "score_sheet_due") == ("2027-06-07", "2027-06-07")
     assert told_on(text, "travel_claims_deadline") == ("2027-06-25", "2027-06-25")
+
+
+def test_after_that_counts_from_the_day_just_counted_not_from_its_thing() -> None:
+    text = (
+        "Notes of 2 December 2027. Parcels for Europe must go by the Thursday before Christmas "
+        "Day; parcels within the country are taken until the Friday after that."
+    )
+    assert [t.first for t in told_days(text)][-1] == day("2027-12-24")

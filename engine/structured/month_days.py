@@ -97,7 +97,7 @@ def month_weekday_pattern() -> re.Pattern[str]:
     fifth working day of next month"."""
     nth = alternation([*ordinals(), *listed("last_day_words"), *listed("duration_one")])
     days = alternation([*WEEKDAYS, MONTH_DAY, *listed("weekend_words"), *working_days()])
-    months = alternation([*MONTHS, *month_references()])
+    months = alternation([*MONTHS, *month_references(), *listed("new_year_references")])
     return re.compile(
         rf"(?i)\b(?P<nth>{nth})\s+(?P<weekday>{days})\s+(?:of|in)\s+"
         rf"(?P<month>{months})(?:\s+(?P<year>\d{{4}}))?\b"
@@ -187,6 +187,8 @@ def named_month(
     """The month and year a weekday of a month falls in: the year written, else the last
     day's told before it, as a month alone is read in the year written nearest it (``None``
     when nothing says)."""
+    if match["month"].lower() in listed("new_year_references"):  # "of the new year"
+        return None if base is None else (1, dt.date.fromordinal(int(base.last)).year + 1)
     if named is None:  # "of the month": the sentence's month, else the last day's
         months = [t for t in told_months(match.string) if sentence[0] <= t.start < sentence[1]]
         source = months[0].first if months else base.first if base else None
@@ -211,7 +213,7 @@ def told_months(text: str) -> list[Told]:
 @cache
 def month_end_pattern() -> re.Pattern[str]:
     """ "the end of the month", "the end of next month", "the end of June"."""
-    months = alternation([*MONTHS, *month_references()])
+    months = alternation([*MONTHS, *month_references(), *listed("new_year_references")])
     return re.compile(rf"(?i)\bend\s+of\s+(?P<month>{months})(?:\s+(?P<year>\d{{4}}))?\b")
 
 

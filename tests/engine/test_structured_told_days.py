@@ -1371,3 +1371,11 @@ def test_after_that_counts_from_the_day_just_counted_not_from_its_thing() -> Non
         "Day; parcels within the country are taken until the Friday after that."
     )
     assert [t.first for t in told_days(text)][-1] == day("2027-12-24")
+
+
+def test_a_weekday_of_the_new_year_is_in_the_january_after_the_day_told() -> None:
+    text = (
+        "The library shuts on Tuesday 21 December 2027 "
+        "and opens again on the second Monday of the new year."
+    )
+    assert [t.first for t in told_days(text)][-1] == day("2028-01-10")

@@ -19,7 +19,7 @@ from typing import Any
 from engine.core.errors import BadRequest
 from engine.core.protocol import Fill
 from engine.structured import columns
-from engine.structured.event_days import EventDays, lone_date_span
+from engine.structured.event_days import EventDays, lone_date_span, told_window
 from engine.structured.json_values import (
     day_text,
     in_era,
@@ -273,7 +273,7 @@ class Compiler:
         if self.event is None or span is None or span[0] != span[1] or leaf.fmt != "date":
             return None
         told = self.event.own_day(key, self.dates.get((), ()))
-        known = (told.first, told.first) if told is not None else self.event.meeting(key)
+        known = told_window(told, key) if told is not None else self.event.meeting(key)
         return day_text(leaf, key, span[0], self.context) if span == known else None
 
     def document_name(self, key: str, schemas: Schemas, path: Path, seed: Any) -> Node | None:

@@ -356,6 +356,17 @@ def test_a_fill_fixes_the_told_day_and_says_how_it_was_counted(seed: int) -> Non
     assert "/results_date = 2025-07-03 (6 weeks later than 2025-05-22)" in filled.proposal.notes
 
 
+@pytest.mark.parametrize("seed", range(2))
+def test_a_fill_fixes_a_deadline_told_as_a_period_on_its_last_day(seed: int) -> None:
+    text = (
+        "Your allotment tenancy ends on 30.9.27. Tell us before the end of August if you "
+        "want to keep the plot; the new tenancy starts the day after the old one ends.\n\n"
+    )
+    schema = obj({"tenancy_end": DATE, "reply_deadline": DATE, "new_tenancy_start": DATE})
+    filled = json_fill(schema, text, seed)
+    assert filled.value["reply_deadline"] == "2027-08-31"
+
+
 @settings(max_examples=40, deadline=None)
 @given(
     start=st.dates(dt.date(2000, 1, 1), dt.date(2090, 12, 31)),

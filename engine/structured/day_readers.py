@@ -123,11 +123,28 @@ def undated_thing_origin(text: str, end: int, before: list[Told]) -> Told | None
     return anchor([t for t in before if not counted_back(t)])
 
 
+def started_origin(text: str, end: int, before: list[Told]) -> Told | None:
+    """What a shift back counts from whose thing is a ``start_nouns`` noun the text dates
+    nowhere ("papers three weeks before departure"): the last day the text writes, not one it
+    counts on from it (a return "nine days later" is no departure); ``None`` otherwise."""
+    if thing_words(text, end).isdisjoint(listed("start_nouns")):
+        return None
+    return anchor([t for t in before if not counted_on(t, before)])
+
+
+def counted_on(told: Told, before: list[Told]) -> bool:
+    """Whether a day is counted on from a day written before it, within a stay's reach (a
+    return "nine days later"): a later day of the thing that day starts, not its start."""
+    written = [t.first for t in before if not t.how and t.start < told.start]
+    return bool(told.how) and any(0 < told.first - day <= STAY_REACH for day in written)
+
+
 def fallback_origin(text: str, end: int, before: list[Told], back: bool) -> Told | None:
     """What a shift counts from when no day names its thing: the last day that is no
     lead-up where it names an undated thing (:func:`undated_thing_origin`), else the last day
     told, back, or the last not counted back, onward (:func:`onward`)."""
-    found = undated_thing_origin(text, end, before)
+    found = started_origin(text, end, before) if back else None
+    found = found or undated_thing_origin(text, end, before)
     said = NEXT_WORD.match(text, end)
     # "the Monday after that": the day just told, a lead-up too, not the thing it counts from
     pointed = said is not None and said[1].lower() in listed("pointing_words")
@@ -223,6 +240,7 @@ def named_origin(text: str, end: int, before: list[Told]) -> Told | None:
 NEXT_WORD = re.compile(r"\s*(\w+)")  # the word right after a phrase
 BACK_NOTE = "before"  # the word the review's note of a day counted back says
 DAYS_PER_YEAR = 365  # a told period this long or longer is a year's frame
+STAY_REACH = 31  # days: a day counted this soon after a written one is a later day of its stay
 NAMING_REACH = 30  # "this letter is dated 17.01.25": how far before its day a document names itself
 WORKDAYS = (rrule.MO, rrule.TU, rrule.WE, rrule.TH, rrule.FR)  # the days a working day is
 

@@ -1390,3 +1390,13 @@ def test_a_weekday_of_the_new_year_is_in_the_january_after_the_day_told() -> Non
         "and opens again on the second Monday of the new year."
     )
     assert [t.first for t in told_days(text)][-1] == day("2028-01-10")
+
+
+def test_a_shift_back_from_an_undated_departure_counts_from_the_day_written_not_the_return() -> (
+    None
+):
+    text = (
+        "The choir sails for Bergen on Friday 2 July 2027 and comes home nine days later. "
+        "Send your passport details no later than four weeks before departure."
+    )
+    assert [t.first for t in told_days(text)][-1] == day("2027-06-04")

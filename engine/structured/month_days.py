@@ -295,7 +295,7 @@ def ordinal_day(
     wanted = None if not match["weekday"] else WEEKDAYS.index(match["weekday"].lower())
     earlier = earlier_in_month(match, base, wanted)
     if earlier is not None:
-        return earlier, f"{said} of the month of {iso(base.last)}"
+        return earlier, f"{said}, same month as {iso(base.last)}"
     for ahead in range(13):
         month = dt.date(start.year, start.month, 1) + relativedelta(months=ahead)
         day = month + relativedelta(day=int(match["day"]))

@@ -126,10 +126,11 @@ def undated_thing_origin(text: str, end: int, before: list[Told]) -> Told | None
 def started_origin(text: str, end: int, before: list[Told]) -> Told | None:
     """What a shift back counts from whose thing is a ``start_nouns`` noun the text dates
     nowhere ("papers three weeks before departure"): the last day the text writes, not one it
-    counts on from it (a return "nine days later" is no departure); ``None`` otherwise."""
+    counts on from it (a return "nine days later" is no departure) nor a lead-up counted back
+    ("the day before we sail"); ``None`` otherwise."""
     if thing_words(text, end).isdisjoint(listed("start_nouns")):
         return None
-    return anchor([t for t in before if not counted_on(t, before)])
+    return anchor([t for t in before if not (counted_on(t, before) or counted_back(t))])
 
 
 def counted_on(told: Told, before: list[Told]) -> bool:

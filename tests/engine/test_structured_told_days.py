@@ -1400,6 +1400,11 @@ def test_a_shift_back_from_an_undated_departure_counts_from_the_day_written_not_
         "Send your passport details no later than four weeks before departure."
     )
     assert [t.first for t in told_days(text)][-1] == day("2027-06-04")
+    lead = (
+        "The choir sails on Friday 2 July 2027; the van comes the day before we sail. "
+        "Send your passport details no later than four weeks before departure."
+    )
+    assert [t.first for t in told_days(lead)][-1] == day("2027-06-04")  # no lead-up's
 
 
 def test_a_shift_from_a_thing_said_to_end_counts_from_the_day_the_text_names_for_it() -> None:

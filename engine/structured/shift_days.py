@@ -134,15 +134,11 @@ def length_led(match: re.Match[str]) -> bool:
 def thing_origin(match: re.Match[str], before: list[Told]) -> Told | None:
     """The day of the thing the words after a shift name: one the document dated
     (:func:`named_origin`), the document itself ("from today", "from the date of this
-    letter", :func:`today`), or a length or period said to end (:func:`ended_origin`), where
-    the document dates the thing on no day of its own that is no length's end."""
+    letter", :func:`today`), or a length or period said to end (:func:`ended_origin`)."""
     text, end = match.string, match.end()
-    # "two days after the fitters finish": the day the length ends, not the fitting's first;
-    # but "a week after entries close" counts from the day "entries close on" names
-    dated = named_origin(text, end, before)
+    # "two days after the fitters finish": the day the length ends, not the fitting's first
     ended = ended_origin(text, end, before) if day_ahead(text, end) is None else None
-    ended = None if dated is not None and not period_end(dated) else ended
-    named = ended or dated or referred_origin(text, end, before)
+    named = ended or named_origin(text, end, before) or referred_origin(text, end, before)
     named = named or edge_origin(text, end, before) or elided_origin(text, end, before)
     return named or today(match, before)
 

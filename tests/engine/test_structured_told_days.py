@@ -1405,11 +1405,3 @@ def test_a_shift_back_from_an_undated_departure_counts_from_the_day_written_not_
         "Send your passport details no later than four weeks before departure."
     )
     assert [t.first for t in told_days(lead)][-1] == day("2027-06-04")  # no lead-up's
-
-
-def test_a_shift_from_a_thing_said_to_end_counts_from_the_day_the_text_names_for_it() -> None:
-    text = (
-        "The pottery course runs for eight days starting Monday 7 June 2027. Sign-ups close on "
-        "the first Friday in May 2027, and places are confirmed ten days after sign-ups close."
-    )
-    assert [t.first for t in told_days(text)][-1] == day("2027-05-17")

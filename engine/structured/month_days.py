@@ -56,6 +56,12 @@ def month_references() -> list[str]:
 
 
 @cache
+def new_year_references() -> list[str]:
+    """ "the new year": a ``new_year_references`` noun after "the", in a month's place."""
+    return [f"the {noun}" for noun in listed("new_year_references")]
+
+
+@cache
 def references(unit: str) -> list[str]:
     """A ``month_references`` word before a unit, a ``same_words``, ``duration_next`` or
     ``duration_previous`` word between them or not ("that week", "the same week", "the
@@ -97,7 +103,7 @@ def month_weekday_pattern() -> re.Pattern[str]:
     fifth working day of next month"."""
     nth = alternation([*ordinals(), *listed("last_day_words"), *listed("duration_one")])
     days = alternation([*WEEKDAYS, MONTH_DAY, *listed("weekend_words"), *working_days()])
-    months = alternation([*MONTHS, *month_references(), *listed("new_year_references")])
+    months = alternation([*MONTHS, *month_references(), *new_year_references()])
     return re.compile(
         rf"(?i)\b(?P<nth>{nth})\s+(?P<weekday>{days})\s+(?:of|in)\s+"
         rf"(?P<month>{months})(?:\s+(?P<year>\d{{4}}))?\b"
@@ -187,7 +193,7 @@ def named_month(
     """The month and year a weekday of a month falls in: the year written, else the last
     day's told before it, as a month alone is read in the year written nearest it (``None``
     when nothing says)."""
-    if match["month"].lower() in listed("new_year_references"):  # "of the new year"
+    if match["month"].lower() in new_year_references():  # "of the new year"
         return None if base is None else (1, dt.date.fromordinal(int(base.last)).year + 1)
     if named is None:  # "of the month": the sentence's month, else the last day's
         months = [t for t in told_months(match.string) if sentence[0] <= t.start < sentence[1]]
@@ -213,7 +219,7 @@ def told_months(text: str) -> list[Told]:
 @cache
 def month_end_pattern() -> re.Pattern[str]:
     """ "the end of the month", "the end of next month", "the end of June"."""
-    months = alternation([*MONTHS, *month_references(), *listed("new_year_references")])
+    months = alternation([*MONTHS, *month_references(), *new_year_references()])
     return re.compile(rf"(?i)\bend\s+of\s+(?P<month>{months})(?:\s+(?P<year>\d{{4}}))?\b")
 
 

@@ -91,6 +91,8 @@ from engine.structured.weekday_days import (
     next_day_word_pattern,
     same_day,
     same_day_pattern,
+    that_day,
+    that_day_pattern,
 )
 from engine.structured.written_days import written_phrases
 
@@ -173,6 +175,7 @@ def counted_phrases(text: str) -> list[tuple[int, int, re.Match[str], Reader]]:
         (numbered_day_pattern(), numbered_day),
         (lone_weekday_pattern(), lone_weekday),
         (same_day_pattern(), same_day),
+        (that_day_pattern(), that_day),
         (next_day_word_pattern(), next_day_word),
         (anniversary_pattern(), anniversary_day),
         (recurring_pattern(), recurring_day),

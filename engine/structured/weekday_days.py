@@ -139,6 +139,32 @@ def same_day(
 
 
 @cache
+def that_day_pattern() -> re.Pattern[str]:
+    """ "the same day", "that very date": the day told before it, named again. Not
+    when a word after it says which other day it means ("the same day as the deadline", "the
+    same day of the month", "the same date six months on": ``that_day_stops`` or a count)."""
+    same, nouns = alternation(listed("same_words")), alternation(listed("that_day_nouns"))
+    stops = alternation([*listed("that_day_stops"), *listed("duration_next")])
+    return re.compile(
+        rf"(?i)\b(?:the|that)\s+(?:{same})\s+(?:{nouns})\b"
+        rf"(?!\s+(?:(?:{stops})\b|\d))"
+    )
+
+
+def that_day(
+    match: re.Match[str], before: list[Told], sentence: tuple[int, int]
+) -> tuple[float, str] | None:
+    """The one day told last before "the same day" ("tyres fitted on 3 May and the tracking
+    set the same day": 3 May); ``None`` when none was, or the last was a period, whose days
+    the phrase does not choose between."""
+    del sentence
+    base = anchor([t for t in before if not t.lasting])
+    if base is None or base.first != base.last:
+        return None
+    return base.last, f"{match[0]} as {iso(base.last)}"
+
+
+@cache
 def next_day_word_pattern() -> re.Pattern[str]:
     """ "tomorrow", "tomorrow's", "yesterday": a day counted from the document's own day."""
     said = alternation([*listed("day_after_words"), *listed("day_before_words")])

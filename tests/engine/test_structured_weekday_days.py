@@ -10,6 +10,7 @@ import datetime as dt
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from engine.structured.event_days import event_days, lone_date_span
 from engine.structured.series_counts import WEEKDAYS
 from engine.structured.told_days import told_days
 
@@ -109,3 +110,36 @@ def test_a_weekday_of_this_week_is_of_the_documents_own_week() -> None:
     )
     found = [t for t in told_days(text) if "this week" in t.how]
     assert [dt.date.fromordinal(int(t.first)) for t in found] == [dt.date(2027, 3, 4)]
+
+
+def test_the_same_day_is_the_one_day_told_before_it() -> None:
+    text = "The boiler was serviced on Tuesday 9 March 2027 and the flue was swept the same day."
+    assert counted(text) == [("2027-03-09", "2027-03-09")]
+    very = "Keys are handed over on 2 June 2027; that very date the meter is read."
+    assert counted(very) == [("2027-06-02", "2027-06-02")]
+
+
+def test_the_same_day_as_another_thing_or_of_the_month_is_no_repeat() -> None:
+    named = "Rent starts on 1 May 2027 and the deposit is due the same day as the first payment."
+    assert counted(named) == []
+    monthly = "The plan began on 5 April 2027; it is billed on the same day of every month."
+    assert counted(monthly) == []
+    period = "The hall is ours from 3 to 5 June 2027, and the caterers come the same day."
+    assert counted(period) == []  # which of the three days is not said
+
+
+def test_a_member_named_beside_the_same_day_takes_the_day_before_it() -> None:
+    text = (
+        "Receipt dated 24/05/2027: two new batteries were fitted the same day. Payment is due "
+        "14 days after the receipt date, and a free health check is offered up to three months "
+        "after fitting.\n\n"
+    )
+    members = ["payment_due", "fitting_date", "health_check_until"]
+    event = event_days(text)
+    assert event is not None
+    found = [lone_date_span(event, key, 1, members) for key in members]
+    assert [None if f is None else (iso(f[0]), iso(f[1])) for f in found] == [
+        ("2027-06-07", "2027-06-07"),
+        ("2027-05-24", "2027-05-24"),
+        ("2027-08-24", "2027-08-24"),
+    ]

@@ -111,8 +111,12 @@ def told_right_after(
 
 
 def told_between(told: Iterable[Told], start: int, stop: int) -> list[Told]:
-    """The days told from ``start`` up to ``stop`` (a clause's end), no year-long label."""
-    return [t for t in told if start <= t.start < stop and not yearlong(t)]
+    """The days told from ``start`` up to ``stop`` (a clause's end), no year-long label; a
+    length's last day, which has no words of its own and stands where the day it runs from
+    ends, is told in that day's clause though the clause ends there ("runs for three days
+    from 22 April.")."""
+    inside = [t for t in told if start <= t.start < stop or start <= t.start == t.end == stop]
+    return [t for t in inside if not yearlong(t)]
 
 
 def words_between(text: str, start: int, end: int) -> int:

@@ -7,8 +7,13 @@ import datetime as dt
 
 import pytest
 
+from engine.structured.event_days import event_days, lone_date_span
 from engine.structured.told_days import told_days
 from tests.helpers.fills import dates_schema, json_fill
+
+
+def iso(day: float) -> str:
+    return dt.date.fromordinal(int(day)).isoformat()
 
 
 def ends(text: str) -> list[str]:
@@ -95,3 +100,22 @@ def test_working_days_from_a_weekday_count_that_weekday_and_skip_the_weekend() -
     assert ends(shut) == ["2027-03-05"]  # Tue, Wed, Thu, Fri
     over = "Audits take place over six working days starting Thursday 4 March 2027."
     assert ends(over) == ["2027-03-11"]  # Thu, Fri, Mon to Thu
+
+
+def test_a_length_closing_its_sentence_gives_its_end_member_the_last_day() -> None:
+    """The last day stands where the first day's words end, at the sentence's full stop: it is
+    still told in that sentence, so an end named beside it takes it and a start the first."""
+    text = (
+        "Folks, the county ploughing match runs for three days from 14 September 2027. "
+        "Tractors must be parked two days before the start, and stewards meet on the last day."
+        "\n\n"
+    )
+    event = event_days(text)
+    assert event is not None
+    members = ["match_last_day", "parking_deadline", "match_begins"]
+    found = [lone_date_span(event, key, 1, members) for key in members]
+    assert [None if f is None else iso(f[0]) for f in found] == [
+        "2027-09-16",
+        "2027-09-12",
+        "2027-09-14",
+    ]

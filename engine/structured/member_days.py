@@ -86,10 +86,30 @@ def told_span(told: tuple[Told, ...], document: str, key: str) -> Told | None:
         moved = [t for t in days if moved_by_pattern().match(text, t.start)]
         if moved:  # "new_trip_date": the trip's day once pushed back, not its old one
             return moved[-1]
+    found = ranked_days(told, document, key)
+    return found[0][0] if found else None
+
+
+@lru_cache(maxsize=256)
+def ranked_days(
+    told: tuple[Told, ...], document: str, key: str, shared: frozenset[str] = frozenset()
+) -> tuple[tuple[Told, bool], ...]:
+    """Every day told beside a word of ``key``'s own name (but none of ``shared``), best
+    first (:func:`candidates`), each once, and whether it is told before the word: the
+    first is :func:`told_span`'s, the others where another member's claim to it may send
+    this one on. Empty for a name :func:`told_span` reads another way."""
+    own, text = own_words(key), digits(document)
+    if counts(key) or not own:
+        return ()
+    own = (own | bound_acts(key)) - shared
+    days = [t for t in told if not other_nth(key, text[t.start : t.end])]
     found = [c for sentence in clauses(text) for c in candidates(key, own, text, sentence, days)]
     # a month or a season told beside the name ("Mock exam timetable, spring 2026") is the
     # frame the member falls in; any day told beside another word of it ranks first
-    return min(found, key=lambda c: (is_frame(c[1]), c[0]))[1] if found else None
+    ranked = [
+        (day, bool(rank[-1])) for rank, day in sorted(found, key=lambda c: (is_frame(c[1]), c[0]))
+    ]
+    return tuple(c for at, c in enumerate(ranked) if c[0] not in [d for d, _ in ranked[:at]])
 
 
 def is_frame(told: Told) -> bool:

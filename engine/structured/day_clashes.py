@@ -1,0 +1,56 @@
+"""Date members whose names find one and the same day: which of them move, by what else each
+name finds.
+
+"Our club lease on the pavilion ends on 30 June 2027. The council will extend the lease for
+the period 1 July 2027 to 31 December 2027." Both ``extension_end`` and ``current_lease_end``
+find 31 December ("extend the lease … to 31 December"), but only the second finds another
+day beside a word of its own that the other's name lacks ("pavilion ends on 30 June"): that
+member moves to it, and the other keeps the day only it can have. Where all the members on
+the day but one find such a day, those move; otherwise the schema's order decides
+(:mod:`.day_order`). Pure functions over one document's told days and the members' claims.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from engine.structured.day_readers import Told, is_month
+from engine.structured.member_days import ranked_days
+from engine.structured.name_acts import bound_acts, own_words
+from engine.structured.periods import Span
+
+
+def moved_on(
+    told: tuple[Told, ...], document: str, siblings: tuple[str, ...], claims: Sequence[Told | None]
+) -> list[Told | None]:
+    """``claims`` (one per member of ``siblings``) with each clash over a single day parted
+    where all the members that find it but one find other days no member claims, each its
+    own (:func:`next_free`): the one keeps the day, and the others take theirs."""
+    days = list(claims)
+    for day in sorted({(t.first, t.last) for t in claims if t is not None and t.first == t.last}):
+        group = [at for at, t in enumerate(days) if t is not None and (t.first, t.last) == day]
+        keys = [siblings[at] for at in group]
+        found = [next_free(told, document, k, [o for o in keys if o != k], days) for k in keys]
+        moves = [(at, c) for at, c in zip(group, found, strict=True) if c is not None]
+        if len(group) < 2 or len(moves) != len(group) - 1:
+            continue
+        if len({(c[0].first, c[0].last) for _, c in moves}) == len(moves):
+            for at, (other, before) in moves:
+                # a day told before the member's word only says the clash day may be
+                # another's; it is as often a thing's the word follows ("3 June, with
+                # completion a fortnight later"), so the member stays where it is
+                days[at] = days[at] if before else other
+    return days
+
+
+def next_free(
+    told: tuple[Told, ...], document: str, key: str, rivals: list[str], days: Sequence[Told | None]
+) -> tuple[Told, bool] | None:
+    """The best day (and whether it is told before the word) that ``key``'s name finds
+    beside a word of its own that no name of ``rivals`` has, that no member claims and is
+    no whole month; ``None`` where it finds none."""
+    shared = frozenset().union(*(own_words(k) | bound_acts(k) for k in rivals))
+    claimed: set[Span] = {(t.first, t.last) for t in days if t is not None}
+    ranked = ranked_days(told, document, key, shared)
+    free = (c for c in ranked if (c[0].first, c[0].last) not in claimed and not is_month(c[0]))
+    return next(free, None)

@@ -1,0 +1,44 @@
+"""Tests for :mod:`engine.structured.day_clashes`: of the members whose names find one day,
+those whose names also find another day beside words the others lack move to it."""
+
+from __future__ import annotations
+
+import datetime as dt
+
+from engine.structured.day_clashes import moved_on
+from engine.structured.event_days import event_days, lone_date_span
+from engine.structured.member_days import told_span
+from engine.structured.told_days import told_days
+
+
+def days(text: str, members: list[str]) -> list[str | None]:
+    event = event_days(text)
+    assert event is not None
+    found = [lone_date_span(event, key, 1, members) for key in members]
+    return [None if f is None else dt.date.fromordinal(int(f[0])).isoformat() for f in found]
+
+
+def test_the_member_that_finds_another_day_by_its_own_word_moves_to_it() -> None:
+    text = (
+        "Our club lease on the pavilion ends on 30 June 2027. The council will extend the lease "
+        "for the period 1 July 2027 to 31 December 2027.\n\n"
+    )
+    # listed against the text's order, so the schema's order alone would swap them
+    assert days(text, ["extension_end", "current_lease_end"]) == ["2027-12-31", "2027-06-30"]
+
+
+def test_no_member_moves_onto_a_day_told_before_its_word() -> None:
+    text = "Tiling starts on 4 May 2027, with grouting a week later.\n\n"
+    told = told_days(text)
+    members = ("grouting_date", "handover_date")
+    claims = [told[-1], told[-1]]  # both on the later day, as a misread would leave them
+    assert told_span(told, text, "grouting_date") == told[-1]
+    # the 4th is told before "grouting" (tiling's), and "handover" finds no day at all
+    assert moved_on(told, text, members, claims) == claims
+
+
+def test_members_that_find_the_same_day_and_nothing_else_stay_for_the_schema_order() -> None:
+    text = "The fair and the parade are both on Saturday 12 June 2027.\n\n"
+    told = told_days(text)
+    claims = [told[0], told[0]]
+    assert moved_on(told, text, ("fair_date", "parade_date"), claims) == claims

@@ -202,12 +202,14 @@ def self_named() -> re.Pattern[str]:
     return re.compile(rf"(?i)(?:\bthis\s+(?:{own})\b[^.;]*|\b(?:{today})\s*[(,]\s*)$")
 
 
-def named_origin(text: str, end: int, before: list[Told]) -> Told | None:
+def named_origin(text: str, end: int, before: list[Told], guessed: bool = True) -> Told | None:
     """The latest day told before a shift whose words just before it name the thing the
     words after the shift's ``end`` name (:mod:`.thing_anchor`), or the origin of an earlier
     shift that named the same thing ("ten days after the fall … six weeks after the fall"),
-    or a counted day told as what its thing is for ("notice to cancel": the cancellation's
-    day); ``None`` when they name none. A day written right after the thing is its own
+    even one it only took as the day told last (not where ``guessed`` is false: the text
+    then dates the thing nowhere, and a member named for it may), or a counted day told as
+    what its thing is for ("notice to cancel": the cancellation's day); ``None`` when they
+    name none. A day written right after the thing is its own
     (:func:`.thing_anchor.day_ahead`), as is a meeting of a series counted right after it
     ("the Sunday after the last one", :func:`.counted_meetings.meeting_ahead`)."""
     # a meeting counted in digits ("before the 1st meeting") has no thing's words of its own
@@ -234,7 +236,8 @@ def named_origin(text: str, end: int, before: list[Told]) -> Told | None:
         shift_end = past_since(text, told.end)
         # "from today" names no thing of an earlier shift's: "… after today's meeting"
         if told.how and thing & thing_words(text, shift_end) - set(listed("today_words")):
-            return named_origin(text, shift_end, before[:at]) or anchor(before[:at])
+            named = named_origin(text, shift_end, before[:at], guessed)
+            return named or (anchor(before[:at]) if guessed else None)
     return None
 
 

@@ -96,7 +96,7 @@ def sibling_origin(
     if origin is None or origin.first != origin.last or origin.end > match.start():
         return None
     before = [t for t in told if t.end <= match.start()]
-    dated = ended_origin(text, thing_at, before) or named_origin(text, thing_at, before)
+    dated = ended_origin(text, thing_at, before) or named_origin(text, thing_at, before, False)
     dated = dated or edge_origin(text, thing_at, before)  # "… before the permit expires"
     if dated not in (None, origin) and not whole_name(text, thing_at, sibling):
         return None

@@ -54,6 +54,13 @@ def written(when: dt.date) -> str:
             ["sales_open", "draw_date", "claim_deadline"],
             ["2026-05-04", "2026-05-30", "2026-06-20"],
         ),
+        (  # the second "after the recital" counts from no day the first only guessed
+            "Grade 5 piano retake: Sat 12 June 2027, 10:00, Studio 2. Entries close 14 May 2027. "
+            "Practice log due 5 days before the recital. Certificates posted 3 weeks after the "
+            "recital.",
+            ["certificates_posted", "log_due", "entries_close", "retake_recital"],
+            ["2027-07-03", "2027-06-07", "2027-05-14", "2027-06-12"],
+        ),
     ],
 )
 def test_a_counted_day_counts_from_the_member_its_thing_names(

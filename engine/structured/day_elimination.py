@@ -41,6 +41,8 @@ class DocumentDays(Hashable, Protocol):
     @property
     def text(self) -> str: ...
 
+    def pair_ends(self) -> Span | None: ...
+
     def named_day(self, key: str, siblings: Iterable[str]) -> Told | None: ...
 
     def meeting(self, key: str) -> Span | None: ...
@@ -93,9 +95,10 @@ def unclaimed_day(event: DocumentDays, key: str, siblings: tuple[str, ...]) -> T
     taken = {(t.first, t.last) for k in siblings if (t := event.named_day(k, siblings)) is not None}
     taken |= set(edges.values())
     taken |= {m for k in siblings if (m := event.meeting(k)) is not None}  # "first_session"
-    if event.ends is not None and any(paired(k, siblings) for k in siblings):
+    pair = event.pair_ends()
+    if pair is not None and any(paired(k, siblings) for k in siblings):
         taken |= {(t.first, t.last) for t in event.told
-                  if event.ends[0] <= t.first and t.last <= event.ends[1]}  # fmt: skip
+                  if pair[0] <= t.first and t.last <= pair[1]}  # fmt: skip
     # The event's own days, which a lone date takes anyway; but a one-day event's day is
     # one member's, and when the members left over are as many as the days left with it,
     # each takes its own in order ("moved in on 2 March; the dinner falls on a Friday in
@@ -137,7 +140,7 @@ def unclaimed(event: DocumentDays, key: str, siblings: tuple[str, ...]) -> bool:
     document writes its event's ends (the pair takes them by rule; with none written, a
     start and an end take the days told in their order: "arrives on Thu 9/8/29 … the
     Tuesday after")."""
-    if born(key) or later(key) or (paired(key, siblings) and event.ends is not None):
+    if born(key) or later(key) or (paired(key, siblings) and event.pair_ends() is not None):
         return False
     if event.meeting(key) is not None or event.counted_day(key) is not None:
         return False

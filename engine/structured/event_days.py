@@ -63,6 +63,7 @@ from engine.structured.other_days import clauses, phrase_days
 from engine.structured.periods import Span, alternation, listed, phrase_spans
 from engine.structured.series import open_ended, series_day, series_days
 from engine.structured.series_counts import cardinals, ordinal_of
+from engine.structured.started_lengths import started_spans
 from engine.structured.told_days import Told, digits, told_days
 from engine.structured.words import key_parts, shares_act
 
@@ -120,6 +121,19 @@ class EventDays:
             how = f"last of {iso(first)} to {iso(last)}"
             return replace(found, first=last, last=last, how=how)
         return found
+
+    def pair_ends(self) -> Span | None:
+        """The first and last day a start and an end named as a pair take: the event's,
+        unless the text tells one length by the day it starts on ("the decorators work
+        three consecutive days starting on the second Monday of February", in minutes dated
+        in January) and the event's days are one day, none, or do not hold it: that
+        length's."""
+        lengths = started_spans(self.told)
+        if len(lengths) != 1 or self.ends is None:
+            return lengths[0] if lengths else self.ends
+        (first, last), ends = lengths[0], self.ends
+        held = ends[0] <= first and last <= ends[1]
+        return lengths[0] if ends[0] == ends[1] or not held else ends
 
     def named_day(self, key: str, siblings: Iterable[str]) -> Told | None:
         """The day ``key``'s name finds: :meth:`told_day`, else, for a name made only of

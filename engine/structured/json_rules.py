@@ -213,12 +213,12 @@ def period_ends(done: Completion, path: Path, members: Members) -> None:
     (the document's one day, written in) must already hold its day. Nor a pair of meetings
     of a series ("first_class", "last_class" of "every Monday for six weeks in a row"):
     the last meeting, not the last day of the weeks it runs."""
-    if done.ends is None or in_item(path):
+    if done.pair_ends is None or in_item(path):
         return
     for start, end in ordered_pairs(done.event_keys(path, members)):
         dates = [k for k in (start, end) if day(members[k]) is not None]
         others = any(born_member(k) or series_member(done, k) for k in (start, end))
-        wanted = dict(zip((start, end), done.ends, strict=True))
+        wanted = dict(zip((start, end), done.pair_ends, strict=True))
         fits = all(done.may_write((*path, k)) or day(members[k]) == wanted[k] for k in dates)
         if len(dates) == 2 and not others and fits:
             for key, why in ((start, "the document's first day"), (end, "the document's last day")):

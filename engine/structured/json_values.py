@@ -263,6 +263,7 @@ class Completion:
         self.latest = age_day(document)  # an age's "now"
         self.event = event_days(document)  # the days its lone dates fall in
         self.ends = self.event.ends if self.event else None  # what it is about: first, last day
+        self.pair_ends = self.event.pair_ends() if self.event else None  # a start's and end's
         self.lasts = stated.lasting(document)  # a length it states with no day beside it
         self.births = document_births(document)
         self.context = agreement.Context(document, [], [], [])

@@ -24,7 +24,7 @@ from functools import cache
 from engine.structured.day_readers import Told, count_and_unit, iso, shift_ways, unit_words, units
 from engine.structured.length_days import length_last
 from engine.structured.named_days import starting_verb
-from engine.structured.periods import alternation, listed
+from engine.structured.periods import Span, alternation, listed
 
 # The length's thing stands between it and its start verb in at most this many characters
 # ("a three-day workshop at the Leeds training centre starting": 38).
@@ -67,6 +67,18 @@ def started_lengths(
         how = f"end of {units(count, unit)} from {iso(day.first)}"
         ends.append(Told(day.end, day.end, last, last, how, lasting=True))
     return ends
+
+
+def started_spans(told: Sequence[Told]) -> list[Span]:
+    """The first and last day of each length told before the day it starts on: its last day
+    stands, wordless, right where the words of that single day end (:func:`started_lengths`)."""
+    return [
+        (day.first, end.last)
+        for end in told
+        if end.lasting and end.start == end.end
+        for day in told
+        if day.end == end.start and day.first == day.last and not day.lasting
+    ]
 
 
 def led(text: str, start: int, count: int) -> bool:

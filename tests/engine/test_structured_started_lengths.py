@@ -119,3 +119,21 @@ def test_a_length_closing_its_sentence_gives_its_end_member_the_last_day() -> No
         "2027-09-12",
         "2027-09-14",
     ]
+
+
+def test_a_start_and_end_pair_takes_a_started_length_over_a_dated_heading() -> None:
+    """Minutes dated on one day tell a job of two days: a start and an end named as a pair
+    take the job's days, not the heading's one day; nor a span that does not hold them."""
+    text = (
+        "Record of the Birch Lane Allotment Society, Wednesday 6 January 2027. Contractors will "
+        "trim the boundary hedge over two consecutive days starting on the first Tuesday of "
+        "March, and the society meets again in four weeks.\n\n"
+    )
+    event = event_days(text)
+    assert event is not None and event.ends is not None
+    assert [iso(d) for d in event.ends] == ["2027-01-06", "2027-01-06"]
+    pair = event.pair_ends()
+    assert pair is not None and [iso(d) for d in pair] == ["2027-03-02", "2027-03-03"]
+    held = "The fair runs 1 to 9 May 2027, with a two-day market starting Saturday 8 May.\n\n"
+    event = event_days(held)
+    assert event is not None and event.pair_ends() == event.ends  # the fair holds the market

@@ -6,14 +6,18 @@ the period 1 July 2027 to 31 December 2027." Both ``extension_end`` and ``curren
 find 31 December ("extend the lease … to 31 December"), but only the second finds another
 day beside a word of its own that the other's name lacks ("pavilion ends on 30 June"): that
 member moves to it, and the other keeps the day only it can have. Where all the members on
-the day but one find such a day, those move; otherwise the schema's order decides
-(:mod:`.day_order`). Pure functions over one document's told days and the members' claims.
+the day but one find such a day, those move. Two members whose names order them (a
+``follow_up_check`` and a ``first_check`` of one thing) part by that order, whichever the
+schema lists first; otherwise the schema's order decides (:mod:`.day_order`). Pure functions
+over one document's told days and the members' claims.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 
+from engine.structured import columns
+from engine.structured.day_order import leftover
 from engine.structured.day_readers import Told, is_month
 from engine.structured.member_days import ranked_days
 from engine.structured.name_acts import bound_acts, own_words
@@ -54,3 +58,43 @@ def next_free(
     ranked = ranked_days(told, document, key, shared)
     free = (c for c in ranked if (c[0].first, c[0].last) not in claimed and not is_month(c[0]))
     return next(free, None)
+
+
+def named_in_order(
+    told: tuple[Told, ...], siblings: tuple[str, ...], claims: Sequence[Told | None]
+) -> list[Told | None]:
+    """``claims`` with each clash of two members over a single day parted by what their
+    names say comes first, where the schema lists them the other way round (a
+    ``follow_up_visit`` before a ``first_visit``): the later-named takes the one day no
+    member claims told after the clash's day, else the first-named the one told before it."""
+    days = list(claims)
+    for day in sorted({(t.first, t.last) for t in claims if t is not None and t.first == t.last}):
+        pair = [at for at, t in enumerate(days) if t is not None and (t.first, t.last) == day]
+        if len(pair) != 2 or not named_later(siblings[pair[0]], siblings[pair[1]]):
+            continue
+        claimed = {(t.first, t.last) for t in days if t is not None}
+        left = [t for t in leftover(told, claimed) if t.first == t.last]
+        where = min(t.start for t in (days[pair[0]], days[pair[1]]) if t is not None)
+        after = [t for t in left if t.start > where]
+        before = [t for t in left if t.start < where]
+        if len(after) == 1:
+            days[pair[0]] = after[0]
+        elif len(before) == 1:
+            days[pair[1]] = before[0]
+    return days
+
+
+def named_later(one: str, other: str) -> bool:
+    """Whether ``one``'s name says it comes after ``other``'s: an end or a later one of the
+    thing the other starts ("follow_up_inspection", "first_inspection"; not a
+    "first_payment" beside an "opt_out_deadline", which are two things)."""
+    same_thing = not own_words(one).isdisjoint(own_words(other))
+    return (
+        same_thing and comes_late(one) and columns.names(other, "start") and not comes_late(other)
+    )
+
+
+def comes_late(key: str) -> bool:
+    """Whether a name says its day ends or follows something, and starts nothing."""
+    late = columns.names(key, "end") or columns.names(key, "later")
+    return late and not columns.names(key, "start")

@@ -14,7 +14,7 @@ from typing import Protocol
 
 from engine.structured import columns
 from engine.structured.ages import read_births
-from engine.structured.day_clashes import moved_on
+from engine.structured.day_clashes import moved_on, named_in_order
 from engine.structured.day_order import leftover, settled
 from engine.structured.member_days import ends_its_length
 from engine.structured.member_kinds import born, ends_only, later, named_in, paired
@@ -128,6 +128,7 @@ def ordered_days(event: DocumentDays, siblings: tuple[str, ...]) -> tuple[Told |
     for at in (at for at, gives_up in enumerate(gave_up) if gives_up):
         claims[at], free[at] = None, True  # "… 2 days before the concert": another day
     claims = moved_on(event.told, event.text, siblings, claims)  # "… ends on 30 November"
+    claims = named_in_order(event.told, siblings, claims)  # "follow_up_visit", "first_visit"
     meetings = {m for k in siblings if (m := event.meeting(k)) is not None}
     days = left_to_yielded(event.told, gave_up, settled(claims, free, event.told, meetings))
     return rebased(event.text, event.told, siblings, days)  # "before the performance"

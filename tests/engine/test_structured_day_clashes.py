@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import datetime as dt
 
-from engine.structured.day_clashes import moved_on
+from engine.structured.day_clashes import moved_on, named_later
 from engine.structured.event_days import event_days, lone_date_span
 from engine.structured.member_days import told_span
 from engine.structured.told_days import told_days
@@ -42,3 +42,20 @@ def test_members_that_find_the_same_day_and_nothing_else_stay_for_the_schema_ord
     told = told_days(text)
     claims = [told[0], told[0]]
     assert moved_on(told, text, ("fair_date", "parade_date"), claims) == claims
+
+
+def test_a_first_one_and_a_follow_up_of_one_thing_keep_their_named_order() -> None:
+    text = (
+        "Notice dated 3 March 2027. A gas safety check of your flat is booked for Monday 15 "
+        "March 2027. Until the follow-up check, which happens four weeks after the first visit, "
+        "please keep the boiler cupboard clear.\n\n"
+    )
+    # listed against the text's order: the follow-up first
+    members = ["follow_up_check", "notice_date", "first_check"]
+    assert days(text, members) == ["2027-04-12", "2027-03-03", "2027-03-15"]
+
+
+def test_a_first_one_of_another_thing_is_no_start_of_a_deadline() -> None:
+    """ "first_rent_payment" and "cancel_deadline" name two things: the names set no order."""
+    assert not named_later("cancel_deadline", "first_rent_payment")
+    assert named_later("follow_up_check", "first_check")

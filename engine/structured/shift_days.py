@@ -137,7 +137,8 @@ def thing_origin(match: re.Match[str], before: list[Told]) -> Told | None:
     letter", :func:`today`), or a length or period said to end (:func:`ended_origin`)."""
     text, end = match.string, match.end()
     # "two days after the fitters finish": the day the length ends, not the fitting's first
-    ended = ended_origin(text, end, before) if day_ahead(text, end) is None else None
+    ahead = day_ahead(text, end) is None
+    ended = ended_origin(text, end, before) or begun_origin(text, end, before) if ahead else None
     named = ended or named_origin(text, end, before) or referred_origin(text, end, before)
     named = named or edge_origin(text, end, before) or elided_origin(text, end, before)
     return named or today(match, before)
@@ -294,6 +295,27 @@ def ended_origin(text: str, end: int, before: list[Told]) -> Told | None:
     # no deadline's days: "pay by the close of March" ends nothing
     ended = next((t for t in reversed(before) if t.lasting or ended_period(t)), None)
     return None if ended is None else replace(ended, first=ended.last)
+
+
+def begun_origin(text: str, end: int, before: list[Told]) -> Told | None:
+    """The first day of the stay told last before a shift whose thing is the arrival ("the
+    morning after we arrived" of a stay from 8 to 15 August: the 9th): a
+    ``stay_start_words`` word at most :data:`ENDING_WORDS` words after it, in its clause;
+    ``None`` otherwise. Not a thing said to start ("a week before work starts"), which may be
+    an earlier day's than the period told last."""
+    clause = re.split(r"[,;:.()]", text[end : end + 80], maxsplit=1)[0]
+    said = [w.lower() for w in WORD_AFTER.findall(clause)[:ENDING_WORDS]]
+    if not any(arriving(w) for w in said):
+        return None
+    periods = [lasted(before, at) or t for at, t in enumerate(before)]
+    periods = [t for t in periods if ended_period(t) and not yearlong(t)]
+    return None if not periods else replace(periods[-1], last=periods[-1].first)
+
+
+def arriving(word: str) -> bool:
+    """Whether ``word`` is a ``stay_start_words`` word, or a form of one ("arrived")."""
+    forms = name_words(word) | {*getLemma(word, upos="VERB")}
+    return not forms.isdisjoint(listed("stay_start_words"))
 
 
 def ends_said(word: str, following: list[str]) -> bool:

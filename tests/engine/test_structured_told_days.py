@@ -1405,3 +1405,15 @@ def test_a_shift_back_from_an_undated_departure_counts_from_the_day_written_not_
         "Send your passport details no later than four weeks before departure."
     )
     assert [t.first for t in told_days(lead)][-1] == day("2027-06-04")  # no lead-up's
+
+
+def test_a_shift_from_the_arrival_counts_from_the_first_day_of_the_stay() -> None:
+    text = (
+        "We stayed at the farmhouse from 3 to 10 April 2027, and the boiler broke the morning "
+        "after we arrived. A plumber came two days later."
+    )
+    assert [t.first for t in told_days(text) if t.how] == [day("2027-04-04"), day("2027-04-06")]
+    started = (
+        "The hut is ours from 3 to 10 April 2027; its gutters are cleared a week after it opens."
+    )
+    assert [t.first for t in told_days(started) if t.how] == [day("2027-04-17")]  # no arrival

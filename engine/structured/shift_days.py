@@ -290,7 +290,8 @@ def ended_origin(text: str, end: int, before: list[Told]) -> Told | None:
     after it, in its clause); ``None`` otherwise."""
     clause = re.split(r"[,;:.()]", text[end : end + 80], maxsplit=1)[0]
     said = [w.lower() for w in WORD_AFTER.findall(clause)[:ENDING_WORDS]]
-    if not any(ends_said(w, said[at + 1 :]) for at, w in enumerate(said)):
+    leaving = any(w in listed("stay_end_words") for w in said)
+    if not (leaving or any(ends_said(w, said[at + 1 :]) for at, w in enumerate(said))):
         return None
     # no deadline's days: "pay by the close of March" ends nothing
     ended = next((t for t in reversed(before) if t.lasting or ended_period(t)), None)

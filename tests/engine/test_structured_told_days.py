@@ -1417,3 +1417,11 @@ def test_a_shift_from_the_arrival_counts_from_the_first_day_of_the_stay() -> Non
         "The hut is ours from 3 to 10 April 2027; its gutters are cleared a week after it opens."
     )
     assert [t.first for t in told_days(started) if t.how] == [day("2027-04-17")]  # no arrival
+
+
+def test_a_shift_from_leaving_counts_from_the_last_day_of_the_stay() -> None:
+    text = (
+        "I land on 14 May 2027 and stay four nights at the inn; the bike goes back to the hire "
+        "shop the day before I leave."
+    )
+    assert [t.first for t in told_days(text)][-1] == day("2027-05-17")

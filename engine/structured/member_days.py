@@ -61,6 +61,7 @@ from engine.structured.words import key_parts
 BEFORE_COST = 2
 FIRST = 1  # "first_match_date": a start word that is also an ordinal
 SHORTEST_FRAME = 27  # days after its first: a told period this long is a month or longer
+LONGEST_INITIALISM = 4  # "agm", "mfa", "pyo": a name's part this short may be an initialism
 NEXT_REACH = 2  # "next pay review": a next word at most this many words before a member's
 
 
@@ -158,14 +159,15 @@ def candidates(
     ends = columns.names(key, "start") or columns.names(key, "end")
     deadline = columns.names(key, "deadline_name")
     words = list(WORD.finditer(text, *sentence))
+    spelled = spelled_out(key, text, words)
     for at, word in enumerate(words):
-        if not names_act(own, word[0].lower()):
+        if not (names_act(own, word[0].lower()) or at in spelled):
             continue
         if not its_thing(key, words, at, text):
             # "Nominations open on 1 April and close four weeks later": the end's own verb
             yield from own_end_day(key, text, words[at + 1 :], (sentence[1], days))
             continue
-        derived = derived_only(key, word[0].lower())
+        derived = at not in spelled and derived_only(key, word[0].lower())
         inside = [t for t in days if t.start <= word.start() and word.end() <= t.end]
         # the phrase names its thing: "our 3rd rehearsal"; "a month's notice" for its end only
         lasting = bool(inside) and inside[0].lasting
@@ -183,6 +185,26 @@ def candidates(
         if before is not None:
             counted = bool(before[1].how) and shift_thing(text, word, before[1].end)
             yield (counted, False, derived, deadline, before[0] + BEFORE_COST, 1), before[1]
+
+
+def spelled_out(key: str, text: str, words: list[re.Match[str]]) -> set[int]:
+    """Where the words a name's initialism stands for end ("pyo_opening" beside "doing
+    pick-your-own bunches from …", "agm_date" beside "the Annual General Meeting"): a part
+    of two to :data:`LONGEST_INITIALISM` letters the text never writes as a word, whose
+    letters are the first of as many words (or parts of a hyphened word) in a row."""
+    written = {w.lower() for w in WORD.findall(text)}
+    parts = [p for p in key_parts(key) if 1 < len(p) <= LONGEST_INITIALISM and p.isalpha()]
+    pieces = [
+        (piece[0].lower(), at) for at, w in enumerate(words) for piece in w[0].split("-") if piece
+    ]
+    firsts = "".join(first for first, _ in pieces)
+    return {
+        pieces[start + len(part) - 1][1]
+        for part in parts
+        if part not in written
+        for start in range(len(pieces) - len(part) + 1)
+        if firsts.startswith(part, start)
+    }
 
 
 def own_end_day(

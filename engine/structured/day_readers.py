@@ -249,6 +249,12 @@ NAMING_REACH = 30  # "this letter is dated 17.01.25": how far before its day a d
 WORKDAYS = (rrule.MO, rrule.TU, rrule.WE, rrule.TH, rrule.FR)  # the days a working day is
 
 
+def overnight(unit: str) -> bool:
+    """Whether a length's unit is a stay's night, which runs into the next day (no hour)."""
+    said = unit.lower().removesuffix("s")
+    return said in listed("overnight_units") and said not in listed("hour_units")
+
+
 def yearlong(told: Told) -> bool:
     """Whether a told period is a year or more ("the 2027 spring show", "2026/27"): the
     frame a member's day falls in, never the day a word beside it dates."""

@@ -27,6 +27,7 @@ from engine.structured.day_readers import (
     iso,
     moved,
     named_origin,
+    overnight,
     own_day,
     period_end,
     shift_ways,
@@ -95,8 +96,8 @@ def shifted_day(
             return None  # "two mornings later" counts mornings, no one day it names
         unit = DAY_UNIT
     back, on = way in listed("duration_before"), way in listed("duration_on")
-    if way in listed("thing_shifts") and length_led(match):
-        return None  # "runs for four days from Monday 3 August" is a length, not a shift
+    if way in listed("thing_shifts") and (length_led(match) or overnight(unit)):
+        return None  # "runs for four days from Monday 3 August", "3 nights from 16 July": lengths
     named = thing_origin(match, before)
     if way in listed("thing_shifts") and named is None and not pointed(match):
         return None  # "for 2 weeks from 9 August" is a length; "from the audit" a shift

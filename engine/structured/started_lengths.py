@@ -21,7 +21,15 @@ import re
 from collections.abc import Sequence
 from functools import cache
 
-from engine.structured.day_readers import Told, count_and_unit, iso, shift_ways, unit_words, units
+from engine.structured.day_readers import (
+    Told,
+    count_and_unit,
+    iso,
+    overnight,
+    shift_ways,
+    unit_words,
+    units,
+)
 from engine.structured.length_days import length_last
 from engine.structured.named_days import starting_verb
 from engine.structured.periods import Span, alternation, listed
@@ -120,6 +128,8 @@ def starts(match: re.Match[str]) -> bool:
     starts")."""
     thing, verb = match["thing"].split(), match["verb"].lower()
     shifted = bool(thing) and thing[0].lower() in shift_ways()
-    # "for nine days from 14 August": a length from the day, its thing said before it
-    from_day = not thing and verb in listed("thing_shifts") and led(match.string, 0, match.start())
+    # "for nine days from 14 August": a length from the day, its thing said before it; a
+    # stay's nights need no lead ("booked: 3 nights from Thursday 16 July")
+    lead = led(match.string, 0, match.start()) or overnight(match["unit"])
+    from_day = not thing and verb in listed("thing_shifts") and lead
     return (starting_verb(verb) or verb in listed("stay_start_words") or from_day) and not shifted

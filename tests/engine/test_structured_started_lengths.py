@@ -137,3 +137,11 @@ def test_a_start_and_end_pair_takes_a_started_length_over_a_dated_heading() -> N
     held = "The fair runs 1 to 9 May 2027, with a two-day market starting Saturday 8 May.\n\n"
     event = event_days(held)
     assert event is not None and event.pair_ends() == event.ends  # the fair holds the market
+
+
+def test_nights_from_a_day_are_a_stay_with_no_lead_before_them() -> None:
+    text = "Booking confirmed: 4 nights from Friday 9 April 2027 in the Garden Room."
+    assert ends(text) == ["2027-04-13"]
+    assert [t.how for t in told_days(text) if t.how] == ["end of 4 nights from 2027-04-09"]
+    hours = "Parcel handed in on 9 April 2027; we refund it 48 hours from collection."
+    assert ends(hours) == []  # hours from a thing shift it, no stay

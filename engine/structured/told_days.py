@@ -84,6 +84,7 @@ from engine.structured.shift_days import (
     shifted_day,
 )
 from engine.structured.started_lengths import started_lengths
+from engine.structured.stay_days import stay_edge, stay_edge_pattern
 from engine.structured.weekday_days import (
     lone_weekday,
     lone_weekday_pattern,
@@ -176,6 +177,7 @@ def counted_phrases(text: str) -> list[tuple[int, int, re.Match[str], Reader]]:
         (lone_weekday_pattern(), lone_weekday),
         (same_day_pattern(), same_day),
         (that_day_pattern(), that_day),
+        (stay_edge_pattern(), stay_edge),
         (next_day_word_pattern(), next_day_word),
         (anniversary_pattern(), anniversary_day),
         (recurring_pattern(), recurring_day),

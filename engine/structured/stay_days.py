@@ -1,0 +1,47 @@
+"""The first or the last day of a stay, named by the act that begins or ends it.
+
+"Three nights from Thursday 16 July; lunch is booked on the day we check out." A reader dates
+the lunch on 19 July: "the day", "the morning" (a ``day_parts`` word) or "the night" before a
+subject and a ``stay_start_words`` act ("we arrive") is the first day of the stay or the
+period told last, and before a ``stay_end_words`` act ("you check out", "they leave") its
+last day. A reader for :mod:`.told_days`, in the shape of :mod:`.day_readers`'. Pure
+functions over text.
+"""
+
+from __future__ import annotations
+
+import re
+from functools import cache
+
+from engine.structured.day_readers import Told, iso, yearlong
+from engine.structured.periods import alternation, listed
+from engine.structured.shift_days import ended_period, lasted
+from engine.structured.thing_anchor import SUBJECTS
+
+DAY_WORDS = ("day", "night")  # the nouns of a whole day a stay's edge is named by
+
+
+@cache
+def stay_edge_pattern() -> re.Pattern[str]:
+    """ "the day we arrive", "the morning you check out", "the night that they leave"."""
+    parts = alternation([*DAY_WORDS, *listed("day_parts")])
+    subjects = alternation(sorted(SUBJECTS))
+    starts, ends = alternation(listed("stay_start_words")), alternation(listed("stay_end_words"))
+    return re.compile(
+        rf"(?i)\bthe\s+(?:{parts})\s+(?:that\s+)?(?:{subjects})\s+"
+        rf"(?:(?P<start>{starts})|(?P<end>{ends}))\b"
+    )
+
+
+def stay_edge(
+    match: re.Match[str], before: list[Told], sentence: tuple[int, int]
+) -> tuple[float, str] | None:
+    """The first day (for an arrival) or the last (for leaving) of the stay or the period
+    told last before the phrase; ``None`` when none was told."""
+    del sentence
+    periods = [lasted(before, at) or t for at, t in enumerate(before)]
+    periods = [t for t in periods if ended_period(t) and not yearlong(t)]
+    if not periods:
+        return None
+    day = periods[-1].first if match["start"] else periods[-1].last
+    return day, f"{match[0]} on {iso(day)}"

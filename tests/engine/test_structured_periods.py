@@ -68,6 +68,11 @@ def test_a_month_first_day_with_no_year_takes_the_nearest_year_but_a_count_is_no
     assert stated.read("In 2027 we expect March 2 teams to join.").written_span() is None
 
 
+def test_a_month_first_day_after_a_deadline_word_is_a_day_though_a_word_follows() -> None:
+    found = stated.read("Open days from May 22, 2027; please book by May 15 so we can plan.")
+    assert days(found.written_span()) == ("2027-05-15", "2027-05-22")
+
+
 @pytest.mark.parametrize(
     "document", ["Camp 6-8/9/2027 in Denver, USA.", "Camp 6-8/9/2027 in Lyon or Denver."]
 )

@@ -19,7 +19,7 @@ from collections.abc import Sequence
 from engine.structured import columns
 from engine.structured.day_order import leftover
 from engine.structured.day_readers import Told, is_month
-from engine.structured.member_days import ranked_days
+from engine.structured.member_days import is_frame, ranked_days
 from engine.structured.name_acts import bound_acts, own_words
 from engine.structured.periods import Span
 
@@ -29,22 +29,52 @@ def moved_on(
 ) -> list[Told | None]:
     """``claims`` (one per member of ``siblings``) with each clash over a single day parted
     where all the members that find it but one find other days no member claims, each its
-    own (:func:`next_free`): the one keeps the day, and the others take theirs."""
+    own (:func:`next_free`): the one keeps the day, and the others take theirs. Where none
+    finds another day so, but one alone finds the day itself by a word no other name has
+    (:func:`owns`: "entries for the junior division … by 4 March"), that one keeps it and
+    the others take the next free days their whole names find."""
     days = list(claims)
     for day in sorted({(t.first, t.last) for t in claims if t is not None and t.first == t.last}):
         group = [at for at, t in enumerate(days) if t is not None and (t.first, t.last) == day]
-        keys = [siblings[at] for at in group]
-        found = [next_free(told, document, k, [o for o in keys if o != k], days) for k in keys]
+        found = others_days(told, document, [siblings[at] for at in group], day, days)
         moves = [(at, c) for at, c in zip(group, found, strict=True) if c is not None]
         if len(group) < 2 or len(moves) != len(group) - 1:
             continue
         if len({(c[0].first, c[0].last) for _, c in moves}) == len(moves):
             for at, (other, before) in moves:
                 # a day told before the member's word only says the clash day may be
-                # another's; it is as often a thing's the word follows ("3 June, with
-                # completion a fortnight later"), so the member stays where it is
+                # another's; it is as often a thing's the word follows ("tiling on 4 May,
+                # with grouting a week later"), so the member stays where it is
                 days[at] = days[at] if before else other
     return days
+
+
+def others_days(
+    told: tuple[Told, ...], document: str, keys: list[str], day: Span, days: list[Told | None]
+) -> list[tuple[Told, bool] | None]:
+    """For each of the members ``keys`` that find ``day``, the day it would move to (and
+    whether it is told before its word), ``None`` for one that stays (:func:`moved_on`)."""
+    found = [next_free(told, document, k, [o for o in keys if o != k], days) for k in keys]
+    if any(c is not None for c in found):
+        return found
+    owners = [k for k in keys if owns(told, document, k, keys, day)]
+    if len(owners) != 1:
+        return found
+    return [None if k in owners else day_of(next_free(told, document, k, [], days)) for k in keys]
+
+
+def day_of(found: tuple[Told, bool] | None) -> tuple[Told, bool] | None:
+    """A day a whole name finds, where it is no month, season or longer: those only frame
+    the days a name's other words find ("the autumn 2027 season")."""
+    return None if found is None or is_month(found[0]) or is_frame(found[0]) else found
+
+
+def owns(told: tuple[Told, ...], document: str, key: str, keys: list[str], day: Span) -> bool:
+    """Whether a word of ``key``'s own name that no other name of ``keys`` has finds ``day``
+    after it."""
+    shared = frozenset().union(*(own_words(k) | bound_acts(k) for k in keys if k != key))
+    ranked = ranked_days(told, document, key, shared)
+    return any((t.first, t.last) == day and not before for t, before in ranked)
 
 
 def next_free(

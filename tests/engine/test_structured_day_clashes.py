@@ -59,3 +59,18 @@ def test_a_first_one_of_another_thing_is_no_start_of_a_deadline() -> None:
     """ "first_rent_payment" and "cancel_deadline" name two things: the names set no order."""
     assert not named_later("cancel_deadline", "first_rent_payment")
     assert named_later("follow_up_check", "first_check")
+
+
+def test_the_one_member_whose_own_word_finds_the_day_keeps_it() -> None:
+    """Both names find 4 March by "entry"; only "junior" finds it by a word of its own, so
+    the general deadline takes the next day its whole name finds."""
+    text = (
+        "League news: entries for the junior division must be in by 4 March 2027, while all "
+        "other teams have a deadline of 18 March 2027.\n\n"
+    )
+    event = event_days(text)
+    assert event is not None
+    members = ["general_entry_deadline", "junior_entry_deadline"]
+    found = [lone_date_span(event, key, 1, members) for key in members]
+    last = [None if f is None else dt.date.fromordinal(int(f[1])).isoformat() for f in found]
+    assert last == ["2027-03-18", "2027-03-04"]

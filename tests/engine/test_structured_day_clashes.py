@@ -74,3 +74,12 @@ def test_the_one_member_whose_own_word_finds_the_day_keeps_it() -> None:
     found = [lone_date_span(event, key, 1, members) for key in members]
     last = [None if f is None else dt.date.fromordinal(int(f[1])).isoformat() for f in found]
     assert last == ["2027-03-18", "2027-03-04"]
+
+
+def test_the_latest_start_of_a_window_is_its_last_day() -> None:
+    text = (
+        "Your rail rover, bought 3 March 2027, is good for trips starting between 1 May 2027 "
+        "and 31 October 2027.\n\n"
+    )
+    members = ["latest_trip_start", "bought_on", "earliest_trip_start"]
+    assert days(text, members) == ["2027-10-31", "2027-03-03", "2027-05-01"]

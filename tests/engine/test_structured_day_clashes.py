@@ -9,13 +9,7 @@ from engine.structured.day_clashes import moved_on, named_later
 from engine.structured.event_days import event_days, lone_date_span
 from engine.structured.member_days import told_span
 from engine.structured.told_days import told_days
-
-
-def days(text: str, members: list[str]) -> list[str | None]:
-    event = event_days(text)
-    assert event is not None
-    found = [lone_date_span(event, key, 1, members) for key in members]
-    return [None if f is None else dt.date.fromordinal(int(f[0])).isoformat() for f in found]
+from tests.helpers.fills import lone_days
 
 
 def test_the_member_that_finds_another_day_by_its_own_word_moves_to_it() -> None:
@@ -24,7 +18,7 @@ def test_the_member_that_finds_another_day_by_its_own_word_moves_to_it() -> None
         "for the period 1 July 2027 to 31 December 2027.\n\n"
     )
     # listed against the text's order, so the schema's order alone would swap them
-    assert days(text, ["extension_end", "current_lease_end"]) == ["2027-12-31", "2027-06-30"]
+    assert lone_days(text, ["extension_end", "current_lease_end"]) == ["2027-12-31", "2027-06-30"]
 
 
 def test_no_member_moves_onto_a_day_told_before_its_word() -> None:
@@ -52,7 +46,7 @@ def test_a_first_one_and_a_follow_up_of_one_thing_keep_their_named_order() -> No
     )
     # listed against the text's order: the follow-up first
     members = ["follow_up_check", "notice_date", "first_check"]
-    assert days(text, members) == ["2027-04-12", "2027-03-03", "2027-03-15"]
+    assert lone_days(text, members) == ["2027-04-12", "2027-03-03", "2027-03-15"]
 
 
 def test_a_first_one_of_another_thing_is_no_start_of_a_deadline() -> None:
@@ -82,4 +76,4 @@ def test_the_latest_start_of_a_window_is_its_last_day() -> None:
         "and 31 October 2027.\n\n"
     )
     members = ["latest_trip_start", "bought_on", "earliest_trip_start"]
-    assert days(text, members) == ["2027-10-31", "2027-03-03", "2027-05-01"]
+    assert lone_days(text, members) == ["2027-10-31", "2027-03-03", "2027-05-01"]

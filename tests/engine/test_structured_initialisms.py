@@ -4,17 +4,8 @@ Meeting": the day told right after those words is the member's."""
 
 from __future__ import annotations
 
-import datetime as dt
-
-from engine.structured.event_days import event_days, lone_date_span
 from engine.structured.member_days import WORD, spelled_out
-
-
-def days(text: str, members: list[str]) -> list[str | None]:
-    event = event_days(text)
-    assert event is not None
-    found = [lone_date_span(event, key, 1, members) for key in members]
-    return [None if f is None else dt.date.fromordinal(int(f[0])).isoformat() for f in found]
+from tests.helpers.fills import lone_days
 
 
 def test_an_initialism_names_the_hyphened_words_it_stands_for() -> None:
@@ -23,7 +14,7 @@ def test_an_initialism_names_the_hyphened_words_it_stands_for() -> None:
         "cafe opens the following Friday.\n\n"
     )
     # "opening" alone would find the cafe's day, which the schema lists first
-    assert days(text, ["cafe_opening", "pyo_opening"]) == ["2027-06-25", "2027-06-19"]
+    assert lone_days(text, ["cafe_opening", "pyo_opening"]) == ["2027-06-25", "2027-06-19"]
 
 
 def test_an_initialism_ends_where_its_last_word_does() -> None:

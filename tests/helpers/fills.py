@@ -79,3 +79,11 @@ def ends_of(document: str) -> tuple[str, str] | None:
     """The first and last day of what ``document`` is about, as a template's start and end
     take them (:func:`engine.structured.event_days.document_ends`), in ISO."""
     return iso_span(event_days.document_ends(document))
+
+
+def lone_days(text: str, members: list[str]) -> list[str | None]:
+    """The first day of each top-level date member's lone span in ``text`` (ISO), in order."""
+    event = event_days.event_days(text)
+    assert event is not None
+    found = [event_days.lone_date_span(event, key, 1, members) for key in members]
+    return [None if f is None else dt.date.fromordinal(int(f[0])).isoformat() for f in found]

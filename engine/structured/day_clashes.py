@@ -31,7 +31,7 @@ def moved_on(
     where all the members that find it but one find other days no member claims, each its
     own (:func:`next_free`): the one keeps the day, and the others take theirs. Where none
     finds another day so, but one alone finds the day itself by a word no other name has
-    (:func:`owns`: "entries for the junior division … by 4 March"), that one keeps it and
+    (:func:`owns`: "junior division entries … by 4 March"), that one keeps it and
     the others take the next free days their whole names find."""
     days = list(claims)
     for day in sorted({(t.first, t.last) for t in claims if t is not None and t.first == t.last}):

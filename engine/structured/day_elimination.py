@@ -127,7 +127,7 @@ def ordered_days(event: DocumentDays, siblings: tuple[str, ...]) -> tuple[Told |
     gave_up = yielded(event.text, event.told, siblings, claims)
     for at in (at for at, gives_up in enumerate(gave_up) if gives_up):
         claims[at], free[at] = None, True  # "… 2 days before the concert": another day
-    claims = moved_on(event.told, event.text, siblings, claims)  # "… ends on 30 November"
+    claims = moved_on(event.told, event.text, siblings, claims)  # a second day only one name finds
     claims = named_in_order(event.told, siblings, claims)  # "follow_up_visit", "first_visit"
     meetings = {m for k in siblings if (m := event.meeting(k)) is not None}
     days = left_to_yielded(event.told, gave_up, settled(claims, free, event.told, meetings))

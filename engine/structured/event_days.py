@@ -124,10 +124,9 @@ class EventDays:
 
     def pair_ends(self) -> Span | None:
         """The first and last day a start and an end named as a pair take: the event's,
-        unless the text tells one length by the day it starts on ("the decorators work
-        three consecutive days starting on the second Monday of February", in minutes dated
-        in January) and the event's days are one day, none, or do not hold it: that
-        length's."""
+        unless the text tells one length by the day it starts on (a note written in March
+        that says "the painters need four days, beginning Tuesday 6 April") and the event's
+        days are one day, none, or do not hold it: that length's."""
         lengths = started_spans(self.told)
         if len(lengths) != 1 or self.ends is None:
             return lengths[0] if lengths else self.ends

@@ -188,8 +188,8 @@ def candidates(
 
 
 def spelled_out(key: str, text: str, words: list[re.Match[str]]) -> set[int]:
-    """Where the words a name's initialism stands for end ("pyo_opening" beside "doing
-    pick-your-own bunches from …", "agm_date" beside "the Annual General Meeting"): a part
+    """Where the words a name's initialism stands for end ("pyo_start" beside "cherries are
+    pick-your-own from …", "agm_date" beside "our Annual General Meeting"): a part
     of two to :data:`LONGEST_INITIALISM` letters the text never writes as a word, whose
     letters are the first of as many words (or parts of a hyphened word) in a row."""
     written = {w.lower() for w in WORD.findall(text)}

@@ -34,7 +34,7 @@ HYPHENED_UNIT = re.compile(r"-(?=(?:year|month|day|night|week|hour)s?\b)", re.IG
 # A month-first day with no year, only where it cannot be a count ("March 4th", "by May 5."
 # but not "in March 2 teams"): an ordinal suffix, or punctuation or the end after it.
 US_DAY = r"(?P<d1>[0-3]?\d)(?:(?:st|nd|rd|th)\b|(?=[,.;:)]|\s*$))"
-# A month-first day with no year after a ``month_day_cues`` word ("call by May 15 so …"): a
+# A month-first day with no year after a ``month_day_cues`` word ("reply by June 9 if …"): a
 # count after a month is no day only where it counts things ("in March 2 teams"), which such a
 # word does not lead.
 CUED_DAY = r"(?P<d1>[0-3]?\d)(?![\d%]|[-/.:]\d)"
@@ -183,7 +183,7 @@ def patterns() -> list[tuple[re.Pattern[str], Callable[[re.Match[str], int], Fou
         (rf"\bthe\s+{d1}\s+of\s+{m1}{y1}\b", day_point),  # the 3rd of June
         (rf"\b{m1}\s+{d1},?\s+{year('y1')}", day_point),  # March 4, 2027
         (rf"\b{m1}\s+{US_DAY}", day_point),  # March 4th, March 4. (the nearest year's)
-        (rf"{cued()}{m1}\s+{CUED_DAY}", day_point),  # by May 15 so we can …
+        (rf"{cued()}{m1}\s+{CUED_DAY}", day_point),  # reply by June 9 if …
         (rf"\b{part('p1')}?{m1}{y1}{to}{part('p2')}?{m2}{y2}\b", month_range),  # March to May
         (rf"\b{part('p1')}{m1}{y1}\b", month_range),  # early January 2027
         (rf"\b{m1}{y1}\b", month_range),  # May 2026, June

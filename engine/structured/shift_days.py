@@ -288,7 +288,7 @@ def ended_origin(text: str, end: int, before: list[Told]) -> Told | None:
     said to end ("take it down the day after our fitters finish", "the morning after the
     permit ends", "four months after it finishes" of a course that "runs from 13 September
     2027 to 9 June 2028": a ``period_end_verbs`` verb at most :data:`ENDING_WORDS` words
-    after it, in its clause), or whose thing is leaving a stay ("the day before I leave":
+    after it, in its clause), or whose thing is leaving a stay ("two nights before they fly out":
     a ``stay_end_words`` word); ``None`` otherwise."""
     clause = re.split(r"[,;:.()]", text[end : end + 80], maxsplit=1)[0]
     said = [w.lower() for w in WORD_AFTER.findall(clause)[:ENDING_WORDS]]
@@ -302,9 +302,9 @@ def ended_origin(text: str, end: int, before: list[Told]) -> Told | None:
 
 def begun_origin(text: str, end: int, before: list[Told]) -> Told | None:
     """The first day of the stay told last before a shift whose thing is the arrival ("the
-    morning after we arrived" of a stay from 8 to 15 August: the 9th): a
+    evening after they arrived" of a stay from 3 to 10 April: the 4th): a
     ``stay_start_words`` word at most :data:`ENDING_WORDS` words after it, in its clause;
-    ``None`` otherwise. Not a thing said to start ("a week before work starts"), which may be
+    ``None`` otherwise. Not a thing said to start ("two days before the dig starts"), which may be
     an earlier day's than the period told last."""
     clause = re.split(r"[,;:.()]", text[end : end + 80], maxsplit=1)[0]
     said = [w.lower() for w in WORD_AFTER.findall(clause)[:ENDING_WORDS]]

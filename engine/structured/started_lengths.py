@@ -129,7 +129,7 @@ def starts(match: re.Match[str]) -> bool:
     thing, verb = match["thing"].split(), match["verb"].lower()
     shifted = bool(thing) and thing[0].lower() in shift_ways()
     # "for nine days from 14 August": a length from the day, its thing said before it; a
-    # stay's nights need no lead ("booked: 3 nights from Thursday 16 July")
+    # stay's nights need no lead ("4 nights from Friday 9 April")
     lead = led(match.string, 0, match.start()) or overnight(match["unit"])
     from_day = not thing and verb in listed("thing_shifts") and lead
     return (starting_verb(verb) or verb in listed("stay_start_words") or from_day) and not shifted

@@ -1,11 +1,11 @@
 """The first or the last day of a stay, named by the act that begins or ends it.
 
-"Three nights from Thursday 16 July; lunch is booked on the day we check out." A reader dates
-the lunch on 19 July: "the day", "the morning" (a ``day_parts`` word) or "the night" before a
-subject and a ``stay_start_words`` act ("we arrive") is the first day of the stay or the
-period told last, and before a ``stay_end_words`` act ("you check out", "they leave") its
-last day. A reader for :mod:`.told_days`, in the shape of :mod:`.day_readers`'. Pure
-functions over text.
+"The chalet is ours for five nights from Saturday 6 March; the minibus collects us the
+morning we check out." A reader dates the minibus on 11 March: "the day", "the morning" (a
+``day_parts`` word) or "the night" before a subject and a ``stay_start_words`` act ("we
+arrive") is the first day of the stay or the period told last, and before a
+``stay_end_words`` act ("you check out", "they leave") its last day. A reader for
+:mod:`.told_days`, in the shape of :mod:`.day_readers`'. Pure functions over text.
 """
 
 from __future__ import annotations

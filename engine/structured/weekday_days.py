@@ -141,8 +141,9 @@ def same_day(
 @cache
 def that_day_pattern() -> re.Pattern[str]:
     """ "the same day", "that very date": the day told before it, named again. Not
-    when a word after it says which other day it means ("the same day as the deadline", "the
-    same day of the month", "the same date six months on": ``that_day_stops`` or a count)."""
+    when a word after it says which other day it means ("the same day as the first payment",
+    "the same day of every month", "the same date 2 years later": ``that_day_stops`` or a
+    count)."""
     same, nouns = alternation(listed("same_words")), alternation(listed("that_day_nouns"))
     stops = alternation([*listed("that_day_stops"), *listed("duration_next")])
     return re.compile(

@@ -15,7 +15,7 @@ from tests.helpers.fills import lone_days
 def test_the_member_that_finds_another_day_by_its_own_word_moves_to_it() -> None:
     text = (
         "Our club lease on the pavilion ends on 30 June 2027. The council will extend the lease "
-        "for the period 1 July 2027 to 31 December 2027.\n\n"
+        "from 1 July 2027 to 31 December 2027.\n\n"
     )
     # listed against the text's order, so the schema's order alone would swap them
     assert lone_days(text, ["extension_end", "current_lease_end"]) == ["2027-12-31", "2027-06-30"]
@@ -40,9 +40,9 @@ def test_members_that_find_the_same_day_and_nothing_else_stay_for_the_schema_ord
 
 def test_a_first_one_and_a_follow_up_of_one_thing_keep_their_named_order() -> None:
     text = (
-        "Notice dated 3 March 2027. A gas safety check of your flat is booked for Monday 15 "
-        "March 2027. Until the follow-up check, which happens four weeks after the first visit, "
-        "please keep the boiler cupboard clear.\n\n"
+        "Letter of 3 March 2027. A gas safety check of your flat is set for Monday 15 March "
+        "2027. A follow-up check comes four weeks after that first look. Please keep the "
+        "boiler cupboard clear.\n\n"
     )
     # listed against the text's order: the follow-up first
     members = ["follow_up_check", "notice_date", "first_check"]
@@ -59,8 +59,8 @@ def test_the_one_member_whose_own_word_finds_the_day_keeps_it() -> None:
     """Both names find 4 March by "entry"; only "junior" finds it by a word of its own, so
     the general deadline takes the next day its whole name finds."""
     text = (
-        "League news: entries for the junior division must be in by 4 March 2027, while all "
-        "other teams have a deadline of 18 March 2027.\n\n"
+        "League news: entries for the junior division are wanted by 4 March 2027, while every "
+        "other team's deadline falls on 18 March 2027.\n\n"
     )
     event = event_days(text)
     assert event is not None

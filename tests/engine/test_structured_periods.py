@@ -69,7 +69,7 @@ def test_a_month_first_day_with_no_year_takes_the_nearest_year_but_a_count_is_no
 
 
 def test_a_month_first_day_after_a_deadline_word_is_a_day_though_a_word_follows() -> None:
-    found = stated.read("Open days from May 22, 2027; please book by May 15 so we can plan.")
+    found = stated.read("Open days from May 22, 2027; reply by May 15 if you want a stall.")
     assert days(found.written_span()) == ("2027-05-15", "2027-05-22")
 
 

@@ -126,7 +126,7 @@ def test_a_start_and_end_pair_takes_a_started_length_over_a_dated_heading() -> N
     take the job's days, not the heading's one day; nor a span that does not hold them."""
     text = (
         "Record of the Birch Lane Allotment Society, Wednesday 6 January 2027. Contractors will "
-        "trim the boundary hedge over two consecutive days starting on the first Tuesday of "
+        "trim the boundary hedge across two days in a row, beginning on the first Tuesday of "
         "March, and the society meets again in four weeks.\n\n"
     )
     event = event_days(text)

@@ -1422,6 +1422,6 @@ def test_a_shift_from_the_arrival_counts_from_the_first_day_of_the_stay() -> Non
 def test_a_shift_from_leaving_counts_from_the_last_day_of_the_stay() -> None:
     text = (
         "I land on 14 May 2027 and stay four nights at the inn; the bike goes back to the hire "
-        "shop the day before I leave."
+        "shop two days before I leave."
     )
-    assert [t.first for t in told_days(text)][-1] == day("2027-05-17")
+    assert [t.first for t in told_days(text)][-1] == day("2027-05-16")

@@ -130,9 +130,9 @@ def test_the_same_day_as_another_thing_or_of_the_month_is_no_repeat() -> None:
 
 def test_a_member_named_beside_the_same_day_takes_the_day_before_it() -> None:
     text = (
-        "Receipt dated 24/05/2027: two new batteries were fitted the same day. Payment is due "
-        "14 days after the receipt date, and a free health check is offered up to three months "
-        "after fitting.\n\n"
+        "Receipt dated 24/05/2027: two new batteries were fitted the same day, with payment "
+        "owed 14 days after the receipt date. A free health check is offered up to three "
+        "months after fitting.\n\n"
     )
     members = ["payment_due", "fitting_date", "health_check_until"]
     event = event_days(text)

@@ -288,7 +288,7 @@ def ended_origin(text: str, end: int, before: list[Told]) -> Told | None:
     said to end ("take it down the day after our fitters finish", "the morning after the
     permit ends", "four months after it finishes" of a course that "runs from 13 September
     2027 to 9 June 2028": a ``period_end_verbs`` verb at most :data:`ENDING_WORDS` words
-    after it, in its clause), or whose thing is leaving a stay ("two nights before they fly out":
+    after it, in its clause), or whose thing is leaving a stay ("two nights before they depart":
     a ``stay_end_words`` word); ``None`` otherwise."""
     clause = re.split(r"[,;:.()]", text[end : end + 80], maxsplit=1)[0]
     said = [w.lower() for w in WORD_AFTER.findall(clause)[:ENDING_WORDS]]

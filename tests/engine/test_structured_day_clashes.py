@@ -41,7 +41,7 @@ def test_members_that_find_the_same_day_and_nothing_else_stay_for_the_schema_ord
 def test_a_first_one_and_a_follow_up_of_one_thing_keep_their_named_order() -> None:
     text = (
         "Letter of 3 March 2027. A gas safety check of your flat is set for Monday 15 March "
-        "2027. A follow-up check comes four weeks after that first look. Please keep the "
+        "2027. A follow-up check comes four weeks after the first check. Please keep the "
         "boiler cupboard clear.\n\n"
     )
     # listed against the text's order: the follow-up first

@@ -1,8 +1,8 @@
 """Date members whose names find one and the same day: which of them move, by what else each
 name finds.
 
-"Our club lease on the pavilion ends on 30 June 2027. The council will extend the lease for
-the period 1 July 2027 to 31 December 2027." Both ``extension_end`` and ``current_lease_end``
+"Our club lease on the pavilion ends on 30 June 2027. The council will extend the lease from
+1 July 2027 to 31 December 2027." Both ``extension_end`` and ``current_lease_end``
 find 31 December ("extend the lease … to 31 December"), but only the second finds another
 day beside a word of its own that the other's name lacks ("pavilion ends on 30 June"): that
 member moves to it, and the other keeps the day only it can have. Where all the members on
@@ -14,7 +14,7 @@ over one document's told days and the members' claims.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 
 from engine.structured import columns
 from engine.structured.day_order import leftover
@@ -34,8 +34,8 @@ def moved_on(
     (:func:`owns`: "junior division entries … by 4 March"), that one keeps it and
     the others take the next free days their whole names find."""
     days = list(claims)
-    for day in sorted({(t.first, t.last) for t in claims if t is not None and t.first == t.last}):
-        group = [at for at, t in enumerate(days) if t is not None and (t.first, t.last) == day]
+    for day in single_days(claims):
+        group = claimants(days, day)
         found = others_days(told, document, [siblings[at] for at in group], day, days)
         moves = [(at, c) for at, c in zip(group, found, strict=True) if c is not None]
         if len(group) < 2 or len(moves) != len(group) - 1:
@@ -47,6 +47,21 @@ def moved_on(
                 # with grouting a week later"), so the member stays where it is
                 days[at] = days[at] if before else other
     return days
+
+
+def single_days(claims: Sequence[Told | None]) -> list[Span]:
+    """The single days members claim, each once, in calendar order."""
+    return sorted({(t.first, t.last) for t in claims if t is not None and t.first == t.last})
+
+
+def claimants(days: Sequence[Told | None], day: Span) -> list[int]:
+    """Where in ``days`` the members that claim ``day`` stand."""
+    return [at for at, t in enumerate(days) if t is not None and (t.first, t.last) == day]
+
+
+def words_of(keys: Iterable[str]) -> frozenset[str]:
+    """The own words (and bound acts) of the names ``keys``: what a rival's name shares."""
+    return frozenset().union(*(own_words(k) | bound_acts(k) for k in keys))
 
 
 def others_days(
@@ -72,8 +87,7 @@ def day_of(found: tuple[Told, bool] | None) -> tuple[Told, bool] | None:
 def owns(told: tuple[Told, ...], document: str, key: str, keys: list[str], day: Span) -> bool:
     """Whether a word of ``key``'s own name that no other name of ``keys`` has finds ``day``
     after it."""
-    shared = frozenset().union(*(own_words(k) | bound_acts(k) for k in keys if k != key))
-    ranked = ranked_days(told, document, key, shared)
+    ranked = ranked_days(told, document, key, words_of(k for k in keys if k != key))
     return any((t.first, t.last) == day and not before for t, before in ranked)
 
 
@@ -83,9 +97,8 @@ def next_free(
     """The best day (and whether it is told before the word) that ``key``'s name finds
     beside a word of its own that no name of ``rivals`` has, that no member claims and is
     no whole month; ``None`` where it finds none."""
-    shared = frozenset().union(*(own_words(k) | bound_acts(k) for k in rivals))
     claimed: set[Span] = {(t.first, t.last) for t in days if t is not None}
-    ranked = ranked_days(told, document, key, shared)
+    ranked = ranked_days(told, document, key, words_of(rivals))
     free = (c for c in ranked if (c[0].first, c[0].last) not in claimed and not is_month(c[0]))
     return next(free, None)
 
@@ -98,8 +111,8 @@ def named_in_order(
     ``follow_up_visit`` before a ``first_visit``): the later-named takes the one day no
     member claims told after the clash's day, else the first-named the one told before it."""
     days = list(claims)
-    for day in sorted({(t.first, t.last) for t in claims if t is not None and t.first == t.last}):
-        pair = [at for at, t in enumerate(days) if t is not None and (t.first, t.last) == day]
+    for day in single_days(claims):
+        pair = claimants(days, day)
         if len(pair) != 2 or not named_later(siblings[pair[0]], siblings[pair[1]]):
             continue
         claimed = {(t.first, t.last) for t in days if t is not None}

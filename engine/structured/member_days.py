@@ -107,10 +107,10 @@ def ranked_days(
     found = [c for sentence in clauses(text) for c in candidates(key, own, text, sentence, days)]
     # a month or a season told beside the name ("Mock exam timetable, spring 2026") is the
     # frame the member falls in; any day told beside another word of it ranks first
-    ranked = [
-        (day, bool(rank[-1])) for rank, day in sorted(found, key=lambda c: (is_frame(c[1]), c[0]))
-    ]
-    return tuple(c for at, c in enumerate(ranked) if c[0] not in [d for d, _ in ranked[:at]])
+    best: dict[Told, bool] = {}  # each day once, at its best rank; whether told before
+    for rank, day in sorted(found, key=lambda c: (is_frame(c[1]), c[0])):
+        best.setdefault(day, bool(rank[-1]))
+    return tuple(best.items())
 
 
 def is_frame(told: Told) -> bool:

@@ -290,8 +290,7 @@ def ended_origin(text: str, end: int, before: list[Told]) -> Told | None:
     2027 to 9 June 2028": a ``period_end_verbs`` verb at most :data:`ENDING_WORDS` words
     after it, in its clause), or whose thing is leaving a stay ("two nights before they depart":
     a ``stay_end_words`` word); ``None`` otherwise."""
-    clause = re.split(r"[,;:.()]", text[end : end + 80], maxsplit=1)[0]
-    said = [w.lower() for w in WORD_AFTER.findall(clause)[:ENDING_WORDS]]
+    said = words_after(text, end)
     leaving = any(w in listed("stay_end_words") for w in said)
     if not (leaving or any(ends_said(w, said[at + 1 :]) for at, w in enumerate(said))):
         return None
@@ -306,13 +305,24 @@ def begun_origin(text: str, end: int, before: list[Told]) -> Told | None:
     ``stay_start_words`` word at most :data:`ENDING_WORDS` words after it, in its clause;
     ``None`` otherwise. Not a thing said to start ("two days before the dig starts"), which may be
     an earlier day's than the period told last."""
-    clause = re.split(r"[,;:.()]", text[end : end + 80], maxsplit=1)[0]
-    said = [w.lower() for w in WORD_AFTER.findall(clause)[:ENDING_WORDS]]
-    if not any(arriving(w) for w in said):
+    if not any(arriving(w) for w in words_after(text, end)):
         return None
+    stay = last_stay(before)
+    return None if stay is None else replace(stay, last=stay.first)
+
+
+def words_after(text: str, end: int) -> list[str]:
+    """The first :data:`ENDING_WORDS` words after ``end`` in their clause, lower-cased: where
+    a shift's thing is said to end or begin ("after the permit ends", "after we arrived")."""
+    clause = re.split(r"[,;:.()]", text[end : end + 80], maxsplit=1)[0]
+    return [w.lower() for w in WORD_AFTER.findall(clause)[:ENDING_WORDS]]
+
+
+def last_stay(before: list[Told]) -> Told | None:
+    """The stay or period told last in ``before``: a length from its first day
+    (:func:`lasted`), or a period of days that is no deadline's and no year."""
     periods = [lasted(before, at) or t for at, t in enumerate(before)]
-    periods = [t for t in periods if ended_period(t) and not yearlong(t)]
-    return None if not periods else replace(periods[-1], last=periods[-1].first)
+    return next((t for t in reversed(periods) if ended_period(t) and not yearlong(t)), None)
 
 
 def arriving(word: str) -> bool:

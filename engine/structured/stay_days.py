@@ -13,9 +13,9 @@ from __future__ import annotations
 import re
 from functools import cache
 
-from engine.structured.day_readers import Told, iso, yearlong
+from engine.structured.day_readers import Told, iso
 from engine.structured.periods import alternation, listed
-from engine.structured.shift_days import ended_period, lasted
+from engine.structured.shift_days import last_stay
 from engine.structured.thing_anchor import SUBJECTS
 
 DAY_WORDS = ("day", "night")  # the nouns of a whole day a stay's edge is named by
@@ -39,9 +39,8 @@ def stay_edge(
     """The first day (for an arrival) or the last (for leaving) of the stay or the period
     told last before the phrase; ``None`` when none was told."""
     del sentence
-    periods = [lasted(before, at) or t for at, t in enumerate(before)]
-    periods = [t for t in periods if ended_period(t) and not yearlong(t)]
-    if not periods:
+    stay = last_stay(before)
+    if stay is None:
         return None
-    day = periods[-1].first if match["start"] else periods[-1].last
+    day = stay.first if match["start"] else stay.last
     return day, f"{match[0]} on {iso(day)}"

@@ -155,8 +155,8 @@ def that_day_pattern() -> re.Pattern[str]:
 def that_day(
     match: re.Match[str], before: list[Told], sentence: tuple[int, int]
 ) -> tuple[float, str] | None:
-    """The one day told last before "the same day" ("tyres fitted on 3 May and the tracking
-    set the same day": 3 May); ``None`` when none was, or the last was a period, whose days
+    """The one day told last before "the same day" ("the boiler serviced on 9 March and the
+    flue swept the same day": 9 March); ``None`` when none was, or the last was a period, whose days
     the phrase does not choose between."""
     del sentence
     base = anchor([t for t in before if not t.lasting])
